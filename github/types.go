@@ -1,0 +1,229 @@
+package github
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Repo names a repository as owner/name.
+type Repo struct {
+	Owner string
+	Name  string
+}
+
+// ParseRepo parses "owner/name".
+func ParseRepo(s string) (Repo, error) {
+	owner, name, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
+		return Repo{}, fmt.Errorf("parse repository %q: want owner/name", s)
+	}
+	return Repo{Owner: owner, Name: name}, nil
+}
+
+// String returns "owner/name".
+func (r Repo) String() string { return r.Owner + "/" + r.Name }
+
+// Label is a repository label.
+type Label struct {
+	Name        string
+	Color       string // six hex digits, no '#'
+	Description string
+}
+
+// Issue is an issue or, when IsPullRequest is set, the issue view of a PR.
+type Issue struct {
+	ID            int64
+	Number        int
+	Title         string
+	Body          string
+	State         string // open | closed
+	Labels        []string
+	User          string
+	IsPullRequest bool
+	HTMLURL       string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// HasLabel reports whether the issue carries the label name.
+func (i Issue) HasLabel(name string) bool {
+	for _, l := range i.Labels {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+// NewIssue is the payload to create an issue.
+type NewIssue struct {
+	Title  string
+	Body   string
+	Labels []string
+}
+
+// IssueUpdate edits an issue. Nil fields are left unchanged. There is
+// deliberately no State field: CogWorks never closes issues.
+type IssueUpdate struct {
+	Title  *string
+	Body   *string
+	Labels *[]string
+}
+
+// IssueFilter selects issues in ListIssues. Empty fields do not filter.
+type IssueFilter struct {
+	State  string // open | closed | all (default open)
+	Labels []string
+}
+
+// Comment is an issue (or PR conversation) comment.
+type Comment struct {
+	ID        int64
+	Body      string
+	User      string
+	HTMLURL   string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// IssueEvent is one entry of an issue's timeline of events
+// (labeled, unlabeled, closed, ...).
+type IssueEvent struct {
+	ID        int64
+	Event     string
+	Label     string // for labeled/unlabeled
+	Actor     string
+	CreatedAt time.Time
+}
+
+// PullRequest is a pull request.
+type PullRequest struct {
+	ID       int64
+	Number   int
+	Title    string
+	Body     string
+	State    string // open | closed
+	Head     string // branch name
+	HeadSHA  string
+	Base     string // branch name
+	Draft    bool
+	Merged   bool
+	MergedBy string
+	HTMLURL  string
+}
+
+// NewPull is the payload to open a PR.
+type NewPull struct {
+	Title string
+	Body  string
+	Head  string // branch name in the same repository
+	Base  string
+	Draft bool
+}
+
+// PullFilter selects PRs in ListPulls. Empty fields do not filter.
+type PullFilter struct {
+	State string // open | closed | all (default open)
+	Head  string // branch name (the adapter qualifies it with the owner)
+	Base  string
+}
+
+// ReviewEvent is the event of a PR review. Only ReviewComment is allowed by
+// the capability manifest.
+type ReviewEvent string
+
+// Review events as GitHub names them.
+const (
+	ReviewComment        ReviewEvent = "COMMENT"
+	ReviewApprove        ReviewEvent = "APPROVE"
+	ReviewRequestChanges ReviewEvent = "REQUEST_CHANGES"
+)
+
+// NewReview is a PR review with inline comments.
+type NewReview struct {
+	Event    ReviewEvent
+	Body     string
+	CommitID string
+	Comments []InlineComment
+}
+
+// InlineComment is a review comment anchored at a file and line.
+type InlineComment struct {
+	Path string
+	Line int
+	Body string
+}
+
+// Review is a submitted PR review.
+type Review struct {
+	ID    int64
+	State string
+	Body  string
+	User  string
+}
+
+// Commit is a git commit object.
+type Commit struct {
+	SHA     string
+	TreeSHA string
+	Message string
+	Parents []string
+}
+
+// TreeEntry is one entry of a git tree. When writing, Content (for a new
+// blob) or SHA (existing blob) is set; a nil Content and empty SHA with
+// Delete set removes the path.
+type TreeEntry struct {
+	Path    string
+	Mode    string // 100644 by default
+	Type    string // blob | tree
+	SHA     string
+	Content *string
+	Delete  bool
+}
+
+// RateLimit is the last X-RateLimit-* state seen.
+type RateLimit struct {
+	Limit     int
+	Remaining int
+	Used      int
+	Reset     time.Time
+}
+
+// Sentinel errors matched with errors.Is.
+var (
+	// ErrNotFound is a 404.
+	ErrNotFound = errors.New("not found")
+	// ErrUnprocessable is a 422 (e.g. a PR already exists for the head).
+	ErrUnprocessable = errors.New("unprocessable")
+)
+
+// APIError is a non-2xx GitHub answer with its coordinates.
+type APIError struct {
+	Method  string
+	Path    string
+	Status  int
+	Message string
+}
+
+func (e *APIError) Error() string {
+	return fmt.Sprintf("github %s %s: %d %s", e.Method, e.Path, e.Status, e.Message)
+}
+
+// Is maps status codes onto the sentinel errors.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrNotFound:
+		return e.Status == 404
+	case ErrUnprocessable:
+		return e.Status == 422
+	}
+	return false
+}
+
+// Retryable reports whether repeating the request may succeed.
+func (e *APIError) Retryable() bool {
+	return e.Status >= 500 || e.Status == 429
+}
