@@ -86,6 +86,8 @@ type Approval struct {
 	By    string    `json:"by"`
 	At    time.Time `json:"at"`
 	Via   string    `json:"via"` // label | merge
+	// EventID is the label event that approved (0 for merges).
+	EventID int64 `json:"event_id,omitempty"`
 }
 
 // GateRecord records a gate that is waiting for a human.

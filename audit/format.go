@@ -1,0 +1,127 @@
+package audit
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+const (
+	markerOpen  = "<!-- cogworks:key="
+	markerClose = " -->"
+	// Footer ends every CogWorks comment.
+	Footer = "<sub>CogWorks · automated pipeline bot · it never merges</sub>"
+	// Redacted replaces every secret.
+	Redacted = "[REDACTED]"
+)
+
+// Comment is one bot comment before formatting.
+type Comment struct {
+	// Key is the deterministic key (see Key); "" formats a comment without
+	// a marker, which the bot then cannot find again.
+	Key   string
+	Title string
+	Body  string
+}
+
+// Key joins parts with '/' into a deterministic comment key such as
+// "42/architecture/status". Parts are trimmed, empty parts are skipped and
+// any character outside [A-Za-z0-9._:/-] becomes '_', so a key can always
+// be embedded in an HTML comment and found again.
+func Key(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p = sanitizeKey(strings.TrimSpace(p)); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "/")
+}
+
+func sanitizeKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9',
+			r == '.', r == '_', r == ':', r == '/', r == '-':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Marker returns the hidden marker "<!-- cogworks:key=<key> -->" by which
+// the bot finds its own comment. Characters a key may not hold are
+// replaced as in Key.
+func Marker(key string) string { return markerOpen + sanitizeKey(key) + markerClose }
+
+// FindKey returns the key of the first marker in body.
+func FindKey(body string) (string, bool) {
+	_, rest, ok := strings.Cut(body, markerOpen)
+	if !ok {
+		return "", false
+	}
+	key, _, ok := strings.Cut(rest, markerClose)
+	if !ok || key == "" {
+		return "", false
+	}
+	return key, true
+}
+
+// Format renders a bot comment: the marker, a header
+// "### ⚙️ CogWorks — <title>", the body and the footer. The result passes
+// through Redact.
+func Format(c Comment) string {
+	var b strings.Builder
+	if c.Key != "" {
+		b.WriteString(Marker(c.Key))
+		b.WriteString("\n")
+	}
+	b.WriteString("### ⚙️ CogWorks — ")
+	b.WriteString(strings.Join(strings.Fields(c.Title), " "))
+	b.WriteString("\n\n")
+	if body := strings.TrimSpace(c.Body); body != "" {
+		b.WriteString(body)
+		b.WriteString("\n\n")
+	}
+	b.WriteString("---\n")
+	b.WriteString(Footer)
+	b.WriteString("\n")
+	return Redact(b.String())
+}
+
+// tokenPatterns match common secret shapes. They are compiled per call:
+// the package keeps no state, and comments are small.
+func tokenPatterns() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`),
+		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
+		regexp.MustCompile(`\bgh[opsur]_[A-Za-z0-9]{20,}`),
+		regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`),
+	}
+}
+
+// Redact replaces every occurrence of the given secrets, and of common
+// token shapes (GitHub tokens ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_,
+// LLM API keys sk-… and sk-ant-…, PEM private key blocks), with
+// "[REDACTED]". Empty secrets are ignored; longer secrets are replaced
+// first so that one secret containing another is removed whole.
+func Redact(text string, secrets ...string) string {
+	sorted := slices.Clone(secrets)
+	slices.SortFunc(sorted, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	for _, s := range sorted {
+		if s != "" {
+			text = strings.ReplaceAll(text, s, Redacted)
+		}
+	}
+	for _, re := range tokenPatterns() {
+		text = re.ReplaceAllStringFunc(text, func(m string) string {
+			// An sk- word without a digit is prose ("sk-learn-…"), not a key.
+			if strings.HasPrefix(m, "sk-") && !strings.ContainsAny(m, "0123456789") {
+				return m
+			}
+			return Redacted
+		})
+	}
+	return text
+}

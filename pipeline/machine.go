@@ -1,0 +1,482 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// StateID names a state of the pipeline state machine. Operational states
+// are named after their stage ("interface-design"); gates are
+// "gate_<stage>".
+type StateID string
+
+// Fixed states of the pipeline machine.
+const (
+	StateWakeUp       StateID = "wake_up"
+	StateFailure      StateID = "failure"
+	StateExitComplete StateID = "exit_complete"
+	StateExitFailed   StateID = "exit_failed"
+	StateExitWaiting  StateID = "exit_waiting"
+)
+
+// StateKind is the SASS state type.
+type StateKind string
+
+// State kinds.
+const (
+	KindCheckpoint  StateKind = "checkpoint"
+	KindOperational StateKind = "operational"
+	KindGate        StateKind = "gate"
+	KindFailure     StateKind = "failure"
+	KindExit        StateKind = "exit"
+)
+
+// Idempotence is the SASS re-entry contract of a state.
+type Idempotence string
+
+// Idempotence classes.
+const (
+	// SafeRepeat: re-entering repeats no externally visible effect, or only
+	// keyed writes that converge (labels, marker-keyed comments).
+	SafeRepeat Idempotence = "safe_repeat"
+	// RequiresCheckpoint: re-entering is correct only after consulting the
+	// snapshot and the deterministic keys of earlier writes (branch names,
+	// PR head, sub-issue markers), otherwise work or tokens are duplicated.
+	RequiresCheckpoint Idempotence = "requires_checkpoint"
+	// NonRepeatable: the state performs a write GitHub cannot deduplicate;
+	// it must record completion before reporting it and never run twice.
+	NonRepeatable Idempotence = "non_repeatable"
+)
+
+// State is one state of the machine.
+type State struct {
+	ID          StateID
+	Kind        StateKind
+	Idempotence Idempotence
+	Terminal    bool
+	// Stage is the pipeline stage an operational state executes.
+	Stage Stage
+}
+
+// Guard is a named predicate. Expr documents it in pseudo-code over the
+// observation read by wake_up (labels, snapshot, lock, gate verdict) and
+// the executor's result.
+type Guard struct {
+	ID   string
+	Expr string
+}
+
+// Transition is a directed edge. Failure marks an explicit failure
+// transition (into the failure state or a failed exit).
+type Transition struct {
+	From, To StateID
+	On       string
+	GuardRef string
+	Failure  bool
+}
+
+// Capabilities is the SASS capability manifest, as operation names. It
+// mirrors github.DefaultManifest, which the GitHub adapter enforces.
+type Capabilities struct {
+	Allow, Deny []string
+}
+
+// Machine is a SASS state machine as data.
+type Machine struct {
+	ID      string
+	Version string
+	Start   StateID
+	// Coordinates are the snapshot (JSON) fields persisted on every
+	// transition and reloaded by wake_up.
+	Coordinates  []string
+	States       []State
+	Guards       []Guard
+	Transitions  []Transition
+	Capabilities Capabilities
+}
+
+// State returns the state with the given id.
+func (m Machine) State(id StateID) (State, bool) {
+	for _, s := range m.States {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return State{}, false
+}
+
+// StateForStage returns the operational state of a stage; the terminal
+// stages map to their exits. Unknown stages yield "".
+func StateForStage(s Stage) StateID {
+	switch {
+	case s == StageComplete:
+		return StateExitComplete
+	case s == StageFailed:
+		return StateExitFailed
+	case s.Valid():
+		return StateID(s)
+	}
+	return ""
+}
+
+// GateState returns the gate state that follows stage s, or "" when s is
+// not gated (see GateKey).
+func GateState(s Stage) StateID {
+	if GateKey(s) == "" {
+		return ""
+	}
+	return StateID("gate_" + string(s))
+}
+
+// StateForSnapshot returns where a snapshot stands in the machine: the
+// gate while one waits, else the stage's state; wake_up for a fresh item.
+func StateForSnapshot(s Snapshot) StateID {
+	if s.Gate != nil && !s.Stage.Terminal() {
+		if g := GateState(s.Gate.Stage); g != "" {
+			return g
+		}
+	}
+	if s.Stage == "" {
+		return StateWakeUp
+	}
+	return StateForStage(s.Stage)
+}
+
+// idempotenceOf assigns each stage its re-entry class.
+func idempotenceOf(s Stage) Idempotence {
+	switch s {
+	case StageIntake, StageArchitecture, StageInterfaceDesign, StagePlanning, StageCodeGeneration:
+		// LLM calls cost tokens and their outputs are written under
+		// deterministic keys (classification comment, cogworks/<N>/spec and
+		// /interfaces branches and PRs, sub-issue markers, swi branches):
+		// a re-entry must consult the snapshot and those keys first, or it
+		// pays again and may write a second, different artifact.
+		return RequiresCheckpoint
+	case StageScenarioValidation:
+		// Read-only against the repository: trajectories run in the domain
+		// service and the result replaces one keyed comment. Repeating only
+		// re-measures.
+		return SafeRepeat
+	case StageReview:
+		// The remediation-cycle counter lives in the snapshot: re-running a
+		// review without the checkpoint would count a cycle twice.
+		return RequiresCheckpoint
+	case StageIntegration:
+		// Posts one PR review carrying the inline comments; GitHub cannot
+		// deduplicate reviews, so completion is recorded in the snapshot
+		// and the state is never entered twice for a SWI.
+		return NonRepeatable
+	}
+	return ""
+}
+
+// operationalStages are the stages with an operational state.
+func operationalStages() []Stage { return append([]Stage(nil), stageOrder[:8]...) }
+
+func stateKey(s Stage) string { return strings.ReplaceAll(string(s), "-", "_") }
+
+// PipelineMachine returns CogWorks's pipeline as a SASS machine.
+func PipelineMachine() Machine {
+	m := Machine{
+		ID:      "cogworks.pipeline",
+		Version: "1.0.0",
+		Start:   StateWakeUp,
+		// SASS coordinates, as snapshot fields: project_id=repo,
+		// task_id=work_item, state_id=stage (+current_swi),
+		// attempt_count=attempts, last_artifacts=artifacts; skill_id and
+		// allowed_capabilities are this machine's ID and Capabilities, and
+		// workspace_root comes from the invocation, not the snapshot.
+		Coordinates: []string{"schema_version", "repo", "work_item", "stage", "current_swi", "attempts",
+			"remediation_cycles", "lock", "artifacts", "ledger", "approvals", "gate", "failure"},
+		Capabilities: Capabilities{
+			Allow: []string{"pulls.review.comment", "issues.write", "labels.write", "comments.write",
+				"pulls.write", "git.write", "sub_issues.write", "repo.labels.write"},
+			Deny: []string{"pulls.merge", "pulls.review.approve", "pulls.review.request_changes",
+				"pulls.close", "issues.close", "git.refs.delete", "git.write.protected_path"},
+		},
+	}
+	guard := func(id, expr string) string {
+		m.Guards = append(m.Guards, Guard{ID: id, Expr: expr})
+		return id
+	}
+	edge := func(from, to StateID, on, guardRef string) {
+		m.Transitions = append(m.Transitions, Transition{From: from, To: to, On: on, GuardRef: guardRef,
+			Failure: to == StateFailure || to == StateExitFailed})
+	}
+
+	m.States = append(m.States, State{ID: StateWakeUp, Kind: KindCheckpoint, Idempotence: SafeRepeat})
+	for _, st := range operationalStages() {
+		m.States = append(m.States, State{ID: StateForStage(st), Kind: KindOperational, Idempotence: idempotenceOf(st), Stage: st})
+		if g := GateState(st); g != "" {
+			// Gates only read labels and events and record the verdict.
+			m.States = append(m.States, State{ID: g, Kind: KindGate, Idempotence: SafeRepeat})
+		}
+	}
+	m.States = append(m.States,
+		// The failure state posts a keyed report and sets labels: converges.
+		State{ID: StateFailure, Kind: KindFailure, Idempotence: SafeRepeat},
+		State{ID: StateExitComplete, Kind: KindExit, Idempotence: SafeRepeat, Terminal: true},
+		State{ID: StateExitFailed, Kind: KindExit, Idempotence: SafeRepeat, Terminal: true},
+		State{ID: StateExitWaiting, Kind: KindExit, Idempotence: SafeRepeat, Terminal: true},
+	)
+
+	// wake_up: exit without writing, or resume.
+	edge(StateWakeUp, StateExitWaiting, "no_op", guard("guard_not_runnable",
+		"!labels.run || lock == fresh || (snapshot.gate != nil && !gate.approved)"))
+	edge(StateWakeUp, StateExitComplete, "terminal", guard("guard_already_complete", "stage == complete"))
+	edge(StateWakeUp, StateExitFailed, "terminal", guard("guard_already_failed", "stage == failed && !labels.retry"))
+	for _, st := range operationalStages() {
+		expr := "labels.run && lock != fresh && snapshot.gate == nil && (stage == " + string(st) +
+			" || (stage == failed && labels.retry && failure.stage == " + string(st) + "))"
+		if st == StageIntake {
+			expr = "labels.run && lock != fresh && snapshot.gate == nil && (stage == none || stage == intake || (stage == failed && labels.retry && failure.stage == intake))"
+		}
+		edge(StateWakeUp, StateForStage(st), "resume", guard("guard_resume_"+stateKey(st), expr))
+		if g := GateState(st); g != "" {
+			edge(StateWakeUp, g, "resume_gate", guard("guard_gate_approved_"+stateKey(st),
+				"labels.run && lock != fresh && snapshot.gate.stage == "+string(st)+" && gate.approved"))
+		}
+	}
+
+	// Stage results.
+	done := func(st Stage, expr string) {
+		to := StateForStage(st.Next())
+		if g := GateState(st); g != "" {
+			to = g
+		}
+		edge(StateForStage(st), to, "stage_done", guard("guard_"+stateKey(st)+"_done", expr))
+	}
+	done(StageIntake, "classification valid && scope within threshold")
+	done(StageArchitecture, "spec valid (modules exist or new, constraints hold) && spec PR open")
+	done(StageInterfaceDesign, "domain service validate ok && registry contracts hold && interface PR open")
+	done(StagePlanning, "plan acyclic && 1 <= items <= max_sub_work_items && interfaces covered && sub-issues created")
+	done(StageCodeGeneration, "domain validate ok && simulate ok && swi branch committed")
+	done(StageScenarioValidation, "no applicable scenario || (score >= threshold && no failure criterion hit)")
+	done(StageReview, "no blocking finding in any of the four passes")
+	edge(StateForStage(StageScenarioValidation), StateForStage(StageCodeGeneration), "remediate",
+		guard("guard_scenarios_remediate", "score < threshold && attempts left"))
+	edge(StateForStage(StageReview), StateForStage(StageCodeGeneration), "remediate",
+		guard("guard_review_remediate", "blocking finding && remediation_cycles < review_max_remediation_cycles"))
+	edge(StateForStage(StageIntegration), StateForStage(StageCodeGeneration), "next_swi",
+		guard("guard_more_swis", "swi PR open && some sub-work-item not completed"))
+	edge(StateForStage(StageIntegration), StateExitComplete, "all_done",
+		guard("guard_all_swis_done", "swi PR open && every sub-work-item completed"))
+
+	// Gates: pass on auto-proceed or a valid approval, else wait.
+	for _, st := range operationalStages() {
+		g := GateState(st)
+		if g == "" {
+			continue
+		}
+		next := st.Next()
+		if st == StageReview {
+			next = StageIntegration
+		}
+		edge(g, StateForStage(next), "gate_passed", guard("guard_gate_"+stateKey(st)+"_passed",
+			"gate mode("+GateKey(st)+") == auto-proceed || approval by write+ user"))
+		edge(g, StateExitWaiting, "gate_pending", guard("guard_gate_"+stateKey(st)+"_pending",
+			"gate mode("+GateKey(st)+") == human-gated && !approval"))
+	}
+
+	// Explicit failure transitions.
+	for _, st := range operationalStages() {
+		edge(StateForStage(st), StateFailure, "escalate", guard("guard_"+stateKey(st)+"_failed",
+			"unrecoverable error || retry budget exhausted || cost budget exceeded || escalation"))
+	}
+	edge(StateFailure, StateExitFailed, "halt", guard("guard_failure_reported",
+		"failure report posted && labels.stage == failed"))
+	return m
+}
+
+// Violation is one way a machine breaks the SASS contract. Subject names
+// the machine, state, guard or transition at fault.
+type Violation struct {
+	Subject string
+	Problem string
+}
+
+func (v *Violation) Error() string { return v.Subject + ": " + v.Problem }
+
+// Validate checks SASS v0.1 conformance and returns every violation found,
+// joined with errors.Join (each a *Violation), or nil.
+func (m Machine) Validate() error {
+	var errs []error
+	add := func(subject, format string, args ...any) {
+		errs = append(errs, &Violation{Subject: subject, Problem: fmt.Sprintf(format, args...)})
+	}
+	states := map[StateID]State{}
+	for _, s := range m.States {
+		subject := fmt.Sprintf("state %q", s.ID)
+		if _, dup := states[s.ID]; dup {
+			add(subject, "declared more than once")
+		}
+		states[s.ID] = s
+		switch s.Kind {
+		case KindCheckpoint, KindOperational, KindGate, KindFailure, KindExit:
+		default:
+			add(subject, "unknown kind %q", s.Kind)
+		}
+		switch s.Idempotence {
+		case SafeRepeat, RequiresCheckpoint, NonRepeatable:
+		case "":
+			add(subject, "has no idempotence class")
+		default:
+			add(subject, "unknown idempotence class %q", s.Idempotence)
+		}
+		if s.Kind == KindExit && !s.Terminal {
+			add(subject, "is an exit but not terminal")
+		}
+		if s.Kind != KindExit && s.Terminal {
+			add(subject, "is terminal but of kind %q; only exits may be terminal", s.Kind)
+		}
+		if s.Kind == KindOperational && !s.Stage.Valid() {
+			add(subject, "operational state names unknown stage %q", s.Stage)
+		}
+	}
+	if m.Start != StateWakeUp {
+		add("machine "+m.ID, "start state is %q; SASS requires %q", m.Start, StateWakeUp)
+	}
+	if _, ok := states[StateWakeUp]; !ok {
+		add(fmt.Sprintf("state %q", StateWakeUp), "missing; SASS requires a wake_up checkpoint state")
+	}
+	terminals := 0
+	for _, s := range m.States {
+		if s.Kind == KindExit && s.Terminal {
+			terminals++
+		}
+	}
+	if terminals == 0 {
+		add("machine "+m.ID, "has no terminal exit state")
+	}
+
+	guards := map[string]bool{}
+	for _, g := range m.Guards {
+		if guards[g.ID] {
+			add(fmt.Sprintf("guard %q", g.ID), "declared more than once")
+		}
+		guards[g.ID] = true
+		if strings.TrimSpace(g.Expr) == "" {
+			add(fmt.Sprintf("guard %q", g.ID), "has an empty expression")
+		}
+	}
+
+	used := map[string]bool{}
+	next := map[StateID][]StateID{}
+	hasFailureEdge := map[StateID]bool{}
+	for _, t := range m.Transitions {
+		subject := fmt.Sprintf("transition %s -> %s", t.From, t.To)
+		from, fromOK := states[t.From]
+		to, toOK := states[t.To]
+		if !fromOK {
+			add(subject, "source state %q is not declared", t.From)
+		}
+		if !toOK {
+			add(subject, "target state %q is not declared", t.To)
+		}
+		if fromOK && from.Kind == KindExit {
+			add(subject, "leaves exit state %q; exits have no outgoing transitions", t.From)
+		}
+		switch {
+		case t.GuardRef == "":
+			add(subject, "has no guard_ref")
+		case !guards[t.GuardRef]:
+			add(subject, "guard_ref %q does not resolve to a declared guard", t.GuardRef)
+		default:
+			used[t.GuardRef] = true
+		}
+		intoFailure := (toOK && to.Kind == KindFailure) || t.To == StateExitFailed
+		if intoFailure && !t.Failure {
+			add(subject, "leads to failure state %q but is not marked as a failure transition", t.To)
+		}
+		if t.Failure && toOK && !intoFailure && to.Kind != KindExit {
+			add(subject, "is marked as a failure transition but leads to %s state %q", to.Kind, t.To)
+		}
+		if t.Failure {
+			hasFailureEdge[t.From] = true
+		}
+		next[t.From] = append(next[t.From], t.To)
+	}
+	for _, g := range m.Guards {
+		if !used[g.ID] {
+			add(fmt.Sprintf("guard %q", g.ID), "is declared but no transition references it")
+		}
+	}
+
+	reachable := reach([]StateID{m.Start}, next)
+	reverse := map[StateID][]StateID{}
+	var exits []StateID
+	for from, tos := range next {
+		for _, to := range tos {
+			reverse[to] = append(reverse[to], from)
+		}
+	}
+	for _, s := range m.States {
+		if s.Terminal && s.Kind == KindExit {
+			exits = append(exits, s.ID)
+		}
+	}
+	canExit := reach(exits, reverse)
+	for _, s := range m.States {
+		subject := fmt.Sprintf("state %q", s.ID)
+		if _, ok := states[m.Start]; ok && !reachable[s.ID] {
+			add(subject, "is not reachable from %s", m.Start)
+		}
+		if !s.Terminal && !canExit[s.ID] {
+			add(subject, "cannot reach a terminal exit")
+		}
+		if s.Kind == KindOperational && !hasFailureEdge[s.ID] {
+			add(subject, "operational state has no failure transition")
+		}
+	}
+
+	fields := snapshotFields()
+	if len(m.Coordinates) == 0 {
+		add("machine "+m.ID, "declares no coordinates")
+	}
+	for _, c := range m.Coordinates {
+		if !fields[c] {
+			add(fmt.Sprintf("coordinate %q", c), "is not a field of the persisted snapshot")
+		}
+	}
+	denied := map[string]bool{}
+	for _, d := range m.Capabilities.Deny {
+		denied[d] = true
+	}
+	for _, a := range m.Capabilities.Allow {
+		if denied[a] {
+			add(fmt.Sprintf("capability %q", a), "is both allowed and denied")
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// reach returns every state reachable from roots along edges.
+func reach(roots []StateID, edges map[StateID][]StateID) map[StateID]bool {
+	seen := map[StateID]bool{}
+	queue := append([]StateID(nil), roots...)
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		queue = append(queue, edges[id]...)
+	}
+	return seen
+}
+
+// snapshotFields returns the JSON names of Snapshot's fields.
+func snapshotFields() map[string]bool {
+	fields := map[string]bool{}
+	t := reflect.TypeFor[Snapshot]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			fields[name] = true
+		}
+	}
+	return fields
+}
