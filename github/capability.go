@@ -59,12 +59,39 @@ func (m Manifest) Check(op Operation) error {
 	return &DeniedError{Operation: op}
 }
 
+// Validate reports an error when the manifest allows an operation that
+// CogWorks must never perform, whatever the configuration says (SPEC §11,
+// §13): merging, approving, requesting changes, closing, or writing the
+// human-authored interface and scenario directories.
+func (m Manifest) Validate() error {
+	alwaysDenied := []Operation{OpMergePull, OpApprovePull, OpRequestChanges,
+		OpClosePull, OpCloseIssue, OpWriteProtectedPath}
+	for _, op := range alwaysDenied {
+		if m.Check(op) == nil {
+			return fmt.Errorf("capability manifest allows %s, which CogWorks must never perform", op)
+		}
+	}
+	return nil
+}
+
 // DeniedError is returned, before any request is sent, for an operation
 // the capability manifest does not allow.
 type DeniedError struct {
 	Operation Operation
+	// Detail names what was refused (a path, a PR number); optional.
+	Detail string
 }
 
 func (e *DeniedError) Error() string {
-	return fmt.Sprintf("capability %s is denied by the CogWorks manifest: CogWorks never merges, approves, requests changes on or closes issues and PRs", e.Operation)
+	msg := fmt.Sprintf("capability %s is denied by the CogWorks manifest", e.Operation)
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
+	}
+	switch e.Operation {
+	case OpMergePull, OpApprovePull, OpRequestChanges, OpClosePull, OpCloseIssue:
+		msg += ": CogWorks never merges, approves, requests changes on or closes issues and PRs"
+	case OpWriteProtectedPath:
+		msg += ": .cogworks/interfaces/ and .cogworks/scenarios/ are human-authored and never written by CogWorks"
+	}
+	return msg
 }

@@ -25,6 +25,12 @@ func ParseRepo(s string) (Repo, error) {
 // String returns "owner/name".
 func (r Repo) String() string { return r.Owner + "/" + r.Name }
 
+// RepoInfo is the part of a repository's metadata CogWorks uses.
+type RepoInfo struct {
+	FullName      string // owner/name
+	DefaultBranch string
+}
+
 // Label is a repository label.
 type Label struct {
 	Name        string

@@ -1,0 +1,72 @@
+package github
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// testKeyPEM generates an RSA key for App auth tests.
+func testKeyPEM(t *testing.T) []byte {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	require.NoError(t, err)
+	return pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+}
+
+func TestAppAuthUsesInstallationToken(t *testing.T) {
+	var tokenRequests atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v3/app/installations/99/access_tokens", func(w http.ResponseWriter, r *http.Request) {
+		tokenRequests.Add(1)
+		auth := r.Header.Get("Authorization")
+		assert.True(t, strings.HasPrefix(auth, "Bearer "), "token request is signed with the App JWT, got %q", auth)
+		assert.Equal(t, 3, strings.Count(strings.TrimPrefix(auth, "Bearer "), ".")+1, "a JWT has three parts")
+		writeJSON(t, w, 201, map[string]any{"token": "ghs_installation", "expires_at": time.Now().Add(time.Hour).Format(time.RFC3339)})
+	})
+	mux.HandleFunc("GET /api/v3/repos/o/r/issues/1", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "token ghs_installation" {
+			writeJSON(t, w, 401, map[string]any{"message": "Bad credentials"})
+			return
+		}
+		writeJSON(t, w, 200, map[string]any{"number": 1, "title": "as app"})
+	})
+	key := testKeyPEM(t)
+	c, _ := newTestClient(t, mux, func(o *Options) {
+		o.Token = ""
+		o.App = &AppAuth{AppID: 12, InstallationID: 99, PrivateKey: key}
+	})
+	ctx := context.Background()
+	for range 2 {
+		got, err := c.GetIssue(ctx, testRepo, 1)
+		require.NoError(t, err)
+		assert.Equal(t, "as app", got.Title)
+	}
+	assert.EqualValues(t, 1, tokenRequests.Load(), "the installation token is reused until it expires")
+	assert.EqualValues(t, 3, c.Requests(), "token request plus two API calls")
+}
+
+func TestAppAuthTokenFailureIsReported(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /api/v3/app/installations/99/access_tokens", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(t, w, 401, map[string]any{"message": "A JSON web token could not be decoded"})
+	})
+	c, _ := newTestClient(t, mux, func(o *Options) {
+		o.Token = ""
+		o.App = &AppAuth{AppID: 12, InstallationID: 99, PrivateKey: testKeyPEM(t)}
+	})
+	_, err := c.GetIssue(context.Background(), testRepo, 1)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "get issue o/r#1")
+	assert.NotContains(t, err.Error(), "PRIVATE KEY")
+}

@@ -1,0 +1,110 @@
+package github
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// RateLimitError is returned when GitHub rate-limits a request (403 or 429)
+// and the wait it asks for exceeds the client's MaxDelay, or retries are
+// exhausted.
+type RateLimitError struct {
+	Method    string
+	Path      string
+	Status    int
+	Secondary bool          // secondary (abuse) limit rather than the hourly quota
+	Wait      time.Duration // how long GitHub asked to wait
+	Reset     time.Time     // X-RateLimit-Reset, when known
+}
+
+func (e *RateLimitError) Error() string {
+	kind := "rate limit"
+	if e.Secondary {
+		kind = "secondary rate limit"
+	}
+	msg := fmt.Sprintf("github %s %s: %d %s exceeded, retry after %s", e.Method, e.Path, e.Status, kind, e.Wait.Round(time.Second))
+	if !e.Reset.IsZero() {
+		msg += fmt.Sprintf(" (quota resets at %s)", e.Reset.UTC().Format(time.RFC3339))
+	}
+	return msg
+}
+
+// Retryable reports true: the request may succeed after Wait.
+func (e *RateLimitError) Retryable() bool { return true }
+
+// PathError rejects a repository path CogWorks may not write: empty,
+// absolute, or escaping the repository with "..".
+type PathError struct {
+	Path   string
+	Reason string
+}
+
+func (e *PathError) Error() string {
+	return fmt.Sprintf("refuse to write repository path %q: %s", e.Path, e.Reason)
+}
+
+// convertError maps go-github errors onto this package's typed errors and
+// wraps the result with what was being done.
+func convertError(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var (
+		errResp *gh.ErrorResponse
+		rlErr   *gh.RateLimitError
+		abuse   *gh.AbuseRateLimitError
+	)
+	switch {
+	case errors.As(err, &rlErr):
+		e := &RateLimitError{Status: http.StatusForbidden, Reset: rlErr.Rate.Reset.Time}
+		e.Method, e.Path = requestCoordinates(rlErr.Response)
+		e.Wait = max(time.Until(e.Reset), 0)
+		err = e
+	case errors.As(err, &abuse):
+		e := &RateLimitError{Status: http.StatusForbidden, Secondary: true}
+		e.Method, e.Path = requestCoordinates(abuse.Response)
+		if abuse.RetryAfter != nil {
+			e.Wait = *abuse.RetryAfter
+		}
+		err = e
+	case errors.As(err, &errResp):
+		e := &APIError{Message: errorMessage(errResp)}
+		e.Method, e.Path = requestCoordinates(errResp.Response)
+		if errResp.Response != nil {
+			e.Status = errResp.Response.StatusCode
+		}
+		err = e
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func requestCoordinates(resp *http.Response) (method, path string) {
+	if resp == nil || resp.Request == nil {
+		return "", ""
+	}
+	return resp.Request.Method, resp.Request.URL.Path
+}
+
+// errorMessage joins GitHub's message with its per-field details, e.g.
+// "Validation Failed: A pull request already exists for o:b.".
+func errorMessage(e *gh.ErrorResponse) string {
+	parts := []string{}
+	for _, fe := range e.Errors {
+		switch {
+		case fe.Message != "":
+			parts = append(parts, fe.Message)
+		case fe.Code != "":
+			parts = append(parts, fmt.Sprintf("%s %s.%s", fe.Code, fe.Resource, fe.Field))
+		}
+	}
+	msg := e.Message
+	if len(parts) > 0 {
+		msg += ": " + strings.Join(parts, "; ")
+	}
+	return msg
+}

@@ -1,0 +1,226 @@
+package github
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// protectedDirs are human-authored; CogWorks never writes under them
+// (SPEC §11).
+func protectedDirs() []string {
+	return []string{".cogworks/interfaces", ".cogworks/scenarios"}
+}
+
+// checkWritePath refuses paths that are empty, absolute, escape the
+// repository, or touch a protected directory (including writing an
+// ancestor such as ".cogworks" itself as a tree).
+func (c *Client) checkWritePath(p string) error {
+	if p == "" {
+		return &PathError{Path: p, Reason: "empty path"}
+	}
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) || (len(p) >= 2 && p[1] == ':') {
+		return &PathError{Path: p, Reason: "absolute paths are not allowed"}
+	}
+	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return &PathError{Path: p, Reason: `".." segments are not allowed`}
+		}
+	}
+	clean := strings.ToLower(path.Clean(strings.ReplaceAll(p, `\`, "/")))
+	for _, dir := range protectedDirs() {
+		if clean == dir || strings.HasPrefix(clean, dir+"/") || strings.HasPrefix(dir, clean+"/") {
+			err := c.manifest.Check(OpWriteProtectedPath)
+			var denied *DeniedError
+			if errors.As(err, &denied) {
+				denied.Detail = p
+				return denied
+			}
+			return &DeniedError{Operation: OpWriteProtectedPath, Detail: p}
+		}
+	}
+	return nil
+}
+
+// GetBranchSHA returns the commit SHA a branch points at; a missing branch
+// yields an error wrapping ErrNotFound.
+func (c *Client) GetBranchSHA(ctx context.Context, repo Repo, branch string) (string, error) {
+	ref, _, err := c.gh.Git.GetRef(ctx, repo.Owner, repo.Name, "heads/"+branch)
+	if err != nil {
+		return "", convertError(fmt.Sprintf("get branch %q of %s", branch, repo), err)
+	}
+	return ref.GetObject().GetSHA(), nil
+}
+
+// CreateBranch creates refs/heads/branch at sha; an existing branch yields
+// an error wrapping ErrUnprocessable.
+func (c *Client) CreateBranch(ctx context.Context, repo Repo, branch, sha string) error {
+	if err := c.manifest.Check(OpWriteGit); err != nil {
+		return err
+	}
+	ref := &gh.Reference{Ref: gh.String("refs/heads/" + branch), Object: &gh.GitObject{SHA: &sha}}
+	_, _, err := c.gh.Git.CreateRef(ctx, repo.Owner, repo.Name, ref)
+	return convertError(fmt.Sprintf("create branch %q at %s in %s", branch, sha, repo), err)
+}
+
+// UpdateBranch moves a branch to sha; force allows non-fast-forward moves.
+func (c *Client) UpdateBranch(ctx context.Context, repo Repo, branch, sha string, force bool) error {
+	if err := c.manifest.Check(OpWriteGit); err != nil {
+		return err
+	}
+	ref := &gh.Reference{Ref: gh.String("refs/heads/" + branch), Object: &gh.GitObject{SHA: &sha}}
+	_, _, err := c.gh.Git.UpdateRef(ctx, repo.Owner, repo.Name, ref, force)
+	return convertError(fmt.Sprintf("update branch %q to %s in %s", branch, sha, repo), err)
+}
+
+// GetCommit returns a git commit object.
+func (c *Client) GetCommit(ctx context.Context, repo Repo, sha string) (Commit, error) {
+	cm, _, err := c.gh.Git.GetCommit(ctx, repo.Owner, repo.Name, sha)
+	if err != nil {
+		return Commit{}, convertError(fmt.Sprintf("get commit %s of %s", sha, repo), err)
+	}
+	return toCommit(cm), nil
+}
+
+// GetTree lists a tree's entries, recursively when asked. A tree GitHub
+// truncates is an error rather than a silently partial listing.
+func (c *Client) GetTree(ctx context.Context, repo Repo, treeSHA string, recursive bool) ([]TreeEntry, error) {
+	t, _, err := c.gh.Git.GetTree(ctx, repo.Owner, repo.Name, treeSHA, recursive)
+	if err != nil {
+		return nil, convertError(fmt.Sprintf("get tree %s of %s", treeSHA, repo), err)
+	}
+	if t.GetTruncated() {
+		return nil, fmt.Errorf("get tree %s of %s: GitHub truncated the listing", treeSHA, repo)
+	}
+	return mapSlice(t.Entries, func(e *gh.TreeEntry) TreeEntry {
+		return TreeEntry{Path: e.GetPath(), Mode: e.GetMode(), Type: e.GetType(), SHA: e.GetSHA()}
+	}), nil
+}
+
+// CreateTree writes a tree on top of baseTree (empty for a root tree) and
+// returns its SHA. Entries with unsafe paths, or paths under
+// .cogworks/interfaces/ or .cogworks/scenarios/, are refused before any
+// request is sent.
+func (c *Client) CreateTree(ctx context.Context, repo Repo, baseTree string, entries []TreeEntry) (string, error) {
+	if err := c.manifest.Check(OpWriteGit); err != nil {
+		return "", err
+	}
+	ghEntries := make([]*gh.TreeEntry, 0, len(entries))
+	for _, e := range entries {
+		if err := c.checkWritePath(e.Path); err != nil {
+			return "", fmt.Errorf("create tree in %s: %w", repo, err)
+		}
+		ge := &gh.TreeEntry{Path: gh.String(e.Path), Mode: gh.String(orDefault(e.Mode, "100644")),
+			Type: gh.String(orDefault(e.Type, "blob"))}
+		switch {
+		case e.Delete:
+		case e.Content != nil:
+			ge.Content = e.Content
+		case e.SHA != "":
+			ge.SHA = gh.String(e.SHA)
+		default:
+			return "", fmt.Errorf("create tree in %s: entry %q: set Content, SHA or Delete", repo, e.Path)
+		}
+		ghEntries = append(ghEntries, ge)
+	}
+	t, _, err := c.gh.Git.CreateTree(ctx, repo.Owner, repo.Name, baseTree, ghEntries)
+	if err != nil {
+		return "", convertError(fmt.Sprintf("create tree in %s", repo), err)
+	}
+	return t.GetSHA(), nil
+}
+
+// CreateCommit writes a commit object for tree with the given parents.
+func (c *Client) CreateCommit(ctx context.Context, repo Repo, message, tree string, parents []string) (Commit, error) {
+	if err := c.manifest.Check(OpWriteGit); err != nil {
+		return Commit{}, err
+	}
+	in := &gh.Commit{Message: &message, Tree: &gh.Tree{SHA: &tree}}
+	for _, p := range parents {
+		in.Parents = append(in.Parents, &gh.Commit{SHA: gh.String(p)})
+	}
+	cm, _, err := c.gh.Git.CreateCommit(ctx, repo.Owner, repo.Name, in, nil)
+	if err != nil {
+		return Commit{}, convertError(fmt.Sprintf("create commit of tree %s in %s", tree, repo), err)
+	}
+	return toCommit(cm), nil
+}
+
+// GetFile returns a file's content at ref through the contents API; a
+// missing file yields an error wrapping ErrNotFound.
+func (c *Client) GetFile(ctx context.Context, repo Repo, filePath, ref string) ([]byte, error) {
+	what := fmt.Sprintf("get file %s@%s in %s", filePath, ref, repo)
+	file, dir, _, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, filePath,
+		&gh.RepositoryContentGetOptions{Ref: ref})
+	if err != nil {
+		return nil, convertError(what, err)
+	}
+	if file == nil || dir != nil {
+		return nil, fmt.Errorf("%s: is a directory", what)
+	}
+	if file.GetEncoding() == "none" {
+		// Files over 1 MB come without content; fetch the blob instead.
+		raw, _, err := c.gh.Git.GetBlobRaw(ctx, repo.Owner, repo.Name, file.GetSHA())
+		if err != nil {
+			return nil, convertError(what, err)
+		}
+		return raw, nil
+	}
+	content, err := file.GetContent()
+	if err != nil {
+		return nil, fmt.Errorf("%s: decode content: %w", what, err)
+	}
+	return []byte(content), nil
+}
+
+// PutFile creates or updates one file on branch with a commit. Writing the
+// content the file already has is a no-op (no empty commit). Unsafe and
+// protected paths are refused before any request is sent.
+func (c *Client) PutFile(ctx context.Context, repo Repo, filePath, branch, message string, content []byte) error {
+	if err := c.manifest.Check(OpWriteGit); err != nil {
+		return err
+	}
+	what := fmt.Sprintf("put file %s on %s in %s", filePath, branch, repo)
+	if err := c.checkWritePath(filePath); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	opts := &gh.RepositoryContentFileOptions{Message: &message, Content: content, Branch: &branch}
+	existing, _, _, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, filePath,
+		&gh.RepositoryContentGetOptions{Ref: branch})
+	switch err = convertError(what, err); {
+	case errors.Is(err, ErrNotFound):
+		_, _, err = c.gh.Repositories.CreateFile(ctx, repo.Owner, repo.Name, filePath, opts)
+		return convertError(what, err)
+	case err != nil:
+		return err
+	case existing == nil:
+		return fmt.Errorf("%s: path is a directory", what)
+	}
+	if current, derr := existing.GetContent(); derr == nil && existing.GetEncoding() != "none" &&
+		bytes.Equal([]byte(current), content) {
+		return nil
+	}
+	opts.SHA = existing.SHA
+	_, _, err = c.gh.Repositories.UpdateFile(ctx, repo.Owner, repo.Name, filePath, opts)
+	return convertError(what, err)
+}
+
+func toCommit(cm *gh.Commit) Commit {
+	out := Commit{SHA: cm.GetSHA(), TreeSHA: cm.GetTree().GetSHA(), Message: cm.GetMessage()}
+	for _, p := range cm.Parents {
+		out.Parents = append(out.Parents, p.GetSHA())
+	}
+	return out
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,130 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	gh "github.com/google/go-github/v62/github"
+)
+
+// CreatePull opens a PR. When an open PR already exists for the head the
+// error wraps ErrUnprocessable.
+func (c *Client) CreatePull(ctx context.Context, repo Repo, in NewPull) (PullRequest, error) {
+	if err := c.manifest.Check(OpWritePull); err != nil {
+		return PullRequest{}, err
+	}
+	req := &gh.NewPullRequest{Title: &in.Title, Body: &in.Body, Head: &in.Head, Base: &in.Base, Draft: &in.Draft}
+	pr, _, err := c.gh.PullRequests.Create(ctx, repo.Owner, repo.Name, req)
+	if err != nil {
+		return PullRequest{}, convertError(fmt.Sprintf("open PR %s→%s in %s", in.Head, in.Base, repo), err)
+	}
+	return toPull(pr), nil
+}
+
+// ListPulls returns every PR matching f. A bare head branch is qualified
+// with the repository owner ("owner:branch") as GitHub requires.
+func (c *Client) ListPulls(ctx context.Context, repo Repo, f PullFilter) ([]PullRequest, error) {
+	head := f.Head
+	if head != "" && !strings.Contains(head, ":") {
+		head = repo.Owner + ":" + head
+	}
+	prs, err := paginate(func(lo gh.ListOptions) ([]*gh.PullRequest, *gh.Response, error) {
+		return c.gh.PullRequests.List(ctx, repo.Owner, repo.Name,
+			&gh.PullRequestListOptions{State: f.State, Head: head, Base: f.Base, ListOptions: lo})
+	})
+	if err != nil {
+		return nil, convertError(fmt.Sprintf("list PRs of %s", repo), err)
+	}
+	return mapSlice(prs, toPull), nil
+}
+
+// GetPull returns one PR.
+func (c *Client) GetPull(ctx context.Context, repo Repo, number int) (PullRequest, error) {
+	pr, _, err := c.gh.PullRequests.Get(ctx, repo.Owner, repo.Name, number)
+	if err != nil {
+		return PullRequest{}, convertError(fmt.Sprintf("get PR %s#%d", repo, number), err)
+	}
+	return toPull(pr), nil
+}
+
+// reviewOperation maps a review event onto the capability it needs.
+func reviewOperation(ev ReviewEvent) (Operation, error) {
+	switch ev {
+	case ReviewComment:
+		return OpCommentReview, nil
+	case ReviewApprove:
+		return OpApprovePull, nil
+	case ReviewRequestChanges:
+		return OpRequestChanges, nil
+	}
+	return "", fmt.Errorf("review event %q: want COMMENT, APPROVE or REQUEST_CHANGES", ev)
+}
+
+// CreateReview submits a review with inline comments. Only COMMENT reviews
+// are allowed; APPROVE and REQUEST_CHANGES fail with *DeniedError before
+// any request is sent.
+func (c *Client) CreateReview(ctx context.Context, repo Repo, number int, in NewReview) (Review, error) {
+	op, err := reviewOperation(in.Event)
+	if err != nil {
+		return Review{}, fmt.Errorf("review %s#%d: %w", repo, number, err)
+	}
+	if op != OpCommentReview {
+		return Review{}, c.deny(op, fmt.Sprintf("%s#%d", repo, number))
+	}
+	if err := c.manifest.Check(op); err != nil {
+		return Review{}, err
+	}
+	event := string(in.Event)
+	req := &gh.PullRequestReviewRequest{Event: &event, Body: &in.Body}
+	if in.CommitID != "" {
+		req.CommitID = &in.CommitID
+	}
+	for _, ic := range in.Comments {
+		req.Comments = append(req.Comments, &gh.DraftReviewComment{
+			Path: gh.String(ic.Path), Line: gh.Int(ic.Line), Side: gh.String("RIGHT"), Body: gh.String(ic.Body)})
+	}
+	r, _, err := c.gh.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
+	if err != nil {
+		return Review{}, convertError(fmt.Sprintf("review %s#%d", repo, number), err)
+	}
+	return Review{ID: r.GetID(), State: r.GetState(), Body: r.GetBody(), User: r.GetUser().GetLogin()}, nil
+}
+
+// ListReviewComments returns every inline review comment on a PR.
+func (c *Client) ListReviewComments(ctx context.Context, repo Repo, number int) ([]InlineComment, error) {
+	comments, err := paginate(func(lo gh.ListOptions) ([]*gh.PullRequestComment, *gh.Response, error) {
+		return c.gh.PullRequests.ListComments(ctx, repo.Owner, repo.Name, number,
+			&gh.PullRequestListCommentsOptions{ListOptions: lo})
+	})
+	if err != nil {
+		return nil, convertError(fmt.Sprintf("list review comments of %s#%d", repo, number), err)
+	}
+	return mapSlice(comments, func(cm *gh.PullRequestComment) InlineComment {
+		line := cm.GetLine()
+		if line == 0 {
+			line = cm.GetOriginalLine()
+		}
+		return InlineComment{Path: cm.GetPath(), Line: line, Body: cm.GetBody()}
+	}), nil
+}
+
+// MergePull always fails with *DeniedError: CogWorks never merges
+// (ASSERT-INT-003).
+func (c *Client) MergePull(_ context.Context, repo Repo, number int) error {
+	return c.deny(OpMergePull, fmt.Sprintf("%s#%d", repo, number))
+}
+
+// ClosePull always fails with *DeniedError: CogWorks never closes PRs.
+func (c *Client) ClosePull(_ context.Context, repo Repo, number int) error {
+	return c.deny(OpClosePull, fmt.Sprintf("%s#%d", repo, number))
+}
+
+func toPull(pr *gh.PullRequest) PullRequest {
+	return PullRequest{
+		ID: pr.GetID(), Number: pr.GetNumber(), Title: pr.GetTitle(), Body: pr.GetBody(),
+		State: pr.GetState(), Head: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(),
+		Base: pr.GetBase().GetRef(), Draft: pr.GetDraft(), Merged: pr.GetMerged() || pr.MergedAt != nil,
+		MergedBy: pr.GetMergedBy().GetLogin(), HTMLURL: pr.GetHTMLURL(),
+	}
+}
