@@ -1,0 +1,20 @@
+// Package contextpack assembles the context package of an LLM call within
+// the model's window (SPEC §8).
+//
+// Assemble is pure and deterministic: when the items exceed the window it
+// drops the lowest-priority items first — (5) other files, farthest
+// import-graph distance first, then (4) coding standards, (3) architectural
+// constraints, (2) outputs of depended-upon sub-work-items — and never
+// drops (1) the current sub-work-item's interface definitions
+// (ASSERT-CODE-006); if those alone exceed the window it returns an
+// *OverflowError. Tokens are counted by the caller's function (for example
+// llm.EstimateTokens) over each item's path and content.
+//
+// Scenario files are held out of every code-generation context
+// (ASSERT-SCEN-002): ExcludeScenarios and ExcludeScenarioItems remove every
+// path inside the scenario directory, whatever its spelling.
+//
+// Repository is the Code Repository port files are read through; LocalRepo
+// implements it over a working copy, and the GitHub-backed implementation
+// lives with the GitHub adapter.
+package contextpack

@@ -1,0 +1,136 @@
+package llm
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Usage is the token and cost accounting of one provider call.
+type Usage struct {
+	Model        string
+	InputTokens  int
+	OutputTokens int
+	CostUSD      float64
+}
+
+// Ledger is the port through which the gateway reads what the pipeline has
+// spent so far and records each provider call. The caller persists it (the
+// state snapshot's ledger), so budgets hold across invocations.
+type Ledger interface {
+	Spent() (tokens int, usd float64)
+	Record(stage, swi string, u Usage)
+}
+
+// Price is a model's price in USD per million tokens.
+type Price struct {
+	InputPerMTok  float64
+	OutputPerMTok float64
+}
+
+// Budget bounds what a pipeline may spend. A zero MaxTokens or MaxCostUSD
+// disables that bound. Models missing from Prices are priced at
+// DefaultPrice.
+type Budget struct {
+	MaxTokens    int
+	MaxCostUSD   float64
+	Prices       map[string]Price
+	DefaultPrice Price
+}
+
+// Cost prices a call of model with the given token counts.
+func (b Budget) Cost(model string, in, out int) float64 {
+	p, ok := b.Prices[model]
+	if !ok {
+		p = b.DefaultPrice
+	}
+	return (float64(in)*p.InputPerMTok + float64(out)*p.OutputPerMTok) / 1e6
+}
+
+// fraction is the larger of the used fractions of the token and cost
+// bounds (0 when no bound is set).
+func (b Budget) fraction(tokens int, usd float64) float64 {
+	f := 0.0
+	if b.MaxTokens > 0 {
+		f = float64(tokens) / float64(b.MaxTokens)
+	}
+	if b.MaxCostUSD > 0 {
+		if c := usd / b.MaxCostUSD; c > f {
+			f = c
+		}
+	}
+	return f
+}
+
+// Budget units reported by BudgetExceededError.
+const (
+	UnitTokens = "tokens"
+	UnitUSD    = "usd"
+)
+
+// BudgetExceededError is returned, before any request is sent, when the
+// accumulated spend plus the call's estimate would exceed the budget
+// (ASSERT-CODE-005). The caller halts the pipeline and renders the cost
+// report from its ledger.
+type BudgetExceededError struct {
+	Stage, SWI string
+	// Unit is UnitTokens or UnitUSD: which bound would be exceeded.
+	Unit      string
+	Spent     float64
+	Estimated float64
+	Limit     float64
+}
+
+// Error implements error.
+func (e *BudgetExceededError) Error() string {
+	where := e.Stage
+	if e.SWI != "" {
+		where += " / " + e.SWI
+	}
+	if e.Unit == UnitUSD {
+		return fmt.Sprintf("budget exceeded at %s: spent $%.4f + estimated $%.4f > limit $%.4f", where, e.Spent, e.Estimated, e.Limit)
+	}
+	return fmt.Sprintf("budget exceeded at %s: spent %.0f + estimated %.0f tokens > limit %.0f tokens", where, e.Spent, e.Estimated, e.Limit)
+}
+
+// MemoryLedger is an in-memory Ledger, for tests, `demo` and callers that
+// load the spent totals from their own store. It is safe for concurrent use.
+type MemoryLedger struct {
+	mu      sync.Mutex
+	tokens  int
+	usd     float64
+	entries []LedgerEntry
+}
+
+// LedgerEntry is one recorded call of a MemoryLedger.
+type LedgerEntry struct {
+	Stage, SWI string
+	Usage      Usage
+}
+
+// NewMemoryLedger starts a ledger at the given totals.
+func NewMemoryLedger(tokens int, usd float64) *MemoryLedger {
+	return &MemoryLedger{tokens: tokens, usd: usd}
+}
+
+// Spent implements Ledger.
+func (l *MemoryLedger) Spent() (int, float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tokens, l.usd
+}
+
+// Record implements Ledger.
+func (l *MemoryLedger) Record(stage, swi string, u Usage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tokens += u.InputTokens + u.OutputTokens
+	l.usd += u.CostUSD
+	l.entries = append(l.entries, LedgerEntry{Stage: stage, SWI: swi, Usage: u})
+}
+
+// Entries returns a copy of the recorded calls in order.
+func (l *MemoryLedger) Entries() []LedgerEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]LedgerEntry(nil), l.entries...)
+}
