@@ -1,0 +1,13 @@
+// Package classify holds the intake stage's classification schema and its
+// deterministic post-processing (SPEC §5.1):
+//
+//   - Finalize applies the safety override: any affected module equal to, or
+//     nested under, a configured safety-critical module forces
+//     SafetyAffecting=true; the LLM's verdict is never downgraded.
+//   - CheckScope compares the estimated scope with configured thresholds and
+//     returns an *Escalation (a value, not a crash) when it is exceeded.
+//   - Validate checks enum values and field sanity, naming the field.
+//
+// The package is pure: no I/O, no globals; every function is safe for
+// concurrent use.
+package classify

@@ -1,0 +1,14 @@
+// Package review holds the review stage's pass schema and its pure decision
+// logic (SPEC §5.7, §13):
+//
+//   - Aggregate combines every pass (the deterministic cross-domain
+//     constraint pass and the three LLM passes) into one Result: any blocking
+//     finding in any pass ⇒ remediate, otherwise proceed; every finding and
+//     every pass is kept, in input order.
+//   - NextAction turns a Result and the remediation cycle count into what
+//     the pipeline does next: proceed, remediate with feedback text for code
+//     generation, or escalate once the cycles are exhausted.
+//
+// The package is pure: no I/O, no globals; every function is safe for
+// concurrent use.
+package review
