@@ -1,0 +1,7 @@
+package telemetry
+
+import "testing"
+
+func TestScenarioRoundTrip(t *testing.T) {
+	t.Log("scenario-owned holdout test")
+}

@@ -1,0 +1,281 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Config is the typed [scenarios] configuration plus the recorded history.
+type Config struct {
+	// Threshold is the minimum overall satisfaction score, in [0, 1].
+	Threshold float64
+	// DefaultTrajectories is used for scenarios that do not set their own.
+	DefaultTrajectories int
+	// History holds each scenario's earlier trajectory outcomes (may be nil).
+	History History
+}
+
+// Validate checks the configuration values.
+func (c Config) Validate() error {
+	if c.Threshold < 0 || c.Threshold > 1 {
+		return fmt.Errorf("scenario threshold must be between 0 and 1, got %g", c.Threshold)
+	}
+	if c.DefaultTrajectories < 1 {
+		return fmt.Errorf("scenario trajectories must be at least 1, got %d", c.DefaultTrajectories)
+	}
+	return nil
+}
+
+// Result is the outcome of one scenario validation.
+type Result struct {
+	// Skipped is set when no scenario applied; a skipped result is Passed.
+	Skipped    bool
+	SkipReason string
+	// Passed is true iff Overall ≥ Threshold and no failure criterion was hit.
+	Passed bool
+	// Overall is satisfied/total over every trajectory of every scenario.
+	Overall   float64
+	Threshold float64
+	Satisfied int
+	Total     int
+	Scenarios []ScenarioResult
+	// FailureHits describes every trajectory that hit a failure criterion.
+	FailureHits []string
+	// Warnings are problems that did not affect the verdict (a twin that
+	// failed to stop cleanly).
+	Warnings []string
+	// History is Config.History with this validation's outcomes recorded.
+	History History
+}
+
+// ScenarioResult is one scenario's outcome.
+type ScenarioResult struct {
+	ID string
+	// Score is Satisfied / Trajectories.
+	Score        float64
+	Trajectories int
+	Satisfied    int
+	// Failures summarises why trajectories were not satisfied, one line per
+	// distinct criterion and reason, with the trajectories concerned.
+	Failures []string
+	// FailedTests names the tests that failed in unsatisfied trajectories.
+	FailedTests []string
+	// Trust is the pass rate over the scenario's recorded runs, this
+	// validation's trajectories included.
+	Trust TrustScore
+	Runs  []TrajectoryResult
+}
+
+// TrajectoryResult is the evaluation of one trajectory.
+type TrajectoryResult struct {
+	// Index counts from 1.
+	Index      int
+	Satisfied  bool
+	ExitCode   int
+	Duration   time.Duration
+	Acceptance []CriterionResult
+	// Failure holds the failure criteria results; a result that Passed and
+	// was not Skipped is a hit.
+	Failure []CriterionResult
+}
+
+// Select returns, in their original order, the scenarios whose covers
+// overlap interfaces (ASSERT-SCEN-001).
+func Select(all []Scenario, interfaces []string) []Scenario {
+	var out []Scenario
+	for _, sc := range all {
+		if slices.ContainsFunc(sc.Covers, func(id string) bool { return slices.Contains(interfaces, id) }) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// stopTimeout bounds a twin's Stop after the validation context is done.
+const stopTimeout = time.Minute
+
+// Validate runs every scenario's trajectories through sim and scores them.
+// With no scenarios the result is Skipped (and Passed). Simulator, twin and
+// judge failures abort validation with an error; twins already started are
+// still stopped.
+func Validate(ctx context.Context, cfg Config, scenarios []Scenario, sim Simulator, twins Twins, judge Judge) (Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return Result{}, err
+	}
+	res := Result{Threshold: cfg.Threshold, History: cfg.History.clone()}
+	if len(scenarios) == 0 {
+		res.Skipped, res.Passed = true, true
+		res.SkipReason = "no scenario covers the sub-work-item's interfaces"
+		return res, nil
+	}
+	if sim == nil {
+		return Result{}, errors.New("scenario validation: no simulator configured")
+	}
+	for _, sc := range scenarios {
+		if sc.Twin == "" {
+			continue
+		}
+		if _, ok := twins.Defs[sc.Twin]; !ok {
+			return Result{}, fmt.Errorf("scenario %s (%s): twin %q is not registered in the twins directory", sc.ID, sc.File, sc.Twin)
+		}
+		if twins.Runner == nil {
+			return Result{}, fmt.Errorf("scenario %s: twin %q needs a twin runner, none configured", sc.ID, sc.Twin)
+		}
+	}
+	for _, sc := range scenarios {
+		sr, warn, err := runScenario(ctx, cfg, sc, sim, twins, judge)
+		if err != nil {
+			return Result{}, err
+		}
+		if warn != "" {
+			res.Warnings = append(res.Warnings, warn)
+		}
+		outcomes := make([]bool, len(sr.Runs))
+		for i, run := range sr.Runs {
+			outcomes[i] = run.Satisfied
+			for _, f := range run.Failure {
+				if f.Passed && !f.Skipped {
+					res.FailureHits = append(res.FailureHits, describeHit(sc.ID, run.Index, sr.Trajectories, f))
+				}
+			}
+		}
+		res.History.record(sc.ID, outcomes)
+		sr.Trust = res.History.Trust(sc.ID)
+		res.Satisfied += sr.Satisfied
+		res.Total += sr.Trajectories
+		res.Scenarios = append(res.Scenarios, sr)
+	}
+	res.Overall = float64(res.Satisfied) / float64(res.Total)
+	res.Passed = res.Overall >= res.Threshold && len(res.FailureHits) == 0
+	return res, nil
+}
+
+func describeHit(id string, index, total int, f CriterionResult) string {
+	s := fmt.Sprintf("%s trajectory %d/%d: failure criterion %s hit: %s", id, index, total, f.Check, f.Reason)
+	if f.Message != "" {
+		s += fmt.Sprintf(" (%s)", f.Message)
+	}
+	return s
+}
+
+// runScenario executes one scenario's trajectories with its twin, if any.
+// warn reports a twin that failed to stop after an otherwise clean run.
+func runScenario(ctx context.Context, cfg Config, sc Scenario, sim Simulator, twins Twins, judge Judge) (sr ScenarioResult, warn string, err error) {
+	n := sc.Trajectories
+	if n <= 0 {
+		n = cfg.DefaultTrajectories
+	}
+	sr = ScenarioResult{ID: sc.ID, Trajectories: n}
+	var twin Twin
+	hasTwin := sc.Twin != ""
+	if hasTwin {
+		twin = twins.Defs[sc.Twin]
+		defer func() {
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+			defer cancel()
+			if stopErr := twins.Runner.Stop(stopCtx, twin); stopErr != nil {
+				if err != nil {
+					err = errors.Join(err, fmt.Errorf("scenario %s: %w", sc.ID, stopErr))
+				} else {
+					warn = fmt.Sprintf("scenario %s: %v", sc.ID, stopErr)
+				}
+			}
+		}()
+		if err := twins.Runner.Start(ctx, twin); err != nil {
+			return sr, "", fmt.Errorf("scenario %s: start twin %s: %w", sc.ID, twin.Name, err)
+		}
+		if err := twins.Runner.Ready(ctx, twin); err != nil {
+			return sr, "", fmt.Errorf("scenario %s: twin %s not ready: %w", sc.ID, twin.Name, err)
+		}
+	}
+	type failureKey struct{ check, message, reason string }
+	var (
+		order   []failureKey
+		where   = map[failureKey][]string{}
+		failing = map[string]bool{}
+	)
+	for i := 1; i <= n; i++ {
+		if hasTwin && i > 1 {
+			if err := twins.Runner.Reset(ctx, twin); err != nil {
+				return sr, "", fmt.Errorf("scenario %s: reset twin %s before trajectory %d: %w", sc.ID, twin.Name, i, err)
+			}
+		}
+		obs, err := sim.Simulate(ctx, newRun(sc.Run))
+		if err != nil {
+			return sr, "", fmt.Errorf("scenario %s: trajectory %d/%d: simulate: %w", sc.ID, i, n, err)
+		}
+		tr, err := evaluateTrajectory(ctx, sc, i, obs, judge)
+		if err != nil {
+			return sr, "", err
+		}
+		if tr.Satisfied {
+			sr.Satisfied++
+		} else {
+			for _, c := range tr.Acceptance {
+				if c.Passed {
+					continue
+				}
+				k := failureKey{c.Check, c.Message, c.Reason}
+				if _, seen := where[k]; !seen {
+					order = append(order, k)
+				}
+				where[k] = append(where[k], fmt.Sprint(i))
+			}
+			for _, t := range obs.Tests {
+				if !t.Passed {
+					failing[t.Name] = true
+				}
+			}
+		}
+		sr.Runs = append(sr.Runs, tr)
+	}
+	sr.Score = float64(sr.Satisfied) / float64(n)
+	for _, k := range order {
+		line := k.check
+		if k.message != "" {
+			line += fmt.Sprintf(" (%s)", k.message)
+		}
+		noun := "trajectories"
+		if len(where[k]) == 1 {
+			noun = "trajectory"
+		}
+		sr.Failures = append(sr.Failures, fmt.Sprintf("%s: %s — %s %s of %d", line, k.reason, noun, strings.Join(where[k], ", "), n))
+	}
+	sr.FailedTests = slices.Sorted(maps.Keys(failing))
+	return sr, "", nil
+}
+
+// newRun builds a fresh simulator request so no trajectory can see another's
+// mutations.
+func newRun(spec RunSpec) Run {
+	run := Run{Packages: slices.Clone(spec.Packages), Filter: spec.Filter, Overlay: make(map[string]string, len(spec.Overlay))}
+	for _, o := range spec.Overlay {
+		run.Overlay[o.To] = o.Content
+	}
+	return run
+}
+
+func evaluateTrajectory(ctx context.Context, sc Scenario, index int, obs Observation, judge Judge) (TrajectoryResult, error) {
+	tr := TrajectoryResult{Index: index, Satisfied: true, ExitCode: obs.ExitCode, Duration: obs.Duration}
+	for i, c := range sc.Acceptance {
+		r, err := Evaluate(ctx, c, obs, judge)
+		if err != nil {
+			return tr, fmt.Errorf("scenario %s: trajectory %d: acceptance[%d]: %w", sc.ID, index, i, err)
+		}
+		tr.Satisfied = tr.Satisfied && r.Passed
+		tr.Acceptance = append(tr.Acceptance, r)
+	}
+	for i, c := range sc.Failure {
+		r, err := Evaluate(ctx, c, obs, judge)
+		if err != nil {
+			return tr, fmt.Errorf("scenario %s: trajectory %d: failure[%d]: %w", sc.ID, index, i, err)
+		}
+		tr.Failure = append(tr.Failure, r)
+	}
+	return tr, nil
+}
