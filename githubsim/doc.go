@@ -1,0 +1,51 @@
+// Package githubsim is a stateful in-memory GitHub REST API simulator used by
+// CogWorks's adapter tests, end-to-end tests and `cogworks demo`.
+//
+// go-github v62 works against it unmodified when built with
+//
+//	github.NewClient(nil).WithEnterpriseURLs(url+"/api/v3/", url+"/api/uploads/")
+//
+// Every route is served both under /api/v3 (and /api/uploads) and bare.
+// JSON bodies use GitHub's field names, so go-github decodes them as it
+// would real responses.
+//
+// # State and behaviour
+//
+// Repos, labels, issues (numbers shared with pull requests; PRs carry a
+// "pull_request" key and appear in the issues list, as on GitHub),
+// comments, issue events (labeled, unlabeled, closed, reopened, merged)
+// attributed to the acting user, sub-issues, pull requests, reviews and
+// review comments, and git data. Git objects are stored under their real
+// SHA-1 (blob, tree and commit encodings as git writes them), so identical
+// trees get identical SHAs and refs, commits, trees, blobs and the contents
+// API stay consistent with each other. Merges take the head tree (no
+// three-way merge or conflict detection).
+//
+// The acting user is the login mapped by AddToken to the request's token
+// ("token X" or "Bearer X"); otherwise the login set by SetActor
+// (DefaultActor, "cogworks[bot]", unless changed).
+//
+// Collaborator permission: the repo owner is admin, seeded collaborators
+// have their permission, and anyone else gets "read" on a public repo
+// (the CreateRepo default) and "none" on a private one (SetPrivate). As on
+// GitHub, the legacy "permission" field reports maintain as "write" and
+// triage as "read"; "role_name" carries the exact role.
+//
+// # Transport behaviour
+//
+// Every response carries X-RateLimit-Limit/Remaining/Used/Reset/Resource
+// (separate "core" and "search" budgets) and X-GitHub-Request-Id. When a
+// budget is spent the server answers 403 with GitHub's rate-limit message
+// and Remaining 0 until the window resets. Successful GETs carry an ETag;
+// If-None-Match with a matching tag yields 304 without consuming the budget.
+// Injected faults (InjectFault) take precedence over everything else.
+// Errors use GitHub's shapes: 404 {"message":"Not Found",...} and 422
+// {"message":"Validation Failed","errors":[...]}. Every request, including
+// faulted, rate-limited and 304 ones, is recorded in the request log.
+//
+// # Concurrency
+//
+// A Server is safe for concurrent use: one mutex guards the simulated
+// state, another the request log, faults and rate limits. Injected delays
+// do not hold the state lock.
+package githubsim

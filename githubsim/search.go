@@ -1,0 +1,161 @@
+package githubsim
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// searchQuery is a parsed /search/issues q parameter.
+type searchQuery struct {
+	repos     []string
+	state     string // open | closed | ""
+	kind      string // issue | pr | ""
+	labels    []string
+	notLabels []string
+	noLabel   bool
+	author    string
+	text      []string
+}
+
+// tokenize splits q on whitespace, keeping double-quoted runs together and
+// dropping the quotes (so label:"needs review" is one token).
+func tokenize(q string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, started := false, false
+	for _, r := range q {
+		switch {
+		case r == '"':
+			quoted, started = !quoted, true
+		case unicode.IsSpace(r) && !quoted:
+			if started {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			started = false
+		default:
+			cur.WriteRune(r)
+			started = true
+		}
+	}
+	if started {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func parseSearch(q string) searchQuery {
+	var sq searchQuery
+	for _, tok := range tokenize(q) {
+		key, val, qualified := strings.Cut(tok, ":")
+		if !qualified || val == "" {
+			sq.text = append(sq.text, strings.ToLower(tok))
+			continue
+		}
+		switch strings.ToLower(key) {
+		case "repo":
+			sq.repos = append(sq.repos, strings.ToLower(val))
+		case "is", "state", "type":
+			switch strings.ToLower(val) {
+			case "open", "closed":
+				sq.state = strings.ToLower(val)
+			case "issue":
+				sq.kind = "issue"
+			case "pr", "pull-request":
+				sq.kind = "pr"
+			}
+		case "label":
+			sq.labels = append(sq.labels, strings.Split(val, ",")...)
+		case "-label":
+			sq.notLabels = append(sq.notLabels, val)
+		case "no":
+			sq.noLabel = strings.EqualFold(val, "label")
+		case "author":
+			sq.author = val
+		case "in", "sort":
+			// ranking hints; no effect on the match set
+		default:
+			sq.text = append(sq.text, strings.ToLower(tok))
+		}
+	}
+	return sq
+}
+
+func (sq searchQuery) matches(rp *repo, is *issue) bool {
+	if len(sq.repos) > 0 {
+		found := false
+		for _, r := range sq.repos {
+			found = found || r == strings.ToLower(rp.fullName())
+		}
+		if !found {
+			return false
+		}
+	}
+	switch {
+	case sq.state != "" && is.state != sq.state,
+		sq.kind == "issue" && is.pull, sq.kind == "pr" && !is.pull,
+		!hasAllLabels(is, sq.labels),
+		sq.noLabel && len(is.labels) > 0,
+		sq.author != "" && !strings.EqualFold(sq.author, is.author):
+		return false
+	}
+	for _, l := range sq.notLabels {
+		if hasAllLabels(is, []string{l}) {
+			return false
+		}
+	}
+	hay := strings.ToLower(is.title + "\n" + is.body)
+	for _, t := range sq.text {
+		if !strings.Contains(hay, t) {
+			return false
+		}
+	}
+	return true
+}
+
+type searchHit struct {
+	rp *repo
+	is *issue
+}
+
+func (s *Server) handleSearchIssues(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.newCall(w, r)
+	q := r.URL.Query()
+	if strings.TrimSpace(q.Get("q")) == "" {
+		c.invalid(fieldError{Resource: "Search", Field: "q", Code: "missing"})
+		return
+	}
+	sq := parseSearch(q.Get("q"))
+	keys := make([]string, 0, len(s.repos))
+	for k := range s.repos {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var hits []searchHit
+	for _, k := range keys {
+		rp := s.repos[k]
+		var list []*issue
+		for _, is := range rp.issues {
+			if sq.matches(rp, is) {
+				list = append(list, is)
+			}
+		}
+		sortIssues(list, q.Get("sort"), q.Get("order"))
+		for _, is := range list {
+			hits = append(hits, searchHit{rp: rp, is: is})
+		}
+	}
+	lo, hi := c.paginate(len(hits))
+	items := []any{}
+	for _, h := range hits[lo:hi] {
+		c.repo = h.rp
+		item := c.issueJSON(h.is)
+		item["score"] = 1.0
+		items = append(items, item)
+	}
+	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
+}

@@ -1,0 +1,328 @@
+package githubsim
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultActor is the login used for requests whose Authorization token is
+// unknown (or absent) until SetActor changes it.
+const DefaultActor = "cogworks[bot]"
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithClock makes the server read the current time from now instead of
+// time.Now. It drives every timestamp, commit date and rate-limit window.
+func WithClock(now func() time.Time) Option {
+	return func(s *Server) { s.now = now }
+}
+
+// WithRateLimit sets the core rate-limit budget per window (default 5000).
+func WithRateLimit(limit int) Option {
+	return func(s *Server) { s.limits[resourceCore].limit = limit }
+}
+
+// WithSearchRateLimit sets the search rate-limit budget per window (default 30).
+func WithSearchRateLimit(limit int) Option {
+	return func(s *Server) { s.limits[resourceSearch].limit = limit }
+}
+
+// WithRateLimitWindow sets how long a rate-limit window lasts (default one hour).
+func WithRateLimitWindow(d time.Duration) Option {
+	return func(s *Server) { s.window = d }
+}
+
+// Server is a stateful in-memory GitHub REST API. It is safe for concurrent use.
+type Server struct {
+	now    func() time.Time
+	window time.Duration
+	mux    *http.ServeMux
+
+	mu       sync.Mutex // guards all simulated GitHub state below
+	repos    map[string]*repo
+	users    map[string]*user
+	tokens   map[string]string
+	actor    string
+	nextID   int64
+	issueIDs map[int64]issueKey
+
+	metaMu   sync.Mutex // guards request log, faults and rate limits
+	requests []RequestLog
+	faults   []*activeFault
+	limits   map[string]*bucket
+	reqSeq   int64
+
+	httpSrv *httptest.Server
+	realSrv *http.Server
+}
+
+type issueKey struct {
+	repo   string
+	number int
+}
+
+// New builds an empty simulator.
+func New(opts ...Option) *Server {
+	s := &Server{
+		now:      time.Now,
+		window:   time.Hour,
+		repos:    map[string]*repo{},
+		users:    map[string]*user{},
+		tokens:   map[string]string{},
+		actor:    DefaultActor,
+		nextID:   1000,
+		issueIDs: map[int64]issueKey{},
+		limits: map[string]*bucket{
+			resourceCore:   {limit: 5000},
+			resourceSearch: {limit: 30},
+		},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	s.mux = http.NewServeMux()
+	s.routes()
+	return s
+}
+
+// Handler returns the HTTP handler serving both /api/v3/... and bare paths.
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serve) }
+
+// Start serves the simulator on a loopback httptest server and returns its
+// base URL (no trailing slash). Use URL+"/api/v3/" as the enterprise base URL.
+func (s *Server) Start() string {
+	s.httpSrv = httptest.NewServer(s.Handler())
+	return s.httpSrv.URL
+}
+
+// Listen serves the simulator on addr (e.g. "127.0.0.1:8080") in the
+// background and returns its base URL. Close stops it.
+func (s *Server) Listen(addr string) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("githubsim listen %s: %w", addr, err)
+	}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	s.realSrv = srv
+	// Serve returns ErrServerClosed on Close; there is no caller to report to.
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String(), nil
+}
+
+// Close stops whichever server Start or Listen started.
+func (s *Server) Close() {
+	if s.httpSrv != nil {
+		s.httpSrv.Close()
+		s.httpSrv = nil
+	}
+	if s.realSrv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.realSrv.Shutdown(ctx)
+		s.realSrv = nil
+	}
+}
+
+// AddToken maps an Authorization token (as sent with "token X" or
+// "Bearer X") to the login that acts for requests carrying it.
+func (s *Server) AddToken(token, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens[token] = login
+	s.userLocked(login)
+}
+
+// SetActor sets the login acting for requests with an unknown or absent token.
+func (s *Server) SetActor(login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.actor = login
+}
+
+func (s *Server) actorFor(r *http.Request) string {
+	auth := r.Header.Get("Authorization")
+	for _, p := range []string{"token ", "Token ", "Bearer ", "bearer "} {
+		if tok, ok := strings.CutPrefix(auth, p); ok {
+			if login, ok := s.tokens[strings.TrimSpace(tok)]; ok {
+				return login
+			}
+		}
+	}
+	return s.actor
+}
+
+// origPathKey carries the request path before prefix stripping, so Link
+// headers point back at the same API root the client used.
+type origPathKey struct{}
+
+// stripPrefix maps /api/v3/x and /api/uploads/x to /x.
+func stripPrefix(p string) string {
+	for _, pre := range []string{"/api/v3", "/api/uploads"} {
+		if rest, ok := strings.CutPrefix(p, pre); ok && (rest == "" || rest[0] == '/') {
+			if rest == "" {
+				return "/"
+			}
+			return rest
+		}
+	}
+	return p
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	orig := r.URL.Path
+	r2 := r.Clone(context.WithValue(r.Context(), origPathKey{}, orig))
+	r2.URL.Path = stripPrefix(r.URL.Path)
+	if r.URL.RawPath != "" {
+		r2.URL.RawPath = stripPrefix(r.URL.RawPath)
+	}
+	path := r2.URL.Path
+	resource := resourceCore
+	if strings.HasPrefix(path, "/search/") {
+		resource = resourceSearch
+	}
+	rec := newRecorder()
+	start := s.now()
+
+	status := s.dispatch(rec, r2, resource)
+
+	s.metaMu.Lock()
+	s.reqSeq++
+	s.requests = append(s.requests, RequestLog{
+		Method: r.Method, Path: path, Query: r.URL.RawQuery, Status: status, Time: start,
+	})
+	s.metaMu.Unlock()
+	rec.flush(w)
+}
+
+// dispatch runs faults, rate limits, routing and ETag handling into rec and
+// returns the final status code.
+func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
+	rec.Header().Set("X-GitHub-Request-Id", s.requestID())
+	rec.Header().Set("X-GitHub-Api-Version-Selected", "2022-11-28")
+	rec.Header().Set("X-GitHub-Media-Type", "github.v3; format=json")
+
+	if f, ok := s.matchFault(r); ok {
+		if f.Delay > 0 {
+			select {
+			case <-time.After(f.Delay):
+			case <-r.Context().Done():
+			}
+		}
+		if f.Status != 0 {
+			s.rateHeaders(rec.Header(), resource, false)
+			return f.write(rec)
+		}
+	}
+	if exhausted := s.rateExhausted(resource); exhausted {
+		s.rateHeaders(rec.Header(), resource, false)
+		writeJSON(rec, http.StatusForbidden, map[string]any{
+			"message":           "API rate limit exceeded for user ID 1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
+			"documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
+		})
+		return http.StatusForbidden
+	}
+
+	// Handler only finds the pattern; ServeHTTP also sets path values.
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		writeNotFound(rec)
+	} else {
+		s.mux.ServeHTTP(rec, r)
+	}
+
+	if r.Method == http.MethodGet && rec.status == http.StatusOK {
+		etag := etagOf(rec.body.Bytes())
+		rec.Header().Set("ETag", etag)
+		rec.Header().Set("Cache-Control", "private, max-age=60, s-maxage=60")
+		if etagMatches(r.Header.Get("If-None-Match"), etag) {
+			s.rateHeaders(rec.Header(), resource, false)
+			rec.body.Reset()
+			rec.status = http.StatusNotModified
+			return rec.status
+		}
+	}
+	// Like GitHub, GET /rate_limit does not count against the limit.
+	s.rateHeaders(rec.Header(), resource, r.URL.Path != "/rate_limit")
+	return rec.status
+}
+
+func (s *Server) requestID() string {
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	return fmt.Sprintf("SIM0:%04X:%06X", s.reqSeq%0xFFFF, s.reqSeq+1)
+}
+
+// routes registers every endpoint on the internal mux.
+func (s *Server) routes() {
+	m := s.mux
+	const rp = "/repos/{owner}/{repo}"
+	m.HandleFunc("GET /user", s.handleUser)
+	m.HandleFunc("GET /users/{login}", s.handleGetUser)
+	m.HandleFunc("GET /rate_limit", s.handleRateLimit)
+	m.HandleFunc("GET "+rp, s.repoHandler(s.getRepo))
+
+	m.HandleFunc("GET "+rp+"/labels", s.repoHandler(s.listRepoLabels))
+	m.HandleFunc("POST "+rp+"/labels", s.repoHandler(s.createRepoLabel))
+	m.HandleFunc("GET "+rp+"/labels/{name}", s.repoHandler(s.getRepoLabel))
+	m.HandleFunc("PATCH "+rp+"/labels/{name}", s.repoHandler(s.editRepoLabel))
+	m.HandleFunc("DELETE "+rp+"/labels/{name}", s.repoHandler(s.deleteRepoLabel))
+
+	m.HandleFunc("GET "+rp+"/issues", s.repoHandler(s.listIssues))
+	m.HandleFunc("POST "+rp+"/issues", s.repoHandler(s.createIssue))
+	m.HandleFunc("GET "+rp+"/issues/{number}", s.repoHandler(s.getIssue))
+	m.HandleFunc("PATCH "+rp+"/issues/{number}", s.repoHandler(s.editIssue))
+	m.HandleFunc("POST "+rp+"/issues/{number}/labels", s.repoHandler(s.addIssueLabels))
+	m.HandleFunc("PUT "+rp+"/issues/{number}/labels", s.repoHandler(s.setIssueLabels))
+	m.HandleFunc("DELETE "+rp+"/issues/{number}/labels/{name}", s.repoHandler(s.removeIssueLabel))
+	m.HandleFunc("POST "+rp+"/issues/{number}/comments", s.repoHandler(s.createComment))
+	m.HandleFunc("GET "+rp+"/issues/comments", s.repoHandler(s.listRepoComments))
+	m.HandleFunc("PATCH "+rp+"/issues/comments/{id}", s.repoHandler(s.editComment))
+	m.HandleFunc("POST "+rp+"/issues/{number}/sub_issues", s.repoHandler(s.addSubIssue))
+
+	// issues/comments/{id} and issues/{number}/<sub> overlap, so they share
+	// one dispatcher per method.
+	m.HandleFunc("GET "+rp+"/issues/{a}/{b}", s.repoHandler(s.issuesTwoSegments(map[string]func(*call){
+		"labels": s.listIssueLabels, "comments": s.listComments, "events": s.listEvents,
+		"sub_issues": s.listSubIssues,
+	}, s.getComment)))
+	m.HandleFunc("DELETE "+rp+"/issues/{a}/{b}", s.repoHandler(s.issuesTwoSegments(map[string]func(*call){
+		"labels": s.clearIssueLabels, "sub_issue": s.removeSubIssue,
+	}, s.deleteComment)))
+	m.HandleFunc("GET "+rp+"/collaborators/{user}/permission", s.repoHandler(s.getPermission))
+	m.HandleFunc("GET "+rp+"/collaborators/{user}", s.repoHandler(s.isCollaborator))
+	m.HandleFunc("GET /search/issues", s.handleSearchIssues)
+
+	m.HandleFunc("GET "+rp+"/pulls", s.repoHandler(s.listPulls))
+	m.HandleFunc("POST "+rp+"/pulls", s.repoHandler(s.createPull))
+	m.HandleFunc("GET "+rp+"/pulls/{number}", s.repoHandler(s.getPull))
+	m.HandleFunc("PATCH "+rp+"/pulls/{number}", s.repoHandler(s.editPull))
+	m.HandleFunc("PUT "+rp+"/pulls/{number}/merge", s.repoHandler(s.mergePull))
+	m.HandleFunc("GET "+rp+"/pulls/{number}/reviews", s.repoHandler(s.listReviews))
+	m.HandleFunc("POST "+rp+"/pulls/{number}/reviews", s.repoHandler(s.createReview))
+	m.HandleFunc("GET "+rp+"/pulls/{number}/comments", s.repoHandler(s.listReviewComments))
+
+	m.HandleFunc("GET "+rp+"/git/refs", s.repoHandler(s.listRefs))
+	m.HandleFunc("GET "+rp+"/git/refs/{ref...}", s.repoHandler(s.listRefs))
+	m.HandleFunc("GET "+rp+"/git/matching-refs/{ref...}", s.repoHandler(s.matchingRefs))
+	m.HandleFunc("GET "+rp+"/git/ref/{ref...}", s.repoHandler(s.getRef))
+	m.HandleFunc("POST "+rp+"/git/refs", s.repoHandler(s.createRef))
+	m.HandleFunc("PATCH "+rp+"/git/refs/{ref...}", s.repoHandler(s.updateRef))
+	m.HandleFunc("DELETE "+rp+"/git/refs/{ref...}", s.repoHandler(s.deleteRef))
+	m.HandleFunc("GET "+rp+"/git/commits/{sha}", s.repoHandler(s.getCommit))
+	m.HandleFunc("POST "+rp+"/git/commits", s.repoHandler(s.createCommit))
+	m.HandleFunc("GET "+rp+"/git/trees/{sha}", s.repoHandler(s.getTree))
+	m.HandleFunc("POST "+rp+"/git/trees", s.repoHandler(s.createTree))
+	m.HandleFunc("GET "+rp+"/git/blobs/{sha}", s.repoHandler(s.getBlob))
+	m.HandleFunc("POST "+rp+"/git/blobs", s.repoHandler(s.createBlob))
+	m.HandleFunc("GET "+rp+"/branches", s.repoHandler(s.listBranches))
+	m.HandleFunc("GET "+rp+"/branches/{branch...}", s.repoHandler(s.getBranch))
+	m.HandleFunc("GET "+rp+"/contents/{path...}", s.repoHandler(s.getContents))
+	m.HandleFunc("PUT "+rp+"/contents/{path...}", s.repoHandler(s.putContents))
+	m.HandleFunc("DELETE "+rp+"/contents/{path...}", s.repoHandler(s.deleteContents))
+}
