@@ -1,0 +1,23 @@
+package cli
+
+import "errors"
+
+// UsageError is bad usage or bad configuration: exit code 2.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// ExitCode maps a command error to the process exit code (SPEC §3): 0 for
+// success, 2 for bad usage or config, 1 for escalations and infrastructure
+// failures.
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ue *UsageError
+	if errors.As(err, &ue) {
+		return 2
+	}
+	return 1
+}

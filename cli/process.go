@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/config"
+	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/github"
+)
+
+// ProcessOptions are the flags of `cogworks process`.
+type ProcessOptions struct {
+	Repo      string
+	Issue     int
+	EventPath string
+	Workspace string
+	MaxSteps  int
+	DryRun    bool
+	Output    string
+}
+
+// Validate checks flag combinations.
+func (o *ProcessOptions) Validate() error {
+	if o.EventPath == "" && o.Issue <= 0 {
+		return errors.New("need --issue N or --event PATH")
+	}
+	if o.EventPath != "" && o.Issue > 0 {
+		return errors.New("--issue and --event are mutually exclusive")
+	}
+	if o.MaxSteps < 1 {
+		return fmt.Errorf("--max-steps must be ≥ 1, got %d", o.MaxSteps)
+	}
+	return validateOutput(o.Output, "text", "json")
+}
+
+func validateOutput(got string, allowed ...string) error {
+	for _, a := range allowed {
+		if got == a {
+			return nil
+		}
+	}
+	return fmt.Errorf("--output must be one of %v, got %q", allowed, got)
+}
+
+// NewCmdProcess builds `cogworks process`. runF replaces the run function
+// in tests.
+func NewCmdProcess(f *Factory, runF func(context.Context, *ProcessOptions) error) *cobra.Command {
+	opts := &ProcessOptions{}
+	cmd := &cobra.Command{
+		Use:   "process",
+		Short: "Run the step function for one work item",
+		Long: `Run the step function for one issue: wake up, take the lock, run the current
+stage's next action, write the results and release the lock. With --max-steps K
+it repeats until the pipeline waits, finishes, fails or K steps ran.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Workspace == "" {
+				opts.Workspace = defaultWorkspace(f)
+			}
+			if opts.Repo == "" && opts.EventPath == "" {
+				opts.Repo = f.getenv("GITHUB_REPOSITORY")
+			}
+			if err := opts.Validate(); err != nil {
+				return &UsageError{Err: err}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runProcess(cmd.Context(), f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	fl.IntVar(&opts.Issue, "issue", 0, "issue number of the work item")
+	fl.StringVar(&opts.EventPath, "event", "", "GitHub event payload file (issues, issue_comment, pull_request), as $GITHUB_EVENT_PATH")
+	fl.StringVar(&opts.Workspace, "workspace", "", "local checkout of the target repository (default $GITHUB_WORKSPACE or .)")
+	fl.IntVar(&opts.MaxSteps, "max-steps", 1, "repeat steps until the pipeline waits, finishes or fails, at most this many")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "decide and print, write nothing")
+	fl.StringVar(&opts.Output, "output", "text", "output format: text|json")
+	return cmd
+}
+
+func defaultWorkspace(f *Factory) string {
+	if ws := f.getenv("GITHUB_WORKSPACE"); ws != "" {
+		return ws
+	}
+	return "."
+}
+
+// target resolves the work item from flags or the event payload.
+func (o *ProcessOptions) target() (EventTarget, error) {
+	if o.EventPath != "" {
+		t, err := ReadEvent(o.EventPath)
+		if err != nil {
+			return EventTarget{}, &UsageError{Err: err}
+		}
+		return t, nil
+	}
+	repo, err := github.ParseRepo(o.Repo)
+	if err != nil {
+		return EventTarget{}, &UsageError{Err: fmt.Errorf("--repo: %w", err)}
+	}
+	return EventTarget{Repo: repo, Issue: o.Issue}, nil
+}
+
+func runProcess(ctx context.Context, f *Factory, opts *ProcessOptions) error {
+	t, err := opts.target()
+	if err != nil {
+		return err
+	}
+	if t.Ignore != "" {
+		f.Logger().Info("event ignored", "reason", t.Ignore)
+		return nil
+	}
+	deps, err := f.engineDeps(ctx, t.Repo, opts.Workspace, opts.DryRun)
+	if err != nil {
+		return err
+	}
+	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges}, opts.MaxSteps)
+	if perr := printResults(f.IO.Out, opts.Output, results); perr != nil {
+		return perr
+	}
+	return err
+}
+
+// engineDeps wires the step function for one repository.
+func (f *Factory) engineDeps(ctx context.Context, repo github.Repo, workspace string, dryRun bool) (engine.Deps, error) {
+	cfg, err := config.Load(workspace)
+	if err != nil {
+		return engine.Deps{}, &UsageError{Err: err}
+	}
+	gh, err := f.Client(ctx)
+	if err != nil {
+		return engine.Deps{}, err
+	}
+	deps := engine.Deps{
+		GitHub: gh, Config: cfg, RunID: newRunID(), BotLogin: f.BotLogin,
+		Clock: f.Clock, Logger: f.Logger(), DryRun: dryRun,
+	}
+	if f.Executors != nil {
+		deps.Executors, deps.Registry, err = f.Executors(ctx, gh, repo, workspace, cfg)
+		if err != nil {
+			return engine.Deps{}, err
+		}
+	}
+	return deps, nil
+}
+
+func newRunID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "run-" + hex.EncodeToString(b[:])
+}
+
+func printResults(w io.Writer, format string, results []engine.Result) error {
+	for _, r := range results {
+		if format == "json" {
+			line, err := json.Marshal(r)
+			if err != nil {
+				return fmt.Errorf("encode step result: %w", err)
+			}
+			if _, err := fmt.Fprintf(w, "%s\n", line); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "#%d %-20s %-16s %-13s %3d requests %5d ms  %s\n",
+			r.Issue, r.Stage, r.Action, r.Outcome, r.GitHubRequests, r.DurationMS, r.Reason); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,29 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(f *Factory, version string) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cogworks",
+		Short: "CogWorks takes a labelled GitHub issue through a gated delivery pipeline",
+		Long: `CogWorks is a stateless step function: label an issue cogworks:run and each
+invocation reads the issue's state from GitHub, takes the processing lock, runs
+one action of the current stage, writes the result back idempotently and
+releases the lock. It never merges.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &UsageError{Err: err} })
+	root.AddCommand(
+		NewCmdProcess(f, nil),
+		NewCmdProcessAll(f, nil),
+		NewCmdStatus(f),
+	)
+	return root
+}

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/audit"
+	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// StatusOptions are the flags of `cogworks status`.
+type StatusOptions struct {
+	Repo   string
+	Issue  int
+	Output string
+}
+
+// NewCmdStatus builds `cogworks status`.
+func NewCmdStatus(f *Factory) *cobra.Command {
+	opts := &StatusOptions{}
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show where a work item stands (text, json or the Mermaid state diagram)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Repo == "" {
+				opts.Repo = f.getenv("GITHUB_REPOSITORY")
+			}
+			if err := validateOutput(opts.Output, "text", "json", "mermaid"); err != nil {
+				return &UsageError{Err: err}
+			}
+			if opts.Issue <= 0 && opts.Output != "mermaid" {
+				return &UsageError{Err: fmt.Errorf("need --issue N")}
+			}
+			return runStatus(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	cmd.Flags().IntVar(&opts.Issue, "issue", 0, "issue number of the work item (optional with --output mermaid)")
+	cmd.Flags().StringVar(&opts.Output, "output", "text", "output format: text|json|mermaid")
+	return cmd
+}
+
+func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
+	machine := pipeline.PipelineMachine()
+	if opts.Issue <= 0 {
+		_, err := fmt.Fprintln(f.IO.Out, machine.Mermaid(""))
+		return err
+	}
+	repo, err := github.ParseRepo(opts.Repo)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("--repo: %w", err)}
+	}
+	snap, err := ReadSnapshot(ctx, f, repo, opts.Issue)
+	if err != nil {
+		return err
+	}
+	switch opts.Output {
+	case "json":
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(snap)
+	case "mermaid":
+		_, err := fmt.Fprintln(f.IO.Out, machine.Mermaid(pipeline.StateForStage(snap.Stage)))
+		return err
+	}
+	w := f.IO.Out
+	fmt.Fprintf(w, "%s#%d  stage: %s\n", repo, opts.Issue, orNone(string(snap.Stage)))
+	if snap.Gate != nil {
+		fmt.Fprintf(w, "gate: waiting for %s after %s since %s\n", pipeline.LabelApprove, snap.Gate.Stage, snap.Gate.Since.Format("2006-01-02 15:04 MST"))
+	}
+	if snap.Failure != nil {
+		fmt.Fprintf(w, "failed at %s: %s\n", snap.Failure.Stage, snap.Failure.Reason)
+	}
+	if snap.Artifacts.SpecPR > 0 {
+		fmt.Fprintf(w, "spec PR: #%d\n", snap.Artifacts.SpecPR)
+	}
+	if snap.Artifacts.InterfacePR > 0 {
+		fmt.Fprintf(w, "interface PR: #%d\n", snap.Artifacts.InterfacePR)
+	}
+	for _, swi := range snap.Artifacts.SubWorkItems {
+		fmt.Fprintf(w, "  %d. %s  #%d  %s  PR #%d\n", swi.Order, swi.ID, swi.Issue, swi.Status, swi.PR)
+	}
+	_, err = fmt.Fprint(w, audit.CostTable(snap.Ledger, 0, 0))
+	return err
+}
+
+// ReadSnapshot reads a work item's state snapshot from its status comment.
+func ReadSnapshot(ctx context.Context, f *Factory, repo github.Repo, issue int) (pipeline.Snapshot, error) {
+	gh, err := f.Client(ctx)
+	if err != nil {
+		return pipeline.Snapshot{}, err
+	}
+	comments, err := gh.ListComments(ctx, repo, issue)
+	if err != nil {
+		return pipeline.Snapshot{}, fmt.Errorf("read comments of %s#%d: %w", repo, issue, err)
+	}
+	for _, c := range comments {
+		if key, ok := audit.FindKey(c.Body); ok && key == audit.Key(fmt.Sprint(issue), "status") {
+			snap, found, err := pipeline.ParseSnapshot(c.Body)
+			if err != nil {
+				return pipeline.Snapshot{}, fmt.Errorf("state snapshot of %s#%d: %w", repo, issue, err)
+			}
+			if found {
+				return snap, nil
+			}
+		}
+	}
+	return pipeline.Snapshot{}, fmt.Errorf("%s#%d has no CogWorks status comment yet", repo, issue)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}

@@ -1,0 +1,32 @@
+// Command cogworks is the CogWorks CLI. main only builds the command tree
+// and maps the returned error to an exit code.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/cogworks/cogworks/cli"
+)
+
+var version = "dev"
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	f := cli.NewFactory(cli.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
+	cli.Wire(f)
+	root := cli.NewCmdRoot(f, version)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "cogworks:", err)
+		return cli.ExitCode(err)
+	}
+	return 0
+}

@@ -1,0 +1,264 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Path is where the config lives inside a repository.
+const Path = ".cogworks/config.toml"
+
+// GateMode is how a stage's gate behaves.
+type GateMode string
+
+// Gate modes.
+const (
+	AutoProceed GateMode = "auto-proceed"
+	HumanGated  GateMode = "human-gated"
+)
+
+// Config is the validated configuration of one repository.
+type Config struct {
+	Pipeline       Pipeline            `toml:"pipeline"`
+	Gates          map[string]GateMode `toml:"gates"`
+	Classification Classification      `toml:"classification"`
+	Budgets        Budgets             `toml:"budgets"`
+	LLM            LLM                 `toml:"llm"`
+	Scenarios      Scenarios           `toml:"scenarios"`
+	Interfaces     Interfaces          `toml:"interfaces"`
+	Constraints    Constraints         `toml:"constraints"`
+}
+
+// Pipeline holds [pipeline].
+type Pipeline struct {
+	LockTimeout     Duration `toml:"lock_timeout"`
+	MaxSubWorkItems int      `toml:"max_sub_work_items"`
+}
+
+// Classification holds [classification].
+type Classification struct {
+	SafetyCriticalModules []string `toml:"safety_critical_modules"`
+	MaxScopeFiles         int      `toml:"max_scope_files"`
+	MaxScopeInterfaces    int      `toml:"max_scope_interfaces"`
+}
+
+// Budgets holds [budgets].
+type Budgets struct {
+	PipelineMaxTokens          int     `toml:"pipeline_max_tokens"`
+	PipelineMaxCostUSD         float64 `toml:"pipeline_max_cost_usd"`
+	SubWorkItemMaxRetries      int     `toml:"sub_work_item_max_retries"`
+	ReviewMaxRemediationCycles int     `toml:"review_max_remediation_cycles"`
+	StageMaxRetries            int     `toml:"stage_max_retries"`
+}
+
+// LLM holds [llm].
+type LLM struct {
+	Provider      string `toml:"provider"`
+	Model         string `toml:"model"`
+	BaseURL       string `toml:"base_url"`
+	ContextWindow int    `toml:"context_window"`
+	MaxTokens     int    `toml:"max_output_tokens"`
+}
+
+// Scenarios holds [scenarios].
+type Scenarios struct {
+	Directory    string  `toml:"directory"`
+	Trajectories int     `toml:"trajectories"`
+	Threshold    float64 `toml:"threshold"`
+}
+
+// Interfaces holds [interfaces].
+type Interfaces struct {
+	Directory string `toml:"directory"`
+}
+
+// Constraints holds [constraints]: architecture rules checked
+// deterministically.
+type Constraints struct {
+	ForbiddenImports []ForbiddenImport `toml:"forbidden_imports"`
+}
+
+// ForbiddenImport forbids module From from depending on module To.
+type ForbiddenImport struct {
+	From string `toml:"from"`
+	To   string `toml:"to"`
+}
+
+// Duration is a time.Duration that decodes from a TOML string like "30m".
+type Duration struct{ time.Duration }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("invalid duration %q", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// GatedStages are the stages that have a configurable gate after them.
+var gatedStages = []string{"intake", "architecture", "interface-design", "planning", "code-generation", "review", "integration"}
+
+// Default returns the configuration used for every key the file omits.
+func Default() Config {
+	return Config{
+		Pipeline: Pipeline{LockTimeout: Duration{30 * time.Minute}, MaxSubWorkItems: 10},
+		Gates: map[string]GateMode{
+			"intake":           AutoProceed,
+			"architecture":     HumanGated,
+			"interface-design": AutoProceed,
+			"planning":         AutoProceed,
+			"code-generation":  AutoProceed,
+			"review":           AutoProceed,
+			"integration":      AutoProceed,
+		},
+		Classification: Classification{MaxScopeFiles: 40, MaxScopeInterfaces: 10},
+		Budgets: Budgets{
+			PipelineMaxTokens: 500000, PipelineMaxCostUSD: 10.0,
+			SubWorkItemMaxRetries: 5, ReviewMaxRemediationCycles: 3, StageMaxRetries: 5,
+		},
+		LLM:        LLM{Provider: "anthropic", Model: "claude-sonnet-4-5", ContextWindow: 200000, MaxTokens: 8192},
+		Scenarios:  Scenarios{Directory: ".cogworks/scenarios", Trajectories: 10, Threshold: 0.95},
+		Interfaces: Interfaces{Directory: ".cogworks/interfaces"},
+	}
+}
+
+// Load reads <repoDir>/.cogworks/config.toml. A missing file yields
+// Default().
+func Load(repoDir string) (Config, error) {
+	path := filepath.Join(repoDir, Path)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("read config %s: %w", path, err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes and validates config text; name is used in errors.
+func Parse(name string, data []byte) (Config, error) {
+	cfg := Default()
+	defaults := cfg.Gates
+	cfg.Gates = nil
+	md, err := toml.Decode(string(data), &cfg)
+	if err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return Config{}, fmt.Errorf("%s: line %d: %s", name, perr.Position.Line, perr.Message)
+		}
+		return Config{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = k.String()
+		}
+		return Config{}, fmt.Errorf("%s: unknown key %s", name, strings.Join(keys, ", "))
+	}
+	for stage, mode := range defaults {
+		if _, set := cfg.Gates[stage]; !set {
+			if cfg.Gates == nil {
+				cfg.Gates = map[string]GateMode{}
+			}
+			cfg.Gates[stage] = mode
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return cfg, nil
+}
+
+// Validate checks every value and reports all problems, each naming its key.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.Pipeline.LockTimeout.Duration <= 0 {
+		bad("pipeline.lock_timeout", "must be a positive duration, got %s", c.Pipeline.LockTimeout)
+	}
+	if c.Pipeline.MaxSubWorkItems < 1 {
+		bad("pipeline.max_sub_work_items", "must be ≥ 1, got %d", c.Pipeline.MaxSubWorkItems)
+	}
+	for stage, mode := range c.Gates {
+		if !slices.Contains(gatedStages, stage) {
+			bad("gates."+stage, "unknown stage (want one of %s)", strings.Join(gatedStages, ", "))
+			continue
+		}
+		if mode != AutoProceed && mode != HumanGated {
+			bad("gates."+stage, "must be %q or %q, got %q", AutoProceed, HumanGated, mode)
+		}
+	}
+	for i, m := range c.Classification.SafetyCriticalModules {
+		if strings.TrimSpace(m) == "" {
+			bad(fmt.Sprintf("classification.safety_critical_modules[%d]", i), "must not be empty")
+		}
+	}
+	positive := map[string]int{
+		"classification.max_scope_files":        c.Classification.MaxScopeFiles,
+		"classification.max_scope_interfaces":   c.Classification.MaxScopeInterfaces,
+		"budgets.pipeline_max_tokens":           c.Budgets.PipelineMaxTokens,
+		"budgets.sub_work_item_max_retries":     c.Budgets.SubWorkItemMaxRetries,
+		"budgets.review_max_remediation_cycles": c.Budgets.ReviewMaxRemediationCycles,
+		"budgets.stage_max_retries":             c.Budgets.StageMaxRetries,
+		"llm.context_window":                    c.LLM.ContextWindow,
+		"llm.max_output_tokens":                 c.LLM.MaxTokens,
+		"scenarios.trajectories":                c.Scenarios.Trajectories,
+	}
+	for key, v := range positive {
+		if v < 1 {
+			bad(key, "must be ≥ 1, got %d", v)
+		}
+	}
+	if c.Budgets.PipelineMaxCostUSD <= 0 {
+		bad("budgets.pipeline_max_cost_usd", "must be > 0, got %g", c.Budgets.PipelineMaxCostUSD)
+	}
+	switch c.LLM.Provider {
+	case "anthropic", "openai", "scripted":
+	default:
+		bad("llm.provider", "must be anthropic, openai or scripted, got %q", c.LLM.Provider)
+	}
+	if c.LLM.Model == "" {
+		bad("llm.model", "must not be empty")
+	}
+	if c.Scenarios.Threshold < 0 || c.Scenarios.Threshold > 1 {
+		bad("scenarios.threshold", "must be within [0, 1], got %g", c.Scenarios.Threshold)
+	}
+	for key, dir := range map[string]string{"scenarios.directory": c.Scenarios.Directory, "interfaces.directory": c.Interfaces.Directory} {
+		if dir == "" || filepath.IsAbs(dir) || strings.HasPrefix(filepath.Clean(dir), "..") {
+			bad(key, "must be a relative path inside the repository, got %q", dir)
+		}
+	}
+	for i, f := range c.Constraints.ForbiddenImports {
+		if f.From == "" || f.To == "" {
+			bad(fmt.Sprintf("constraints.forbidden_imports[%d]", i), "needs both from and to")
+		}
+	}
+	// Map iteration order is random; sort so the message is stable.
+	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
+	return errors.Join(errs...)
+}
+
+// GateMode returns the configured mode for a stage (auto-proceed when the
+// stage has no gate entry).
+func (c Config) GateMode(stage string) GateMode {
+	if m, ok := c.Gates[stage]; ok {
+		return m
+	}
+	return AutoProceed
+}

@@ -1,0 +1,91 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLoadMissingFileGivesDefaults(t *testing.T) {
+	cfg, err := Load(t.TempDir())
+	require.NoError(t, err)
+	assert.Equal(t, Default(), cfg)
+	assert.Equal(t, 30*time.Minute, cfg.Pipeline.LockTimeout.Duration)
+	assert.Equal(t, HumanGated, cfg.GateMode("architecture"))
+	assert.Equal(t, AutoProceed, cfg.GateMode("planning"))
+}
+
+func TestLoadSpecExample(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "full.toml"))
+	require.NoError(t, err)
+	cfg, err := Parse("full.toml", data)
+	require.NoError(t, err)
+	assert.Equal(t, 45*time.Minute, cfg.Pipeline.LockTimeout.Duration)
+	assert.Equal(t, 7, cfg.Pipeline.MaxSubWorkItems)
+	assert.Equal(t, HumanGated, cfg.GateMode("planning"))
+	assert.Equal(t, HumanGated, cfg.GateMode("architecture"), "unset gate keeps its default")
+	assert.Equal(t, []string{"brake", "firmware/motor"}, cfg.Classification.SafetyCriticalModules)
+	assert.Equal(t, []ForbiddenImport{{From: "brake", To: "telemetry"}}, cfg.Constraints.ForbiddenImports)
+	assert.Equal(t, "openai", cfg.LLM.Provider)
+	assert.InDelta(t, 0.9, cfg.Scenarios.Threshold, 1e-9)
+}
+
+func TestParseErrorsNameFileAndKey(t *testing.T) {
+	tests := []struct {
+		name string
+		toml string
+		want []string
+	}{
+		{"unknown key", "[pipeline]\nlock_timout = \"5m\"\n", []string{"cfg.toml", "unknown key pipeline.lock_timout"}},
+		{"unknown table", "[gatez]\narchitecture = \"human-gated\"\n", []string{"cfg.toml", "unknown key gatez"}},
+		{"bad duration", "[pipeline]\nlock_timeout = \"soon\"\n", []string{"cfg.toml", "invalid duration \"soon\""}},
+		{"negative duration", "[pipeline]\nlock_timeout = \"-5m\"\n", []string{"pipeline.lock_timeout", "positive"}},
+		{"bad gate mode", "[gates]\nplanning = \"maybe\"\n", []string{"cfg.toml", "gates.planning", "\"maybe\""}},
+		{"unknown gate stage", "[gates]\ndeploy = \"human-gated\"\n", []string{"gates.deploy", "unknown stage"}},
+		{"zero max items", "[pipeline]\nmax_sub_work_items = 0\n", []string{"pipeline.max_sub_work_items", "got 0"}},
+		{"bad provider", "[llm]\nprovider = \"magic\"\n", []string{"llm.provider", "\"magic\""}},
+		{"threshold range", "[scenarios]\nthreshold = 1.5\n", []string{"scenarios.threshold", "1.5"}},
+		{"escaping directory", "[interfaces]\ndirectory = \"../x\"\n", []string{"interfaces.directory"}},
+		{"wrong type", "[budgets]\npipeline_max_tokens = \"lots\"\n", []string{"cfg.toml", "pipeline_max_tokens"}},
+		{"syntax", "[pipeline]\nmax_sub_work_items = = 3\n", []string{"cfg.toml", "line 2"}},
+		{"incomplete forbidden import", "[constraints]\nforbidden_imports = [{ from = \"a\" }]\n", []string{"constraints.forbidden_imports[0]"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("cfg.toml", []byte(tt.toml))
+			require.Error(t, err)
+			for _, w := range tt.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+}
+
+func TestValidateReportsEveryProblem(t *testing.T) {
+	cfg := Default()
+	cfg.Pipeline.MaxSubWorkItems = 0
+	cfg.LLM.Model = ""
+	err := cfg.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "pipeline.max_sub_work_items")
+	assert.Contains(t, err.Error(), "llm.model")
+}
+
+func TestLoadReadsRepoFile(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".cogworks"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, Path), []byte("[pipeline]\nlock_timeout = \"1m\"\n"), 0o644))
+	cfg, err := Load(dir)
+	require.NoError(t, err)
+	assert.Equal(t, time.Minute, cfg.Pipeline.LockTimeout.Duration)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, Path), []byte("bogus = 1\n"), 0o644))
+	_, err = Load(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), filepath.Join(dir, Path))
+	assert.Contains(t, err.Error(), "bogus")
+}

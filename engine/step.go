@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+type stepper struct {
+	d      Deps
+	ref    Ref
+	claims []pipeline.LockClaim
+	claim  pipeline.LockClaim // ours, once won
+}
+
+func (s *stepper) policy() pipeline.LockPolicy {
+	return pipeline.LockPolicy{Timeout: s.d.Config.Pipeline.LockTimeout.Duration}
+}
+
+// Step performs one invocation of the step function for one issue.
+func Step(ctx context.Context, d Deps, ref Ref) (Result, error) {
+	if err := d.validate(); err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	req0 := d.GitHub.Requests()
+	s := &stepper{d: d, ref: ref}
+	res, err := s.step(ctx)
+	res.Issue = ref.Issue
+	res.GitHubRequests = d.GitHub.Requests() - req0
+	res.DurationMS = time.Since(start).Milliseconds()
+	log := d.logger().With("pipeline_id", fmt.Sprintf("%s#%d", ref.Repo, ref.Issue), "stage", res.Stage,
+		"action", res.Action, "result", res.Outcome, "duration_ms", res.DurationMS, "github_requests", res.GitHubRequests)
+	if err != nil {
+		log.Error("step failed", "error", err)
+	} else {
+		log.Info("step", "reason", res.Reason)
+	}
+	return res, err
+}
+
+func (s *stepper) step(ctx context.Context) (Result, error) {
+	o, err := s.wake(ctx)
+	if err != nil {
+		return Result{Action: "wake_up"}, asTransient(err)
+	}
+	v := pipeline.Decide(o.obs)
+	res := Result{Stage: string(v.Stage), Action: "wake_up", Reason: v.Reason}
+	// A waiting or finished item still gets a write when a crash left its
+	// labels out of step with the snapshot, or left a stale lock behind.
+	repair := (v.Decision == pipeline.DecisionWaiting || v.Decision == pipeline.DecisionTerminal) &&
+		(s.labelsDrift(o) || o.obs.Lock == pipeline.LockStale || o.obs.Approval.Stale || s.expiredClaims())
+	switch {
+	case v.Decision == pipeline.DecisionNotTriggered:
+		res.Outcome = OutcomeNotTriggered
+		return res, nil
+	case v.Decision == pipeline.DecisionBackedOff:
+		res.Outcome = OutcomeBackedOff
+		return res, nil
+	case v.Decision != pipeline.DecisionRun && !repair:
+		res.Outcome = outcomeOf(v)
+		return res, nil
+	case s.d.DryRun:
+		res.Action = string(v.Action) + " (dry run)"
+		res.Outcome = outcomeOf(v)
+		return res, nil
+	}
+
+	won, err := s.acquire(ctx, o)
+	if err != nil {
+		return Result{Stage: res.Stage, Action: "lock"}, asTransient(err)
+	}
+	if !won {
+		res.Action, res.Outcome, res.Reason = "lock", OutcomeBackedOff, "another run won the lock"
+		return res, nil
+	}
+	defer s.release(ctx)
+
+	// The claim round re-read the comments: decide again on fresh state,
+	// since a run that held the lock before us may have moved the item on.
+	o.obs.Lock = pipeline.LockFree
+	v = pipeline.Decide(o.obs)
+	res = Result{Stage: string(v.Stage), Action: string(v.Action), Reason: v.Reason}
+	if v.Decision != pipeline.DecisionRun {
+		res.Action = "repair_labels"
+		res.Outcome = outcomeOf(v)
+		var consumed []string
+		if o.obs.Approval.Stale {
+			consumed = append(consumed, pipeline.LabelApprove)
+		}
+		if err := s.writeLabels(ctx, o, o.snap, consumed); err != nil {
+			return res, asTransient(err)
+		}
+		return res, nil
+	}
+	return s.run(ctx, o, v)
+}
+
+func outcomeOf(v pipeline.Verdict) StepOutcome {
+	switch v.Decision {
+	case pipeline.DecisionNotTriggered:
+		return OutcomeNotTriggered
+	case pipeline.DecisionBackedOff:
+		return OutcomeBackedOff
+	case pipeline.DecisionWaiting:
+		return OutcomeWaiting
+	case pipeline.DecisionTerminal:
+		if v.Stage == pipeline.StageFailed {
+			return OutcomeFailed
+		}
+		return OutcomeComplete
+	}
+	return OutcomeAdvanced
+}
+
+// asTransient wraps errors that should leave state alone as transient.
+func asTransient(err error) error {
+	if err == nil || !isTransient(err) {
+		return err
+	}
+	if _, ok := err.(*TransientError); ok {
+		return err
+	}
+	return &TransientError{Err: err}
+}
+
+// expiredClaims reports lock claims left behind by killed runs.
+func (s *stepper) expiredClaims() bool {
+	return len(s.policy().Live(s.claims, s.d.now())) < len(s.claims)
+}

@@ -1,0 +1,14 @@
+// Package idem holds CogWorks's idempotent write primitives (SPEC §6).
+//
+// Every function here can be re-run on the same GitHub state and either
+// makes the same change or detects that it is already made: labels are
+// ensured present or absent (a 404 on remove is success), comments are
+// upserted by their hidden key marker, PRs are found by head branch before
+// one is created (a 422 "already exists" counts as found), issues are found
+// by a body marker, and a branch gets a new commit only when its tree would
+// change. Callers order writes so that a crash between any two of them is
+// recovered by re-running: artifacts first, snapshot next, labels last.
+//
+// Each primitive declares the few GitHub methods it needs as its own small
+// interface; *github.Client satisfies all of them.
+package idem

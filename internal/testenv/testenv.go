@@ -1,0 +1,100 @@
+// Package testenv builds test fixtures shared by package tests: a GitHub
+// simulator with a go-github client pointed at it, as CogWorks runs in
+// production but in memory.
+package testenv
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/githubsim"
+)
+
+// Repo is the repository every fixture seeds.
+var Repo = github.Repo{Owner: "acme", Name: "widgets"}
+
+// Token and Bot are the credentials the client uses and the login the
+// simulator maps them to.
+const (
+	Token = "ghs_testtoken"
+	Bot   = "cogworks[bot]"
+)
+
+// Clock is a settable test clock, safe for concurrent use.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock starts at a fixed instant.
+func NewClock() *Clock {
+	return &Clock{now: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)}
+}
+
+// Now returns the current test time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// Env is a running simulator and a client for it.
+type Env struct {
+	Sim    *githubsim.Server
+	Client *github.Client
+	Clock  *Clock
+	URL    string
+}
+
+// New starts a simulator with the fixture repository (default branch main,
+// a maintainer "alice" and a read-only "mallory") and a client that does
+// not retry, so injected faults surface at once.
+func New(t testing.TB) *Env {
+	t.Helper()
+	clock := NewClock()
+	sim := githubsim.New(githubsim.WithClock(clock.Now))
+	url := sim.Start()
+	t.Cleanup(sim.Close)
+	sim.AddToken(Token, Bot)
+	sim.CreateRepo(Repo.Owner, Repo.Name, "main")
+	sim.SeedFiles(Repo.String(), "main", map[string]string{"README.md": "# widgets\n", "go.mod": "module example.com/widgets\n\ngo 1.22\n"})
+	sim.AddCollaborator(Repo.String(), "alice", "maintain")
+	sim.AddCollaborator(Repo.String(), "mallory", "read")
+	client, err := github.New(context.Background(), github.Options{
+		BaseURL: url + "/api/v3/",
+		Token:   Token,
+		Retry:   github.RetryPolicy{MaxRetries: -1},
+		Sleep:   func(context.Context, time.Duration) error { return nil },
+	})
+	require.NoError(t, err)
+	return &Env{Sim: sim, Client: client, Clock: clock, URL: url}
+}
+
+// NewClient returns another client for the same simulator whose requests
+// go through transport (nil: the default), e.g. to inject crashes.
+func (e *Env) NewClient(t testing.TB, transport http.RoundTripper) *github.Client {
+	t.Helper()
+	client, err := github.New(context.Background(), github.Options{
+		BaseURL:   e.URL + "/api/v3/",
+		Token:     Token,
+		Transport: transport,
+		Retry:     github.RetryPolicy{MaxRetries: -1},
+		Sleep:     func(context.Context, time.Duration) error { return nil },
+		CacheSize: -1,
+	})
+	require.NoError(t, err)
+	return client
+}
