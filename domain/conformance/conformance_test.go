@@ -1,0 +1,44 @@
+package conformance_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/conformance"
+	"github.com/cogworks/cogworks/domain/goservice"
+)
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain")
+	}
+	cfg := domain.ServiceConfig{Name: "under-test", Transport: domain.TransportUnix}
+	switch {
+	case os.Getenv("COGWORKS_CONFORMANCE_SOCKET") != "":
+		cfg.Endpoint = os.Getenv("COGWORKS_CONFORMANCE_SOCKET")
+	case os.Getenv("COGWORKS_CONFORMANCE_URL") != "":
+		cfg.Transport, cfg.Endpoint = domain.TransportHTTP, os.Getenv("COGWORKS_CONFORMANCE_URL")
+	default:
+		cfg.Name = "reference"
+		cfg.Endpoint = goservice.StartForTest(t, goservice.Options{TestTimeout: 2 * time.Minute})
+	}
+	repo := os.Getenv("COGWORKS_CONFORMANCE_REPO")
+	if repo == "" {
+		repo = t.TempDir()
+		require.NoError(t, os.CopyFS(repo, os.DirFS("testdata/module")))
+	}
+	client, err := domain.NewClient(cfg)
+	require.NoError(t, err)
+	t.Cleanup(client.Close)
+	conformance.Run(t, client, conformance.Fixtures{
+		Request: domain.Request{
+			Repository: domain.Repository{Path: repo},
+			Artifacts:  []domain.Artifact{{Path: "extra.go", Content: "package conformance\n\n// Triple returns thrice v.\nfunc Triple(v int) int { return 3 * v }\n"}},
+		},
+		Simulate: domain.SimulateParams{Timeout: "60s"},
+	})
+}

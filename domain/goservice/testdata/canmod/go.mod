@@ -1,0 +1,3 @@
+module example.com/canmod
+
+go 1.22

@@ -1,0 +1,66 @@
+package domain_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+)
+
+const schemaDir = "../schemas/extension-api"
+
+// TestSchemasUpToDate fails when the checked-in schemas drift from the Go
+// types; regenerate with UPDATE=1 go test ./domain -run TestSchemasUpToDate.
+func TestSchemasUpToDate(t *testing.T) {
+	docs, err := domain.GenerateSchemas()
+	require.NoError(t, err)
+	if os.Getenv("UPDATE") == "1" {
+		require.NoError(t, os.MkdirAll(schemaDir, 0o755))
+		for name, data := range docs {
+			require.NoError(t, os.WriteFile(filepath.Join(schemaDir, domain.SchemaFileName(name)), data, 0o644))
+		}
+	}
+	for _, name := range domain.SchemaNames() {
+		got, err := os.ReadFile(filepath.Join(schemaDir, domain.SchemaFileName(name)))
+		require.NoError(t, err, "schema %s missing; run with UPDATE=1", name)
+		assert.Equal(t, string(docs[name]), string(got), "schema %s drifted; run with UPDATE=1", name)
+	}
+	files, err := filepath.Glob(filepath.Join(schemaDir, "*.schema.json"))
+	require.NoError(t, err)
+	assert.Len(t, files, len(docs), "stale schema files in %s", schemaDir)
+}
+
+func TestSchemasRejectBadDocuments(t *testing.T) {
+	s, err := domain.CompileSchemas()
+	require.NoError(t, err)
+	tests := []struct {
+		name, schema, doc, wantErr string
+	}{
+		{"ok response", domain.SchemaResponse, `{"request_id":"1","status":"ok","result":{}}`, ""},
+		{"bad status", domain.SchemaResponse, `{"request_id":"1","status":"fine"}`, "status"},
+		{"missing request_id", domain.SchemaResponse, `{"status":"ok"}`, "request_id"},
+		{"unknown error code", domain.SchemaResponse, `{"request_id":"1","status":"error","error":{"code":"oops","message":"m","recoverable":false}}`, "code"},
+		{"value of wrong type", domain.ResultSchema(domain.MethodExtractInterfaces),
+			`{"declarations":[],"values":[{"interface":"I","parameter":"p","value":[1],"artifact":"a.go","location":{"file":"a.go"}}]}`, "value"},
+		{"bad api_version", domain.ResultSchema(domain.MethodHandshake),
+			`{"name":"n","service_version":"1","api_version":"one","domain":"d","capabilities":[],"artifact_types":[],"interface_types":[],"interface_versions":{}}`, "api_version"},
+		{"bad severity", domain.ResultSchema(domain.MethodValidate),
+			`{"diagnostics":[{"artifact":"a","location":{"file":"a"},"severity":"fatal","category":"x","message":"m"}]}`, "severity"},
+		{"not JSON", domain.SchemaResponse, `<html>`, "decode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := s.Validate(tt.schema, []byte(tt.doc))
+			if tt.wantErr == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantErr)
+		})
+	}
+}
