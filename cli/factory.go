@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -45,6 +46,9 @@ type Factory struct {
 	Executors ExecutorsFunc
 	// BotLogin is CogWorks's own login (labels it applies never approve).
 	BotLogin string
+	// LLMProvider, when set, replaces the provider built from config
+	// (demo and tests use the scripted provider).
+	LLMProvider llm.Provider
 
 	once   sync.Once
 	client Client
@@ -99,11 +103,4 @@ func (f *Factory) getenv(k string) string {
 		return ""
 	}
 	return f.Getenv(k)
-}
-
-func (f *Factory) now() time.Time {
-	if f.Clock == nil {
-		return time.Now()
-	}
-	return f.Clock()
 }

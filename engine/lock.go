@@ -8,7 +8,6 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/github"
-	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -27,8 +26,7 @@ func (s *stepper) acquire(ctx context.Context, o *observed) (bool, error) {
 			_ = s.d.GitHub.DeleteComment(ctx, s.ref.Repo, c.CommentID)
 		}
 	}
-	labels := idem.NewLabels(s.d.GitHub, s.ref.Repo, pipeline.LabelSpec)
-	if _, err := labels.Ensure(ctx, s.ref.Issue, o.issue.Labels, pipeline.LabelProcessing); err != nil {
+	if _, err := s.labels.Ensure(ctx, s.ref.Issue, o.issue.Labels, pipeline.LabelProcessing); err != nil {
 		return false, fmt.Errorf("take lock: %w", err)
 	}
 	if !slices.Contains(o.issue.Labels, pipeline.LabelProcessing) {

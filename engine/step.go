@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -13,6 +14,8 @@ type stepper struct {
 	ref    Ref
 	claims []pipeline.LockClaim
 	claim  pipeline.LockClaim // ours, once won
+	// labels caches the repository's label list for the whole step.
+	labels *idem.Labels
 }
 
 func (s *stepper) policy() pipeline.LockPolicy {
@@ -26,7 +29,7 @@ func Step(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	}
 	start := time.Now()
 	req0 := d.GitHub.Requests()
-	s := &stepper{d: d, ref: ref}
+	s := &stepper{d: d, ref: ref, labels: idem.NewLabels(d.GitHub, ref.Repo, pipeline.LabelSpec)}
 	res, err := s.step(ctx)
 	res.Issue = ref.Issue
 	res.GitHubRequests = d.GitHub.Requests() - req0

@@ -53,11 +53,10 @@ func desiredLabels(snap pipeline.Snapshot) (add, remove []string) {
 // issue never shows no stage at all. consumed labels (approve, retry) are
 // removed too.
 func (s *stepper) writeLabels(ctx context.Context, o *observed, snap pipeline.Snapshot, consumed []string) error {
-	labels := idem.NewLabels(s.d.GitHub, s.ref.Repo, pipeline.LabelSpec)
 	add, remove := desiredLabels(snap)
 	current := o.issue.Labels
 	for _, l := range add {
-		if _, err := labels.Ensure(ctx, s.ref.Issue, current, l); err != nil {
+		if _, err := s.labels.Ensure(ctx, s.ref.Issue, current, l); err != nil {
 			return err
 		}
 		if !slices.Contains(current, l) {
@@ -65,7 +64,7 @@ func (s *stepper) writeLabels(ctx context.Context, o *observed, snap pipeline.Sn
 		}
 	}
 	for _, l := range append(remove, consumed...) {
-		if _, err := labels.EnsureAbsent(ctx, s.ref.Issue, current, l); err != nil {
+		if _, err := s.labels.EnsureAbsent(ctx, s.ref.Issue, current, l); err != nil {
 			return err
 		}
 		current = slices.DeleteFunc(current, func(x string) bool { return x == l })
