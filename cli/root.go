@@ -24,6 +24,10 @@ releases the lock. It never merges.`,
 		NewCmdProcess(f, nil),
 		NewCmdProcessAll(f, nil),
 		NewCmdStatus(f),
+		NewCmdCostReport(f),
+		NewCmdHealth(f),
+		NewCmdRegistry(f),
+		NewCmdDemo(f),
 	)
 	return root
 }

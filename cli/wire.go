@@ -1,6 +1,185 @@
 package cli
 
-// Wire installs the production stage executors into f. Executors are
-// added as the stages land; until then a stage without an executor fails
-// the work item with a clear report.
-func Wire(f *Factory) {}
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cogworks/cogworks/audit"
+	"github.com/cogworks/cogworks/config"
+	"github.com/cogworks/cogworks/contextpack"
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/llm"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/prompts"
+	"github.com/cogworks/cogworks/scenario"
+	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/xval"
+)
+
+// Wire installs the production stage executors into f.
+func Wire(f *Factory) {
+	f.Executors = f.productionExecutors
+}
+
+// secretEnv are the variables whose values are redacted from everything
+// CogWorks writes or sends.
+var secretEnv = []string{"COGWORKS_GITHUB_TOKEN", "GITHUB_TOKEN", "COGWORKS_GITHUB_APP_PRIVATE_KEY", "COGWORKS_LLM_API_KEY"}
+
+// Redactor returns a redaction function covering token shapes and the
+// secrets present in the environment.
+func (f *Factory) Redactor() func(string) string {
+	var secrets []string
+	for _, k := range secretEnv {
+		if v := strings.TrimSpace(f.getenv(k)); len(v) >= 8 {
+			secrets = append(secrets, v)
+		}
+	}
+	return func(s string) string { return audit.Redact(s, secrets...) }
+}
+
+// LLMConfig resolves the provider from the repo config and the
+// COGWORKS_LLM_* environment overrides.
+func (f *Factory) LLMConfig(cfg config.Config) llm.Config {
+	c := llm.Config{Provider: cfg.LLM.Provider, BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: f.getenv("COGWORKS_LLM_API_KEY")}
+	if v := f.getenv("COGWORKS_LLM_PROVIDER"); v != "" {
+		c.Provider = v
+	}
+	if v := f.getenv("COGWORKS_LLM_BASE_URL"); v != "" {
+		c.BaseURL = v
+	}
+	if v := f.getenv("COGWORKS_LLM_MODEL"); v != "" {
+		c.Model = v
+	}
+	return c
+}
+
+// NewGateway builds the LLM gateway for a workspace around provider p.
+func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config, model string) *llm.Gateway {
+	g := llm.NewGateway(p, prompts.Set{RepoDir: workspace})
+	g.Model = model
+	g.MaxTokens = cfg.LLM.MaxTokens
+	g.Budget = llm.Budget{MaxTokens: cfg.Budgets.PipelineMaxTokens, MaxCostUSD: cfg.Budgets.PipelineMaxCostUSD}
+	g.Redact = f.Redactor()
+	return g
+}
+
+// productionExecutors wires the stages for one repository: the LLM
+// provider, the registered domain services, the interface registry and
+// the scenarios, all read from the workspace.
+func (f *Factory) productionExecutors(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+	var provider llm.Provider
+	lc := f.LLMConfig(cfg)
+	if f.LLMProvider != nil {
+		provider = f.LLMProvider
+	} else {
+		p, err := llm.FromConfig(lc)
+		if err != nil {
+			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}
+		}
+		provider = p
+	}
+	d, reg, err := f.StageDeps(ctx, gh, workspace, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.LLM = f.NewGateway(provider, workspace, cfg, lc.Model)
+	return stages.Executors(d), reg, nil
+}
+
+// StageDeps assembles everything but the LLM gateway.
+func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config) (stages.Deps, engine.RegistryValidator, error) {
+	stageGH, ok := gh.(stages.GitHub)
+	if !ok {
+		return stages.Deps{}, nil, fmt.Errorf("GitHub client %T lacks the methods the stages need", gh)
+	}
+	d := stages.Deps{
+		GitHub: stageGH, Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
+		Clock: f.Clock, Logger: f.Logger(),
+	}
+	svcPath := domain.ServicesPath(workspace, f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG"))
+	cfgs, err := loadServices(svcPath)
+	if err != nil {
+		return stages.Deps{}, nil, &UsageError{Err: err}
+	}
+	if len(cfgs) > 0 {
+		set := domain.Connect(ctx, cfgs)
+		res, err := set.Resolve([]string{".go"})
+		if err != nil {
+			// The primary service is down (ASSERT-EXT-001): stages that need
+			// it fail with this diagnostic; earlier stages still run.
+			d.Domain = unavailableDomain{err: err}
+		} else if res.Primary != nil {
+			d.Domain = res.Primary
+		}
+		d.Warnings = res.Warnings()
+		for _, st := range set.Services() {
+			if st.Available() {
+				d.Services = append(d.Services, xval.ServiceInfo{Name: st.Config.Name, Domain: st.Domain(), InterfaceVersions: st.Handshake.InterfaceVersions})
+			}
+		}
+	}
+	regDir := filepath.Join(workspace, cfg.Interfaces.Directory)
+	reg, err := xval.LoadRegistry(regDir)
+	if err != nil {
+		// Reported by the registry validator before any stage runs.
+		reg = nil
+	}
+	d.Registry = reg
+	fsys := os.DirFS(workspace)
+	if d.Scenarios, err = scenario.LoadScenarios(ctx, fsys, cfg.Scenarios.Directory); err != nil {
+		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("scenarios: %w", err)}
+	}
+	twins, err := scenario.LoadTwins(ctx, fsys, ".cogworks/twins")
+	if err != nil {
+		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
+	}
+	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, f.IO.ErrOut, f.IO.ErrOut)}
+	services := d.Services
+	if len(cfgs) == 0 {
+		services = nil // no registration at all: skip service checks
+	}
+	return d, registryValidator{dir: regDir, root: workspace, services: services}, nil
+}
+
+func loadServices(path string) ([]domain.ServiceConfig, error) {
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return nil, nil
+	}
+	return domain.LoadServices(path)
+}
+
+// registryValidator runs xval.ValidateDir before any stage (ASSERT-XDOM-001).
+type registryValidator struct {
+	dir, root string
+	services  []xval.ServiceInfo
+}
+
+func (r registryValidator) ValidateRegistry(context.Context) error {
+	_, err := xval.ValidateDir(r.dir, r.root, r.services)
+	return err
+}
+
+// unavailableDomain stands in for a primary domain service that could not
+// be reached: every call halts with the same clear diagnostic.
+type unavailableDomain struct{ err error }
+
+func (u unavailableDomain) Validate(context.Context, domain.Request) (domain.DiagnosticsResult, error) {
+	return domain.DiagnosticsResult{}, u.err
+}
+func (u unavailableDomain) Normalise(context.Context, domain.Request) (domain.NormaliseResult, error) {
+	return domain.NormaliseResult{}, u.err
+}
+func (u unavailableDomain) ReviewRules(context.Context, domain.Request, domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
+	return domain.DiagnosticsResult{}, u.err
+}
+func (u unavailableDomain) Simulate(context.Context, domain.Request, domain.SimulateParams) (domain.SimulateResult, error) {
+	return domain.SimulateResult{}, u.err
+}
+func (u unavailableDomain) ExtractInterfaces(context.Context, domain.Request) (domain.ExtractResult, error) {
+	return domain.ExtractResult{}, u.err
+}

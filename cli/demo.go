@@ -1,0 +1,263 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/audit"
+	"github.com/cogworks/cogworks/config"
+	"github.com/cogworks/cogworks/demo"
+	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/githubsim"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// DemoOptions are the flags of `cogworks demo`.
+type DemoOptions struct {
+	Keep   bool
+	Listen string
+	// MaxRounds bounds the number of engine.Run rounds (each up to 10 steps).
+	MaxRounds int
+}
+
+// DemoReport is what a demo run produced, for the summary and for tests.
+type DemoReport struct {
+	Repo      github.Repo
+	Issue     int
+	URL       string
+	Workspace string
+	Steps     []engine.Result
+	Final     engine.StepOutcome
+	Snapshot  pipeline.Snapshot
+	Pulls     []githubsim.PullRequest
+	SubIssues []int
+	Comments  int
+	Sim       *githubsim.Server
+	Socket    string
+
+	factory *Factory
+}
+
+// StepDeps returns step-function dependencies wired like the demo's own,
+// so a caller can step the demo work item again.
+func (r *DemoReport) StepDeps(ctx context.Context) (engine.Deps, error) {
+	return r.factory.engineDeps(ctx, r.Repo, r.Workspace, false)
+}
+
+// NewCmdDemo builds `cogworks demo`.
+func NewCmdDemo(f *Factory) *cobra.Command {
+	opts := &DemoOptions{MaxRounds: 60}
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run the whole pipeline offline: simulated GitHub, scripted LLM, the real Go domain service",
+		Long: `Start an in-process GitHub simulator seeded with a sample Go repository, the
+reference Go domain service on a temporary unix socket and a scripted LLM; file
+an issue, label it cogworks:run, approve the gates as a maintainer, and step the
+pipeline until it completes. Prints each step, then the artifacts and the cost
+table. With --keep the simulator stays up so you can browse it with curl.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			report, cleanup, err := RunDemo(cmd.Context(), f, opts)
+			defer cleanup()
+			if err != nil {
+				return err
+			}
+			if opts.Keep {
+				fmt.Fprintf(f.IO.Out, "\nSimulator still running at %s/api/v3/ (try: curl %s/api/v3/repos/%s/issues/%d/comments). Ctrl-C to stop.\n",
+					report.URL, report.URL, report.Repo, report.Issue)
+				<-cmd.Context().Done()
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "leave the simulator running and print its URL")
+	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:0", "simulator listen address (with --keep)")
+	return cmd
+}
+
+// demoToken is the simulated installation token; demoBot its login.
+const (
+	demoToken = "ghs_cogworksdemo0000000000000000000000"
+	demoBot   = "cogworks[bot]"
+	demoHuman = "alice"
+)
+
+// RunDemo runs the demo pipeline and prints its progress to f.IO.Out. The
+// returned cleanup stops the simulator and the domain service and removes
+// temporary files; call it when done (after --keep's wait).
+func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, func(), error) {
+	var cleanups []func()
+	cleanup := func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}
+	out := f.IO.Out
+	repo := github.Repo{Owner: demo.Owner, Name: demo.Name}
+	report := &DemoReport{Repo: repo}
+
+	files, err := demo.Files()
+	if err != nil {
+		return nil, cleanup, err
+	}
+	ws, err := os.MkdirTemp("", "cogworks-demo-")
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("demo workspace: %w", err)
+	}
+	cleanups = append(cleanups, func() { os.RemoveAll(ws) })
+	report.Workspace = ws
+
+	sim := githubsim.New()
+	url, err := sim.Listen(opts.Listen)
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("start GitHub simulator: %w", err)
+	}
+	cleanups = append(cleanups, sim.Close)
+	report.URL, report.Sim = url, sim
+	sim.AddToken(demoToken, demoBot)
+	sim.CreateRepo(repo.Owner, repo.Name, "main")
+	sim.SeedFiles(repo.String(), "main", files)
+	sim.AddCollaborator(repo.String(), demoHuman, "maintain")
+	fmt.Fprintf(out, "▶ GitHub simulator at %s, repository %s seeded with %d files\n", url, repo, len(files))
+
+	sockDir, err := os.MkdirTemp("", "cwdemo")
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("domain service socket dir: %w", err)
+	}
+	cleanups = append(cleanups, func() { os.RemoveAll(sockDir) })
+	sock := filepath.Join(sockDir, "go.sock")
+	ln, err := goservice.ListenUnix(sock)
+	if err != nil {
+		return nil, cleanup, fmt.Errorf("start Go domain service: %w", err)
+	}
+	svcCtx, stopSvc := context.WithCancel(context.WithoutCancel(ctx))
+	served := make(chan struct{})
+	go func() { defer close(served); _ = goservice.Serve(svcCtx, ln, goservice.Options{}) }()
+	cleanups = append(cleanups, func() { stopSvc(); <-served })
+	report.Socket = sock
+	files[".cogworks/services.toml"] = fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)
+	if err := demo.WriteWorkspace(ws, files); err != nil {
+		return nil, cleanup, err
+	}
+	fmt.Fprintf(out, "▶ Go domain service on unix socket %s\n", sock)
+
+	script, err := demo.Script()
+	if err != nil {
+		return nil, cleanup, err
+	}
+	df := &Factory{IO: IOStreams{In: f.IO.In, Out: out, ErrOut: io.Discard}, Getenv: func(string) string { return "" },
+		Clock: time.Now, BotLogin: demoBot, LLMProvider: script}
+	if f.Getenv != nil && f.Getenv("COGWORKS_DEMO_LOG") != "" {
+		df.IO.ErrOut = f.IO.ErrOut
+	}
+	df.GitHub = func(ctx context.Context) (Client, error) {
+		return github.New(ctx, github.Options{BaseURL: url + "/api/v3/", Token: demoToken})
+	}
+	Wire(df)
+	report.factory = df
+
+	n := sim.SeedIssue(repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
+	sim.LabelIssue(repo.String(), n, demoHuman, pipeline.LabelRun)
+	report.Issue = n
+	fmt.Fprintf(out, "▶ %s filed #%d %q and labelled it %s\n\n", demoHuman, n, demo.IssueTitle, pipeline.LabelRun)
+
+	if err := driveDemo(ctx, df, sim, repo, ws, n, opts, report); err != nil {
+		return report, cleanup, err
+	}
+	if err := summarise(ctx, df, out, sim, report, ws); err != nil {
+		return report, cleanup, err
+	}
+	return report, cleanup, nil
+}
+
+// driveDemo steps the work item, approving gates as a maintainer would.
+func driveDemo(ctx context.Context, df *Factory, sim *githubsim.Server, repo github.Repo, ws string, n int, opts *DemoOptions, report *DemoReport) error {
+	out := df.IO.Out
+	rounds := opts.MaxRounds
+	if rounds <= 0 {
+		rounds = 60
+	}
+	for round := 0; round < rounds; round++ {
+		deps, err := df.engineDeps(ctx, repo, ws, false)
+		if err != nil {
+			return err
+		}
+		results, err := engine.Run(ctx, deps, engine.Ref{Repo: repo, Issue: n, CheckMerges: true}, 10)
+		for _, r := range results {
+			report.Steps = append(report.Steps, r)
+			fmt.Fprintf(out, "  step %-3d %-20s %-10s → %-9s %3d requests %5d ms  %s\n", len(report.Steps), r.Stage, r.Action, r.Outcome, r.GitHubRequests, r.DurationMS, oneLine(r.Reason, 90))
+		}
+		if err != nil {
+			var fe *engine.FailedError
+			if errors.As(err, &fe) {
+				report.Final = engine.OutcomeFailed
+			}
+			return fmt.Errorf("demo pipeline stopped: %w", err)
+		}
+		last := results[len(results)-1]
+		report.Final = last.Outcome
+		switch last.Outcome {
+		case engine.OutcomeComplete:
+			return nil
+		case engine.OutcomeWaiting:
+			sim.LabelIssue(repo.String(), n, demoHuman, pipeline.LabelApprove)
+			fmt.Fprintf(out, "  ✔ %s (maintainer) reviews the gate and applies %s\n", demoHuman, pipeline.LabelApprove)
+		case engine.OutcomeFailed:
+			return fmt.Errorf("demo pipeline failed; see the failure report on #%d", n)
+		}
+	}
+	return fmt.Errorf("demo did not complete within %d rounds", rounds)
+}
+
+func summarise(ctx context.Context, df *Factory, out io.Writer, sim *githubsim.Server, report *DemoReport, ws string) error {
+	snap, err := ReadSnapshot(ctx, df, report.Repo, report.Issue)
+	if err != nil {
+		return err
+	}
+	report.Snapshot = snap
+	report.Pulls = sim.Pulls(report.Repo.String())
+	report.Comments = len(sim.Comments(report.Repo.String(), report.Issue))
+	for _, swi := range snap.Artifacts.SubWorkItems {
+		report.SubIssues = append(report.SubIssues, swi.Issue)
+	}
+	sort.Ints(report.SubIssues)
+	fmt.Fprintf(out, "\n▶ #%d reached %s in %d steps\n", report.Issue, snap.Stage, len(report.Steps))
+	fmt.Fprintln(out, "\nPull requests (CogWorks never merges; humans merge bottom-up):")
+	for _, pr := range report.Pulls {
+		fmt.Fprintf(out, "  #%-3d %-28s → %-22s %s  %s\n", pr.Number, pr.Head, pr.Base, pr.State, pr.Title)
+	}
+	fmt.Fprintln(out, "\nSub-work-items:")
+	for _, swi := range snap.Artifacts.SubWorkItems {
+		fmt.Fprintf(out, "  %d. %-10s issue #%-3d %-10s PR #%d  branch %s\n", swi.Order, swi.ID, swi.Issue, swi.Status, swi.PR, swi.Branch)
+	}
+	var requests int64
+	for _, s := range report.Steps {
+		requests += s.GitHubRequests
+	}
+	fmt.Fprintf(out, "\nComments on #%d: %d · GitHub requests: %d\n\nCost:\n", report.Issue, report.Comments, requests)
+	cfg, err := config.Load(ws)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(out, audit.CostTable(snap.Ledger, cfg.Budgets.PipelineMaxTokens, cfg.Budgets.PipelineMaxCostUSD))
+	return err
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > max {
+		return s[:max-1] + "…"
+	}
+	return s
+}

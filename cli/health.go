@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/domain"
+)
+
+// HealthOptions are the flags of `cogworks health`.
+type HealthOptions struct {
+	Workspace string
+	Service   string
+	Output    string
+}
+
+// NewCmdHealth builds `cogworks health [service]`.
+func NewCmdHealth(f *Factory) *cobra.Command {
+	opts := &HealthOptions{}
+	cmd := &cobra.Command{
+		Use:   "health [service]",
+		Short: "Handshake the registered domain services and show their status",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Service = args[0]
+			}
+			if opts.Workspace == "" {
+				opts.Workspace = defaultWorkspace(f)
+			}
+			if err := validateOutput(opts.Output, "text", "json"); err != nil {
+				return &UsageError{Err: err}
+			}
+			return runHealth(cmd.Context(), f, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Workspace, "workspace", "", "repository checkout holding .cogworks/services.toml")
+	cmd.Flags().StringVar(&opts.Output, "output", "text", "output format: text|json")
+	return cmd
+}
+
+func runHealth(ctx context.Context, f *Factory, opts *HealthOptions) error {
+	path := domain.ServicesPath(opts.Workspace, f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG"))
+	cfgs, err := loadServices(path)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	if len(cfgs) == 0 {
+		return &UsageError{Err: fmt.Errorf("no domain services registered in %s", path)}
+	}
+	if opts.Service != "" {
+		var picked []domain.ServiceConfig
+		for _, c := range cfgs {
+			if c.Name == opts.Service {
+				picked = append(picked, c)
+			}
+		}
+		if len(picked) == 0 {
+			return &UsageError{Err: fmt.Errorf("service %q is not registered in %s", opts.Service, path)}
+		}
+		cfgs = picked
+	}
+	rows := domain.HealthTable(ctx, cfgs)
+	if opts.Output == "json" {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rows); err != nil {
+			return err
+		}
+	} else {
+		tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SERVICE\tDOMAIN\tVERSION\tAPI\tCAPABILITIES\tSTATUS")
+		for _, r := range rows {
+			status := r.Status
+			if r.Error != "" {
+				status += ": " + r.Error
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Domain, r.Version, r.APIVersion, strings.Join(r.Capabilities, ","), status)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	for _, r := range rows {
+		if r.Status != "ok" {
+			return fmt.Errorf("domain service %s is %s", r.Name, r.Status)
+		}
+	}
+	return nil
+}

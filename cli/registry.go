@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/config"
+	"github.com/cogworks/cogworks/xval"
+)
+
+// RegistryOptions are the flags of `cogworks registry validate`.
+type RegistryOptions struct {
+	Workspace string
+	Dir       string
+}
+
+// NewCmdRegistry builds `cogworks registry`.
+func NewCmdRegistry(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{Use: "registry", Short: "Work with the interface registry (.cogworks/interfaces)"}
+	opts := &RegistryOptions{}
+	validate := &cobra.Command{
+		Use:   "validate",
+		Short: "Validate every interface definition against the schema and the registry checks",
+		Long: `Validate .cogworks/interfaces/*.toml: schema conformance (errors name file,
+interface and field), unique ids, resolvable references and conflicting
+constraints. Exits 2 when the registry is invalid.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Workspace == "" {
+				opts.Workspace = defaultWorkspace(f)
+			}
+			return runRegistryValidate(f, opts)
+		},
+	}
+	validate.Flags().StringVar(&opts.Workspace, "workspace", "", "repository checkout (default $GITHUB_WORKSPACE or .)")
+	validate.Flags().StringVar(&opts.Dir, "dir", "", "registry directory (default [interfaces].directory of the config)")
+	cmd.AddCommand(validate)
+	return cmd
+}
+
+func runRegistryValidate(f *Factory, opts *RegistryOptions) error {
+	dir := opts.Dir
+	if dir == "" {
+		cfg, err := config.Load(opts.Workspace)
+		if err != nil {
+			return &UsageError{Err: err}
+		}
+		dir = filepath.Join(opts.Workspace, cfg.Interfaces.Directory)
+	}
+	report, err := xval.ValidateDir(dir, opts.Workspace, nil)
+	for _, finding := range report.Findings {
+		fmt.Fprintln(f.IO.Out, finding.String())
+	}
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("interface registry %s is invalid:\n%w", dir, err)}
+	}
+	n := 0
+	if report.Registry != nil {
+		n = len(report.Registry.Interfaces)
+	}
+	_, err = fmt.Fprintf(f.IO.Out, "interface registry %s: %d interface(s), valid\n", dir, n)
+	return err
+}

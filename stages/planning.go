@@ -1,0 +1,329 @@
+package stages
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cogworks/cogworks/audit"
+	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/llm"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+	"github.com/cogworks/cogworks/prompts"
+)
+
+// defaultMaxSubWorkItems applies when the config sets no limit.
+const defaultMaxSubWorkItems = 10
+
+// dataPlan is the snapshot data key of the validated plan (a JSON
+// planner.Plan with its items in topological order).
+const dataPlan = "plan"
+
+// planMarker prefixes the plan hidden in the plan comment, from which a
+// re-run recovers it without calling the LLM.
+const planMarker = "<!-- cogworks:plan="
+
+// planningExecutor splits the work into sub-work-items (SPEC §5.4): one
+// `planning` LLM call per attempt, planner.Validate's cycle, coverage and
+// shape errors fed back (ASSERT-PLAN-002/004), too many items escalated
+// (ASSERT-PLAN-003). The validated plan is posted as a comment on the
+// issue, then one sub-issue per item is found or created in topological
+// order (ASSERT-PLAN-001, ASSERT-IDEM-002) with the §4 labels and linked
+// as a GitHub sub-issue. A re-run reuses the posted plan.
+type planningExecutor struct{ d Deps }
+
+// Execute implements engine.StageExecutor.
+func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	comments, err := d.GitHub.ListComments(ctx, in.Repo, n)
+	if err != nil {
+		return engine.StageResult{}, fmt.Errorf("list comments of #%d: %w", n, err)
+	}
+	planKey := key(n, "plan")
+	var ordered []planner.SubWorkItem
+	if c, ok := idem.FindComment(comments, planKey); ok {
+		ordered, _ = parsePlan(c.Body)
+	}
+	if len(ordered) == 0 {
+		if ordered, err = x.plan(ctx, in); err != nil {
+			return engine.StageResult{}, err
+		}
+		body, err := planComment(ordered)
+		if err != nil {
+			return engine.StageResult{}, err
+		}
+		if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, n, comments, planKey,
+			audit.Format(audit.Comment{Key: planKey, Title: "Implementation plan", Body: body})); err != nil {
+			return engine.StageResult{}, fmt.Errorf("post the plan of #%d: %w", n, err)
+		}
+	}
+	records, err := x.writeSubIssues(ctx, in, ordered)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	snap.Artifacts.SubWorkItems = records
+	raw, err := json.Marshal(planner.Plan{SubWorkItems: ordered})
+	if err != nil {
+		return engine.StageResult{}, fmt.Errorf("record the plan of #%d: %w", n, err)
+	}
+	if snap.Data == nil {
+		snap.Data = map[string]string{}
+	}
+	snap.Data[dataPlan] = string(raw)
+	refs := make([]string, len(records))
+	for i, r := range records {
+		refs[i] = fmt.Sprintf("#%d", r.Issue)
+	}
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("%d sub-work-items: %s", len(records), strings.Join(refs, ", "))}, nil
+}
+
+// plan asks the LLM for a plan until planner.Validate accepts it and
+// returns the items in topological order.
+func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]planner.SubWorkItem, error) {
+	d, snap := x.d, in.Snapshot
+	decls, err := d.loadInterfaces(ctx, in.Repo, snap)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(decls))
+	for i, decl := range decls {
+		ids[i] = decl.ID
+	}
+	spec, err := d.readSpec(ctx, in.Repo, snap)
+	if err != nil {
+		return nil, err
+	}
+	limit := in.Config.Pipeline.MaxSubWorkItems
+	if limit <= 0 {
+		limit = defaultMaxSubWorkItems
+	}
+	gw := d.gateway(snap)
+	var ordered []planner.SubWorkItem
+	_, err = runAttempts(ctx, in.Stage, stageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
+		vars := map[string]any{"Title": in.Issue.Title, "Spec": spec, "Interfaces": decls, "MaxItems": limit}
+		if feedback != "" {
+			vars["Feedback"] = feedback
+		}
+		var p planner.Plan
+		if _, err := gw.Structured(ctx, llm.Call{Stage: string(in.Stage), Template: prompts.Planning, Vars: vars}, &p); err != nil {
+			return "", nil, err
+		}
+		items, err := planner.Validate(p, planner.Limits{MaxItems: limit}, ids)
+		var esc *planner.Escalation
+		switch {
+		case errors.As(err, &esc):
+			return "", nil, &engine.Escalation{
+				Reason:   "the plan needs more sub-work-items than max_sub_work_items allows: " + esc.Details,
+				Attempts: []audit.Attempt{{Summary: "the plan was escalated", Diagnostics: []string{esc.Details}}},
+			}
+		case err != nil:
+			return "the plan failed validation", errorLines(err), nil
+		}
+		ordered = items
+		return "", nil, nil
+	})
+	if err != nil {
+		var esc *engine.Escalation
+		if errors.As(err, &esc) {
+			for i := range esc.Attempts {
+				esc.Attempts[i].N = i + 1
+			}
+		}
+		return nil, err
+	}
+	return ordered, nil
+}
+
+// writeSubIssues finds or creates one sub-issue per item, in order, and
+// links each to the parent. Existing records keep their progress.
+func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInput, ordered []planner.SubWorkItem) ([]pipeline.SWIRecord, error) {
+	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	labels := []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending)}
+	for i := range ordered {
+		labels = append(labels, pipeline.OrderLabel(i+1))
+	}
+	repoLabels := &repoLabels{api: d.GitHub, repo: in.Repo}
+	if err := repoLabels.ensure(ctx, labels...); err != nil {
+		return nil, err
+	}
+	linked, err := d.GitHub.ListSubIssues(ctx, in.Repo, n)
+	if err != nil {
+		return nil, fmt.Errorf("list sub-issues of #%d: %w", n, err)
+	}
+	isLinked := map[int]bool{}
+	for _, is := range linked {
+		isLinked[is.Number] = true
+	}
+	fixer := idem.NewLabels(d.GitHub, in.Repo, pipeline.LabelSpec)
+	issueOf := map[string]int{}
+	records := make([]pipeline.SWIRecord, 0, len(ordered))
+	for i, it := range ordered {
+		order := i + 1
+		want := []string{pipeline.LabelSubWorkItem, pipeline.OrderLabel(order)}
+		for _, dep := range it.DependsOn {
+			want = append(want, pipeline.DependsOnLabel(issueOf[dep]))
+		}
+		if err := repoLabels.ensure(ctx, want...); err != nil {
+			return nil, err
+		}
+		marker := fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", n, it.ID)
+		issue, created, err := idem.FindOrCreateIssue(ctx, d.GitHub, in.Repo, marker,
+			github.IssueFilter{Labels: []string{pipeline.LabelSubWorkItem}},
+			github.NewIssue{
+				Title:  fmt.Sprintf("[#%d %d/%d] %s", n, order, len(ordered), oneLine(it.Title)),
+				Body:   subIssueBody(n, marker, it, issueOf),
+				Labels: append(slices.Clone(want), pipeline.StatusLabel(pipeline.SWIPending)),
+			})
+		if err != nil {
+			return nil, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
+		}
+		if !created {
+			if !hasStatusLabel(issue.Labels) {
+				want = append(want, pipeline.StatusLabel(pipeline.SWIPending))
+			}
+			for _, l := range want {
+				if _, err := fixer.Ensure(ctx, issue.Number, issue.Labels, l); err != nil {
+					return nil, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
+				}
+			}
+		}
+		if !isLinked[issue.Number] {
+			err := d.GitHub.AddSubIssue(ctx, in.Repo, n, issue.ID)
+			if err != nil && !errors.Is(err, github.ErrUnprocessable) { // 422: already a sub-issue
+				return nil, fmt.Errorf("link sub-issue #%d to #%d: %w", issue.Number, n, err)
+			}
+		}
+		issueOf[it.ID] = issue.Number
+		rec := pipeline.SWIRecord{ID: it.ID, Issue: issue.Number, Order: order,
+			DependsOn: slices.Clone(it.DependsOn), Status: string(pipeline.SWIPending)}
+		for _, old := range snap.Artifacts.SubWorkItems {
+			if old.ID == it.ID && old.Issue == issue.Number {
+				rec.Status, rec.Branch, rec.PR = old.Status, old.Branch, old.PR
+			}
+		}
+		records = append(records, rec)
+	}
+	return records, nil
+}
+
+func hasStatusLabel(labels []string) bool {
+	return slices.ContainsFunc(labels, func(l string) bool { return strings.HasPrefix(l, pipeline.LabelStatusPrefix) })
+}
+
+// subIssueBody is a sub-issue's body: marker, parent reference, the lists
+// code generation reads back (files, interfaces), tests and description.
+func subIssueBody(n int, marker string, it planner.SubWorkItem, issueOf map[string]int) string {
+	var b strings.Builder
+	b.WriteString(marker + "\n")
+	fmt.Fprintf(&b, "Part of #%d\n\n", n)
+	if len(it.DependsOn) > 0 {
+		deps := make([]string, len(it.DependsOn))
+		for i, dep := range it.DependsOn {
+			deps[i] = fmt.Sprintf("#%d (`%s`)", issueOf[dep], dep)
+		}
+		fmt.Fprintf(&b, "Depends on %s\n\n", strings.Join(deps, ", "))
+	}
+	writeList(&b, "Files", it.Files)
+	writeList(&b, "Interfaces", it.Interfaces)
+	b.WriteString("## Tests\n\n" + strings.TrimSpace(it.Tests) + "\n\n")
+	b.WriteString("## Description\n\n" + strings.TrimSpace(it.Description) + "\n")
+	return b.String()
+}
+
+func writeList(b *strings.Builder, heading string, items []string) {
+	fmt.Fprintf(b, "## %s\n\n", heading)
+	if len(items) == 0 {
+		b.WriteString("- (none)\n\n")
+		return
+	}
+	for _, it := range items {
+		fmt.Fprintf(b, "- `%s`\n", strings.ReplaceAll(it, "`", "'"))
+	}
+	b.WriteString("\n")
+}
+
+// planComment renders the plan for humans with the plan hidden for
+// recovery.
+func planComment(items []planner.SubWorkItem) (string, error) {
+	var b strings.Builder
+	b.WriteString("Sub-work-items in implementation order:\n\n| # | id | title | depends on | interfaces |\n|---|---|---|---|---|\n")
+	for i, it := range items {
+		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s |\n", i+1, cellText(it.ID), cellText(it.Title),
+			cellText(strings.Join(it.DependsOn, ", ")), cellText(strings.Join(it.Interfaces, ", ")))
+	}
+	raw, err := json.Marshal(items) // HTML-escaped: "-->" cannot occur
+	if err != nil {
+		return "", fmt.Errorf("render the plan comment: %w", err)
+	}
+	b.WriteString("\n" + planMarker + string(raw) + " -->\n")
+	return b.String(), nil
+}
+
+// parsePlan recovers the ordered plan from the plan comment.
+func parsePlan(body string) ([]planner.SubWorkItem, bool) {
+	_, rest, ok := strings.Cut(body, planMarker)
+	if !ok {
+		return nil, false
+	}
+	raw, _, ok := strings.Cut(rest, " -->")
+	if !ok {
+		return nil, false
+	}
+	var items []planner.SubWorkItem
+	if err := json.Unmarshal([]byte(raw), &items); err != nil || len(items) == 0 {
+		return nil, false
+	}
+	return items, true
+}
+
+// labelRepoAPI is what repoLabels needs from GitHub.
+type labelRepoAPI interface {
+	ListRepoLabels(ctx context.Context, repo github.Repo) ([]github.Label, error)
+	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error
+}
+
+// repoLabels creates missing repository labels with CogWorks's colours
+// and descriptions before issues are created with them (GitHub would
+// otherwise create them grey). It lists the repository's labels once.
+type repoLabels struct {
+	api  labelRepoAPI
+	repo github.Repo
+	have map[string]bool
+}
+
+// ensure creates those of names that do not exist yet. A 422 means a
+// concurrent run created the label.
+func (r *repoLabels) ensure(ctx context.Context, names ...string) error {
+	if r.have == nil {
+		existing, err := r.api.ListRepoLabels(ctx, r.repo)
+		if err != nil {
+			return fmt.Errorf("list labels of %s: %w", r.repo, err)
+		}
+		r.have = map[string]bool{}
+		for _, l := range existing {
+			r.have[strings.ToLower(l.Name)] = true
+		}
+	}
+	for _, name := range names {
+		if r.have[strings.ToLower(name)] {
+			continue
+		}
+		color, desc, ok := pipeline.LabelSpec(name)
+		if !ok {
+			continue
+		}
+		err := r.api.CreateRepoLabel(ctx, r.repo, github.Label{Name: name, Color: color, Description: desc})
+		if err != nil && !errors.Is(err, github.ErrUnprocessable) {
+			return fmt.Errorf("create label %q in %s: %w", name, r.repo, err)
+		}
+		r.have[strings.ToLower(name)] = true
+	}
+	return nil
+}

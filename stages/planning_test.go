@@ -1,0 +1,135 @@
+package stages
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+	"github.com/cogworks/cogworks/prompts"
+)
+
+var planDecls = []InterfaceDecl{
+	{ID: "IF-1", Name: "HourlyCounter", File: "counter/hourly.go", Summary: "counts per hour"},
+	{ID: "IF-2", Name: "Report", File: "telemetry/report.go", Summary: "reports counts"},
+}
+
+// planningSnapshot is a snapshot after interface design, with the spec on
+// its branch.
+func (f *fhFixture) planningSnapshot(t *testing.T) *pipeline.Snapshot {
+	t.Helper()
+	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\n## Summary\n\nHourly counter.\n"})
+	snap := f.snapshot()
+	raw, err := json.Marshal(planDecls)
+	require.NoError(t, err)
+	snap.Data = map[string]string{dataInterfaces: string(raw)}
+	snap.Artifacts.SpecBranch = specBranch(f.issue)
+	return snap
+}
+
+func item(id string, ifaces []string, deps ...string) planner.SubWorkItem {
+	// JSON arrays, never null: the schema requires them.
+	ifaces = append([]string{}, ifaces...)
+	deps = append([]string{}, deps...)
+	return planner.SubWorkItem{ID: id, Title: "Item " + id, Description: "Do " + id, Files: []string{id + ".go"},
+		Interfaces: ifaces, Tests: "unit tests", DependsOn: deps}
+}
+
+// goodPlan: C has no dependencies, A depends on C, B on A.
+var goodPlan = planner.Plan{SubWorkItems: []planner.SubWorkItem{
+	item("A", []string{"IF-1"}, "C"), item("B", []string{"IF-2"}, "A"), item("C", nil),
+}}
+
+func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
+	f := newFHFixture(t, nil)
+	cyclic := planner.Plan{SubWorkItems: []planner.SubWorkItem{
+		item("A", []string{"IF-1"}, "B"), item("B", []string{"IF-2"}, "C"), item("C", nil, "A"),
+	}}
+	f.addJSON(t, prompts.Planning, cyclic)
+	f.addJSON(t, prompts.Planning, goodPlan)
+	snap := f.planningSnapshot(t)
+	res, err := f.run(t, pipeline.StagePlanning, snap)
+	require.NoError(t, err)
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Contains(t, f.userPrompt(t, prompts.Planning, 1), "A → B → C → A")
+	assert.Contains(t, f.userPrompt(t, prompts.Planning, 0), "Hourly counter.", "the spec is in the prompt")
+	assert.Contains(t, f.userPrompt(t, prompts.Planning, 0), "HourlyCounter", "the interfaces are in the prompt")
+
+	// ASSERT-PLAN-001: sub-issues in topological order C, A, B.
+	recs := snap.Artifacts.SubWorkItems
+	require.Len(t, recs, 3)
+	assert.Equal(t, []string{"C", "A", "B"}, []string{recs[0].ID, recs[1].ID, recs[2].ID})
+	repo := testenv.Repo.String()
+	for i, r := range recs {
+		assert.Equal(t, i+1, r.Order)
+		assert.Equal(t, "pending", r.Status)
+		is, ok := f.env.Sim.Issue(repo, r.Issue)
+		require.True(t, ok)
+		assert.Equal(t, fmt.Sprintf("[#%d %d/3] Item %s", f.issue, i+1, r.ID), is.Title)
+		assert.Contains(t, is.Body, fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", f.issue, r.ID))
+		assert.Contains(t, is.Body, fmt.Sprintf("Part of #%d", f.issue))
+		assert.Contains(t, is.Labels, pipeline.LabelSubWorkItem)
+		assert.Contains(t, is.Labels, pipeline.StatusLabel(pipeline.SWIPending))
+		assert.Contains(t, is.Labels, pipeline.OrderLabel(i+1))
+		assert.Equal(t, f.issue, is.Parent, "linked as a GitHub sub-issue")
+	}
+	a, _ := f.env.Sim.Issue(repo, recs[1].Issue)
+	assert.Contains(t, a.Labels, pipeline.DependsOnLabel(recs[0].Issue))
+	b, _ := f.env.Sim.Issue(repo, recs[2].Issue)
+	assert.Contains(t, b.Labels, pipeline.DependsOnLabel(recs[1].Issue))
+	assert.Contains(t, b.Body, "## Interfaces\n\n- `IF-2`")
+	assert.Equal(t, []string{"A"}, recs[2].DependsOn)
+	assert.Contains(t, f.env.Sim.RepoLabels(repo), pipeline.OrderLabel(3))
+	assert.Contains(t, snap.Data[dataPlan], `"id":"C"`)
+}
+
+func TestAssertPLAN004_UncoveredInterfaceFedBack(t *testing.T) {
+	f := newFHFixture(t, nil)
+	partial := planner.Plan{SubWorkItems: []planner.SubWorkItem{item("A", []string{"IF-1"})}}
+	f.addJSON(t, prompts.Planning, partial)
+	f.addJSON(t, prompts.Planning, goodPlan)
+	_, err := f.run(t, pipeline.StagePlanning, f.planningSnapshot(t))
+	require.NoError(t, err)
+	assert.Contains(t, f.userPrompt(t, prompts.Planning, 1), "interfaces not covered by any sub-work-item: IF-2")
+}
+
+func TestAssertPLAN003_TooManyItemsEscalates(t *testing.T) {
+	f := newFHFixture(t, nil)
+	f.cfg.Pipeline.MaxSubWorkItems = 2
+	f.addJSON(t, prompts.Planning, goodPlan)
+	snap := f.planningSnapshot(t)
+	_, err := f.run(t, pipeline.StagePlanning, snap)
+	var esc *engine.Escalation
+	require.True(t, errors.As(err, &esc), "%v", err)
+	assert.Contains(t, esc.Reason, "plan has 3 sub-work-items, more than max_sub_work_items 2")
+	require.Len(t, esc.Attempts, 1)
+	assert.Equal(t, 1, esc.Attempts[0].N)
+	assert.Empty(t, snap.Artifacts.SubWorkItems)
+	assert.Equal(t, 1, f.requests(prompts.Planning), "no replanning")
+}
+
+func TestAssertIDEM002_PlanningRerunCreatesNoDuplicates(t *testing.T) {
+	f := newFHFixture(t, nil)
+	f.addJSON(t, prompts.Planning, goodPlan)
+	snap := f.planningSnapshot(t)
+	_, err := f.run(t, pipeline.StagePlanning, snap)
+	require.NoError(t, err)
+	// Re-run with the snapshot lost (records and plan gone).
+	again := f.planningSnapshot(t)
+	f.env.Sim.ResetRequests()
+	_, err = f.run(t, pipeline.StagePlanning, again)
+	require.NoError(t, err)
+	assert.Equal(t, snap.Artifacts.SubWorkItems, again.Artifacts.SubWorkItems, "the existing issues are detected and used")
+	assert.Zero(t, fhWrites(f.env.Sim), "no issue, label, link or comment is written again")
+	assert.Equal(t, 1, f.requests(prompts.Planning), "the posted plan is reused")
+	sub, err := f.env.Client.ListSubIssues(t.Context(), testenv.Repo, f.issue)
+	require.NoError(t, err)
+	assert.Len(t, sub, 3)
+}
