@@ -70,11 +70,24 @@ func TestAssertPSM003_HumanGatedStageWaitsForApproval(t *testing.T) {
 	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture))
 	assert.Zero(t, f.rec.count(pipeline.StageInterfaceDesign))
 
-	// A read-only user's approval does not pass the gate and is reported.
+	// A read-only user's approval does not pass the gate: it is removed
+	// and reported, so that a maintainer can apply the label afresh.
 	require.True(t, f.env.Sim.LabelIssue(testenv.Repo.String(), f.issue, "mallory", pipeline.LabelApprove))
 	res = f.step(t)
 	assert.Equal(t, OutcomeWaiting, res.Outcome)
 	assert.Zero(t, f.rec.count(pipeline.StageInterfaceDesign))
+	assert.NotContains(t, f.labels(), pipeline.LabelApprove)
+	var status string
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		if strings.Contains(c.Body, audit.Marker(audit.StatusKey(f.issue))) {
+			status = c.Body
+		}
+	}
+	assert.Contains(t, status, "mallory (read)")
+
+	require.True(t, f.env.Sim.LabelIssue(testenv.Repo.String(), f.issue, "alice", pipeline.LabelApprove))
+	f.step(t)
+	assert.Equal(t, 1, f.rec.count(pipeline.StageInterfaceDesign), "the maintainer's fresh label passes the gate")
 }
 
 func TestAssertPSM004_SafetyCriticalForcesHumanGates(t *testing.T) {

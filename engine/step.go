@@ -54,7 +54,8 @@ func (s *stepper) step(ctx context.Context) (Result, error) {
 	// A waiting or finished item still gets a write when a crash left its
 	// labels out of step with the snapshot, or left a stale lock behind.
 	repair := (v.Decision == pipeline.DecisionWaiting || v.Decision == pipeline.DecisionTerminal) &&
-		(s.labelsDrift(o) || o.obs.Lock == pipeline.LockStale || o.obs.Approval.Stale || s.expiredClaims())
+		(s.labelsDrift(o) || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
+			o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0)
 	switch {
 	case v.Decision == pipeline.DecisionNotTriggered:
 		res.Outcome = OutcomeNotTriggered
@@ -90,8 +91,18 @@ func (s *stepper) step(ctx context.Context) (Result, error) {
 		res.Action = "repair_labels"
 		res.Outcome = outcomeOf(v)
 		var consumed []string
-		if o.obs.Approval.Stale {
+		if o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0 {
+			// A used or refused approval label must go: GitHub records no new
+			// event when a label already present is applied again, so a
+			// maintainer could not approve while it stays.
 			consumed = append(consumed, pipeline.LabelApprove)
+		}
+		if len(o.obs.Approval.Rejected) > 0 {
+			// Name the refused approver in the status comment.
+			if err := s.writeState(ctx, o, o.snap, nil, consumed); err != nil {
+				return res, asTransient(err)
+			}
+			return res, nil
 		}
 		if err := s.writeLabels(ctx, o, o.snap, consumed); err != nil {
 			return res, asTransient(err)
