@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cogworks/cogworks/contextpack"
 	"github.com/cogworks/cogworks/github"
 )
 
@@ -70,3 +71,5 @@ func (r GitHubRepo) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	}
 	return b, nil
 }
+
+var _ contextpack.Repository = GitHubRepo{}

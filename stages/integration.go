@@ -47,8 +47,14 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	branch := branchOf(snap, *rec)
 	base := swiBase(snap, *rec)
 	safety := snap.Classification != nil && snap.Classification.SafetyAffecting
+	// The SWI issue's title already carries "[#N k/m]"; the PR names the
+	// parent and the plan item's own title.
+	title := issue.Title
+	if item, err := planItem(ctx, e.d, in.Repo, snap, *rec); err == nil && item.Title != "" {
+		title = item.Title
+	}
 	pr, _, err := idem.FindOrCreatePull(ctx, e.d.GitHub, in.Repo, github.NewPull{
-		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, issue.Title),
+		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, title),
 		Body: prBody(prBodyInput{
 			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
 			SafetyCritical: safety, Warnings: e.d.Warnings, Other: other,

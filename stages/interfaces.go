@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cogworks/cogworks/contextpack"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
@@ -353,5 +352,3 @@ func (d Deps) loadInterfaces(ctx context.Context, repo github.Repo, snap *pipeli
 	}
 	return decls, nil
 }
-
-var _ contextpack.Repository = GitHubRepo{}

@@ -201,8 +201,10 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 			}
 		}
 		issueOf[it.ID] = issue.Number
-		rec := pipeline.SWIRecord{ID: it.ID, Issue: issue.Number, Order: order,
-			DependsOn: slices.Clone(it.DependsOn), Status: string(pipeline.SWIPending)}
+		rec := pipeline.SWIRecord{ID: it.ID, Issue: issue.Number, Order: order, Status: string(pipeline.SWIPending)}
+		if len(it.DependsOn) > 0 { // nil when empty, as the snapshot round-trips it
+			rec.DependsOn = slices.Clone(it.DependsOn)
+		}
 		for _, old := range snap.Artifacts.SubWorkItems {
 			if old.ID == it.ID && old.Issue == issue.Number {
 				rec.Status, rec.Branch, rec.PR = old.Status, old.Branch, old.PR
