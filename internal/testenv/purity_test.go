@@ -1,0 +1,43 @@
+package testenv
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestPurePackagesImportNoIO keeps the pure core pure (SPEC §1): its
+// non-test files import no network, process, file-system or GitHub code.
+func TestPurePackagesImportNoIO(t *testing.T) {
+	forbidden := []string{"net", "net/http", "os", "os/exec", "io/ioutil", "syscall",
+		"github.com/google/go-github", "github.com/cogworks/cogworks/github", "github.com/cogworks/cogworks/githubsim",
+		"github.com/cogworks/cogworks/engine", "github.com/cogworks/cogworks/llm", "github.com/cogworks/cogworks/domain"}
+	for _, pkg := range []string{"pipeline", "classify", "planner", "review", "audit"} {
+		t.Run(pkg, func(t *testing.T) {
+			dir := filepath.Join("..", "..", pkg)
+			entries, err := os.ReadDir(dir)
+			require.NoError(t, err)
+			for _, e := range entries {
+				name := e.Name()
+				if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+					continue
+				}
+				f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.ImportsOnly)
+				require.NoError(t, err)
+				for _, imp := range f.Imports {
+					path, _ := strconv.Unquote(imp.Path.Value)
+					for _, bad := range forbidden {
+						assert.False(t, path == bad || strings.HasPrefix(path, bad+"/"), "%s/%s imports %s", pkg, name, path)
+					}
+				}
+			}
+		})
+	}
+}
