@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,6 +30,13 @@ type DemoOptions struct {
 	Listen string
 	// MaxRounds bounds the number of engine.Run rounds (each up to 10 steps).
 	MaxRounds int
+	// Transport replaces the GitHub client's base transport and Clock the
+	// clock of both the simulator and the steps (tests inject crashes and
+	// move time).
+	Transport http.RoundTripper
+	Clock     func() time.Time
+	// Retry overrides the GitHub client's retry policy.
+	Retry github.RetryPolicy
 }
 
 // DemoReport is what a demo run produced, for the summary and for tests.
@@ -46,7 +54,20 @@ type DemoReport struct {
 	Sim       *githubsim.Server
 	Socket    string
 
-	factory *Factory
+	factory  *Factory
+	provider *demo.RuleProvider
+}
+
+// Resume continues the demo work item as a new process would after a
+// crash: a fresh GitHub client and factory, the given clock, the same
+// simulator, workspace and domain service.
+func (r *DemoReport) Resume(ctx context.Context, clock func() time.Time) error {
+	df := newDemoFactory(r.factory.IO, r.URL, nil, github.RetryPolicy{}, clock, r.provider)
+	r.factory = df
+	if err := driveDemo(ctx, df, r.Sim, r.Repo, r.Workspace, r.Issue, &DemoOptions{MaxRounds: 30}, r); err != nil {
+		return err
+	}
+	return summarise(ctx, df, df.IO.Out, r.Sim, r, r.Workspace)
 }
 
 // StepDeps returns step-function dependencies wired like the demo's own,
@@ -118,7 +139,11 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	cleanups = append(cleanups, func() { os.RemoveAll(ws) })
 	report.Workspace = ws
 
-	sim := githubsim.New()
+	var simOpts []githubsim.Option
+	if opts.Clock != nil {
+		simOpts = append(simOpts, githubsim.WithClock(opts.Clock))
+	}
+	sim := githubsim.New(simOpts...)
 	url, err := sim.Listen(opts.Listen)
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("start GitHub simulator: %w", err)
@@ -156,16 +181,12 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	if err != nil {
 		return nil, cleanup, err
 	}
-	df := &Factory{IO: IOStreams{In: f.IO.In, Out: out, ErrOut: io.Discard}, Getenv: func(string) string { return "" },
-		Clock: time.Now, BotLogin: demoBot, LLMProvider: script}
+	streams := IOStreams{In: f.IO.In, Out: out, ErrOut: io.Discard}
 	if f.Getenv != nil && f.Getenv("COGWORKS_DEMO_LOG") != "" {
-		df.IO.ErrOut = f.IO.ErrOut
+		streams.ErrOut = f.IO.ErrOut
 	}
-	df.GitHub = func(ctx context.Context) (Client, error) {
-		return github.New(ctx, github.Options{BaseURL: url + "/api/v3/", Token: demoToken})
-	}
-	Wire(df)
-	report.factory = df
+	df := newDemoFactory(streams, url, opts.Transport, opts.Retry, opts.Clock, script)
+	report.factory, report.provider = df, script
 
 	n := sim.SeedIssue(repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
 	sim.LabelIssue(repo.String(), n, demoHuman, pipeline.LabelRun)
@@ -179,6 +200,20 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 		return report, cleanup, err
 	}
 	return report, cleanup, nil
+}
+
+// newDemoFactory wires the production executors to the simulator and the
+// demo's offline LLM.
+func newDemoFactory(streams IOStreams, url string, transport http.RoundTripper, retry github.RetryPolicy, clock func() time.Time, provider *demo.RuleProvider) *Factory {
+	if clock == nil {
+		clock = time.Now
+	}
+	df := &Factory{IO: streams, Getenv: func(string) string { return "" }, Clock: clock, BotLogin: demoBot, LLMProvider: provider}
+	df.GitHub = func(ctx context.Context) (Client, error) {
+		return github.New(ctx, github.Options{BaseURL: url + "/api/v3/", Token: demoToken, Transport: transport, Retry: retry})
+	}
+	Wire(df)
+	return df
 }
 
 // driveDemo steps the work item, approving gates as a maintainer would.

@@ -1,11 +1,5 @@
 package demo
 
-import (
-	"fmt"
-
-	"github.com/cogworks/cogworks/llm"
-)
-
 // contractGo is the interface-design output: the constants the telemetry
 // code shares with the firmware team's CAN contract, each bound to its
 // registry parameter with a //cogworks:contract directive.
@@ -209,17 +203,12 @@ type reviewAnswer struct {
 	Findings []finding `json:"findings"`
 }
 
-// Script returns the scripted LLM answers that take the demo issue from
-// intake to complete. Answers are consumed in order per prompt template; a
-// template with no answer left is an error, never a made-up answer.
-func Script() (*llm.Scripted, error) {
-	s := llm.NewScripted()
-	add := func(key string, v any) error {
-		if err := s.AddJSON(key, v); err != nil {
-			return fmt.Errorf("demo script %s: %w", key, err)
-		}
-		return nil
-	}
+// Script returns the offline LLM that takes the demo issue from intake to
+// complete. Its answers depend only on the request: the first
+// specification names a module that does not exist and the corrected one
+// answers the validation feedback; the first codec attempt does not
+// compile and the fix answers the compiler's diagnostic.
+func Script() (*RuleProvider, error) {
 	spec := func(module string) map[string]any {
 		return map[string]any{
 			"summary":          "Add a brake pressure CAN codec and a rate-limited publisher to telemetry.",
@@ -234,51 +223,49 @@ func Script() (*llm.Scripted, error) {
 			"proposed_values":    []map[string]any{{"interface": "SWD-IF-CAN-01", "parameter": "messages.BrakePressureFL.cycle_ms", "value": 10}},
 		}
 	}
-	steps := []struct {
-		key string
-		v   any
-	}{
-		{"classify", map[string]any{
+	const (
+		codecSWI     = "Implement EncodeBrakePressure and DecodeBrakePressure."
+		publisherSWI = "Publish frames no faster than the contract cycle."
+		publisherSrc = "func (p *Publisher) Publish"
+	)
+	noFindings := reviewAnswer{Passed: true, Findings: []finding{}}
+	rules := []Rule{
+		{Template: "classify", Answer: map[string]any{
 			"type": "feature", "affected_modules": []string{"telemetry"},
 			"estimated_scope":  map[string]any{"files": 4, "interfaces": 2, "complexity": "medium"},
 			"safety_affecting": false,
 			"rationale":        "New telemetry encoding and publishing; no change to braking logic.",
 		}},
-		// The first specification names a module that does not exist; the
-		// deterministic validation rejects it and the LLM corrects itself.
-		{"architecture", spec("brake-telemetry")},
-		{"architecture", spec("telemetry")},
-		{"interface_design", map[string]any{
+		{Template: "architecture", When: []string{"brake-telemetry"}, Answer: spec("telemetry")},
+		{Template: "architecture", Answer: spec("brake-telemetry")},
+		{Template: "interface_design", Answer: map[string]any{
 			"files": []file{{"telemetry/brake_contract.go", contractGo}},
 			"interfaces": []map[string]any{
 				{"id": "TEL-BRAKE-CODEC", "name": "Brake pressure frame codec", "file": "telemetry/brake_contract.go", "summary": "EncodeBrakePressure/DecodeBrakePressure over BrakePressureID and BrakePressureSize"},
 				{"id": "TEL-BRAKE-PUBLISH", "name": "Rate-limited publisher", "file": "telemetry/brake_contract.go", "summary": "Publisher that honours BrakePressureCycleMS"},
 			},
 		}},
-		{"planning", map[string]any{"sub_work_items": []map[string]any{
-			{"id": "codec", "title": "Brake pressure frame codec", "description": "Implement EncodeBrakePressure and DecodeBrakePressure.",
+		{Template: "planning", Answer: map[string]any{"sub_work_items": []map[string]any{
+			{"id": "codec", "title": "Brake pressure frame codec", "description": codecSWI,
 				"files": []string{"telemetry/brake.go", "telemetry/brake_test.go"}, "interfaces": []string{"TEL-BRAKE-CODEC"},
 				"tests": "Round trip and rejection of foreign frames.", "depends_on": []string{}},
-			{"id": "publisher", "title": "Rate-limited brake pressure publisher", "description": "Publish frames no faster than the contract cycle.",
+			{"id": "publisher", "title": "Rate-limited brake pressure publisher", "description": publisherSWI,
 				"files": []string{"telemetry/publisher.go", "telemetry/publisher_test.go"}, "interfaces": []string{"TEL-BRAKE-PUBLISH"},
 				"tests": "A publish inside one cycle is refused.", "depends_on": []string{"codec"}},
 		}}},
-		{"code_generation", map[string]any{"files": []file{{"telemetry/brake.go", brakeGoBroken}, {"telemetry/brake_test.go", brakeTestGo}}, "notes": "Codec over a 4-byte big-endian payload."}},
-		{"code_generation", map[string]any{"files": []file{{"telemetry/brake.go", brakeGo}, {"telemetry/brake_test.go", brakeTestGo}}, "notes": "Fixed the undefined payload; also validate the payload length."}},
-		{"review_quality", reviewAnswer{Passed: true, Findings: []finding{{File: "telemetry/brake.go", Line: 9, Severity: "warning", Criterion: "documentation",
+		{Template: "code_generation", When: []string{publisherSWI}, Answer: map[string]any{
+			"files": []file{{"telemetry/publisher.go", publisherGo}, {"telemetry/publisher_test.go", publisherTestGo}}, "notes": "Publisher with an injectable clock."}},
+		{Template: "code_generation", When: []string{codecSWI, "undefined: payload"}, Answer: map[string]any{
+			"files": []file{{"telemetry/brake.go", brakeGo}, {"telemetry/brake_test.go", brakeTestGo}}, "notes": "Fixed the undefined payload; also validate the payload length."}},
+		{Template: "code_generation", When: []string{codecSWI}, Answer: map[string]any{
+			"files": []file{{"telemetry/brake.go", brakeGoBroken}, {"telemetry/brake_test.go", brakeTestGo}}, "notes": "Codec over a 4-byte big-endian payload."}},
+		{Template: "review_quality", When: []string{publisherSrc}, Answer: noFindings},
+		{Template: "review_quality", Answer: reviewAnswer{Passed: true, Findings: []finding{{File: "telemetry/brake.go", Line: 9, Severity: "warning", Criterion: "documentation",
 			Explanation: "Say in the doc comment that the payload is big-endian so firmware decoders agree."}}}},
-		{"review_architecture", reviewAnswer{Passed: true, Findings: []finding{}}},
-		{"review_security", reviewAnswer{Passed: true, Findings: []finding{}}},
-		{"code_generation", map[string]any{"files": []file{{"telemetry/publisher.go", publisherGo}, {"telemetry/publisher_test.go", publisherTestGo}}, "notes": "Publisher with an injectable clock."}},
-		{"review_quality", reviewAnswer{Passed: true, Findings: []finding{}}},
-		{"review_architecture", reviewAnswer{Passed: true, Findings: []finding{{File: "telemetry/publisher.go", Line: 18, Severity: "informational", Criterion: "constraints",
+		{Template: "review_architecture", When: []string{publisherSrc}, Answer: reviewAnswer{Passed: true, Findings: []finding{{File: "telemetry/publisher.go", Line: 18, Severity: "informational", Criterion: "constraints",
 			Explanation: "The publisher keeps BrakePressureFL at its contracted 10 ms cycle (SWD-IF-CAN-01)."}}}},
-		{"review_security", reviewAnswer{Passed: true, Findings: []finding{}}},
+		{Template: "review_architecture", Answer: noFindings},
+		{Template: "review_security", Answer: noFindings},
 	}
-	for _, st := range steps {
-		if err := add(st.key, st.v); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return NewRuleProvider("demo-rules", rules), nil
 }

@@ -177,14 +177,14 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		var wait time.Duration
 		switch {
 		case err != nil:
-			if ctx.Err() != nil || last {
+			if ctx.Err() != nil || last || !safeToRepeat(req) {
 				return nil, err
 			}
 			wait = t.backoff(attempt)
 			t.logger.WarnContext(ctx, "github request failed, retrying",
 				"method", req.Method, "path", req.URL.Path, "attempt", attempt+1, "wait", wait, "error", err)
 		case resp.StatusCode >= 500:
-			if last {
+			if last || !safeToRepeat(req) {
 				return resp, nil
 			}
 			wait = t.backoff(attempt)
@@ -213,6 +213,23 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, fmt.Errorf("wait %s before retrying %s %s: %w", wait, req.Method, req.URL.Path, err)
 		}
 	}
+}
+
+// safeToRepeat reports whether a request that may already have been
+// applied (a 5xx or a lost connection says nothing either way) can be
+// sent again without creating a second object. POSTs that create
+// comments, issues, PRs or reviews cannot: a repeat would duplicate them,
+// so the error goes back to the step, whose re-run finds what was made by
+// its key. Content-addressed git objects and label additions repeat
+// harmlessly. Rate-limit answers (429, secondary 403) are retried for
+// every method because GitHub did not process the request.
+func safeToRepeat(req *http.Request) bool {
+	if req.Method != http.MethodPost {
+		return true
+	}
+	p := req.URL.Path
+	return strings.Contains(p, "/git/trees") || strings.Contains(p, "/git/blobs") ||
+		strings.Contains(p, "/git/commits") || strings.HasSuffix(p, "/labels") || strings.HasSuffix(p, "/access_tokens")
 }
 
 // backoff is full-jitter exponential: a random duration in [d/2, d] where

@@ -134,22 +134,37 @@ func TestServerErrorRetriedThenSucceeds(t *testing.T) {
 				writeJSON(t, w, code, map[string]any{"message": "oops"})
 				return
 			}
-			writeJSON(t, w, 201, map[string]any{"id": 1, "body": "hello"})
+			writeJSON(t, w, 200, []map[string]any{{"name": "cogworks:run"}})
 		}
 	}
-	c, rec := newTestClient(t, scripted(t, &hits, handler(502), handler(503), handler(201)),
+	c, rec := newTestClient(t, scripted(t, &hits, handler(502), handler(503), handler(200)),
 		func(o *Options) { o.Retry = RetryPolicy{MaxRetries: 3, BaseDelay: time.Second, MaxDelay: time.Minute} })
-	cm, err := c.CreateComment(context.Background(), testRepo, 1, "hello")
-	require.NoError(t, err)
-	assert.Equal(t, "hello", cm.Body)
+	// Adding a label twice has the same effect as once, so the POST repeats.
+	require.NoError(t, c.AddLabels(context.Background(), testRepo, 1, "cogworks:run"))
 	assert.EqualValues(t, 3, c.Requests())
 	require.Len(t, bodies, 3)
 	assert.Equal(t, bodies[0], bodies[2], "POST body is replayed on retry")
-	assert.JSONEq(t, `{"body":"hello"}`, bodies[2])
+	assert.JSONEq(t, `["cogworks:run"]`, bodies[2])
 	waits := rec.recorded()
 	require.Len(t, waits, 2)
 	assert.InDelta(t, float64(750*time.Millisecond), float64(waits[0]), float64(250*time.Millisecond), "attempt 1 backoff in [0.5s,1s]")
 	assert.InDelta(t, float64(1500*time.Millisecond), float64(waits[1]), float64(500*time.Millisecond), "attempt 2 backoff in [1s,2s]")
+}
+
+// A 502 on a creating POST may hide an applied write: repeating it could
+// post the comment twice, so the error goes back to the step, whose re-run
+// finds the comment by its key.
+func TestCreatingPostIsNotRepeatedAfterServerError(t *testing.T) {
+	var hits atomic.Int64
+	c, rec := newTestClient(t, scripted(t, &hits, status(t, 502, nil, map[string]any{"message": "Bad Gateway"})),
+		func(o *Options) { o.Retry = RetryPolicy{MaxRetries: 3, BaseDelay: time.Second, MaxDelay: time.Minute} })
+	_, err := c.CreateComment(context.Background(), testRepo, 1, "hello")
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 502, apiErr.Status)
+	assert.True(t, apiErr.Retryable(), "the step may be retried as a whole")
+	assert.EqualValues(t, 1, hits.Load(), "sent once")
+	assert.Empty(t, rec.recorded())
 }
 
 func TestServerErrorRetriesExhausted(t *testing.T) {
