@@ -26,15 +26,7 @@ type integrationExecutor struct{ d Deps }
 // Execute implements engine.StageExecutor.
 func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
-	rec, err := shipCurrentSWI(snap)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	issue, err := e.d.GitHub.GetIssue(ctx, in.Repo, rec.Issue)
-	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("read sub-work-item %s issue #%d: %w", rec.ID, rec.Issue, err)
-	}
-	files, err := readSWIFiles(ctx, e.d, in.Repo, snap, *rec)
+	rec, issue, files, err := loadCurrentSWI(ctx, e.d, in.Repo, snap)
 	if err != nil {
 		return engine.StageResult{}, err
 	}

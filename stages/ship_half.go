@@ -35,6 +35,24 @@ func shipCurrentSWI(snap *pipeline.Snapshot) (*pipeline.SWIRecord, error) {
 
 // readSWIFiles reads the SWI's generated files (the list code generation
 // recorded) from its branch, in path order.
+// loadCurrentSWI returns what review and integration start from: the
+// current SWI's record, its issue and its files as committed on its branch.
+func loadCurrentSWI(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot) (*pipeline.SWIRecord, github.Issue, []domain.Artifact, error) {
+	rec, err := shipCurrentSWI(snap)
+	if err != nil {
+		return nil, github.Issue{}, nil, err
+	}
+	issue, err := d.GitHub.GetIssue(ctx, repo, rec.Issue)
+	if err != nil {
+		return nil, github.Issue{}, nil, fmt.Errorf("read sub-work-item %s issue #%d: %w", rec.ID, rec.Issue, err)
+	}
+	files, err := readSWIFiles(ctx, d, repo, snap, *rec)
+	if err != nil {
+		return nil, github.Issue{}, nil, err
+	}
+	return rec, issue, files, nil
+}
+
 func readSWIFiles(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]domain.Artifact, error) {
 	paths, err := swiFiles(snap, rec.ID)
 	if err != nil {
