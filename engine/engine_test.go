@@ -241,3 +241,22 @@ func TestNewerSnapshotSchemaIsRefused(t *testing.T) {
 	assert.Contains(t, err.Error(), "2.0.0")
 	assert.Zero(t, writes(f.env.Sim))
 }
+
+func TestAuditEventsPostedPerStep(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun)
+	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(ctx context.Context, in StageInput) (StageResult, error) {
+		audit.Record(ctx, audit.Event{Kind: "llm_call", Stage: string(in.Stage), Summary: "LLM classify · model m · input abc"})
+		return StageResult{Outcome: StageDone}, nil
+	})
+	f.step(t)
+	f.step(t) // the same key is never posted twice
+	var bodies []string
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		if strings.Contains(c.Body, audit.Marker(audit.EventsKey(f.issue, "intake", 1))) {
+			bodies = append(bodies, c.Body)
+		}
+	}
+	require.Len(t, bodies, 1)
+	assert.Contains(t, bodies[0], "LLM classify")
+	assert.Contains(t, bodies[0], "intake → architecture", "the transition is an event too")
+}

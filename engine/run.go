@@ -19,6 +19,7 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		snap.Stage, _ = o.obs.Labels.Stage() // "" for a fresh item; conflicts were decided already
 	}
 	res := Result{Action: string(v.Action), Reason: v.Reason}
+	ctx, events := audit.WithEvents(ctx)
 	// An approval label is consumed by every run step: it was either used
 	// to pass this gate or predates the gate the step may open.
 	consumed := []string{pipeline.LabelApprove}
@@ -35,9 +36,12 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		}
 		snap.Failure = nil
 		consumed = append(consumed, pipeline.LabelRetry)
+		events.Add(audit.Event{Kind: "transition", Stage: string(snap.Stage), Summary: pipeline.LabelRetry + ": resume the failed stage"})
 	case pipeline.ActionPassGate:
 		gate := snap.Gate
 		snap.Approvals = append(snap.Approvals, pipeline.Approval{Stage: gate.Stage, SWI: gate.SWI, By: o.obs.Approval.By, At: now, Via: o.obs.Approval.Via, EventID: o.obs.Approval.EventID})
+		events.Add(audit.Event{Kind: "gate", Stage: string(gate.Stage), SWI: gate.SWI,
+			Summary: fmt.Sprintf("approved by @%s via %s", o.obs.Approval.By, o.obs.Approval.Via)})
 		snap.Gate = nil
 		snap.Stage = gate.Stage.Next()
 		entered = append(entered, snap.Stage)
@@ -87,6 +91,10 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		if isTransient(err) {
 			return res, asTransient(err)
 		}
+		events.Add(audit.Event{Kind: "transition", Stage: string(stage), SWI: snap.CurrentSWI, Summary: "failed: " + reasonOf(err)})
+		if perr := s.postEvents(ctx, o, snap, stage, events); perr != nil {
+			return res, asTransient(perr)
+		}
 		return s.fail(ctx, o, &snap, stage, reasonOf(err), err, consumed)
 	}
 	res.Outcome = OutcomeAdvanced
@@ -97,6 +105,10 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		if err := s.transition(ctx, o, &snap, stage, out, &res); err != nil {
 			return res, asTransient(err)
 		}
+		events.Add(transitionEvent(snap, stage, res.Outcome))
+	}
+	if err := s.postEvents(ctx, o, snap, stage, events); err != nil {
+		return res, asTransient(err)
 	}
 	if err := s.writeState(ctx, o, snap, out.Warnings, consumed); err != nil {
 		return res, asTransient(err)
@@ -168,4 +180,29 @@ func attemptKey(snap pipeline.Snapshot, stage pipeline.Stage) string {
 		return "swi/" + snap.CurrentSWI + "/" + string(stage)
 	}
 	return string(stage)
+}
+
+// transitionEvent records where a finished stage led.
+func transitionEvent(snap pipeline.Snapshot, stage pipeline.Stage, outcome StepOutcome) audit.Event {
+	e := audit.Event{Kind: "transition", Stage: string(stage), SWI: snap.CurrentSWI}
+	if outcome == OutcomeWaiting && snap.Gate != nil {
+		e.Kind, e.Summary = "gate", fmt.Sprintf("%s finished; human gate waits for %s", stage, pipeline.LabelApprove)
+		return e
+	}
+	e.Summary = fmt.Sprintf("%s → %s", stage, snap.Stage)
+	return e
+}
+
+// postEvents posts the step's audit events as one comment, keyed by the
+// stage attempt so a re-run of the same attempt edits it in place.
+func (s *stepper) postEvents(ctx context.Context, o *observed, snap pipeline.Snapshot, stage pipeline.Stage, events *audit.Events) error {
+	list := events.List()
+	if len(list) == 0 {
+		return nil
+	}
+	attempt := attemptKey(snap, stage)
+	key := audit.EventsKey(s.ref.Issue, attempt, snap.Attempts[attempt])
+	title := fmt.Sprintf("audit · %s attempt %d", attempt, snap.Attempts[attempt])
+	_, _, err := upsert(ctx, s, o, key, audit.EventsComment(key, title, list))
+	return err
 }

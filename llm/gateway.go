@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"time"
+
+	"github.com/cogworks/cogworks/audit"
 )
 
 // Renderer renders a named prompt template into a system and a user
@@ -132,7 +134,31 @@ type CallRecord struct {
 // conversation, up to SchemaRetries times (ASSERT-SCHEMA-001). Before every
 // provider request the budget is checked; a refusal is a
 // *BudgetExceededError and no request is sent (ASSERT-CODE-005).
+//
+// Every call, answered or refused, is recorded as an audit event in the
+// step's event log carried by ctx (audit.WithEvents).
 func (g *Gateway) Structured(ctx context.Context, call Call, out any) (CallRecord, error) {
+	rec, err := g.structured(ctx, call, out)
+	audit.Record(ctx, callEvent(rec, err))
+	return rec, err
+}
+
+// callEvent summarises a call for the audit trail: model, input hash,
+// tokens, latency and the outcome — never the prompt itself.
+func callEvent(rec CallRecord, err error) audit.Event {
+	hash := rec.InputHash
+	if len(hash) > 12 {
+		hash = hash[:12]
+	}
+	summary := fmt.Sprintf("LLM %s · model %s · input %s · %d in / %d out tokens · %d ms · %d request(s), %d schema retr(ies)",
+		rec.Template, rec.Model, hash, rec.InputTokens, rec.OutputTokens, rec.LatencyMS, rec.Attempts, rec.SchemaRetries)
+	if err != nil {
+		summary += " · failed: " + err.Error()
+	}
+	return audit.Event{Kind: "llm_call", Stage: rec.Stage, SWI: rec.SWI, Summary: summary}
+}
+
+func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecord, error) {
 	rec := CallRecord{Stage: call.Stage, SWI: call.SWI, Template: call.Template}
 	if err := g.Validate(); err != nil {
 		return rec, err
