@@ -260,3 +260,15 @@ func TestAuditEventsPostedPerStep(t *testing.T) {
 	assert.Contains(t, bodies[0], "LLM classify")
 	assert.Contains(t, bodies[0], "intake → architecture", "the transition is an event too")
 }
+
+func TestConflictingStageLabelsWithoutSnapshotResumeAtTheMostAdvanced(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun, "cogworks:stage:intake", "cogworks:stage:planning")
+	res := f.step(t)
+	assert.Equal(t, string(pipeline.StagePlanning), res.Stage)
+	assert.Equal(t, 1, f.rec.count(pipeline.StagePlanning))
+	assert.Zero(t, f.rec.count(pipeline.StageIntake), "no restart at intake")
+	labels := f.labels()
+	assert.Contains(t, labels, "cogworks:stage:code-generation")
+	assert.NotContains(t, labels, "cogworks:stage:intake")
+	assert.NotContains(t, labels, "cogworks:stage:planning")
+}

@@ -16,7 +16,14 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		// Lost or first snapshot: rebuild from labels. Executors find their
 		// artifacts again by branch, PR head and body markers.
 		snap = pipeline.NewSnapshot(s.ref.Repo.String(), s.ref.Issue)
-		snap.Stage, _ = o.obs.Labels.Stage() // "" for a fresh item; conflicts were decided already
+		stage, err := o.obs.Labels.Stage() // "" for a fresh item
+		if err != nil {
+			// Several stage labels and no snapshot: resume at the most
+			// advanced one rather than restart; the label write at the end
+			// of the step leaves exactly one.
+			stage = mostAdvanced(o.obs.Labels.Stages)
+		}
+		snap.Stage = stage
 	}
 	res := Result{Action: string(v.Action), Reason: v.Reason}
 	ctx, events := audit.WithEvents(ctx)
@@ -205,4 +212,19 @@ func (s *stepper) postEvents(ctx context.Context, o *observed, snap pipeline.Sna
 	title := fmt.Sprintf("audit · %s attempt %d", attempt, snap.Attempts[attempt])
 	_, _, err := upsert(ctx, s, o, key, audit.EventsComment(key, title, list))
 	return err
+}
+
+// mostAdvanced returns the stage furthest along the pipeline order.
+func mostAdvanced(stages []pipeline.Stage) pipeline.Stage {
+	var best pipeline.Stage
+	rank := map[pipeline.Stage]int{}
+	for i, st := range pipeline.AllStages() {
+		rank[st] = i
+	}
+	for _, st := range stages {
+		if best == "" || rank[st] > rank[best] {
+			best = st
+		}
+	}
+	return best
 }
