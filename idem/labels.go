@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cogworks/cogworks/github"
 )
@@ -67,6 +68,20 @@ func (l *Labels) EnsureAbsent(ctx context.Context, number int, current []string,
 	return true, nil
 }
 
+// EnsureRepoLabels creates those of names that the repository lacks, with
+// the colour and description LabelSpec gives them (GitHub would create a
+// label applied to a new issue grey). Names are compared case-insensitively,
+// as GitHub does; a 422 means a concurrent run created the label. The
+// repository's label list is read once per Labels.
+func (l *Labels) EnsureRepoLabels(ctx context.Context, names ...string) error {
+	for _, name := range names {
+		if err := l.ensureRepoLabel(ctx, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (l *Labels) ensureRepoLabel(ctx context.Context, name string) error {
 	if l.spec == nil {
 		return nil
@@ -82,16 +97,16 @@ func (l *Labels) ensureRepoLabel(ctx context.Context, name string) error {
 		}
 		l.known = make(map[string]bool, len(labels))
 		for _, lb := range labels {
-			l.known[lb.Name] = true
+			l.known[strings.ToLower(lb.Name)] = true
 		}
 	}
-	if l.known[name] {
+	if l.known[strings.ToLower(name)] {
 		return nil
 	}
 	err := l.api.CreateRepoLabel(ctx, l.repo, github.Label{Name: name, Color: color, Description: desc})
 	if err != nil && !errors.Is(err, github.ErrUnprocessable) { // 422: created meanwhile
 		return fmt.Errorf("create label %q in %s: %w", name, l.repo, err)
 	}
-	l.known[name] = true
+	l.known[strings.ToLower(name)] = true
 	return nil
 }

@@ -149,8 +149,8 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 	for i := range ordered {
 		labels = append(labels, pipeline.OrderLabel(i+1))
 	}
-	repoLabels := &repoLabels{api: d.GitHub, repo: in.Repo}
-	if err := repoLabels.ensure(ctx, labels...); err != nil {
+	fixer := idem.NewLabels(d.GitHub, in.Repo, pipeline.LabelSpec)
+	if err := fixer.EnsureRepoLabels(ctx, labels...); err != nil {
 		return nil, err
 	}
 	linked, err := d.GitHub.ListSubIssues(ctx, in.Repo, n)
@@ -161,7 +161,6 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 	for _, is := range linked {
 		isLinked[is.Number] = true
 	}
-	fixer := idem.NewLabels(d.GitHub, in.Repo, pipeline.LabelSpec)
 	issueOf := map[string]int{}
 	records := make([]pipeline.SWIRecord, 0, len(ordered))
 	for i, it := range ordered {
@@ -170,7 +169,7 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 		for _, dep := range it.DependsOn {
 			want = append(want, pipeline.DependsOnLabel(issueOf[dep]))
 		}
-		if err := repoLabels.ensure(ctx, want...); err != nil {
+		if err := fixer.EnsureRepoLabels(ctx, want...); err != nil {
 			return nil, err
 		}
 		marker := fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", n, it.ID)
@@ -283,49 +282,4 @@ func parsePlan(body string) ([]planner.SubWorkItem, bool) {
 		return nil, false
 	}
 	return items, true
-}
-
-// labelRepoAPI is what repoLabels needs from GitHub.
-type labelRepoAPI interface {
-	ListRepoLabels(ctx context.Context, repo github.Repo) ([]github.Label, error)
-	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error
-}
-
-// repoLabels creates missing repository labels with CogWorks's colours
-// and descriptions before issues are created with them (GitHub would
-// otherwise create them grey). It lists the repository's labels once.
-type repoLabels struct {
-	api  labelRepoAPI
-	repo github.Repo
-	have map[string]bool
-}
-
-// ensure creates those of names that do not exist yet. A 422 means a
-// concurrent run created the label.
-func (r *repoLabels) ensure(ctx context.Context, names ...string) error {
-	if r.have == nil {
-		existing, err := r.api.ListRepoLabels(ctx, r.repo)
-		if err != nil {
-			return fmt.Errorf("list labels of %s: %w", r.repo, err)
-		}
-		r.have = map[string]bool{}
-		for _, l := range existing {
-			r.have[strings.ToLower(l.Name)] = true
-		}
-	}
-	for _, name := range names {
-		if r.have[strings.ToLower(name)] {
-			continue
-		}
-		color, desc, ok := pipeline.LabelSpec(name)
-		if !ok {
-			continue
-		}
-		err := r.api.CreateRepoLabel(ctx, r.repo, github.Label{Name: name, Color: color, Description: desc})
-		if err != nil && !errors.Is(err, github.ErrUnprocessable) {
-			return fmt.Errorf("create label %q in %s: %w", name, r.repo, err)
-		}
-		r.have[strings.ToLower(name)] = true
-	}
-	return nil
 }
