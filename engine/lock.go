@@ -22,7 +22,7 @@ func (s *stepper) acquire(ctx context.Context, o *observed) (bool, error) {
 	// are ignored anyway, so removing them is best effort.
 	live := s.policy().Live(s.claims, s.d.now())
 	for _, c := range s.claims {
-		if !containsClaim(live, c.CommentID) {
+		if !slices.ContainsFunc(live, func(l pipeline.LockClaim) bool { return l.CommentID == c.CommentID }) {
 			_ = s.d.GitHub.DeleteComment(ctx, s.ref.Repo, c.CommentID)
 		}
 	}
@@ -75,15 +75,6 @@ func (s *stepper) release(ctx context.Context) {
 	if err := s.d.GitHub.DeleteComment(ctx, s.ref.Repo, s.claim.CommentID); err != nil && !isNotFound(err) {
 		log.Error("release lock claim", "issue", s.ref.Issue, "comment", s.claim.CommentID, "error", err)
 	}
-}
-
-func containsClaim(claims []pipeline.LockClaim, id int64) bool {
-	for _, c := range claims {
-		if c.CommentID == id {
-			return true
-		}
-	}
-	return false
 }
 
 func isNotFound(err error) bool { return errors.Is(err, github.ErrNotFound) }

@@ -53,19 +53,28 @@ func (s *Server) createComment(c *call) {
 	if !ok {
 		return
 	}
-	var req commentReq
-	if !c.decode(&req) {
+	body, ok := c.commentBody()
+	if !ok {
 		return
 	}
-	if req.Body == nil || *req.Body == "" {
-		c.invalid(fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
-		return
-	}
-	cm := &comment{id: s.id(), issue: is.number, author: c.actor, body: *req.Body, created: c.now, updated: c.now}
+	cm := &comment{id: s.id(), issue: is.number, author: c.actor, body: body, created: c.now, updated: c.now}
 	c.repo.comments[cm.id] = cm
 	is.comments = append(is.comments, cm.id)
 	is.updated = c.now
 	c.json(http.StatusCreated, c.commentJSON(cm))
+}
+
+// commentBody decodes a comment write; GitHub refuses an empty body.
+func (c *call) commentBody() (string, bool) {
+	var req commentReq
+	if !c.decode(&req) {
+		return "", false
+	}
+	if req.Body == nil || *req.Body == "" {
+		c.invalid(fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
+		return "", false
+	}
+	return *req.Body, true
 }
 
 func (c *call) comment() (*comment, bool) {
@@ -89,15 +98,11 @@ func (s *Server) editComment(c *call) {
 	if !ok {
 		return
 	}
-	var req commentReq
-	if !c.decode(&req) {
+	body, ok := c.commentBody()
+	if !ok {
 		return
 	}
-	if req.Body == nil || *req.Body == "" {
-		c.invalid(fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
-		return
-	}
-	cm.body = *req.Body
+	cm.body = body
 	cm.updated = c.now
 	c.json(http.StatusOK, c.commentJSON(cm))
 }

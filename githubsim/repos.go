@@ -149,19 +149,28 @@ func (s *Server) createRepoLabel(c *call) {
 		return
 	}
 	l := &label{id: s.id(), name: *req.Name, color: "ededed"}
+	if !c.applyLabelStyle(l, req) {
+		return
+	}
+	c.repo.labels = append(c.repo.labels, l)
+	c.json(http.StatusCreated, c.labelJSON(l))
+}
+
+// applyLabelStyle sets a label's colour and description from a write;
+// GitHub refuses a colour that is not six hex digits.
+func (c *call) applyLabelStyle(l *label, req labelReq) bool {
 	if req.Color != nil {
 		col := strings.TrimPrefix(*req.Color, "#")
 		if !validColor(col) {
 			c.invalid(fieldError{Resource: "Label", Field: "color", Code: "invalid"})
-			return
+			return false
 		}
 		l.color = strings.ToLower(col)
 	}
 	if req.Description != nil {
 		l.description = *req.Description
 	}
-	c.repo.labels = append(c.repo.labels, l)
-	c.json(http.StatusCreated, c.labelJSON(l))
+	return true
 }
 
 func (s *Server) getRepoLabel(c *call) {
@@ -190,16 +199,8 @@ func (s *Server) editRepoLabel(c *call) {
 		c.invalid(fieldError{Resource: "Label", Field: "name", Code: "already_exists"})
 		return
 	}
-	if req.Color != nil {
-		col := strings.TrimPrefix(*req.Color, "#")
-		if !validColor(col) {
-			c.invalid(fieldError{Resource: "Label", Field: "color", Code: "invalid"})
-			return
-		}
-		l.color = strings.ToLower(col)
-	}
-	if req.Description != nil {
-		l.description = *req.Description
+	if !c.applyLabelStyle(l, req) {
+		return
 	}
 	if req.NewName != nil && *req.NewName != "" {
 		for _, is := range c.repo.issues {
