@@ -126,7 +126,7 @@ func code(s string) string {
 
 // cell makes s safe inside a Markdown table cell.
 func cell(s string) string {
-	s = strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(strings.TrimSpace(s))
+	s = Untrusted(strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(strings.TrimSpace(s)))
 	if s == "" {
 		return "—"
 	}

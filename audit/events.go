@@ -2,8 +2,6 @@ package audit
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 )
 
@@ -50,20 +48,4 @@ func (ev *Events) List() []Event {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	return append([]Event(nil), ev.list...)
-}
-
-// EventsKey is the key of the audit comment of one step: one per stage (or
-// SWI stage) attempt, so a re-run of the same attempt edits it in place.
-func EventsKey(workItem int, attempt string, n int) string {
-	return Key(fmt.Sprint(workItem), "audit", attempt, fmt.Sprint(n))
-}
-
-// EventsComment renders a step's events as one compact comment.
-func EventsComment(key, title string, events []Event) string {
-	var b strings.Builder
-	b.WriteString("| kind | stage | sub-work-item | event |\n|---|---|---|---|\n")
-	for _, e := range events {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell(e.Kind), cell(e.Stage), cell(e.SWI), cell(e.Summary))
-	}
-	return Format(Comment{Key: key, Title: title, Body: b.String()})
 }

@@ -53,6 +53,10 @@ type Factory struct {
 	once   sync.Once
 	client Client
 	err    error
+
+	botOnce sync.Once
+	bot     string
+	botErr  error
 }
 
 // NewFactory returns a Factory reading the process environment.

@@ -141,8 +141,12 @@ func (f *Factory) engineDeps(ctx context.Context, repo github.Repo, workspace st
 	if err != nil {
 		return engine.Deps{}, err
 	}
+	bot, err := f.botLogin(ctx, gh)
+	if err != nil {
+		return engine.Deps{}, err
+	}
 	deps := engine.Deps{
-		GitHub: gh, Config: cfg, RunID: newRunID(), BotLogin: f.BotLogin,
+		GitHub: gh, Config: cfg, RunID: newRunID(), BotLogin: bot,
 		Clock: f.Clock, Logger: f.Logger(), DryRun: dryRun,
 	}
 	if f.Executors != nil {

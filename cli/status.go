@@ -95,12 +95,17 @@ func ReadSnapshot(ctx context.Context, f *Factory, repo github.Repo, issue int) 
 	if err != nil {
 		return pipeline.Snapshot{}, err
 	}
+	bot, err := f.botLogin(ctx, gh)
+	if err != nil {
+		return pipeline.Snapshot{}, err
+	}
 	comments, err := gh.ListComments(ctx, repo, issue)
 	if err != nil {
 		return pipeline.Snapshot{}, fmt.Errorf("read comments of %s#%d: %w", repo, issue, err)
 	}
 	for _, c := range comments {
-		if key, ok := audit.FindKey(c.Body); ok && key == audit.Key(fmt.Sprint(issue), "status") {
+		// Only the bot's own status comment is state (docs/security.md).
+		if key, ok := audit.FindKey(c.Body); ok && c.User == bot && key == audit.Key(fmt.Sprint(issue), "status") {
 			snap, found, err := pipeline.ParseSnapshot(c.Body)
 			if err != nil {
 				return pipeline.Snapshot{}, fmt.Errorf("state snapshot of %s#%d: %w", repo, issue, err)

@@ -21,6 +21,7 @@ type GitHub interface {
 	EditComment(ctx context.Context, repo github.Repo, id int64, body string) (github.Comment, error)
 	DeleteComment(ctx context.Context, repo github.Repo, id int64) error
 	AddLabels(ctx context.Context, repo github.Repo, number int, labels ...string) error
+	SetLabels(ctx context.Context, repo github.Repo, number int, labels []string) ([]string, error)
 	RemoveLabel(ctx context.Context, repo github.Repo, number int, label string) error
 	ListRepoLabels(ctx context.Context, repo github.Repo) ([]github.Label, error)
 	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error
@@ -54,6 +55,12 @@ type StageInput struct {
 	Config   config.Config
 	RunID    string
 	Logger   *slog.Logger
+	// BotLogin is CogWorks's own login: only comments and issues it wrote
+	// count as state (idem's author argument).
+	BotLogin string
+	// Comments is the work item's comment list as the engine last read
+	// it, so an executor need not list it again; nil means unknown.
+	Comments []github.Comment
 }
 
 // Outcome of an executor's action.
@@ -94,7 +101,9 @@ type Deps struct {
 	Config    config.Config
 	// RunID identifies this invocation in lock claims.
 	RunID string
-	// BotLogin is CogWorks's own login; its labels never approve gates.
+	// BotLogin is CogWorks's own login. Only comments it wrote are state
+	// (snapshot, status, lock claims, idempotency keys), only stage labels
+	// it applied rebuild a lost snapshot, and its labels never approve.
 	BotLogin string
 	Clock    func() time.Time
 	Logger   *slog.Logger
@@ -108,6 +117,12 @@ type Ref struct {
 	// CheckMerges makes wake_up look at a waiting gate's PR for a merge by
 	// a human (costs one request); set for pull_request events and cron.
 	CheckMerges bool
+	// Known, when set, is the issue as an event payload or a search result
+	// showed it. wake_up then takes the labels from it instead of reading
+	// the issue, so an event for an issue without cogworks:run costs no
+	// request. It is re-read when it shows the processing lock, which a
+	// queued event may report long after the run that held it ended.
+	Known *github.Issue
 }
 
 // StepOutcome is the outcome reported per step (SPEC §3 JSON).
@@ -121,6 +136,9 @@ const (
 	OutcomeNotTriggered StepOutcome = "not_triggered"
 	OutcomeComplete     StepOutcome = "complete"
 	OutcomeFailed       StepOutcome = "failed"
+	// OutcomeRetrying: a transient failure (GitHub or LLM outage); the
+	// state stays at the stage and the next invocation tries again.
+	OutcomeRetrying StepOutcome = "retrying"
 )
 
 // Result is the report of one step.
@@ -187,6 +205,10 @@ func (d Deps) validate() error {
 	}
 	if d.RunID == "" {
 		errs = append(errs, errors.New("engine: Deps.RunID is empty"))
+	}
+	if d.BotLogin == "" {
+		// Without it a forged comment could not be told from the bot's own.
+		errs = append(errs, errors.New("engine: Deps.BotLogin is empty (the bot's own login is needed to trust only its comments)"))
 	}
 	return errors.Join(errs...)
 }

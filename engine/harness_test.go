@@ -115,7 +115,7 @@ func commentsWithKey(sim *githubsim.Server, issue int, key string) int {
 	comments := sim.Comments(testenv.Repo.String(), issue)
 	n := 0
 	for _, c := range comments {
-		if _, ok := idem.FindComment([]github.Comment{{Body: c.Body}}, key); ok {
+		if _, ok := idem.FindComment([]github.Comment{{Body: c.Body, User: c.Author}}, testenv.Bot, key); ok {
 			n++
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -14,8 +14,10 @@ type stepper struct {
 	ref    Ref
 	claims []pipeline.LockClaim
 	claim  pipeline.LockClaim // ours, once won
-	// labels caches the repository's label list for the whole step.
-	labels *idem.Labels
+	// issueEvents caches the issue's events for the step (nil: unread).
+	issueEvents []github.IssueEvent
+	// after is the issue as the step left it, for the next step of Run.
+	after *github.Issue
 }
 
 func (s *stepper) policy() pipeline.LockPolicy {
@@ -24,12 +26,19 @@ func (s *stepper) policy() pipeline.LockPolicy {
 
 // Step performs one invocation of the step function for one issue.
 func Step(ctx context.Context, d Deps, ref Ref) (Result, error) {
+	res, _, err := step(ctx, d, ref)
+	return res, err
+}
+
+// step runs one step and also returns the issue as the step left it
+// (nil when unknown), so that Run's next step need not read it again.
+func step(ctx context.Context, d Deps, ref Ref) (Result, *github.Issue, error) {
 	if err := d.validate(); err != nil {
-		return Result{}, err
+		return Result{}, nil, err
 	}
 	start := time.Now()
 	req0 := d.GitHub.Requests()
-	s := &stepper{d: d, ref: ref, labels: idem.NewLabels(d.GitHub, ref.Repo, pipeline.LabelSpec)}
+	s := &stepper{d: d, ref: ref}
 	res, err := s.step(ctx)
 	res.Issue = ref.Issue
 	res.GitHubRequests = d.GitHub.Requests() - req0
@@ -41,7 +50,7 @@ func Step(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	} else {
 		log.Info("step", "reason", res.Reason)
 	}
-	return res, err
+	return res, s.after, err
 }
 
 func (s *stepper) step(ctx context.Context) (Result, error) {
@@ -51,10 +60,11 @@ func (s *stepper) step(ctx context.Context) (Result, error) {
 	}
 	v := pipeline.Decide(o.obs)
 	res := Result{Stage: string(v.Stage), Action: "wake_up", Reason: v.Reason}
-	// A waiting or finished item still gets a write when a crash left its
-	// labels out of step with the snapshot, or left a stale lock behind.
+	// A waiting or finished item still gets a write when its labels are out
+	// of step with the snapshot (a crash, or someone else's edit), or a
+	// stale lock or a spent or refused approval label is left behind.
 	repair := (v.Decision == pipeline.DecisionWaiting || v.Decision == pipeline.DecisionTerminal) &&
-		(s.labelsDrift(o) || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
+		(len(labelDrift(o)) > 0 || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
 			o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0)
 	switch {
 	case v.Decision == pipeline.DecisionNotTriggered:
@@ -65,10 +75,15 @@ func (s *stepper) step(ctx context.Context) (Result, error) {
 		return res, nil
 	case v.Decision != pipeline.DecisionRun && !repair:
 		res.Outcome = outcomeOf(v)
+		s.keep(o)
 		return res, nil
 	case s.d.DryRun:
 		res.Action = string(v.Action) + " (dry run)"
 		res.Outcome = outcomeOf(v)
+		res.Reason = "would advance: " + v.Reason
+		if v.Decision != pipeline.DecisionRun {
+			res.Reason = "would repair labels: " + v.Reason
+		}
 		return res, nil
 	}
 
@@ -80,36 +95,54 @@ func (s *stepper) step(ctx context.Context) (Result, error) {
 		res.Action, res.Outcome, res.Reason = "lock", OutcomeBackedOff, "another run won the lock"
 		return res, nil
 	}
-	defer s.release(ctx)
+	record := ""
+	defer func() {
+		s.release(ctx, o, record)
+		s.keep(o)
+	}()
 
-	// The claim round re-read the comments: decide again on fresh state,
-	// since a run that held the lock before us may have moved the item on.
+	// The claim round read the comments: decide again on fresh state, since
+	// a run that held the lock before us may have moved the item on.
 	o.obs.Lock = pipeline.LockFree
+	o.repaired = labelDrift(o)
+	if o.obs.HasSnapshot && o.snap.Gate != nil && !o.judged {
+		if err := s.judgeGate(ctx, o); err != nil {
+			return res, asTransient(err)
+		}
+	}
 	v = pipeline.Decide(o.obs)
 	res = Result{Stage: string(v.Stage), Action: string(v.Action), Reason: v.Reason}
 	if v.Decision != pipeline.DecisionRun {
 		res.Action = "repair_labels"
 		res.Outcome = outcomeOf(v)
-		var consumed []string
-		if o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0 {
-			// A used or refused approval label must go: GitHub records no new
-			// event when a label already present is applied again, so a
-			// maintainer could not approve while it stays.
-			consumed = append(consumed, pipeline.LabelApprove)
-		}
-		if len(o.obs.Approval.Rejected) > 0 {
-			// Name the refused approver in the status comment.
-			if err := s.writeState(ctx, o, o.snap, nil, consumed); err != nil {
-				return res, asTransient(err)
-			}
-			return res, nil
-		}
-		if err := s.writeLabels(ctx, o, o.snap, consumed); err != nil {
-			return res, asTransient(err)
-		}
-		return res, nil
+		return res, asTransient(s.repairLabels(ctx, o))
 	}
-	return s.run(ctx, o, v)
+	res, record, err = s.run(ctx, o, v)
+	return res, err
+}
+
+// repairLabels restores labels from the snapshot at a waiting gate or an
+// end, consuming a spent or refused approval label.
+func (s *stepper) repairLabels(ctx context.Context, o *observed) error {
+	var consumed []string
+	if o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0 {
+		// A used or refused approval label must go: GitHub records no new
+		// event when a label already present is applied again, so a
+		// maintainer could not approve while it stays.
+		consumed = append(consumed, pipeline.LabelApprove)
+	}
+	if len(o.obs.Approval.Rejected) > 0 || len(o.repaired) > 0 {
+		// Name the refused approver, or the repair, in the status comment.
+		return s.writeState(ctx, o, o.snap, nil, consumed)
+	}
+	s.planLabels(o, o.snap, consumed)
+	return nil
+}
+
+// keep remembers the issue as the step left it for Run's next step.
+func (s *stepper) keep(o *observed) {
+	issue := o.issue
+	s.after = &issue
 }
 
 func outcomeOf(v pipeline.Verdict) StepOutcome {

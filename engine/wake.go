@@ -3,7 +3,9 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/github"
@@ -12,33 +14,68 @@ import (
 
 // observed is what wake_up read and decoded.
 type observed struct {
-	issue    github.Issue
+	issue github.Issue
+	// issueRead reports that issue was read in this step rather than taken
+	// from Ref.Known.
+	issueRead bool
+	// comments is nil until the comment list was read in this step.
 	comments []github.Comment
 	snap     pipeline.Snapshot
 	obs      pipeline.Observation
+	// repaired names label changes that undo someone else's edits of the
+	// labels only CogWorks sets; the status comment shows them.
+	repaired []string
+	// want is the label set release writes; nil while the step plans no
+	// label change.
+	want []string
+	// judged reports that the waiting gate was evaluated.
+	judged bool
 }
 
 func statusKey(n int) string            { return audit.StatusKey(n) }
 func claimKeyPrefix(n int) string       { return audit.Key(fmt.Sprint(n), "lock") + "/" }
 func claimKey(n int, run string) string { return claimKeyPrefix(n) + run }
 
-// wake reads the issue and its comments: two requests, plus label events
-// and one permission lookup only when an approval label waits to be
-// judged, plus the gate PR when merges are to be checked.
+// wake reads as little as the decision needs. The labels come from the
+// event payload when there is one (no request) or from the issue; the
+// comments (snapshot and lock claims) are read here only when the labels
+// show a lock, a gate, an approval or an end, because on the run path the
+// lock round reads them anyway. A waiting gate thus costs one request and
+// an untriggered event none.
 func (s *stepper) wake(ctx context.Context) (*observed, error) {
-	issue, err := s.d.GitHub.GetIssue(ctx, s.ref.Repo, s.ref.Issue)
-	if err != nil {
-		return nil, fmt.Errorf("read issue %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	o := &observed{}
+	if s.ref.Known != nil {
+		o.issue = *s.ref.Known
+	} else if err := s.readIssue(ctx, o); err != nil {
+		return nil, err
 	}
-	o := &observed{issue: issue}
-	o.obs.Labels = pipeline.ParseLabels(issue.Labels)
+	o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
 	if !o.obs.Labels.Run {
 		return o, nil
+	}
+	if o.obs.Labels.Processing && !o.issueRead {
+		// A queued event may show a lock released long ago.
+		if err := s.readIssue(ctx, o); err != nil {
+			return nil, err
+		}
+		o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
+	}
+	l := o.obs.Labels
+	if !l.Processing && !l.AwaitingReview && !l.Approve && !l.Retry && !endLabel(l) {
+		return o, nil // the run path: the lock round reads the comments
 	}
 	if err := s.readComments(ctx, o); err != nil {
 		return nil, err
 	}
-	if o.obs.HasSnapshot && o.snap.Gate != nil {
+	if o.obs.Lock == pipeline.LockFresh && len(s.policy().Live(s.claims, s.d.now())) == 0 {
+		// A bare label: its age decides.
+		at, err := s.processingLabelAt(ctx)
+		if err != nil {
+			return nil, err
+		}
+		o.obs.Lock = s.policy().Evaluate(true, at, nil, s.d.now())
+	}
+	if o.obs.Lock != pipeline.LockFresh && o.obs.HasSnapshot && o.snap.Gate != nil {
 		if err := s.judgeGate(ctx, o); err != nil {
 			return nil, err
 		}
@@ -46,11 +83,31 @@ func (s *stepper) wake(ctx context.Context) (*observed, error) {
 	return o, nil
 }
 
-// readComments (re)reads the comments and decodes snapshot and lock claims.
+// endLabel reports a complete or failed stage label.
+func endLabel(l pipeline.LabelSet) bool {
+	return slices.Contains(l.Stages, pipeline.StageComplete) || slices.Contains(l.Stages, pipeline.StageFailed)
+}
+
+func (s *stepper) readIssue(ctx context.Context, o *observed) error {
+	issue, err := s.d.GitHub.GetIssue(ctx, s.ref.Repo, s.ref.Issue)
+	if err != nil {
+		return fmt.Errorf("read issue %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	}
+	o.issue, o.issueRead = issue, true
+	return nil
+}
+
+// readComments (re)reads the comments and decodes the snapshot and lock
+// claims from the bot's own comments only: anyone who can comment can
+// copy a marker or a state block, and none of that is state. The bot's
+// first status comment wins.
 func (s *stepper) readComments(ctx context.Context, o *observed) error {
 	comments, err := s.d.GitHub.ListComments(ctx, s.ref.Repo, s.ref.Issue)
 	if err != nil {
 		return fmt.Errorf("read comments of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	}
+	if comments == nil {
+		comments = []github.Comment{}
 	}
 	o.comments = comments
 	o.obs.HasSnapshot = false
@@ -58,12 +115,15 @@ func (s *stepper) readComments(ctx context.Context, o *observed) error {
 	var claims []pipeline.LockClaim
 	prefix := claimKeyPrefix(s.ref.Issue)
 	for _, c := range comments {
+		if c.User != s.d.BotLogin {
+			continue
+		}
 		key, ok := audit.FindKey(c.Body)
 		if !ok {
 			continue
 		}
 		switch {
-		case key == statusKey(s.ref.Issue):
+		case key == statusKey(s.ref.Issue) && !o.obs.HasSnapshot:
 			snap, found, err := pipeline.ParseSnapshot(c.Body)
 			if err != nil {
 				return fmt.Errorf("state snapshot in comment %d of %s#%d: %w", c.ID, s.ref.Repo, s.ref.Issue, err)
@@ -76,19 +136,54 @@ func (s *stepper) readComments(ctx context.Context, o *observed) error {
 		}
 	}
 	o.obs.Snapshot = o.snap
-	o.obs.Lock = s.policy().Evaluate(o.obs.Labels.Processing, claims, s.d.now())
+	// A present label counts as fresh until its age is known (wake reads
+	// it only when no claim is live).
+	o.obs.Lock = s.policy().Evaluate(o.obs.Labels.Processing, s.d.now(), claims, s.d.now())
 	s.claims = claims
 	return nil
+}
+
+// processingLabelAt returns when the processing label was last applied
+// (zero when no event says so), from the issue's events.
+func (s *stepper) processingLabelAt(ctx context.Context) (time.Time, error) {
+	events, err := s.events(ctx)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var at time.Time
+	for _, e := range events {
+		if e.Event == "labeled" && e.Label == pipeline.LabelProcessing && e.CreatedAt.After(at) {
+			at = e.CreatedAt
+		}
+	}
+	return at, nil
+}
+
+// events reads the issue's events once per step.
+func (s *stepper) events(ctx context.Context) ([]github.IssueEvent, error) {
+	if s.issueEvents != nil {
+		return s.issueEvents, nil
+	}
+	events, err := s.d.GitHub.ListIssueEvents(ctx, s.ref.Repo, s.ref.Issue)
+	if err != nil {
+		return nil, fmt.Errorf("read events of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	}
+	if events == nil {
+		events = []github.IssueEvent{}
+	}
+	s.issueEvents = events
+	return events, nil
 }
 
 // judgeGate evaluates a waiting gate: the cogworks:approve label (checked
 // against the label event's actor and their permission) or, when asked, a
 // merge of the stage's PR by someone with write permission.
 func (s *stepper) judgeGate(ctx context.Context, o *observed) error {
+	o.judged = true
 	if o.obs.Labels.Approve {
-		events, err := s.d.GitHub.ListIssueEvents(ctx, s.ref.Repo, s.ref.Issue)
+		events, err := s.events(ctx)
 		if err != nil {
-			return fmt.Errorf("read events of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+			return err
 		}
 		var labelEvents []pipeline.LabelEvent
 		for _, e := range events {
@@ -150,4 +245,30 @@ func gatePR(s pipeline.Snapshot) int {
 		return s.Artifacts.InterfacePR
 	}
 	return 0
+}
+
+// trustedStages returns the stage labels the bot itself applied last,
+// from the issue's events. It rebuilds a lost snapshot: a stage label a
+// person applied (triage permission suffices) must not move the pipeline.
+func (s *stepper) trustedStages(ctx context.Context, labels pipeline.LabelSet) ([]pipeline.Stage, error) {
+	if len(labels.Stages) == 0 {
+		return nil, nil
+	}
+	events, err := s.events(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lastActor := map[string]string{}
+	for _, e := range events {
+		if e.Event == "labeled" {
+			lastActor[e.Label] = e.Actor
+		}
+	}
+	var out []pipeline.Stage
+	for _, st := range labels.Stages {
+		if lastActor[pipeline.StageLabel(st)] == s.d.BotLogin {
+			out = append(out, st)
+		}
+	}
+	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/github"
@@ -11,11 +12,15 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// writeState persists the snapshot in the status comment, then moves the
-// labels: labels go last so that a crash in between is repaired by the
+// writeState persists the snapshot in the status comment and plans the
+// labels that follow from it. The labels are written last, in the one
+// label request of release, so that a crash in between is repaired by the
 // next run, which trusts the snapshot.
 func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Snapshot, warnings, consumed []string) error {
 	snap.Lock = &pipeline.LockRecord{Owner: s.d.RunID, Acquired: s.claim.At.UTC()}
+	if len(o.repaired) > 0 {
+		warnings = append(warnings, "Labels that only CogWorks sets were changed by someone else and were restored from the snapshot: "+strings.Join(o.repaired, ", ")+".")
+	}
 	body, err := audit.StatusComment(snap, pipeline.PipelineMachine(), audit.StatusOptions{
 		Warnings:          warnings,
 		RejectedApprovals: o.obs.Approval.Rejected,
@@ -26,10 +31,12 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 	if _, _, err := upsert(ctx, s, o, statusKey(s.ref.Issue), body); err != nil {
 		return err
 	}
-	return s.writeLabels(ctx, o, snap, consumed)
+	s.planLabels(o, snap, consumed)
+	return nil
 }
 
-// desiredLabels computes the work item's CogWorks labels from the snapshot.
+// desiredLabels computes the work item's CogWorks labels from the
+// snapshot: the labels only CogWorks sets follow it, whoever edited them.
 func desiredLabels(snap pipeline.Snapshot) (add, remove []string) {
 	stageLabel := pipeline.StageLabel(snap.Stage)
 	add = append(add, stageLabel)
@@ -43,73 +50,90 @@ func desiredLabels(snap pipeline.Snapshot) (add, remove []string) {
 	} else {
 		remove = append(remove, pipeline.LabelAwaitingReview)
 	}
-	if snap.Classification != nil && snap.Classification.SafetyAffecting {
+	switch {
+	case snap.Classification != nil && snap.Classification.SafetyAffecting:
 		add = append(add, pipeline.LabelSafetyCritical)
+	case snap.Classification != nil:
+		remove = append(remove, pipeline.LabelSafetyCritical)
 	}
 	return add, remove
 }
 
-// writeLabels adds the desired labels before removing stale ones, so the
-// issue never shows no stage at all. consumed labels (approve, retry) are
-// removed too.
-func (s *stepper) writeLabels(ctx context.Context, o *observed, snap pipeline.Snapshot, consumed []string) error {
+// planLabels sets the labels release will write: the desired ones added,
+// stale and consumed ones (approve, retry) removed, every other label
+// kept as read.
+func (s *stepper) planLabels(o *observed, snap pipeline.Snapshot, consumed []string) {
 	add, remove := desiredLabels(snap)
-	current := o.issue.Labels
+	want := slices.Clone(o.issue.Labels)
+	if o.want != nil {
+		want = slices.Clone(o.want)
+	}
 	for _, l := range add {
-		if _, err := s.labels.Ensure(ctx, s.ref.Issue, current, l); err != nil {
-			return err
-		}
-		if !slices.Contains(current, l) {
-			current = append(current, l)
+		if !slices.Contains(want, l) {
+			want = append(want, l)
 		}
 	}
-	for _, l := range append(remove, consumed...) {
-		if _, err := s.labels.EnsureAbsent(ctx, s.ref.Issue, current, l); err != nil {
-			return err
-		}
-		current = slices.DeleteFunc(current, func(x string) bool { return x == l })
-	}
-	o.issue.Labels = current
-	return nil
+	drop := append(remove, consumed...)
+	want = slices.DeleteFunc(want, func(l string) bool { return slices.Contains(drop, l) })
+	o.want = want
 }
 
-// labelsDrift reports whether the labels disagree with the snapshot, which
-// happens after a crash between the snapshot write and the label moves.
-func (s *stepper) labelsDrift(o *observed) bool {
+// labelDrift names the differences between the labels and the snapshot:
+// after a crash between the snapshot write and the label write, or after
+// someone edited labels only CogWorks sets.
+func labelDrift(o *observed) []string {
 	if !o.obs.HasSnapshot || o.snap.Stage == "" {
-		return false
+		return nil
 	}
+	var drift []string
 	add, remove := desiredLabels(o.snap)
 	for _, l := range add {
 		if !slices.Contains(o.issue.Labels, l) {
-			return true
+			drift = append(drift, "re-added `"+l+"`")
 		}
 	}
 	for _, l := range remove {
 		if slices.Contains(o.issue.Labels, l) {
-			return true
+			drift = append(drift, "removed `"+l+"`")
 		}
 	}
-	return false
+	return drift
 }
 
-// postEntry posts the stage-entry status comment (ASSERT-PSM-007).
-func (s *stepper) postEntry(ctx context.Context, o *observed, snap pipeline.Snapshot, stage pipeline.Stage, summary string) error {
-	key, body := audit.StageEntryKey(s.ref.Issue, stage), audit.StageEntryComment(s.ref.Issue, stage, summary)
-	if stage.PerSWI() && snap.CurrentSWI != "" {
-		// Per-SWI stages are entered once per sub-work-item: one comment each.
-		key = audit.Key(fmt.Sprint(s.ref.Issue), "stage", string(stage), snap.CurrentSWI, "entry")
-		body = audit.Format(audit.Comment{Key: key, Title: fmt.Sprintf("stage %s · %s", stage, snap.CurrentSWI),
-			Body: fmt.Sprintf("Work item #%d entered stage `%s` for sub-work-item `%s`.\n\n%s", s.ref.Issue, stage, snap.CurrentSWI, summary)})
+// stepRecord renders the comment a step leaves behind: the stage it
+// entered or worked on, its summary and its audit events (ASSERT-PSM-007,
+// SPEC §14). It replaces the run's lock claim, under the run's own key.
+func (s *stepper) stepRecord(res Result, entered []pipeline.Stage, swi string, events []audit.Event) string {
+	var b strings.Builder
+	for _, st := range entered {
+		if st.PerSWI() && swi != "" {
+			fmt.Fprintf(&b, "Work item #%d entered stage `%s` for sub-work-item `%s`.\n\n", s.ref.Issue, st, audit.Untrusted(swi))
+		} else {
+			fmt.Fprintf(&b, "Work item #%d entered stage `%s`.\n\n", s.ref.Issue, st)
+		}
 	}
-	_, _, err := upsert(ctx, s, o, key, body)
-	return err
+	fmt.Fprintf(&b, "**%s** · `%s` → %s", res.Stage, res.Action, res.Outcome)
+	if r := strings.TrimSpace(res.Reason); r != "" {
+		fmt.Fprintf(&b, ": %s", audit.Untrusted(r))
+	}
+	b.WriteString("\n")
+	if len(events) > 0 {
+		fmt.Fprintf(&b, "\n<details><summary>audit trail: %d events</summary>\n\n%s\n</details>\n", len(events), audit.EventsTable(events))
+	}
+	title := fmt.Sprintf("step · %s", res.Stage)
+	if len(entered) > 0 {
+		title = fmt.Sprintf("stage %s", entered[len(entered)-1])
+	}
+	if swi != "" {
+		title += " · " + swi
+	}
+	return audit.Format(audit.Comment{Key: audit.Key(fmt.Sprint(s.ref.Issue), "step", s.d.RunID), Title: title, Body: b.String()})
 }
 
 // upsert writes a keyed comment idempotently and keeps o.comments current.
 func upsert(ctx context.Context, s *stepper, o *observed, key, body string) (github.Comment, bool, error) {
 	body = audit.Redact(body)
-	c, changed, err := idem.UpsertComment(ctx, s.d.GitHub, s.ref.Repo, s.ref.Issue, o.comments, key, body)
+	c, changed, err := idem.UpsertComment(ctx, s.d.GitHub, s.ref.Repo, s.ref.Issue, o.comments, s.d.BotLogin, key, body)
 	if err != nil {
 		return c, false, err
 	}

@@ -70,3 +70,29 @@ func TestAppAuthTokenFailureIsReported(t *testing.T) {
 	assert.Contains(t, err.Error(), "get issue o/r#1")
 	assert.NotContains(t, err.Error(), "PRIVATE KEY")
 }
+
+func TestIdentityOfAnAppIsItsBotLogin(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v3/app", func(w http.ResponseWriter, r *http.Request) {
+		assert.True(t, strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "), "GET /app is signed with the App JWT")
+		writeJSON(t, w, 200, map[string]any{"id": 12, "slug": "cogworks-acme"})
+	})
+	c, _ := newTestClient(t, mux, func(o *Options) {
+		o.Token = ""
+		o.App = &AppAuth{AppID: 12, InstallationID: 99, PrivateKey: testKeyPEM(t)}
+	})
+	login, err := c.Identity(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "cogworks-acme[bot]", login)
+}
+
+func TestIdentityOfATokenIsItsUser(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v3/user", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(t, w, 200, map[string]any{"login": "acme-bot"})
+	})
+	c, _ := newTestClient(t, mux)
+	login, err := c.Identity(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "acme-bot", login)
+}

@@ -91,6 +91,9 @@ type Client struct {
 	manifest Manifest
 	counter  *requestCounter
 	tracker  *rateTracker
+	// apps talks to GitHub as the App itself (a JWT), not as an
+	// installation; nil with token auth.
+	apps *gh.Client
 }
 
 // New builds a Client from opts. ctx is accepted for symmetry with other
@@ -161,7 +164,23 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.Manifest != nil {
 		manifest = *opts.Manifest
 	}
-	return &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker}, nil
+	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker}
+	if opts.App != nil {
+		jwt, err := ghinstallation.NewAppsTransport(counter, opts.App.AppID, opts.App.PrivateKey)
+		if err != nil {
+			return nil, fmt.Errorf("github App %d auth: %w", opts.App.AppID, err)
+		}
+		apps := gh.NewClient(&http.Client{Transport: jwt})
+		if opts.BaseURL != "" {
+			if apps, err = apps.WithEnterpriseURLs(opts.BaseURL, uploadURL(opts.BaseURL)); err != nil {
+				return nil, fmt.Errorf("github base URL: %w", err)
+			}
+			jwt.BaseURL = strings.TrimSuffix(apps.BaseURL.String(), "/")
+		}
+		apps.UserAgent = client.UserAgent
+		c.apps = apps
+	}
+	return c, nil
 }
 
 // uploadURL derives the Enterprise uploads URL from the API URL.

@@ -142,6 +142,26 @@ func (c *Client) AddLabels(ctx context.Context, repo Repo, number int, labels ..
 	return convertError(fmt.Sprintf("add labels %q to %s#%d", labels, repo, number), err)
 }
 
+// SetLabels replaces the issue's labels with labels in one request and
+// returns the labels the issue carries afterwards.
+func (c *Client) SetLabels(ctx context.Context, repo Repo, number int, labels []string) ([]string, error) {
+	if err := c.manifest.Check(OpWriteLabels); err != nil {
+		return nil, err
+	}
+	if labels == nil {
+		labels = []string{} // an empty JSON array, not null: "remove every label"
+	}
+	got, _, err := c.gh.Issues.ReplaceLabelsForIssue(ctx, repo.Owner, repo.Name, number, labels)
+	if err != nil {
+		return nil, convertError(fmt.Sprintf("set labels of %s#%d", repo, number), err)
+	}
+	names := make([]string, 0, len(got))
+	for _, l := range got {
+		names = append(names, l.GetName())
+	}
+	return names, nil
+}
+
 // RemoveLabel removes a label; a label the issue does not carry yields an
 // error wrapping ErrNotFound.
 func (c *Client) RemoveLabel(ctx context.Context, repo Repo, number int, label string) error {

@@ -2,12 +2,17 @@ package idem
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/github"
 )
+
+// ErrNoIdentity reports that the bot's own login is unknown, so the
+// comments and issues it wrote cannot be told from forgeries.
+var ErrNoIdentity = errors.New("the bot's login is unknown: cannot tell its own comments from others")
 
 // CommentAPI is what UpsertComment needs from GitHub.
 type CommentAPI interface {
@@ -16,11 +21,14 @@ type CommentAPI interface {
 	EditComment(ctx context.Context, repo github.Repo, id int64, body string) (github.Comment, error)
 }
 
-// FindComment returns the first comment carrying the key marker.
-func FindComment(comments []github.Comment, key string) (github.Comment, bool) {
+// FindComment returns the first comment written by author that carries
+// the key marker. Anyone who can comment on an issue can copy a marker, so
+// only the bot's own comments count (docs/security.md); GitHub lists
+// comments oldest first, so the first one the bot wrote wins.
+func FindComment(comments []github.Comment, author, key string) (github.Comment, bool) {
 	marker := audit.Marker(key)
 	for _, c := range comments {
-		if strings.Contains(c.Body, marker) {
+		if c.User == author && strings.Contains(c.Body, marker) {
 			return c, true
 		}
 	}
@@ -31,10 +39,14 @@ func FindComment(comments []github.Comment, key string) (github.Comment, bool) {
 // it when absent, edits it in place when different, and sends nothing when
 // it already matches. body must contain the key's marker (audit.Format
 // adds it). comments is the issue's comment list as last read; pass nil
-// to have it listed.
-func UpsertComment(ctx context.Context, api CommentAPI, repo github.Repo, number int, comments []github.Comment, key, body string) (github.Comment, bool, error) {
+// to have it listed. author is the bot's login: a comment by anyone else
+// is never adopted or edited, whatever marker it carries.
+func UpsertComment(ctx context.Context, api CommentAPI, repo github.Repo, number int, comments []github.Comment, author, key, body string) (github.Comment, bool, error) {
 	if !strings.Contains(body, audit.Marker(key)) {
 		return github.Comment{}, false, fmt.Errorf("upsert comment %s on %s#%d: body lacks its key marker", key, repo, number)
+	}
+	if author == "" {
+		return github.Comment{}, false, fmt.Errorf("upsert comment %s on %s#%d: %w", key, repo, number, ErrNoIdentity)
 	}
 	if comments == nil {
 		var err error
@@ -42,7 +54,7 @@ func UpsertComment(ctx context.Context, api CommentAPI, repo github.Repo, number
 			return github.Comment{}, false, fmt.Errorf("list comments of %s#%d: %w", repo, number, err)
 		}
 	}
-	if c, ok := FindComment(comments, key); ok {
+	if c, ok := FindComment(comments, author, key); ok {
 		if c.Body == body {
 			return c, false, nil
 		}

@@ -83,24 +83,24 @@ func TestUpsertComment(t *testing.T) {
 	key := audit.Key("1", "status")
 	body := audit.Format(audit.Comment{Key: key, Title: "status", Body: "v1"})
 
-	c, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, key, body)
+	c, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
 	require.NoError(t, err)
 	assert.True(t, changed)
 
 	env.Sim.ResetRequests()
-	_, changed, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, key, body)
+	_, changed, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
 	require.NoError(t, err)
 	assert.False(t, changed)
 	assert.Zero(t, writes(env.Sim), "same body: nothing written")
 
 	body2 := audit.Format(audit.Comment{Key: key, Title: "status", Body: "v2"})
-	c2, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, key, body2)
+	c2, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body2)
 	require.NoError(t, err)
 	assert.True(t, changed)
 	assert.Equal(t, c.ID, c2.ID, "edited in place, never re-posted")
 	assert.Len(t, env.Sim.Comments(repo.String(), n), 1)
 
-	_, _, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, key, "no marker")
+	_, _, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, "no marker")
 	assert.ErrorContains(t, err, "lacks its key marker")
 }
 
@@ -155,15 +155,15 @@ func TestAssertIDEM002_DuplicateSubIssueCreationIsPrevented(t *testing.T) {
 	ni := github.NewIssue{Title: "[#42 1/2] Counter", Body: "Part of #42\n" + marker, Labels: []string{pipeline.LabelSubWorkItem}}
 	filter := github.IssueFilter{Labels: []string{pipeline.LabelSubWorkItem}}
 
-	first, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, marker, filter, ni)
+	first, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, marker, filter, ni)
 	require.NoError(t, err)
 	assert.True(t, created)
-	second, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, marker, filter, ni)
+	second, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, marker, filter, ni)
 	require.NoError(t, err)
 	assert.False(t, created, "the existing sub-issue is detected and used")
 	assert.Equal(t, first.Number, second.Number)
 
-	other, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, "<!-- cogworks:swi=42/swi-2 -->", filter,
+	other, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, "<!-- cogworks:swi=42/swi-2 -->", filter,
 		github.NewIssue{Title: "second", Body: "<!-- cogworks:swi=42/swi-2 -->", Labels: []string{pipeline.LabelSubWorkItem}})
 	require.NoError(t, err)
 	assert.True(t, created, "a different marker is a different sub-issue")

@@ -63,13 +63,17 @@ type IssueAPI interface {
 	CreateIssue(ctx context.Context, repo github.Repo, i github.NewIssue) (github.Issue, error)
 }
 
-// FindOrCreateIssue returns the issue whose body contains marker, creating
-// it only when none exists (ASSERT-IDEM-002). filter narrows the search
-// (e.g. by the cogworks:sub-work-item label); closed issues are searched
-// too.
-func FindOrCreateIssue(ctx context.Context, api IssueAPI, repo github.Repo, marker string, filter github.IssueFilter, ni github.NewIssue) (github.Issue, bool, error) {
+// FindOrCreateIssue returns the issue author wrote whose body contains
+// marker, creating it only when none exists (ASSERT-IDEM-002). Issues
+// opened by anyone else are ignored: anyone can open an issue carrying a
+// copied marker. filter narrows the search (e.g. by the
+// cogworks:sub-work-item label); closed issues are searched too.
+func FindOrCreateIssue(ctx context.Context, api IssueAPI, repo github.Repo, author, marker string, filter github.IssueFilter, ni github.NewIssue) (github.Issue, bool, error) {
 	if !strings.Contains(ni.Body, marker) {
 		return github.Issue{}, false, fmt.Errorf("create issue %q in %s: body lacks marker %s", ni.Title, repo, marker)
+	}
+	if author == "" {
+		return github.Issue{}, false, fmt.Errorf("find issue by marker %s in %s: %w", marker, repo, ErrNoIdentity)
 	}
 	if filter.State == "" {
 		filter.State = "all"
@@ -79,7 +83,7 @@ func FindOrCreateIssue(ctx context.Context, api IssueAPI, repo github.Repo, mark
 		return github.Issue{}, false, fmt.Errorf("find issue by marker %s in %s: %w", marker, repo, err)
 	}
 	for _, is := range issues {
-		if !is.IsPullRequest && strings.Contains(is.Body, marker) {
+		if !is.IsPullRequest && is.User == author && strings.Contains(is.Body, marker) {
 			return is, false, nil
 		}
 	}

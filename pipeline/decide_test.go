@@ -121,11 +121,15 @@ func TestLockPolicy(t *testing.T) {
 	older := LockClaim{CommentID: 10, Owner: "a", At: now.Add(-2 * time.Minute)}
 	expired := LockClaim{CommentID: 5, Owner: "dead", At: now.Add(-31 * time.Minute)}
 
-	assert.Equal(t, LockFree, p.Evaluate(false, nil, now))
-	assert.Equal(t, LockStale, p.Evaluate(true, nil, now), "label without a claim: a killed run")
-	assert.Equal(t, LockStale, p.Evaluate(true, []LockClaim{expired}, now))
-	assert.Equal(t, LockFresh, p.Evaluate(true, []LockClaim{fresh}, now))
-	assert.Equal(t, LockFresh, p.Evaluate(false, []LockClaim{fresh}, now), "a claim counts even before the label shows")
+	var unknown time.Time
+	recent, old := now.Add(-time.Minute), now.Add(-31*time.Minute)
+	assert.Equal(t, LockFree, p.Evaluate(false, unknown, nil, now))
+	assert.Equal(t, LockFresh, p.Evaluate(true, recent, nil, now), "a bare label applied a minute ago is a lock (ASSERT-PSM-005)")
+	assert.Equal(t, LockStale, p.Evaluate(true, old, nil, now), "a bare label older than the timeout: a killed run")
+	assert.Equal(t, LockStale, p.Evaluate(true, unknown, nil, now), "a label of unknown age is taken over")
+	assert.Equal(t, LockStale, p.Evaluate(true, old, []LockClaim{expired}, now))
+	assert.Equal(t, LockFresh, p.Evaluate(true, old, []LockClaim{fresh}, now))
+	assert.Equal(t, LockFresh, p.Evaluate(false, unknown, []LockClaim{fresh}, now), "a claim counts even before the label shows")
 
 	w, ok := p.Winner([]LockClaim{fresh, expired, older}, now)
 	assert.True(t, ok)

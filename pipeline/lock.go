@@ -41,17 +41,24 @@ func (p LockPolicy) Live(claims []LockClaim, now time.Time) []LockClaim {
 	return live
 }
 
-// Evaluate classifies the lock: fresh when the processing label is present
-// and a live claim exists; stale when the label is present with only
-// expired claims or none (a run was killed); free otherwise.
-func (p LockPolicy) Evaluate(labelPresent bool, claims []LockClaim, now time.Time) LockState {
+// Evaluate classifies the lock (ASSERT-PSM-005). It is fresh when a live
+// claim exists, or when the processing label is present and was applied
+// less than the timeout ago (labelAt, the time of its latest labeled
+// event): a bare label is a lock too, since a run applies it before it
+// posts its claim. It is stale when the label is older than the timeout
+// with no live claim (a run was killed), and free without the label.
+// A zero labelAt means the label's age is unknown and counts as stale.
+func (p LockPolicy) Evaluate(labelPresent bool, labelAt time.Time, claims []LockClaim, now time.Time) LockState {
 	if len(p.Live(claims, now)) > 0 {
 		return LockFresh
 	}
-	if labelPresent {
-		return LockStale
+	if !labelPresent {
+		return LockFree
 	}
-	return LockFree
+	if !labelAt.IsZero() && now.Sub(labelAt) < p.Timeout {
+		return LockFresh
+	}
+	return LockStale
 }
 
 // Winner returns the claim that owns the lock, if any: the live claim with

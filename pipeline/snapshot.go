@@ -24,6 +24,10 @@ type Snapshot struct {
 	// Attempts counts executor attempts per stage name and per SWI
 	// ("swi/<id>/<stage>").
 	Attempts map[string]int `json:"attempts,omitempty"`
+	// TransientFailures counts, per stage, the invocations in a row that
+	// failed with a transient error (an outage); past stage_max_retries
+	// the pipeline fails.
+	TransientFailures map[string]int `json:"transient_failures,omitempty"`
 	// RemediationCycles counts review→code-generation loops per SWI id.
 	RemediationCycles map[string]int           `json:"remediation_cycles,omitempty"`
 	Lock              *LockRecord              `json:"lock,omitempty"`

@@ -369,7 +369,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	snap.CurrentSWI = snap.Artifacts.SubWorkItems[0].ID
 	_, err = Executors(deps)[pipeline.StageIntegration].Execute(ctx, engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: parent}, Stage: pipeline.StageIntegration,
-		Snapshot: &snap, Config: cfg, RunID: "e2e-rerun",
+		Snapshot: &snap, Config: cfg, RunID: "e2e-rerun", BotLogin: testenv.Bot,
 	})
 	require.NoError(t, err)
 	assert.Empty(t, e2eWrites(env), "re-running integration must not write")

@@ -73,7 +73,7 @@ func (f *fhFixture) input(t *testing.T, stage pipeline.Stage, snap *pipeline.Sna
 	t.Helper()
 	issue, err := f.env.Client.GetIssue(context.Background(), testenv.Repo, f.issue)
 	require.NoError(t, err)
-	return engine.StageInput{Repo: testenv.Repo, Issue: issue, Stage: stage, Snapshot: snap, Config: f.cfg, RunID: "run-1"}
+	return engine.StageInput{Repo: testenv.Repo, Issue: issue, Stage: stage, Snapshot: snap, Config: f.cfg, RunID: "run-1", BotLogin: testenv.Bot}
 }
 
 func (f *fhFixture) snapshot() *pipeline.Snapshot {

@@ -60,7 +60,7 @@ func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	})
 	body := classificationComment(final, raw.SafetyAffecting, scope)
 	k := key(in.Issue.Number, "classification")
-	if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, in.Issue.Number, nil, k,
+	if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, k,
 		audit.Format(audit.Comment{Key: k, Title: "Classification", Body: body})); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post the classification of #%d: %w", in.Issue.Number, err)
 	}

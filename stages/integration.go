@@ -73,7 +73,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "cost")
 	body := audit.Format(audit.Comment{Key: key, Title: "Cost report", Body: "Every sub-work-item has its PR; CogWorks never merges them — humans do, bottom-up.\n\n" +
 		audit.CostTable(snap.Ledger, in.Config.Budgets.PipelineMaxTokens, in.Config.Budgets.PipelineMaxCostUSD)})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, in.Issue.Number, nil, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
 	}
 	return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil

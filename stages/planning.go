@@ -41,13 +41,16 @@ type planningExecutor struct{ d Deps }
 // Execute implements engine.StageExecutor.
 func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	d, snap, n := x.d, in.Snapshot, in.Issue.Number
-	comments, err := d.GitHub.ListComments(ctx, in.Repo, n)
-	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("list comments of #%d: %w", n, err)
+	comments := in.Comments
+	var err error
+	if comments == nil {
+		if comments, err = d.GitHub.ListComments(ctx, in.Repo, n); err != nil {
+			return engine.StageResult{}, fmt.Errorf("list comments of #%d: %w", n, err)
+		}
 	}
 	planKey := key(n, "plan")
 	var ordered []planner.SubWorkItem
-	if c, ok := idem.FindComment(comments, planKey); ok {
+	if c, ok := idem.FindComment(comments, in.BotLogin, planKey); ok {
 		ordered, _ = parsePlan(c.Body)
 	}
 	if len(ordered) == 0 {
@@ -58,7 +61,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 		if err != nil {
 			return engine.StageResult{}, err
 		}
-		if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, n, comments, planKey,
+		if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, n, comments, in.BotLogin, planKey,
 			audit.Format(audit.Comment{Key: planKey, Title: "Implementation plan", Body: body})); err != nil {
 			return engine.StageResult{}, fmt.Errorf("post the plan of #%d: %w", n, err)
 		}
@@ -173,7 +176,7 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 			return nil, err
 		}
 		marker := fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", n, it.ID)
-		issue, created, err := idem.FindOrCreateIssue(ctx, d.GitHub, in.Repo, marker,
+		issue, created, err := idem.FindOrCreateIssue(ctx, d.GitHub, in.Repo, in.BotLogin, marker,
 			github.IssueFilter{Labels: []string{pipeline.LabelSubWorkItem}},
 			github.NewIssue{
 				Title:  fmt.Sprintf("[#%d %d/%d] %s", n, order, len(ordered), oneLine(it.Title)),

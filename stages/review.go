@@ -199,7 +199,7 @@ func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, ti
 // postSummary upserts the review summary comment on the parent issue.
 func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWIRecord, res review.Result, warnings []string) error {
 	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: reviewSummary(rec, res, warnings)})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, in.Issue.Number, nil, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
 	}
 	return nil

@@ -187,7 +187,7 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 	}
 	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
 	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: res.AuditMarkdown()})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, n, nil, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, n, in.Comments, in.BotLogin, key, body); err != nil {
 		return engine.StageResult{}, err
 	}
 	switch {

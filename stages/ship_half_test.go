@@ -156,14 +156,14 @@ func (f *shipFixture) run(t *testing.T, stage pipeline.Stage) (engine.StageResul
 	require.NotNil(t, ex, "no executor for %s", stage)
 	return ex.Execute(context.Background(), engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: f.parent}, Stage: stage,
-		Snapshot: f.snap, Config: f.cfg, RunID: "run-ship",
+		Snapshot: f.snap, Config: f.cfg, RunID: "run-ship", BotLogin: testenv.Bot,
 	})
 }
 
 // comment returns the body of the parent's comment with key, "" if none.
 func (f *shipFixture) comment(key string) string {
 	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.parent) {
-		if _, ok := idem.FindComment([]github.Comment{{Body: c.Body}}, key); ok {
+		if _, ok := idem.FindComment([]github.Comment{{Body: c.Body, User: c.Author}}, testenv.Bot, key); ok {
 			return c.Body
 		}
 	}

@@ -125,7 +125,7 @@ func (f *buildFixture) run(t *testing.T, stage pipeline.Stage) (engine.StageResu
 	require.NotNil(t, ex, "no executor for %s", stage)
 	return ex.Execute(context.Background(), engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: f.parent}, Stage: stage,
-		Snapshot: f.snap, Config: f.cfg, RunID: "run-build",
+		Snapshot: f.snap, Config: f.cfg, RunID: "run-build", BotLogin: testenv.Bot,
 	})
 }
 
