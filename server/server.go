@@ -380,6 +380,13 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	writeText(w, http.StatusOK, "ready")
 }
 
+// Idle reports whether nothing is queued or running.
+func (s *Server) Idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue) == 0 && len(s.running) == 0
+}
+
 // QueueDepth reports how many items wait.
 func (s *Server) QueueDepth() int {
 	s.mu.Lock()
