@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cogworks/cogworks/demo"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/metrics"
@@ -90,6 +91,15 @@ identity serves every repository the token can reach. Each repository's
 func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if f.Metrics == nil {
 		f.Metrics = metrics.New(metrics.Options{ProcessCollectors: true})
+	}
+	if f.LLMProvider == nil && f.getenv("COGWORKS_LLM_PROVIDER") == "demo" {
+		// The offline rules of `cogworks demo` (they answer the demo issue
+		// only), for trying serve against `cogworks demo --keep`.
+		p, err := demo.Script()
+		if err != nil {
+			return err
+		}
+		f.LLMProvider = p
 	}
 	secret := strings.TrimSpace(f.getenv(EnvWebhookSecret))
 	if secret == "" {
