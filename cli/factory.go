@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/llm"
+	"github.com/cogworks/cogworks/metrics"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -49,6 +50,8 @@ type Factory struct {
 	// LLMProvider, when set, replaces the provider built from config
 	// (demo and tests use the scripted provider).
 	LLMProvider llm.Provider
+	// Metrics, when set, receives step, GitHub request and LLM figures.
+	Metrics *metrics.Metrics
 
 	once   sync.Once
 	client Client
@@ -68,6 +71,9 @@ func NewFactory(io IOStreams) *Factory {
 			return nil, &UsageError{Err: err}
 		}
 		opts.Logger = f.Logger()
+		if f.Metrics != nil {
+			opts.Transport = f.Metrics.Transport(nil)
+		}
 		c, err := github.New(ctx, opts)
 		if err != nil {
 			return nil, fmt.Errorf("create GitHub client: %w", err)

@@ -141,6 +141,12 @@ func (f *Factory) engineDeps(ctx context.Context, repo github.Repo, workspace st
 	if err != nil {
 		return engine.Deps{}, err
 	}
+	return f.engineDepsWith(ctx, gh, repo, workspace, cfg, dryRun)
+}
+
+// engineDepsWith wires the step function for one repository whose
+// configuration and files are already at hand.
+func (f *Factory) engineDepsWith(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config, dryRun bool) (engine.Deps, error) {
 	bot, err := f.botLogin(ctx, gh)
 	if err != nil {
 		return engine.Deps{}, err

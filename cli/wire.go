@@ -65,6 +65,9 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 	g.MaxTokens = cfg.LLM.MaxTokens
 	g.Budget = llm.Budget{MaxTokens: cfg.Budgets.PipelineMaxTokens, MaxCostUSD: cfg.Budgets.PipelineMaxCostUSD}
 	g.Redact = f.Redactor()
+	if f.Metrics != nil {
+		g.Observer = f.Metrics
+	}
 	return g
 }
 

@@ -26,13 +26,11 @@ const (
 // file. Errors name the variable and never contain token or key text.
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	var opts Options
-	if raw := strings.TrimSpace(getenv(EnvAPIURL)); raw != "" {
-		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return Options{}, fmt.Errorf("%s: want an absolute http(s) URL such as https://github.example.com/api/v3/", EnvAPIURL)
-		}
-		opts.BaseURL = raw
+	base, err := apiURLFromEnv(getenv)
+	if err != nil {
+		return Options{}, err
 	}
+	opts.BaseURL = base
 
 	if appID := strings.TrimSpace(getenv(EnvAppID)); appID != "" {
 		app, err := appFromEnv(appID, getenv)
@@ -55,6 +53,19 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 			EnvToken, EnvActionsToken, EnvAppID, EnvAppPrivateKey, EnvInstallationID)
 	}
 	return opts, nil
+}
+
+// apiURLFromEnv reads COGWORKS_GITHUB_API_URL ("" when unset).
+func apiURLFromEnv(getenv func(string) string) (string, error) {
+	raw := strings.TrimSpace(getenv(EnvAPIURL))
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%s: want an absolute http(s) URL such as https://github.example.com/api/v3/", EnvAPIURL)
+	}
+	return raw, nil
 }
 
 func appFromEnv(appID string, getenv func(string) string) (*AppAuth, error) {

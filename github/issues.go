@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 
 	gh "github.com/google/go-github/v62/github"
 )
@@ -307,6 +308,7 @@ func toIssue(i *gh.Issue) Issue {
 		ID: i.GetID(), Number: i.GetNumber(), Title: i.GetTitle(), Body: i.GetBody(),
 		State: i.GetState(), User: i.GetUser().GetLogin(), IsPullRequest: i.IsPullRequest(),
 		HTMLURL: i.GetHTMLURL(), CreatedAt: i.GetCreatedAt().Time, UpdatedAt: i.GetUpdatedAt().Time,
+		Repository: repoFromURL(i.GetRepositoryURL()),
 	}
 	for _, l := range i.Labels {
 		out.Labels = append(out.Labels, l.GetName())
@@ -325,4 +327,18 @@ func mapSlice[T, U any](in []T, f func(T) U) []U {
 		out = append(out, f(v))
 	}
 	return out
+}
+
+// repoFromURL extracts owner/name from an API repository URL
+// (…/repos/{owner}/{name}); "" when it has no such suffix.
+func repoFromURL(u string) string {
+	_, rest, ok := strings.Cut(u, "/repos/")
+	if !ok {
+		return ""
+	}
+	parts := strings.Split(strings.Trim(rest, "/"), "/")
+	if len(parts) != 2 || parts[0] == "" || parts[1] == "" {
+		return ""
+	}
+	return parts[0] + "/" + parts[1]
 }

@@ -49,8 +49,11 @@ type Issue struct {
 	User          string
 	IsPullRequest bool
 	HTMLURL       string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Repository is the issue's owner/name as GitHub reports it (set by
+	// search, whose results span repositories; "" when unknown).
+	Repository string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 // HasLabel reports whether the issue carries the label name.

@@ -10,6 +10,7 @@ import (
 // searchQuery is a parsed /search/issues q parameter.
 type searchQuery struct {
 	repos     []string
+	owners    []string
 	state     string // open | closed | ""
 	kind      string // issue | pr | ""
 	labels    []string
@@ -57,6 +58,8 @@ func parseSearch(q string) searchQuery {
 		switch strings.ToLower(key) {
 		case "repo":
 			sq.repos = append(sq.repos, strings.ToLower(val))
+		case "org", "user":
+			sq.owners = append(sq.owners, strings.ToLower(val))
 		case "is", "state", "type":
 			switch strings.ToLower(val) {
 			case "open", "closed":
@@ -88,6 +91,16 @@ func (sq searchQuery) matches(rp *repo, is *issue) bool {
 		found := false
 		for _, r := range sq.repos {
 			found = found || r == strings.ToLower(rp.fullName())
+		}
+		if !found {
+			return false
+		}
+	}
+	if len(sq.owners) > 0 {
+		owner, _, _ := strings.Cut(strings.ToLower(rp.fullName()), "/")
+		found := false
+		for _, o := range sq.owners {
+			found = found || o == owner
 		}
 		if !found {
 			return false

@@ -52,6 +52,7 @@ type Server struct {
 	actor    string
 	nextID   int64
 	issueIDs map[int64]issueKey
+	apps     map[int64]*app
 
 	metaMu   sync.Mutex // guards request log, faults and rate limits
 	requests []RequestLog
@@ -265,6 +266,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /user", s.handleUser)
 	m.HandleFunc("GET /users/{login}", s.handleGetUser)
 	m.HandleFunc("GET /rate_limit", s.handleRateLimit)
+	m.HandleFunc("GET /app", s.handleGetApp)
+	m.HandleFunc("POST /app/installations/{id}/access_tokens", s.handleInstallationToken)
 	m.HandleFunc("GET "+rp, s.repoHandler(s.getRepo))
 
 	m.HandleFunc("GET "+rp+"/labels", s.repoHandler(s.listRepoLabels))

@@ -21,6 +21,12 @@ type Ledger interface {
 	Record(stage, swi string, u Usage)
 }
 
+// UsageObserver is told about each answered provider call with the stage
+// that made it, for metrics. It must be safe for concurrent use.
+type UsageObserver interface {
+	LLMUsage(stage string, u Usage)
+}
+
 // Price is a model's price in USD per million tokens.
 type Price struct {
 	InputPerMTok  float64

@@ -67,6 +67,9 @@ type Gateway struct {
 	Jitter func(d time.Duration) time.Duration
 	// Now is the clock used for latency.
 	Now func() time.Time
+	// Observer, when set, is told about every answered provider call
+	// (metrics); nil observes nothing.
+	Observer UsageObserver
 
 	schemas schemaCache
 }
@@ -319,6 +322,9 @@ func (g *Gateway) record(resp Response, model string, rec *CallRecord) {
 	u := Usage{Model: model, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens,
 		CostUSD: g.Budget.Cost(model, resp.InputTokens, resp.OutputTokens)}
 	g.Ledger.Record(rec.Stage, rec.SWI, u)
+	if g.Observer != nil {
+		g.Observer.LLMUsage(rec.Stage, u)
+	}
 	afterTok, afterUSD := g.Ledger.Spent()
 	rec.InputTokens += u.InputTokens
 	rec.OutputTokens += u.OutputTokens

@@ -83,5 +83,6 @@ func (d Deps) gateway(snap *pipeline.Snapshot) *llm.Gateway {
 		Sleep:            g.Sleep,
 		Jitter:           g.Jitter,
 		Now:              g.Now,
+		Observer:         g.Observer,
 	}
 }

@@ -1,0 +1,22 @@
+// Package server is the transport of `cogworks serve`: it receives GitHub
+// App webhook deliveries, verifies their X-Hub-Signature-256, turns the
+// issues, issue_comment and pull_request events into work items and steps
+// them on a bounded queue through a Runner, which calls the same
+// engine.Run as the CLI and the Action.
+//
+// Contracts:
+//   - A delivery with a missing or wrong signature gets 401 and is not
+//     parsed further.
+//   - The same work item (repository and issue) is never stepped twice at
+//     once in one process: deliveries for an item that is queued are
+//     coalesced, and deliveries for an item being stepped mark it to run
+//     once more when the step ends.
+//   - When a new item finds the queue full the delivery gets 503 and is not
+//     remembered, so GitHub's redelivery is accepted later. An accepted
+//     delivery id is remembered (bounded) and a duplicate gets 200.
+//   - Replicas are safe: the processing lock lives in GitHub, so several
+//     processes stepping one item serialise there.
+//   - Shutdown stops accepting (503), lets in-flight steps finish within
+//     the grace period, then cancels them; the engine releases its lock on
+//     every path with a context that survives the cancellation.
+package server
