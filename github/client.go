@@ -91,6 +91,8 @@ type Client struct {
 	manifest Manifest
 	counter  *requestCounter
 	tracker  *rateTracker
+	// app is the installation transport under App auth (nil for tokens).
+	app *ghinstallation.Transport
 }
 
 // New builds a Client from opts. ctx is accepted for symmetry with other
@@ -161,7 +163,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.Manifest != nil {
 		manifest = *opts.Manifest
 	}
-	return &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker}, nil
+	return &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app}, nil
 }
 
 // uploadURL derives the Enterprise uploads URL from the API URL.

@@ -45,13 +45,16 @@ type Server struct {
 	window time.Duration
 	mux    *http.ServeMux
 
-	mu       sync.Mutex // guards all simulated GitHub state below
-	repos    map[string]*repo
-	users    map[string]*user
-	tokens   map[string]string
-	actor    string
-	nextID   int64
-	issueIDs map[int64]issueKey
+	mu     sync.Mutex // guards all simulated GitHub state below
+	repos  map[string]*repo
+	users  map[string]*user
+	tokens map[string]string
+	// scopes are the OAuth scopes of classic tokens (AddTokenScopes).
+	scopes        map[string][]string
+	installations map[int64]*installation
+	actor         string
+	nextID        int64
+	issueIDs      map[int64]issueKey
 
 	metaMu   sync.Mutex // guards request log, faults and rate limits
 	requests []RequestLog
@@ -207,6 +210,7 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 	rec.Header().Set("X-GitHub-Request-Id", s.requestID())
 	rec.Header().Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 	rec.Header().Set("X-GitHub-Media-Type", "github.v3; format=json")
+	s.scopesHeader(rec.Header(), r)
 
 	if f, ok := s.matchFault(r); ok {
 		if f.Delay > 0 {
@@ -263,6 +267,7 @@ func (s *Server) routes() {
 	m := s.mux
 	const rp = "/repos/{owner}/{repo}"
 	m.HandleFunc("GET /user", s.handleUser)
+	m.HandleFunc("POST /app/installations/{id}/access_tokens", s.createInstallationToken)
 	m.HandleFunc("GET /users/{login}", s.handleGetUser)
 	m.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	m.HandleFunc("GET "+rp, s.repoHandler(s.getRepo))
