@@ -14,8 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cogworks/cogworks/audit"
-	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/demo"
 	"github.com/cogworks/cogworks/domain/goservice"
 	"github.com/cogworks/cogworks/engine"
@@ -37,6 +35,9 @@ type DemoOptions struct {
 	Clock     func() time.Time
 	// Retry overrides the GitHub client's retry policy.
 	Retry github.RetryPolicy
+	// EditFiles, when set, changes the sample repository's files before
+	// the demo starts (tests change the config).
+	EditFiles func(files map[string]string)
 }
 
 // DemoReport is what a demo run produced, for the summary and for tests.
@@ -132,6 +133,9 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	if err != nil {
 		return nil, cleanup, err
 	}
+	if opts.EditFiles != nil {
+		opts.EditFiles(files)
+	}
 	ws, err := os.MkdirTemp("", "cogworks-demo-")
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("demo workspace: %w", err)
@@ -194,6 +198,10 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	fmt.Fprintf(out, "▶ %s filed #%d %q and labelled it %s\n\n", demoHuman, n, demo.IssueTitle, pipeline.LabelRun)
 
 	if err := driveDemo(ctx, df, sim, repo, ws, n, opts, report); err != nil {
+		// Show what was produced and spent up to the halt.
+		if serr := summarise(ctx, df, out, sim, report, ws); serr != nil {
+			fmt.Fprintf(out, "(no summary: %v)\n", serr)
+		}
 		return report, cleanup, err
 	}
 	if err := summarise(ctx, df, out, sim, report, ws); err != nil {
@@ -281,12 +289,11 @@ func summarise(ctx context.Context, df *Factory, out io.Writer, sim *githubsim.S
 		requests += s.GitHubRequests
 	}
 	fmt.Fprintf(out, "\nComments on #%d: %d · GitHub requests: %d\n\nCost:\n", report.Issue, report.Comments, requests)
-	cfg, err := config.Load(ws)
+	cfg, err := df.LoadConfig(ws)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprint(out, audit.CostTable(snap.Ledger, cfg.Budgets.PipelineMaxTokens, cfg.Budgets.PipelineMaxCostUSD))
-	return err
+	return writeCostReport(out, snap.Ledger, df.Budget(cfg))
 }
 
 func oneLine(s string, max int) string {

@@ -2,15 +2,16 @@ package cli
 
 import "errors"
 
-// UsageError is bad usage or bad configuration: exit code 2.
+// UsageError is bad usage or bad configuration: exit code 2. Its message
+// ends with a pointer to --help.
 type UsageError struct{ Err error }
 
-func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Error() string { return e.Err.Error() + " (see --help)" }
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // ExitCode maps a command error to the process exit code (SPEC §3): 0 for
-// success, 2 for bad usage or config, 1 for escalations and infrastructure
-// failures.
+// success, 2 for bad usage or config, 1 for escalations, failed checks and
+// infrastructure failures.
 func ExitCode(err error) int {
 	if err == nil {
 		return 0

@@ -90,7 +90,8 @@ func (f *Factory) Client(ctx context.Context) (Client, error) {
 }
 
 // Logger returns the structured logger configured by COGWORKS_LOG_FORMAT
-// (json default, text) and COGWORKS_LOG_LEVEL (debug|info|warn|error).
+// (text or json; unset: text when stderr is a terminal, json otherwise, as
+// in CI) and COGWORKS_LOG_LEVEL (debug|info|warn|error).
 func (f *Factory) Logger() *slog.Logger {
 	level := slog.LevelInfo
 	switch strings.ToLower(f.getenv("COGWORKS_LOG_LEVEL")) {
@@ -102,7 +103,11 @@ func (f *Factory) Logger() *slog.Logger {
 		level = slog.LevelError
 	}
 	opts := &slog.HandlerOptions{Level: level}
-	if strings.EqualFold(f.getenv("COGWORKS_LOG_FORMAT"), "text") {
+	format := strings.ToLower(f.getenv("COGWORKS_LOG_FORMAT"))
+	if format == "" && isTerminal(f.IO.ErrOut) {
+		format = "text"
+	}
+	if format == "text" {
 		return slog.New(slog.NewTextHandler(f.IO.ErrOut, opts))
 	}
 	return slog.New(slog.NewJSONHandler(f.IO.ErrOut, opts))
@@ -113,4 +118,14 @@ func (f *Factory) getenv(k string) string {
 		return ""
 	}
 	return f.Getenv(k)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	fl, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := fl.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

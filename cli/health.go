@@ -25,7 +25,17 @@ func NewCmdHealth(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "health [service]",
 		Short: "Handshake the registered domain services and show their status",
-		Args:  cobra.MaximumNArgs(1),
+		Long: `Connect to every domain service registered in .cogworks/services.toml (or the
+file COGWORKS_DOMAIN_SERVICES_CONFIG names), exchange the Extension API
+handshake and call health; print one row per service. To test a service you
+are writing against the whole Extension API, run the conformance suite (see
+docs/domain-services.md).` + helpEnv(envWorkspace, envServices, envLog) +
+			helpExit("0  every service answered", "1  a service is unavailable, incompatible or failing",
+				"2  bad usage, no services registered, or an unknown service name"),
+		Example: `  cogworks health
+  cogworks health go --output json
+  COGWORKS_DOMAIN_SERVICES_CONFIG=/etc/cogworks/services.toml cogworks health`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Service = args[0]
@@ -36,12 +46,27 @@ func NewCmdHealth(f *Factory) *cobra.Command {
 			if err := validateOutput(opts.Output, "text", "json"); err != nil {
 				return &UsageError{Err: err}
 			}
+			if err := checkWorkspace(opts.Workspace); err != nil {
+				return err
+			}
 			return runHealth(cmd.Context(), f, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Workspace, "workspace", "", "repository checkout holding .cogworks/services.toml")
 	cmd.Flags().StringVar(&opts.Output, "output", "text", "output format: text|json")
 	return cmd
+}
+
+// healthJSON is one row of `health --output json`, with snake_case keys
+// like every CogWorks JSON output.
+type healthJSON struct {
+	Name         string   `json:"name"`
+	Domain       string   `json:"domain"`
+	Version      string   `json:"version"`
+	APIVersion   string   `json:"api_version"`
+	Capabilities []string `json:"capabilities"`
+	Status       string   `json:"status"`
+	Error        string   `json:"error,omitempty"`
 }
 
 func runHealth(ctx context.Context, f *Factory, opts *HealthOptions) error {
@@ -67,9 +92,13 @@ func runHealth(ctx context.Context, f *Factory, opts *HealthOptions) error {
 	}
 	rows := domain.HealthTable(ctx, cfgs)
 	if opts.Output == "json" {
+		out := make([]healthJSON, len(rows))
+		for i, r := range rows {
+			out[i] = healthJSON(r)
+		}
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(rows); err != nil {
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	} else {

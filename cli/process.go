@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -133,9 +134,9 @@ func runProcess(ctx context.Context, f *Factory, opts *ProcessOptions) error {
 
 // engineDeps wires the step function for one repository.
 func (f *Factory) engineDeps(ctx context.Context, repo github.Repo, workspace string, dryRun bool) (engine.Deps, error) {
-	cfg, err := config.Load(workspace)
+	cfg, err := f.LoadConfig(workspace)
 	if err != nil {
-		return engine.Deps{}, &UsageError{Err: err}
+		return engine.Deps{}, err
 	}
 	gh, err := f.Client(ctx)
 	if err != nil {
@@ -155,7 +156,8 @@ func (f *Factory) engineDepsWith(ctx context.Context, gh Client, repo github.Rep
 		GitHub: gh, Config: cfg, RunID: newRunID(), BotLogin: bot,
 		Clock: f.Clock, Logger: f.Logger(), DryRun: dryRun,
 	}
-	if f.Executors != nil {
+	// A dry run never executes a stage, so it needs no LLM key.
+	if f.Executors != nil && !dryRun {
 		deps.Executors, deps.Registry, err = f.Executors(ctx, gh, repo, workspace, cfg)
 		if err != nil {
 			return engine.Deps{}, err
@@ -182,8 +184,12 @@ func printResults(w io.Writer, format string, results []engine.Result) error {
 			}
 			continue
 		}
+		outcome := string(r.Outcome)
+		if r.Outcome == engine.OutcomeAdvanced && strings.HasSuffix(r.Action, "(dry run)") {
+			outcome = "would advance"
+		}
 		if _, err := fmt.Fprintf(w, "#%d %-20s %-16s %-13s %3d requests %5d ms  %s\n",
-			r.Issue, r.Stage, r.Action, r.Outcome, r.GitHubRequests, r.DurationMS, r.Reason); err != nil {
+			r.Issue, r.Stage, r.Action, outcome, r.GitHubRequests, r.DurationMS, r.Reason); err != nil {
 			return err
 		}
 	}

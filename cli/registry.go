@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -18,14 +19,24 @@ type RegistryOptions struct {
 
 // NewCmdRegistry builds `cogworks registry`.
 func NewCmdRegistry(f *Factory) *cobra.Command {
-	cmd := &cobra.Command{Use: "registry", Short: "Work with the interface registry (.cogworks/interfaces)"}
+	cmd := &cobra.Command{
+		Use:   "registry",
+		Short: "Work with the interface registry (.cogworks/interfaces)",
+		Long:  "Work with the interface registry (.cogworks/interfaces)." + helpExit("0  success", "2  bad usage or an invalid registry"),
+		Example: `  cogworks registry validate
+  cogworks registry validate --dir contracts/interfaces`,
+	}
 	opts := &RegistryOptions{}
 	validate := &cobra.Command{
 		Use:   "validate",
 		Short: "Validate every interface definition against the schema and the registry checks",
 		Long: `Validate .cogworks/interfaces/*.toml: schema conformance (errors name file,
 interface and field), unique ids, resolvable references and conflicting
-constraints. Exits 2 when the registry is invalid.`,
+constraints.` + helpEnv(envWorkspace, envLog) + helpExit("0  the registry is valid",
+			"2  bad usage, a missing workspace or registry directory, an invalid config, or an invalid registry"),
+		Example: `  cogworks registry validate
+  cogworks registry validate --workspace ~/src/widgets
+  cogworks registry validate --dir contracts/interfaces`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Workspace == "" {
@@ -43,11 +54,15 @@ constraints. Exits 2 when the registry is invalid.`,
 func runRegistryValidate(f *Factory, opts *RegistryOptions) error {
 	dir := opts.Dir
 	if dir == "" {
-		cfg, err := config.Load(opts.Workspace)
+		cfg, err := f.LoadConfig(opts.Workspace)
 		if err != nil {
-			return &UsageError{Err: err}
+			return err
 		}
 		dir = filepath.Join(opts.Workspace, cfg.Interfaces.Directory)
+	}
+	// A missing directory is not an empty, valid registry: say so.
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return &UsageError{Err: fmt.Errorf("interface registry directory %s does not exist (set [interfaces].directory in %s or --dir)", dir, config.Path)}
 	}
 	report, err := xval.ValidateDir(dir, opts.Workspace, nil)
 	for _, finding := range report.Findings {

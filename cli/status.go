@@ -14,9 +14,10 @@ import (
 
 // StatusOptions are the flags of `cogworks status`.
 type StatusOptions struct {
-	Repo   string
-	Issue  int
-	Output string
+	Repo      string
+	Issue     int
+	Workspace string
+	Output    string
 }
 
 // NewCmdStatus builds `cogworks status`.
@@ -25,10 +26,23 @@ func NewCmdStatus(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show where a work item stands (text, json or the Mermaid state diagram)",
-		Args:  cobra.NoArgs,
+		Long: `Read a work item's state snapshot from its status comment and show the stage,
+the waiting gate or failure, the artifacts, the sub-work-items and the cost so
+far against the budget of the repository's config (the same budget the
+pipeline enforces and cost-report shows).` + helpEnv(envRepo, envWorkspace, envGitHub, envLog) + helpExit(
+			"0  shown",
+			"1  GitHub could not be read, or the issue has no CogWorks status comment",
+			"2  bad usage, a missing workspace or an invalid config"),
+		Example: `  cogworks status --repo acme/widgets --issue 42
+  cogworks status --repo acme/widgets --issue 42 --output json | jq .stage
+  cogworks status --output mermaid            # the whole state machine`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Repo == "" {
 				opts.Repo = f.getenv("GITHUB_REPOSITORY")
+			}
+			if opts.Workspace == "" {
+				opts.Workspace = defaultWorkspace(f)
 			}
 			if err := validateOutput(opts.Output, "text", "json", "mermaid"); err != nil {
 				return &UsageError{Err: err}
@@ -41,8 +55,32 @@ func NewCmdStatus(f *Factory) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
 	cmd.Flags().IntVar(&opts.Issue, "issue", 0, "issue number of the work item (optional with --output mermaid)")
+	cmd.Flags().StringVar(&opts.Workspace, "workspace", "", "repository checkout holding .cogworks/config.toml, for the budget (default $GITHUB_WORKSPACE or .)")
 	cmd.Flags().StringVar(&opts.Output, "output", "text", "output format: text|json|mermaid")
 	return cmd
+}
+
+// statusJSON is `status --output json`: the snapshot's fields plus the
+// budget in force.
+type statusJSON struct {
+	pipeline.Snapshot
+	Budget budgetJSON `json:"budget"`
+}
+
+// budgetJSON is the budget as JSON (snake_case like every CogWorks output).
+type budgetJSON struct {
+	MaxTokens          int     `json:"max_tokens"`
+	MaxCostUSD         float64 `json:"max_cost_usd"`
+	Model              string  `json:"model"`
+	Priced             bool    `json:"priced"`
+	InputPricePerMTok  float64 `json:"input_price_per_mtok"`
+	OutputPricePerMTok float64 `json:"output_price_per_mtok"`
+	Warning            string  `json:"warning,omitempty"`
+}
+
+func (b PipelineBudget) json() budgetJSON {
+	return budgetJSON{MaxTokens: b.MaxTokens, MaxCostUSD: b.MaxCostUSD, Model: b.Model, Priced: b.Priced,
+		InputPricePerMTok: b.Price.InputPerMTok, OutputPricePerMTok: b.Price.OutputPerMTok, Warning: b.Warning()}
 }
 
 func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
@@ -55,6 +93,11 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 	if err != nil {
 		return &UsageError{Err: fmt.Errorf("--repo: %w", err)}
 	}
+	cfg, err := f.LoadConfig(opts.Workspace)
+	if err != nil {
+		return err
+	}
+	budget := f.Budget(cfg)
 	snap, err := ReadSnapshot(ctx, f, repo, opts.Issue)
 	if err != nil {
 		return err
@@ -63,7 +106,7 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 	case "json":
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(snap)
+		return enc.Encode(statusJSON{Snapshot: snap, Budget: budget.json()})
 	case "mermaid":
 		_, err := fmt.Fprintln(f.IO.Out, machine.Mermaid(pipeline.StateForStage(snap.Stage)))
 		return err
@@ -85,8 +128,10 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 	for _, swi := range snap.Artifacts.SubWorkItems {
 		fmt.Fprintf(w, "  %d. %s  #%d  %s  PR #%d\n", swi.Order, swi.ID, swi.Issue, swi.Status, swi.PR)
 	}
-	_, err = fmt.Fprint(w, audit.CostTable(snap.Ledger, 0, 0))
-	return err
+	if warning := budget.Warning(); warning != "" {
+		fmt.Fprintf(w, "warning: %s\n", warning)
+	}
+	return writeCostReport(w, snap.Ledger, budget)
 }
 
 // ReadSnapshot reads a work item's state snapshot from its status comment.

@@ -63,7 +63,11 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 	g := llm.NewGateway(p, prompts.Set{RepoDir: workspace})
 	g.Model = model
 	g.MaxTokens = cfg.LLM.MaxTokens
-	g.Budget = llm.Budget{MaxTokens: cfg.Budgets.PipelineMaxTokens, MaxCostUSD: cfg.Budgets.PipelineMaxCostUSD}
+	budget := f.Budget(cfg)
+	g.Budget = budget.LLM()
+	if w := budget.Warning(); w != "" {
+		f.Logger().Warn(w)
+	}
 	g.Redact = f.Redactor()
 	if f.Metrics != nil {
 		g.Observer = f.Metrics

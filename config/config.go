@@ -61,11 +61,24 @@ type Budgets struct {
 
 // LLM holds [llm].
 type LLM struct {
+	// Provider is one of Providers.
 	Provider      string `toml:"provider"`
 	Model         string `toml:"model"`
 	BaseURL       string `toml:"base_url"`
 	ContextWindow int    `toml:"context_window"`
 	MaxTokens     int    `toml:"max_output_tokens"`
+	// InputPricePerMTok and OutputPricePerMTok price Model in USD per
+	// million tokens, overriding the built-in price table; nil when unset.
+	// Set both or neither.
+	InputPricePerMTok  *float64 `toml:"input_price_per_mtok"`
+	OutputPricePerMTok *float64 `toml:"output_price_per_mtok"`
+}
+
+// Providers are the accepted [llm] provider names (and values of
+// COGWORKS_LLM_PROVIDER): anthropic, openai, ollama and vllm (both
+// OpenAI-compatible servers) and scripted (a replay script, for tests).
+func Providers() []string {
+	return []string{"anthropic", "openai", "ollama", "vllm", "scripted"}
 }
 
 // Scenarios holds [scenarios].
@@ -228,10 +241,17 @@ func (c Config) Validate() error {
 	if c.Budgets.PipelineMaxCostUSD <= 0 {
 		bad("budgets.pipeline_max_cost_usd", "must be > 0, got %g", c.Budgets.PipelineMaxCostUSD)
 	}
-	switch c.LLM.Provider {
-	case "anthropic", "openai", "scripted":
-	default:
-		bad("llm.provider", "must be anthropic, openai or scripted, got %q", c.LLM.Provider)
+	if !slices.Contains(Providers(), c.LLM.Provider) {
+		bad("llm.provider", "must be one of %s, got %q", strings.Join(Providers(), ", "), c.LLM.Provider)
+	}
+	in, out := c.LLM.InputPricePerMTok, c.LLM.OutputPricePerMTok
+	if (in == nil) != (out == nil) {
+		bad("llm.input_price_per_mtok", "set together with llm.output_price_per_mtok (or neither)")
+	}
+	for key, p := range map[string]*float64{"llm.input_price_per_mtok": in, "llm.output_price_per_mtok": out} {
+		if p != nil && *p < 0 {
+			bad(key, "must be ≥ 0, got %g", *p)
+		}
 	}
 	if c.LLM.Model == "" {
 		bad("llm.model", "must not be empty")

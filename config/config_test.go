@@ -52,6 +52,8 @@ func TestParseErrorsNameFileAndKey(t *testing.T) {
 		{"escaping directory", "[interfaces]\ndirectory = \"../x\"\n", []string{"interfaces.directory"}},
 		{"wrong type", "[budgets]\npipeline_max_tokens = \"lots\"\n", []string{"cfg.toml", "pipeline_max_tokens"}},
 		{"syntax", "[pipeline]\nmax_sub_work_items = = 3\n", []string{"cfg.toml", "line 2"}},
+		{"one price only", "[llm]\ninput_price_per_mtok = 3.0\n", []string{"llm.input_price_per_mtok", "output_price_per_mtok"}},
+		{"negative price", "[llm]\ninput_price_per_mtok = -1.0\noutput_price_per_mtok = 2.0\n", []string{"llm.input_price_per_mtok", "≥ 0"}},
 		{"incomplete forbidden import", "[constraints]\nforbidden_imports = [{ from = \"a\" }]\n", []string{"constraints.forbidden_imports[0]"}},
 	}
 	for _, tt := range tests {
@@ -88,4 +90,19 @@ func TestLoadReadsRepoFile(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), filepath.Join(dir, Path))
 	assert.Contains(t, err.Error(), "bogus")
+}
+
+func TestProvidersAndPrices(t *testing.T) {
+	for _, p := range Providers() {
+		cfg, err := Parse("cfg.toml", []byte("[llm]\nprovider = \""+p+"\"\n"))
+		require.NoError(t, err, p)
+		assert.Equal(t, p, cfg.LLM.Provider)
+	}
+	cfg, err := Parse("cfg.toml", []byte("[llm]\nmodel = \"my-model\"\ninput_price_per_mtok = 0.5\noutput_price_per_mtok = 1.5\n"))
+	require.NoError(t, err)
+	require.NotNil(t, cfg.LLM.InputPricePerMTok)
+	require.NotNil(t, cfg.LLM.OutputPricePerMTok)
+	assert.InDelta(t, 0.5, *cfg.LLM.InputPricePerMTok, 1e-12)
+	assert.InDelta(t, 1.5, *cfg.LLM.OutputPricePerMTok, 1e-12)
+	assert.Nil(t, Default().LLM.InputPricePerMTok, "built-in prices apply unless configured")
 }

@@ -24,6 +24,8 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 	body, err := audit.StatusComment(snap, pipeline.PipelineMachine(), audit.StatusOptions{
 		Warnings:          warnings,
 		RejectedApprovals: o.obs.Approval.Rejected,
+		BudgetTokens:      s.d.Config.Budgets.PipelineMaxTokens,
+		BudgetUSD:         s.d.Config.Budgets.PipelineMaxCostUSD,
 	})
 	if err != nil {
 		return fmt.Errorf("render status of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)

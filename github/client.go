@@ -94,6 +94,8 @@ type Client struct {
 	// apps talks to GitHub as the App itself (a JWT), not as an
 	// installation; nil with token auth.
 	apps *gh.Client
+	// app is the installation transport under App auth (nil for tokens).
+	app *ghinstallation.Transport
 }
 
 // New builds a Client from opts. ctx is accepted for symmetry with other
@@ -164,7 +166,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.Manifest != nil {
 		manifest = *opts.Manifest
 	}
-	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker}
+	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app}
 	if opts.App != nil {
 		jwt, err := ghinstallation.NewAppsTransport(counter, opts.App.AppID, opts.App.PrivateKey)
 		if err != nil {

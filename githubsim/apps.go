@@ -98,6 +98,12 @@ func (s *Server) handleGetApp(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleInstallationToken(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if id, err := strconv.ParseInt(r.PathValue("id"), 10, 64); err == nil {
+		if inst, ok := s.installations[id]; ok {
+			s.createInstallationToken(w, r, id, inst)
+			return
+		}
+	}
 	a, err := s.appFor(r)
 	if err != nil {
 		writeMessage(w, http.StatusUnauthorized, err.Error())

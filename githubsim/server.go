@@ -53,6 +53,9 @@ type Server struct {
 	nextID   int64
 	issueIDs map[int64]issueKey
 	apps     map[int64]*app
+	// scopes are the OAuth scopes of classic tokens (AddTokenScopes).
+	scopes        map[string][]string
+	installations map[int64]*installation
 
 	metaMu   sync.Mutex // guards request log, faults and rate limits
 	requests []RequestLog
@@ -208,6 +211,7 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 	rec.Header().Set("X-GitHub-Request-Id", s.requestID())
 	rec.Header().Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 	rec.Header().Set("X-GitHub-Media-Type", "github.v3; format=json")
+	s.scopesHeader(rec.Header(), r)
 
 	if f, ok := s.matchFault(r); ok {
 		if f.Delay > 0 {

@@ -34,21 +34,24 @@ type Price struct {
 }
 
 // Budget bounds what a pipeline may spend. A zero MaxTokens or MaxCostUSD
-// disables that bound. Models missing from Prices are priced at
-// DefaultPrice.
+// disables that bound. Models are priced from Prices (see LookupPrice);
+// a model with no price costs $0 and is held to the token bound only:
+// the cost bound cannot be enforced without a price.
 type Budget struct {
-	MaxTokens    int
-	MaxCostUSD   float64
-	Prices       map[string]Price
-	DefaultPrice Price
+	MaxTokens  int
+	MaxCostUSD float64
+	Prices     map[string]Price
 }
 
-// Cost prices a call of model with the given token counts.
+// Price returns model's price and whether one is known.
+func (b Budget) Price(model string) (Price, bool) {
+	return LookupPrice(b.Prices, model)
+}
+
+// Cost prices a call of model with the given token counts ($0 for a model
+// without a price).
 func (b Budget) Cost(model string, in, out int) float64 {
-	p, ok := b.Prices[model]
-	if !ok {
-		p = b.DefaultPrice
-	}
+	p, _ := b.Price(model)
 	return (float64(in)*p.InputPerMTok + float64(out)*p.OutputPerMTok) / 1e6
 }
 

@@ -6,25 +6,53 @@ import (
 	"strings"
 )
 
-// Provider names accepted by FromConfig.
+// Provider names accepted by FromConfig; the same names are accepted in
+// .cogworks/config.toml ([llm] provider) and COGWORKS_LLM_PROVIDER.
 const (
 	ProviderAnthropic = "anthropic"
 	ProviderOpenAI    = "openai"
+	// ProviderOllama and ProviderVLLM are OpenAI-compatible servers with
+	// their own default base URLs and no API key.
+	ProviderOllama = "ollama"
+	ProviderVLLM   = "vllm"
+	// ProviderScripted replays a script; tests and `cogworks demo` inject
+	// it directly, so FromConfig refuses it.
+	ProviderScripted = "scripted"
+)
+
+// Default base URLs of the local OpenAI-compatible servers.
+const (
+	DefaultOllamaBaseURL = "http://localhost:11434/v1"
+	DefaultVLLMBaseURL   = "http://localhost:8000/v1"
 )
 
 // Config selects and configures a real provider. Environment overrides
-// (COGWORKS_LLM_*) are applied by cmd before calling FromConfig.
+// (COGWORKS_LLM_*) are applied by the caller before FromConfig.
 type Config struct {
-	// Provider is "anthropic" or "openai" (any OpenAI-compatible server:
-	// Ollama, vLLM, llama.cpp; "ollama", "vllm" and "llamacpp" are accepted
-	// as aliases and need BaseURL).
+	// Provider is anthropic (the default when empty), openai, ollama or
+	// vllm.
 	Provider string
-	BaseURL  string
-	APIKey   string
-	Model    string
+	// BaseURL overrides the provider's default endpoint (for openai,
+	// ollama and vllm including /v1).
+	BaseURL string
+	APIKey  string
+	Model   string
 	// HTTPClient carries timeouts and transport middleware; nil means a
 	// client with a 5-minute timeout.
 	HTTPClient *http.Client
+}
+
+// NeedsAPIKey reports whether provider cannot work without an API key
+// (with the given base URL): anthropic always, openai on its default
+// endpoint.
+func NeedsAPIKey(provider, baseURL string) bool {
+	switch strings.ToLower(strings.TrimSpace(provider)) {
+	case ProviderAnthropic, "":
+		return true
+	case ProviderOpenAI:
+		return baseURL == ""
+	}
+	return false
 }
 
 // FromConfig builds the provider named by cfg.Provider.
@@ -33,23 +61,35 @@ func FromConfig(cfg Config) (Provider, error) {
 	if client == nil {
 		client = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
-	switch strings.ToLower(strings.TrimSpace(cfg.Provider)) {
+	name := strings.ToLower(strings.TrimSpace(cfg.Provider))
+	if NeedsAPIKey(name, cfg.BaseURL) && cfg.APIKey == "" {
+		return nil, fmt.Errorf("llm provider %q: an API key is required (set COGWORKS_LLM_API_KEY)", orAnthropic(name))
+	}
+	switch name {
 	case ProviderAnthropic, "":
-		if cfg.APIKey == "" {
-			return nil, fmt.Errorf("llm provider %q: an API key is required", ProviderAnthropic)
-		}
 		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
 	case ProviderOpenAI:
-		if cfg.APIKey == "" && cfg.BaseURL == "" {
-			return nil, fmt.Errorf("llm provider %q: an API key is required for the default endpoint", ProviderOpenAI)
-		}
 		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
-	case "ollama", "vllm", "llamacpp", "llama.cpp":
-		if cfg.BaseURL == "" {
-			return nil, fmt.Errorf("llm provider %q: base_url is required (the server's OpenAI-compatible /v1 endpoint)", cfg.Provider)
+	case ProviderOllama, ProviderVLLM:
+		base := cfg.BaseURL
+		if base == "" {
+			base = DefaultOllamaBaseURL
+			if name == ProviderVLLM {
+				base = DefaultVLLMBaseURL
+			}
 		}
-		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
+		return &OpenAI{BaseURL: base, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
+	case ProviderScripted:
+		return nil, fmt.Errorf("llm provider %q replays a script and is only available to tests and `cogworks demo`", ProviderScripted)
 	default:
-		return nil, fmt.Errorf("llm provider %q: unknown (want %q or %q)", cfg.Provider, ProviderAnthropic, ProviderOpenAI)
+		return nil, fmt.Errorf("llm provider %q: unknown (want one of %s, %s, %s, %s or %s)", cfg.Provider,
+			ProviderAnthropic, ProviderOpenAI, ProviderOllama, ProviderVLLM, ProviderScripted)
 	}
+}
+
+func orAnthropic(name string) string {
+	if name == "" {
+		return ProviderAnthropic
+	}
+	return name
 }

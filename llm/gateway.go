@@ -127,6 +127,9 @@ type CallRecord struct {
 	// BudgetWarning is 75 or 90 when this call pushed the pipeline's spend
 	// past that percentage of its budget, else 0.
 	BudgetWarning int
+	// Unpriced is set when the model has no price: CostUSD is 0 and only
+	// the token budget was enforced.
+	Unpriced bool
 }
 
 // Structured renders call.Template, asks the provider for an answer that
@@ -155,6 +158,11 @@ func callEvent(rec CallRecord, err error) audit.Event {
 	}
 	summary := fmt.Sprintf("LLM %s · model %s · input %s · %d in / %d out tokens · %d ms · %d request(s), %d schema retr(ies)",
 		rec.Template, rec.Model, hash, rec.InputTokens, rec.OutputTokens, rec.LatencyMS, rec.Attempts, rec.SchemaRetries)
+	if rec.Unpriced {
+		summary += fmt.Sprintf(" · no price for model %s: cost not counted, token budget only", rec.Model)
+	} else if rec.CostUSD > 0 {
+		summary += fmt.Sprintf(" · $%.4f", rec.CostUSD)
+	}
 	if err != nil {
 		summary += " · failed: " + err.Error()
 	}
@@ -196,6 +204,8 @@ func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecor
 		Template:   call.Template,
 	}
 	rec.Model = req.Model
+	_, priced := g.Budget.Price(req.Model)
+	rec.Unpriced = !priced
 	schemaRetries := g.SchemaRetries
 	if schemaRetries == 0 {
 		schemaRetries = DefaultSchemaRetries
@@ -299,7 +309,9 @@ func (g *Gateway) checkBudget(req Request, rec *CallRecord) error {
 		return &BudgetExceededError{Stage: rec.Stage, SWI: rec.SWI, Unit: UnitTokens,
 			Spent: float64(spentTok), Estimated: float64(estTok), Limit: float64(b.MaxTokens)}
 	}
-	if b.MaxCostUSD > 0 {
+	// Without a price the dollar bound cannot be checked; the token bound
+	// above still holds (the wiring warns about the unpriced model).
+	if _, priced := b.Price(req.Model); b.MaxCostUSD > 0 && priced {
 		estUSD := b.Cost(req.Model, inEst, req.MaxTokens)
 		if spentUSD+estUSD > b.MaxCostUSD {
 			return &BudgetExceededError{Stage: rec.Stage, SWI: rec.SWI, Unit: UnitUSD,
@@ -315,13 +327,17 @@ func (g *Gateway) record(resp Response, model string, rec *CallRecord) {
 	if resp.InputTokens == 0 && resp.OutputTokens == 0 {
 		return
 	}
-	if resp.Model != "" {
+	// Price by the model that answered when it has a price (a dated
+	// snapshot of the requested family), else by the requested one.
+	if _, ok := g.Budget.Price(resp.Model); ok || (resp.Model != "" && model == "") {
 		model = resp.Model
 	}
 	beforeTok, beforeUSD := g.Ledger.Spent()
 	u := Usage{Model: model, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens,
 		CostUSD: g.Budget.Cost(model, resp.InputTokens, resp.OutputTokens)}
 	g.Ledger.Record(rec.Stage, rec.SWI, u)
+	_, priced := g.Budget.Price(model)
+	rec.Unpriced = !priced
 	if g.Observer != nil {
 		g.Observer.LLMUsage(rec.Stage, u)
 	}

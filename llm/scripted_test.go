@@ -109,7 +109,10 @@ func TestFromConfig(t *testing.T) {
 		{"openai", Config{Provider: "OpenAI", APIKey: "k"}, "*llm.OpenAI", ""},
 		{"openai-compatible without key", Config{Provider: "openai", BaseURL: "http://127.0.0.1:11434/v1"}, "*llm.OpenAI", ""},
 		{"ollama alias", Config{Provider: "ollama", BaseURL: "http://127.0.0.1:11434/v1"}, "*llm.OpenAI", ""},
-		{"ollama without base", Config{Provider: "ollama"}, "", "base_url is required"},
+		{"ollama default base", Config{Provider: "ollama"}, "*llm.OpenAI", ""},
+		{"vllm default base", Config{Provider: "vllm"}, "*llm.OpenAI", ""},
+		{"scripted is for tests", Config{Provider: "scripted"}, "", "only available to tests"},
+		{"old alias", Config{Provider: "llamacpp", BaseURL: "http://x/v1"}, "", `"llamacpp": unknown`},
 		{"unknown", Config{Provider: "gemini", APIKey: "k"}, "", `"gemini": unknown`},
 	}
 	for _, tt := range tests {
@@ -123,6 +126,12 @@ func TestFromConfig(t *testing.T) {
 			assert.Equal(t, tt.want, typeName(p))
 		})
 	}
+	p, err := FromConfig(Config{Provider: "vllm"})
+	require.NoError(t, err)
+	assert.Equal(t, DefaultVLLMBaseURL, p.(*OpenAI).BaseURL)
+	p, err = FromConfig(Config{Provider: "ollama"})
+	require.NoError(t, err)
+	assert.Equal(t, DefaultOllamaBaseURL, p.(*OpenAI).BaseURL)
 }
 
 func typeName(v any) string {

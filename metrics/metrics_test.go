@@ -89,7 +89,7 @@ func TestGatewayReportsLLMUsageByStageAndModel(t *testing.T) {
 	g := llm.NewGateway(p, llm.RenderFunc(func(string, map[string]any) (string, string, error) {
 		return "system", "a question of some length", nil
 	}))
-	g.Budget = llm.Budget{DefaultPrice: llm.Price{InputPerMTok: 3, OutputPerMTok: 15}}
+	g.Budget = llm.Budget{Prices: map[string]llm.Price{"scripted-1": {InputPerMTok: 3, OutputPerMTok: 15}}}
 	g.Observer = m
 	var out struct {
 		Answer string `json:"answer"`
