@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -28,11 +29,13 @@ func Step(ctx context.Context, d Deps, ref Ref) (Result, error) {
 		return Result{}, err
 	}
 	start := time.Now()
-	req0 := d.GitHub.Requests()
+	// The count travels with the context, so that steps running at once on
+	// one client (process-all) each report their own requests.
+	ctx, requests := github.WithRequestCounter(ctx)
 	s := &stepper{d: d, ref: ref, labels: idem.NewLabels(d.GitHub, ref.Repo, pipeline.LabelSpec)}
 	res, err := s.step(ctx)
 	res.Issue = ref.Issue
-	res.GitHubRequests = d.GitHub.Requests() - req0
+	res.GitHubRequests = requests.Load()
 	res.DurationMS = time.Since(start).Milliseconds()
 	log := d.logger().With("pipeline_id", fmt.Sprintf("%s#%d", ref.Repo, ref.Issue), "stage", res.Stage,
 		"action", res.Action, "result", res.Outcome, "duration_ms", res.DurationMS, "github_requests", res.GitHubRequests)
