@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
@@ -78,11 +79,11 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) err
 	if err != nil {
 		return err
 	}
-	issues, err := gh.SearchIssues(ctx, fmt.Sprintf("repo:%s is:issue is:open label:%q", repo, pipeline.LabelRun))
+	issues, err := gh.SearchIssues(ctx, workItemQuery(repo))
 	if err != nil {
 		return fmt.Errorf("search work items in %s: %w", repo, err)
 	}
-	numbers := uniqueNumbers(issues)
+	numbers := stepCandidates(issues)
 	deps, err := f.engineDeps(ctx, repo, opts.Workspace, opts.DryRun)
 	if err != nil {
 		return err
@@ -116,13 +117,28 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) err
 	return errors.Join(errs...)
 }
 
-// uniqueNumbers returns each issue number once, so no work item is
-// processed twice at once even if search returns it twice.
-func uniqueNumbers(issues []github.Issue) []int {
+// workItemQuery searches the open work items of repo that may still have
+// something to do: completed ones are left out by the search itself, so a
+// finished work item costs process-all no request at all.
+func workItemQuery(repo github.Repo) string {
+	return fmt.Sprintf("repo:%s is:issue is:open label:%q -label:%q",
+		repo, pipeline.LabelRun, pipeline.StageLabel(pipeline.StageComplete))
+}
+
+// stepCandidates returns the numbers of the work items to step, each once
+// so that no work item is processed twice at once even if search returns it
+// twice. A failed work item is stepped only when a maintainer asked for a
+// retry: GitHub search cannot express "failed and not retry" next to the
+// other qualifiers, but the hits carry their labels, so the filter costs no
+// request.
+func stepCandidates(issues []github.Issue) []int {
 	seen := map[int]bool{}
 	var out []int
 	for _, is := range issues {
 		if is.IsPullRequest || seen[is.Number] {
+			continue
+		}
+		if hasLabel(is, pipeline.StageLabel(pipeline.StageFailed)) && !hasLabel(is, pipeline.LabelRetry) {
 			continue
 		}
 		seen[is.Number] = true
@@ -130,4 +146,14 @@ func uniqueNumbers(issues []github.Issue) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// hasLabel compares label names as GitHub does, ignoring case.
+func hasLabel(is github.Issue, name string) bool {
+	for _, l := range is.Labels {
+		if strings.EqualFold(l, name) {
+			return true
+		}
+	}
+	return false
 }

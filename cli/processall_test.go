@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -71,4 +72,39 @@ func TestProcessAllReportsEachStepsOwnRequests(t *testing.T) {
 	for step, n := range serial {
 		assert.InDelta(t, n, concurrent[step], 1, step)
 	}
+}
+
+// TestProcessAllSkipsFinishedWorkItems: a completed work item, and a failed
+// one nobody asked to retry, cost process-all no request; a failed one with
+// cogworks:retry is stepped.
+func TestProcessAllSkipsFinishedWorkItems(t *testing.T) {
+	env := testenv.New(t)
+	repo := testenv.Repo.String()
+	complete := env.Sim.SeedIssue(repo, "alice", "done", "b", pipeline.LabelRun, pipeline.StageLabel(pipeline.StageComplete))
+	failed := env.Sim.SeedIssue(repo, "alice", "failed", "b", pipeline.LabelRun, pipeline.StageLabel(pipeline.StageFailed))
+	retry := env.Sim.SeedIssue(repo, "alice", "retry", "b", pipeline.LabelRun, pipeline.StageLabel(pipeline.StageFailed), pipeline.LabelRetry)
+	fresh := env.Sim.SeedIssue(repo, "alice", "new", "b", pipeline.LabelRun)
+	f, out, _ := testFactory(t, env)
+
+	env.Sim.ResetRequests()
+	err := execute(t, f, "process-all", "--repo", repo, "--workspace", t.TempDir(), "--output", "json")
+	require.NoError(t, err)
+	stepped := map[int]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &r))
+		stepped[int(r["issue"].(float64))] = true
+	}
+	assert.Equal(t, map[int]bool{retry: true, fresh: true}, stepped)
+	for _, r := range env.Sim.Requests() {
+		for _, n := range []int{complete, failed} {
+			assert.NotContains(t, r.Path+"/", fmt.Sprintf("/issues/%d/", n), "%s %s touches finished #%d", r.Method, r.Path, n)
+		}
+	}
+}
+
+func TestWorkItemQueryExcludesCompleted(t *testing.T) {
+	repo, err := github.ParseRepo("acme/widgets")
+	require.NoError(t, err)
+	assert.Equal(t, `repo:acme/widgets is:issue is:open label:"cogworks:run" -label:"cogworks:stage:complete"`, workItemQuery(repo))
 }
