@@ -90,15 +90,31 @@ func Format(c Comment) string {
 	return Redact(b.String())
 }
 
-// tokenPatterns match common secret shapes. They are compiled per call:
-// the package keeps no state, and comments are small.
-func tokenPatterns() []*regexp.Regexp {
-	return []*regexp.Regexp{
-		regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`),
-		regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`),
-		regexp.MustCompile(`\bgh[opsur]_[A-Za-z0-9]{20,}`),
-		regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`),
+// tokenPattern is one secret shape and the literals every match contains,
+// checked first so that text without them skips the regular expression.
+type tokenPattern struct {
+	hints []string
+	re    *regexp.Regexp
+}
+
+// tokenPatterns match common secret shapes. They are compiled once, like
+// the project's other fixed patterns: compiling them on every call cost
+// most of a status comment's rendering time, since every string of the
+// snapshot is redacted. The slice is never modified.
+var tokenPatterns = []tokenPattern{
+	{[]string{"-----BEGIN "}, regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`)},
+	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`)},
+	{[]string{"gho_", "ghp_", "ghs_", "ghu_", "ghr_"}, regexp.MustCompile(`\bgh[opsur]_[A-Za-z0-9]{20,}`)},
+	{[]string{"sk-"}, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
+}
+
+func containsAny(text string, literals []string) bool {
+	for _, l := range literals {
+		if strings.Contains(text, l) {
+			return true
+		}
 	}
+	return false
 }
 
 // Redact replaces every occurrence of the given secrets, and of common
@@ -114,8 +130,11 @@ func Redact(text string, secrets ...string) string {
 			text = strings.ReplaceAll(text, s, Redacted)
 		}
 	}
-	for _, re := range tokenPatterns() {
-		text = re.ReplaceAllStringFunc(text, func(m string) string {
+	for _, p := range tokenPatterns {
+		if !containsAny(text, p.hints) {
+			continue
+		}
+		text = p.re.ReplaceAllStringFunc(text, func(m string) string {
 			// An sk- word without a digit is prose ("sk-learn-…"), not a key.
 			if strings.HasPrefix(m, "sk-") && !strings.ContainsAny(m, "0123456789") {
 				return m

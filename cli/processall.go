@@ -141,6 +141,18 @@ format for the node-exporter textfile collector; --pushgateway pushes them.`,
 type workItem struct {
 	repo   github.Repo
 	number int
+	// issue is the issue as search showed it: the first step takes its
+	// labels instead of reading the issue again.
+	issue *github.Issue
+}
+
+// workItemQuery searches the open work items in scope ("repo:o/r" or
+// "org:o") that may still have something to do: completed ones are left
+// out by the search itself, so a finished work item costs process-all no
+// request at all.
+func workItemQuery(scope string) string {
+	return fmt.Sprintf("%s is:issue is:open label:%q -label:%q",
+		scope, pipeline.LabelRun, pipeline.StageLabel(pipeline.StageComplete))
 }
 
 func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (err error) {
@@ -161,7 +173,7 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 	if opts.Org != "" {
 		scope = "org:" + opts.Org
 	}
-	issues, err := gh.SearchIssues(ctx, fmt.Sprintf("%s is:issue is:open label:%q", scope, pipeline.LabelRun))
+	issues, err := gh.SearchIssues(ctx, workItemQuery(scope))
 	if err != nil {
 		return fmt.Errorf("search work items in %s: %w", scope, err)
 	}
@@ -188,7 +200,7 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 					return nil, err
 				}
 				d.RunID = newRunID()
-				return engine.Run(gctx, d, engine.Ref{Repo: it.repo, Issue: it.number, CheckMerges: true}, opts.MaxSteps)
+				return engine.Run(gctx, d, engine.Ref{Repo: it.repo, Issue: it.number, CheckMerges: true, Known: it.issue}, opts.MaxSteps)
 			}()
 			f.Metrics.ObserveSteps(rs)
 			mu.Lock()
@@ -224,12 +236,19 @@ func selectWork(issues []github.Issue, opts *ProcessAllOptions) ([]workItem, err
 		if err != nil {
 			return nil, fmt.Errorf("search result #%d: repository %q: %w", is.Number, full, err)
 		}
-		it := workItem{repo: repo, number: is.Number}
-		if seen[it] {
+		key := workItem{repo: repo, number: is.Number}
+		if seen[key] {
 			continue
 		}
-		seen[it] = true
-		out = append(out, it)
+		// A failed work item is stepped only when a maintainer asked for a
+		// retry: search cannot say "failed and not retry" next to the
+		// other qualifiers, but the hits carry their labels.
+		if is.HasLabel(pipeline.StageLabel(pipeline.StageFailed)) && !is.HasLabel(pipeline.LabelRetry) {
+			continue
+		}
+		seen[key] = true
+		found := is
+		out = append(out, workItem{repo: repo, number: is.Number, issue: &found})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].repo != out[j].repo {

@@ -37,11 +37,13 @@ func step(ctx context.Context, d Deps, ref Ref) (Result, *github.Issue, error) {
 		return Result{}, nil, err
 	}
 	start := time.Now()
-	req0 := d.GitHub.Requests()
+	// The count travels with the context, so that steps running at once on
+	// one client (process-all) each report their own requests.
+	ctx, requests := github.WithRequestCounter(ctx)
 	s := &stepper{d: d, ref: ref}
 	res, err := s.step(ctx)
 	res.Issue = ref.Issue
-	res.GitHubRequests = d.GitHub.Requests() - req0
+	res.GitHubRequests = requests.Load()
 	res.DurationMS = time.Since(start).Milliseconds()
 	log := d.logger().With("pipeline_id", fmt.Sprintf("%s#%d", ref.Repo, ref.Issue), "stage", res.Stage,
 		"action", res.Action, "result", res.Outcome, "duration_ms", res.DurationMS, "github_requests", res.GitHubRequests)

@@ -129,6 +129,11 @@ func TestSimGitRoundTripAndPullRequest(t *testing.T) {
 	head, err := c.GetBranchSHA(ctx, simRepo, branch)
 	require.NoError(t, err)
 	assert.Equal(t, commit.SHA, head)
+	headCommit, err := c.GetBranchHead(ctx, simRepo, branch)
+	require.NoError(t, err, "a branch name with slashes is one path segment")
+	assert.Equal(t, github.Commit{SHA: commit.SHA, TreeSHA: tree}, headCommit)
+	_, err = c.GetBranchHead(ctx, simRepo, "cogworks/1/missing")
+	require.ErrorIs(t, err, github.ErrNotFound)
 
 	entries, err := c.GetTree(ctx, simRepo, tree, true)
 	require.NoError(t, err)

@@ -28,7 +28,8 @@ import (
 // Counting sits below retries so every attempt, and every conditional
 // request answered with 304, is counted.
 
-// requestCounter counts requests handed to the next transport.
+// requestCounter counts requests handed to the next transport, in total
+// and for the RequestCount carried by the request's context.
 type requestCounter struct {
 	next http.RoundTripper
 	n    atomic.Int64
@@ -36,6 +37,7 @@ type requestCounter struct {
 
 func (c *requestCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 	c.n.Add(1)
+	countRequest(req.Context())
 	return c.next.RoundTrip(req)
 }
 

@@ -44,6 +44,11 @@ func TestSearchIssuesFilters(t *testing.T) {
 		{"repo:acme/widgets is:pr", []int{4}},
 		{`repo:acme/widgets label:"needs review" label:cogworks:spec is:open`, []int{1}},
 		{"repo:acme/widgets -label:cogworks:spec", []int{2}},
+		// negative qualifiers: quoted, repeated, next to positive ones, and
+		// case-insensitive like GitHub's label match
+		{`repo:acme/widgets is:issue -label:"needs review"`, []int{2}},
+		{`repo:acme/widgets is:issue label:cogworks:spec -label:"Needs Review"`, []int{}},
+		{`repo:acme/widgets -label:"cogworks:plan" -label:"needs review"`, []int{4}},
 		{"repo:acme/widgets plan", []int{2}},
 		{"label:cogworks:spec is:issue is:open", []int{1, 1}},
 	}
@@ -51,7 +56,7 @@ func TestSearchIssuesFilters(t *testing.T) {
 		t.Run(tt.q, func(t *testing.T) {
 			res, _, err := f.client.Search.Issues(ctx(t), tt.q, &github.SearchOptions{})
 			require.NoError(t, err)
-			var got []int
+			got := []int{}
 			for _, is := range res.Issues {
 				got = append(got, is.GetNumber())
 			}

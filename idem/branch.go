@@ -11,10 +11,9 @@ import (
 
 // GitAPI is what WriteFiles needs from GitHub.
 type GitAPI interface {
-	GetBranchSHA(ctx context.Context, repo github.Repo, branch string) (string, error)
+	GetBranchHead(ctx context.Context, repo github.Repo, branch string) (github.Commit, error)
 	CreateBranch(ctx context.Context, repo github.Repo, branch, sha string) error
 	UpdateBranch(ctx context.Context, repo github.Repo, branch, sha string, force bool) error
-	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
 	CreateTree(ctx context.Context, repo github.Repo, baseTree string, entries []github.TreeEntry) (string, error)
 	CreateCommit(ctx context.Context, repo github.Repo, message, tree string, parents []string) (github.Commit, error)
 }
@@ -31,14 +30,32 @@ type Commit struct {
 // WriteFiles commits c.Files on c.Branch, creating the branch from c.From
 // when needed. If the resulting tree equals the branch's current tree it
 // writes no commit and reports changed=false. It returns the branch head.
+//
+// It costs at most 4 GitHub requests on an existing branch (head with its
+// tree, tree with the contents inline, commit, ref update; 2 when nothing
+// changed) and 5 on a new one (one more head read; the branch is created at
+// the new commit rather than created and then moved).
 func WriteFiles(ctx context.Context, api GitAPI, repo github.Repo, c Commit) (head string, changed bool, err error) {
-	head, err = ensureBranch(ctx, api, repo, c.Branch, c.From)
+	head, changed, err = writeFiles(ctx, api, repo, c)
+	if errors.Is(err, errBranchRace) {
+		// Another run created the branch between our read and our create:
+		// our commit is an unreferenced object; start again on its branch,
+		// where an equal tree now means nothing to write.
+		head, changed, err = writeFiles(ctx, api, repo, c)
+	}
+	if errors.Is(err, errBranchRace) {
+		return "", false, fmt.Errorf("create branch %s in %s: %w", c.Branch, repo, err)
+	}
+	return head, changed, err
+}
+
+// errBranchRace reports that the branch appeared while we wrote to it.
+var errBranchRace = errors.New("branch created concurrently")
+
+func writeFiles(ctx context.Context, api GitAPI, repo github.Repo, c Commit) (string, bool, error) {
+	parent, exists, err := branchHead(ctx, api, repo, c.Branch, c.From)
 	if err != nil {
 		return "", false, err
-	}
-	parent, err := api.GetCommit(ctx, repo, head)
-	if err != nil {
-		return "", false, fmt.Errorf("read head commit %s of %s in %s: %w", head, c.Branch, repo, err)
 	}
 	paths := make([]string, 0, len(c.Files))
 	for p := range c.Files {
@@ -54,37 +71,44 @@ func WriteFiles(ctx context.Context, api GitAPI, repo github.Repo, c Commit) (he
 	if err != nil {
 		return "", false, fmt.Errorf("write tree for %s in %s: %w", c.Branch, repo, err)
 	}
-	if tree == parent.TreeSHA {
-		return head, false, nil
+	head, changed := parent.SHA, tree != parent.TreeSHA
+	if changed {
+		commit, err := api.CreateCommit(ctx, repo, c.Message, tree, []string{parent.SHA})
+		if err != nil {
+			return "", false, fmt.Errorf("commit on %s in %s: %w", c.Branch, repo, err)
+		}
+		head = commit.SHA
 	}
-	commit, err := api.CreateCommit(ctx, repo, c.Message, tree, []string{head})
-	if err != nil {
-		return "", false, fmt.Errorf("commit on %s in %s: %w", c.Branch, repo, err)
+	switch {
+	case !exists:
+		err := api.CreateBranch(ctx, repo, c.Branch, head)
+		if errors.Is(err, github.ErrUnprocessable) {
+			return "", false, errBranchRace
+		}
+		if err != nil {
+			return "", false, fmt.Errorf("create branch %s from %s in %s: %w", c.Branch, c.From, repo, err)
+		}
+	case changed:
+		if err := api.UpdateBranch(ctx, repo, c.Branch, head, false); err != nil {
+			return "", false, fmt.Errorf("move %s to %s in %s: %w", c.Branch, head, repo, err)
+		}
 	}
-	if err := api.UpdateBranch(ctx, repo, c.Branch, commit.SHA, false); err != nil {
-		return "", false, fmt.Errorf("move %s to %s in %s: %w", c.Branch, commit.SHA, repo, err)
-	}
-	return commit.SHA, true, nil
+	return head, changed, nil
 }
 
-func ensureBranch(ctx context.Context, api GitAPI, repo github.Repo, branch, from string) (string, error) {
-	sha, err := api.GetBranchSHA(ctx, repo, branch)
+// branchHead returns the head of branch, or of from when branch does not
+// exist yet (exists=false).
+func branchHead(ctx context.Context, api GitAPI, repo github.Repo, branch, from string) (github.Commit, bool, error) {
+	head, err := api.GetBranchHead(ctx, repo, branch)
 	if err == nil {
-		return sha, nil
+		return head, true, nil
 	}
 	if !errors.Is(err, github.ErrNotFound) {
-		return "", fmt.Errorf("read branch %s in %s: %w", branch, repo, err)
+		return github.Commit{}, false, fmt.Errorf("read branch %s in %s: %w", branch, repo, err)
 	}
-	base, err := api.GetBranchSHA(ctx, repo, from)
+	head, err = api.GetBranchHead(ctx, repo, from)
 	if err != nil {
-		return "", fmt.Errorf("read base branch %s for %s in %s: %w", from, branch, repo, err)
+		return github.Commit{}, false, fmt.Errorf("read base branch %s for %s in %s: %w", from, branch, repo, err)
 	}
-	err = api.CreateBranch(ctx, repo, branch, base)
-	if errors.Is(err, github.ErrUnprocessable) { // created concurrently
-		return api.GetBranchSHA(ctx, repo, branch)
-	}
-	if err != nil {
-		return "", fmt.Errorf("create branch %s from %s in %s: %w", branch, from, repo, err)
-	}
-	return base, nil
+	return head, false, nil
 }

@@ -200,3 +200,78 @@ func TestWriteFilesOnlyWhenTreeDiffers(t *testing.T) {
 	assert.Equal(t, "package widgets\n\n// Counter counts.\n", files["widgets/counter.go"])
 	assert.Contains(t, files, "README.md", "branch starts from main")
 }
+
+// TestWriteFilesRequestBudget counts GitHub requests per branch commit
+// (issue 8: a branch commit costs at most 5 requests).
+func TestWriteFilesRequestBudget(t *testing.T) {
+	const budget = 5
+	env := testenv.New(t)
+	ctx := context.Background()
+	c := idem.Commit{Branch: "cogworks/9/swi-1", From: "main", Message: "swi-1",
+		Files: map[string]string{"codec/codec.go": "package codec\n", "codec/doc.go": "// Package codec codes.\npackage codec\n"}}
+	steps := []struct {
+		name        string
+		edit        func()
+		wantChanged bool
+		want        int
+	}{
+		{"new branch", func() {}, true, 5},
+		{"same tree: no commit", func() {}, false, 2},
+		{"existing branch", func() { c.Files["codec/codec.go"] = "package codec\n\n// V is 2.\nconst V = 2\n" }, true, 4},
+		{"new branch, nothing to change", func() {
+			c.Branch, c.Files = "cogworks/9/swi-2", map[string]string{"README.md": env.Sim.BranchFiles(repo.String(), "main")["README.md"]}
+		}, false, 4},
+	}
+	for _, st := range steps {
+		st.edit()
+		env.Sim.ResetRequests()
+		head, changed, err := idem.WriteFiles(ctx, env.Client, repo, c)
+		require.NoError(t, err, st.name)
+		assert.Equal(t, st.wantChanged, changed, st.name)
+		assert.Equal(t, st.want, env.Sim.RequestCount(), "%s: %v", st.name, env.Sim.Requests())
+		assert.LessOrEqual(t, env.Sim.RequestCount(), budget, st.name)
+		sha, err := env.Client.GetBranchSHA(ctx, repo, c.Branch)
+		require.NoError(t, err)
+		assert.Equal(t, sha, head, "%s: the branch points at the returned head", st.name)
+		files := env.Sim.BranchFiles(repo.String(), c.Branch)
+		for p, content := range c.Files {
+			assert.Equal(t, content, files[p], "%s: %s committed", st.name, p)
+		}
+	}
+}
+
+// TestWriteFilesBranchCreatedConcurrently: another run creates the branch
+// between our read and our create; the write lands on that branch.
+func TestWriteFilesBranchCreatedConcurrently(t *testing.T) {
+	env := testenv.New(t)
+	ctx := context.Background()
+	other := idem.Commit{Branch: "cogworks/9/spec", From: "main", Message: "other", Files: map[string]string{"docs/a.md": "a\n"}}
+	racer := &racingBranch{GitAPI: env.Client, before: func() {
+		_, _, err := idem.WriteFiles(ctx, env.Client, repo, other)
+		require.NoError(t, err)
+	}}
+	mine := idem.Commit{Branch: other.Branch, From: "main", Message: "mine", Files: map[string]string{"docs/b.md": "b\n"}}
+	head, changed, err := idem.WriteFiles(ctx, racer, repo, mine)
+	require.NoError(t, err)
+	assert.True(t, changed)
+	sha, err := env.Client.GetBranchSHA(ctx, repo, mine.Branch)
+	require.NoError(t, err)
+	assert.Equal(t, sha, head)
+	files := env.Sim.BranchFiles(repo.String(), mine.Branch)
+	assert.Equal(t, "a\n", files["docs/a.md"], "the other run's commit is kept")
+	assert.Equal(t, "b\n", files["docs/b.md"])
+}
+
+// racingBranch runs before just ahead of the first CreateBranch.
+type racingBranch struct {
+	idem.GitAPI
+	before func()
+}
+
+func (r *racingBranch) CreateBranch(ctx context.Context, repo github.Repo, branch, sha string) error {
+	if r.before != nil {
+		r.before()
+		r.before = nil
+	}
+	return r.GitAPI.CreateBranch(ctx, repo, branch, sha)
+}

@@ -15,63 +15,60 @@ import (
 // satisfied the smallest id comes first. Unknown dependency ids, duplicate
 // or empty ids and cycles are errors; a cycle is a *CycleError. The input
 // slice is not modified.
+//
+// The order is computed with Kahn's algorithm over plain index slices; the
+// dependency graph library is only used to report a cycle's path, because
+// building it costs several times the ordering itself on large plans.
 func Order(items []SubWorkItem) ([]SubWorkItem, error) {
-	byID := make(map[string]SubWorkItem, len(items))
-	g := graph.New(graph.StringHash, graph.Directed())
+	index := make(map[string]int, len(items))
 	for i, it := range items {
 		if strings.TrimSpace(it.ID) == "" {
 			return nil, fmt.Errorf("sub_work_items[%d]: empty id", i)
 		}
-		if _, dup := byID[it.ID]; dup {
+		if _, dup := index[it.ID]; dup {
 			return nil, fmt.Errorf("sub_work_items[%d]: duplicate id %q", i, it.ID)
 		}
-		byID[it.ID] = it
-		if err := g.AddVertex(it.ID); err != nil {
-			return nil, fmt.Errorf("add sub-work-item %q to graph: %w", it.ID, err)
-		}
+		index[it.ID] = i
 	}
-	// deps and dependents are kept alongside the graph for Kahn's algorithm:
-	// reading them back through AdjacencyMap/PredecessorMap would allocate a
-	// map per vertex and dominate the cost on large plans.
-	deps := make(map[string][]string, len(items))
-	dependents := make(map[string][]string, len(items))
+	// pending[i] counts item i's distinct dependencies not yet emitted;
+	// dependents[j] lists the items that depend on item j. seen marks the
+	// dependencies already counted for the current item (value i+1), so a
+	// dependency listed twice is one edge, as in the graph.
+	pending := make([]int, len(items))
+	dependents := make([][]int, len(items))
+	seen := make([]int, len(items))
 	var unknown []string
-	for _, it := range items {
+	for i, it := range items {
 		for _, dep := range it.DependsOn {
-			if _, ok := byID[dep]; !ok {
+			j, ok := index[dep]
+			if !ok {
 				unknown = append(unknown, fmt.Sprintf("%s depends on %q", it.ID, dep))
 				continue
 			}
-			// Edges follow depends_on: item → dependency.
-			err := g.AddEdge(it.ID, dep)
-			if errors.Is(err, graph.ErrEdgeAlreadyExists) {
+			if seen[j] == i+1 {
 				continue
 			}
-			if err != nil {
-				return nil, fmt.Errorf("add dependency %s → %s: %w", it.ID, dep, err)
-			}
-			deps[it.ID] = append(deps[it.ID], dep)
-			dependents[dep] = append(dependents[dep], it.ID)
+			seen[j] = i + 1
+			pending[i]++
+			dependents[j] = append(dependents[j], i)
 		}
 	}
 	if len(unknown) > 0 {
 		return nil, fmt.Errorf("unknown dependency ids: %s", strings.Join(unknown, "; "))
 	}
 
-	pending := make(map[string]int, len(items))
-	ready := &idHeap{}
-	for _, it := range items {
-		pending[it.ID] = len(deps[it.ID])
-		if pending[it.ID] == 0 {
-			*ready = append(*ready, it.ID)
+	ready := &idHeap{items: items}
+	for i := range items {
+		if pending[i] == 0 {
+			ready.idx = append(ready.idx, i)
 		}
 	}
 	heap.Init(ready)
 	out := make([]SubWorkItem, 0, len(items))
 	for ready.Len() > 0 {
-		id := heap.Pop(ready).(string)
-		out = append(out, byID[id])
-		for _, d := range dependents[id] {
+		i := heap.Pop(ready).(int)
+		out = append(out, items[i])
+		for _, d := range dependents[i] {
 			pending[d]--
 			if pending[d] == 0 {
 				heap.Push(ready, d)
@@ -81,18 +78,54 @@ func Order(items []SubWorkItem) ([]SubWorkItem, error) {
 	if len(out) == len(items) {
 		return out, nil
 	}
-	path, err := findCycle(g, pending)
+	path, err := findCycle(items, pending)
 	if err != nil {
 		return nil, err
 	}
 	return nil, &CycleError{Path: path}
 }
 
+// cycleGraph builds the dependency graph (edges follow depends_on: item →
+// dependency) of the items Kahn's algorithm could not emit. Only those can
+// lie on a cycle, and Order has already checked every id and dependency.
+func cycleGraph(items []SubWorkItem, pending []int) (graph.Graph[string, string], map[string]int, error) {
+	g := graph.New(graph.StringHash, graph.Directed())
+	left := make(map[string]int)
+	for i, it := range items {
+		if pending[i] == 0 {
+			continue
+		}
+		left[it.ID] = pending[i]
+		if err := g.AddVertex(it.ID); err != nil {
+			return nil, nil, fmt.Errorf("add sub-work-item %q to graph: %w", it.ID, err)
+		}
+	}
+	for i, it := range items {
+		if pending[i] == 0 {
+			continue
+		}
+		for _, dep := range it.DependsOn {
+			if _, ok := left[dep]; !ok {
+				continue
+			}
+			err := g.AddEdge(it.ID, dep)
+			if err != nil && !errors.Is(err, graph.ErrEdgeAlreadyExists) {
+				return nil, nil, fmt.Errorf("add dependency %s → %s: %w", it.ID, dep, err)
+			}
+		}
+	}
+	return g, left, nil
+}
+
 // findCycle returns a cycle among the items Kahn's algorithm could not
 // emit (pending > 0). It picks the strongly connected component containing
 // the smallest such id and returns the shortest cycle through that id,
 // following successors in id order, so the report is deterministic.
-func findCycle(g graph.Graph[string, string], pending map[string]int) ([]string, error) {
+func findCycle(items []SubWorkItem, pendingByIndex []int) ([]string, error) {
+	g, pending, err := cycleGraph(items, pendingByIndex)
+	if err != nil {
+		return nil, err
+	}
 	deps, err := g.AdjacencyMap()
 	if err != nil {
 		return nil, fmt.Errorf("read dependency graph: %w", err)
@@ -162,17 +195,19 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// idHeap is a min-heap of ids.
-type idHeap []string
+// idHeap is a min-heap of item indexes ordered by item id.
+type idHeap struct {
+	items []SubWorkItem
+	idx   []int
+}
 
-func (h idHeap) Len() int           { return len(h) }
-func (h idHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h idHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *idHeap) Push(x any)        { *h = append(*h, x.(string)) }
+func (h *idHeap) Len() int           { return len(h.idx) }
+func (h *idHeap) Less(i, j int) bool { return h.items[h.idx[i]].ID < h.items[h.idx[j]].ID }
+func (h *idHeap) Swap(i, j int)      { h.idx[i], h.idx[j] = h.idx[j], h.idx[i] }
+func (h *idHeap) Push(x any)         { h.idx = append(h.idx, x.(int)) }
 func (h *idHeap) Pop() any {
-	old := *h
-	n := len(old)
-	x := old[n-1]
-	*h = old[:n-1]
+	n := len(h.idx)
+	x := h.idx[n-1]
+	h.idx = h.idx[:n-1]
 	return x
 }

@@ -38,6 +38,7 @@ type GitHub interface {
 	CreateReview(ctx context.Context, repo github.Repo, number int, r github.NewReview) (github.Review, error)
 	ListReviewComments(ctx context.Context, repo github.Repo, number int) ([]github.InlineComment, error)
 	GetBranchSHA(ctx context.Context, repo github.Repo, branch string) (string, error)
+	GetBranchHead(ctx context.Context, repo github.Repo, branch string) (github.Commit, error)
 	CreateBranch(ctx context.Context, repo github.Repo, branch, sha string) error
 	UpdateBranch(ctx context.Context, repo github.Repo, branch, sha string, force bool) error
 	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)

@@ -13,8 +13,7 @@ import (
 // RepoReader is what GitHubRepo needs from GitHub (a subset of
 // *github.Client).
 type RepoReader interface {
-	GetBranchSHA(ctx context.Context, repo github.Repo, branch string) (string, error)
-	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
+	GetBranchHead(ctx context.Context, repo github.Repo, branch string) (github.Commit, error)
 	GetTree(ctx context.Context, repo github.Repo, treeSHA string, recursive bool) ([]github.TreeEntry, error)
 	GetFile(ctx context.Context, repo github.Repo, path, ref string) ([]byte, error)
 }
@@ -34,13 +33,9 @@ func (r GitHubRepo) ListFiles(ctx context.Context) ([]string, error) {
 	if r.GitHub == nil || r.Ref == "" {
 		return nil, fmt.Errorf("list files of %s: GitHubRepo needs a GitHub client and a ref", r.Repo)
 	}
-	sha, err := r.GitHub.GetBranchSHA(ctx, r.Repo, r.Ref)
+	commit, err := r.GitHub.GetBranchHead(ctx, r.Repo, r.Ref)
 	if err != nil {
 		return nil, fmt.Errorf("list files of %s@%s: %w", r.Repo, r.Ref, err)
-	}
-	commit, err := r.GitHub.GetCommit(ctx, r.Repo, sha)
-	if err != nil {
-		return nil, fmt.Errorf("list files of %s@%s: read commit %s: %w", r.Repo, r.Ref, sha, err)
 	}
 	entries, err := r.GitHub.GetTree(ctx, r.Repo, commit.TreeSHA, true)
 	if err != nil {

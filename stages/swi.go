@@ -323,13 +323,9 @@ func cleanItem(s string) string {
 
 // branchTree lists the blobs of a branch's head tree, path → blob SHA.
 func branchTree(ctx context.Context, d Deps, repo github.Repo, branch string) (map[string]string, error) {
-	sha, err := d.GitHub.GetBranchSHA(ctx, repo, branch)
+	commit, err := d.GitHub.GetBranchHead(ctx, repo, branch)
 	if err != nil {
 		return nil, fmt.Errorf("read branch %s of %s: %w", branch, repo, err)
-	}
-	commit, err := d.GitHub.GetCommit(ctx, repo, sha)
-	if err != nil {
-		return nil, fmt.Errorf("read commit %s of %s: %w", sha, repo, err)
 	}
 	entries, err := d.GitHub.GetTree(ctx, repo, commit.TreeSHA, true)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"go/format"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -99,7 +100,7 @@ func (s *service) validate(ctx context.Context, req domain.Request) (any, error)
 		return nil, err
 	}
 	defer ws.Remove()
-	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, nil, "build", "-o", "/dev/null", "./...")
+	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, nil, append([]string{"build", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +148,7 @@ func (s *service) vet(ctx context.Context, ws *workspace, analyzers []string) ([
 	for _, a := range analyzers {
 		args = append(args, "-"+a)
 	}
-	args = append(args, "./...")
+	args = append(args, ws.packagePatterns("./...")...)
 	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, nil, args...)
 	if err != nil {
 		return nil, err

@@ -62,7 +62,7 @@ func (s *service) dependencyGraph(ctx context.Context, req domain.Request) (any,
 		return nil, err
 	}
 	defer ws.Remove()
-	pkgs, res, err := s.goList(ctx, ws, nil, "./...")
+	pkgs, res, err := s.goList(ctx, ws, nil, ws.packagePatterns("./...")...)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (s *service) validateDeps(ctx context.Context, req domain.Request) (any, er
 		}
 		return domain.DiagnosticsResult{Diagnostics: diags}, nil
 	}
-	pkgs, _, err := s.goList(ctx, ws, offlineEnv, "-deps", "./...")
+	pkgs, _, err := s.goList(ctx, ws, offlineEnv, append([]string{"-deps"}, ws.packagePatterns("./...")...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ type goPackage struct {
 func parsePackages(ws *workspace) (map[string]*goPackage, error) {
 	fset := token.NewFileSet()
 	pkgs := map[string]*goPackage{}
-	err := filepath.WalkDir(ws.dir, func(p string, d fs.DirEntry, err error) error {
+	err := ws.walkDir(func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ func parsePackages(ws *workspace) (map[string]*goPackage, error) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if !d.Type().IsRegular() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
 			return nil
 		}
 		rel := ws.relPath(p)

@@ -66,7 +66,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	if p.Filter != "" {
 		args = append(args, "-run", p.Filter)
 	}
-	args = append(args, pkgs...)
+	args = append(args, ws.packagePatterns(pkgs...)...)
 	start := time.Now()
 	// The test binary panics itself at -timeout; the extra minute covers
 	// compilation before the process group is killed.

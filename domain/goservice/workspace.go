@@ -3,7 +3,6 @@ package goservice
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -13,38 +12,70 @@ import (
 	"github.com/cogworks/cogworks/domain"
 )
 
-// workspace is a temporary copy of the repository with the artifacts
-// overlaid. Remove must always be called.
+// workspace is the repository as the toolchain must see it: the artifacts
+// over the repository. It is a temporary directory that holds the artifacts
+// as real files and, for everything else, symbolic links into the
+// repository: along the directories that lead to an artifact it has real
+// directories whose untouched entries are links, and every other subtree is
+// one link. Preparing it writes only the changed files plus one link per
+// entry of the directories on an artifact's path, never a copy of the
+// repository, so a request costs the same on a 10-file and a 10,000-file
+// repository. Remove must always be called.
+//
+// The go command does not follow linked directories when it expands "..."
+// patterns, so commands get their patterns through packagePatterns. Code
+// run by `go test` in a package that no artifact touches runs in the
+// repository's own directory (through the link), as it would in a checkout;
+// packages holding an artifact run in the temporary directory.
 type workspace struct {
 	dir string
+	// repo is the repository's absolute path ("" when the request has none).
+	repo string
+	// linkedDirs are the slash-separated workspace paths of the directories
+	// linked into the repository, in walk order.
+	linkedDirs []string
+	// goTrees caches holdsGo per linked directory.
+	goTrees map[string]bool
 }
 
-// Remove deletes the temporary copy.
+// Remove deletes the temporary directory (links only, never their targets).
 func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
 
-// prepareWorkspace copies req.Repository.Path (skipping .git) to a new
-// temporary directory and writes the artifacts over it.
+// prepareWorkspace builds the workspace of req in a new temporary directory:
+// req.Repository.Path (without .git, symbolic links and other non-regular
+// files at the levels it mirrors) with the artifacts written over it.
 func prepareWorkspace(req domain.Request) (*workspace, error) {
+	files := make(map[string]bool, len(req.Artifacts))
+	dirs := map[string]bool{".": true}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
 			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
+		rel := path.Clean(a.Path)
+		files[rel] = true
+		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+			dirs[d] = true
+		}
 	}
+	ws := &workspace{}
 	if req.Repository.Path != "" {
 		info, err := os.Stat(req.Repository.Path)
 		if err != nil || !info.IsDir() {
 			return nil, failf(domain.CodeArtifactNotFound, "repository.path %q is not a readable directory", req.Repository.Path)
+		}
+		if ws.repo, err = filepath.Abs(req.Repository.Path); err != nil {
+			return nil, failf(domain.CodeInternalError, "resolve repository.path %q: %v", req.Repository.Path, err)
 		}
 	}
 	dir, err := os.MkdirTemp("", "cogworks-go-")
 	if err != nil {
 		return nil, failf(domain.CodeInternalError, "create workspace: %v", err)
 	}
-	ws := &workspace{dir: dir}
-	if req.Repository.Path != "" {
-		if err := copyTree(req.Repository.Path, dir); err != nil {
+	ws.dir = dir
+	if ws.repo != "" {
+		if err := ws.mirror(".", dirs, files); err != nil {
 			ws.Remove()
-			return nil, failf(domain.CodeInternalError, "copy repository %s: %v", req.Repository.Path, err)
+			return nil, failf(domain.CodeInternalError, "link repository %s: %v", ws.repo, err)
 		}
 	}
 	for i, a := range req.Artifacts {
@@ -59,6 +90,157 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 		}
 	}
 	return ws, nil
+}
+
+// mirror makes rel a real directory of the workspace and fills it with
+// links to the repository's entries of rel, except .git, the entries that
+// are themselves on an artifact's path (mirrored in turn) and the artifact
+// files (written by the caller). As with the copy the service made before,
+// the repository's symbolic links and special files are left out.
+func (w *workspace) mirror(rel string, dirs, files map[string]bool) error {
+	if err := os.MkdirAll(filepath.Join(w.dir, filepath.FromSlash(rel)), 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(filepath.Join(w.repo, filepath.FromSlash(rel)))
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		child := path.Join(rel, e.Name())
+		switch {
+		case e.Name() == ".git", files[child]:
+			continue
+		case dirs[child]:
+			if e.IsDir() {
+				if err := w.mirror(child, dirs, files); err != nil {
+					return err
+				}
+			}
+			continue // otherwise the artifacts' MkdirAll creates it
+		case !e.IsDir() && !e.Type().IsRegular():
+			continue
+		}
+		if err := os.Symlink(filepath.Join(w.repo, filepath.FromSlash(child)), filepath.Join(w.dir, filepath.FromSlash(child))); err != nil {
+			return err
+		}
+		if e.IsDir() {
+			w.linkedDirs = append(w.linkedDirs, child)
+		}
+	}
+	return nil
+}
+
+// packagePatterns returns patterns for the go command that match, in the
+// workspace, what the given patterns match in the repository with the
+// artifacts applied. A "..." pattern rooted at a real directory of the
+// workspace is completed with one "./<linked dir>/..." pattern per linked
+// directory under its root that the go command would have walked (not
+// testdata, vendor, hidden or "_" directories, nor nested modules) and that
+// holds Go files: a linked tree of documentation or data is left out, so
+// that the go command walks it neither for build nor for vet.
+func (w *workspace) packagePatterns(patterns ...string) []string {
+	out := make([]string, 0, len(patterns))
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	module := w.modulePath()
+	for _, p := range patterns {
+		add(p)
+		root, ok := patternRoot(p, module)
+		if !ok {
+			continue
+		}
+		for _, l := range w.linkedDirs {
+			if rest, under := strings.CutPrefix(l, root+"/"); (root == "." || under) && w.walked(root, l, rest) && w.holdsGo(l) {
+				add("./" + l + "/...")
+			}
+		}
+	}
+	return out
+}
+
+// holdsGo reports whether the linked directory l has a .go file in a
+// directory the go command's pattern walk would visit. Read errors count
+// as Go files, so that the go command sees the directory and reports them.
+func (w *workspace) holdsGo(l string) bool {
+	if found, ok := w.goTrees[l]; ok {
+		return found
+	}
+	found := false
+	root := filepath.Join(w.repo, filepath.FromSlash(l))
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p == root {
+				return nil
+			}
+			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if info, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && !info.IsDir() {
+				return filepath.SkipDir // a nested module
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".go") {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		found = true
+	}
+	if w.goTrees == nil {
+		w.goTrees = map[string]bool{}
+	}
+	w.goTrees[l] = found
+	return found
+}
+
+// patternRoot returns the slash-separated workspace directory a "..."
+// pattern walks from: "./..." and module/... walk ".", "./a/b/..." and
+// module/a/b/... walk "a/b".
+func patternRoot(p, module string) (string, bool) {
+	rest, ok := strings.CutSuffix(p, "/...")
+	if !ok {
+		return "", false
+	}
+	switch {
+	case rest == "." || (module != "" && rest == module):
+		return ".", true
+	case strings.HasPrefix(rest, "./"):
+		return path.Clean(rest), true
+	case module != "" && strings.HasPrefix(rest, module+"/"):
+		return path.Clean(strings.TrimPrefix(rest, module+"/")), true
+	}
+	return "", false
+}
+
+// walked reports whether the go command, expanding a pattern rooted at
+// root, would reach the linked directory l (rest is l below root).
+func (w *workspace) walked(root, l, rest string) bool {
+	if root == "." {
+		rest = l
+	}
+	prefix := root
+	for _, elem := range strings.Split(rest, "/") {
+		if elem == "testdata" || elem == "vendor" || strings.HasPrefix(elem, ".") || strings.HasPrefix(elem, "_") {
+			return false
+		}
+		prefix = path.Join(prefix, elem)
+		if info, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(prefix), "go.mod")); err == nil && !info.IsDir() {
+			return false // a nested module
+		}
+	}
+	return true
 }
 
 // checkArtifactPath rejects empty, absolute and escaping paths.
@@ -76,56 +258,48 @@ func checkArtifactPath(p string) error {
 	return nil
 }
 
-// copyTree copies regular files and directories from src to dst, skipping
-// .git and symbolic links.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+// walkDir walks the workspace like filepath.WalkDir, descending into the
+// directories linked into the repository as if they were copies: paths
+// passed to fn are workspace paths.
+func (w *workspace) walkDir(fn fs.WalkDirFunc) error {
+	linked := make(map[string]bool, len(w.linkedDirs))
+	for _, l := range w.linkedDirs {
+		linked[l] = true
+	}
+	return filepath.WalkDir(w.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return fn(p, d, err)
 		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
+		rel := w.relPath(p)
+		if !linked[rel] {
+			return fn(p, d, nil)
 		}
-		if d.IsDir() {
-			if d.Name() == ".git" && rel != "." {
-				return filepath.SkipDir
+		target := filepath.Join(w.repo, filepath.FromSlash(rel))
+		return filepath.WalkDir(target, func(q string, d fs.DirEntry, err error) error {
+			sub, rerr := filepath.Rel(target, q)
+			if rerr != nil {
+				return rerr
 			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		return copyFile(p, filepath.Join(dst, rel))
+			return fn(filepath.Join(p, sub), d, err)
+		})
 	})
-}
-
-func copyFile(src, dst string) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 // relPath turns a path printed by the toolchain into a slash-separated path
 // relative to the workspace root.
 func (w *workspace) relPath(p string) string {
 	if filepath.IsAbs(p) {
-		if rel, err := filepath.Rel(w.dir, p); err == nil && !strings.HasPrefix(rel, "..") {
-			p = rel
-		} else if real, err := filepath.EvalSymlinks(w.dir); err == nil {
-			if rel, err := filepath.Rel(real, p); err == nil && !strings.HasPrefix(rel, "..") {
+		roots := []string{w.dir}
+		if real, err := filepath.EvalSymlinks(w.dir); err == nil {
+			roots = append(roots, real)
+		}
+		if w.repo != "" {
+			roots = append(roots, w.repo) // a linked path the toolchain resolved
+		}
+		for _, root := range roots {
+			if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
 				p = rel
+				break
 			}
 		}
 	}

@@ -1,0 +1,166 @@
+package goservice
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+)
+
+// writeTree writes files (slash paths → content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+}
+
+func layeredRepo(t *testing.T) string {
+	t.Helper()
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{
+		"go.mod":          "module example.com/m\n\ngo 1.22\n",
+		"a/a.go":          "package a\n\n// A is one.\nfunc A() int { return 1 }\n",
+		"a/a_test.go":     "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif A() != 1 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n",
+		"a/sub/s.go":      "package sub\n",
+		"b/b.go":          "package b\n",
+		"docs/guide.md":   "# guide\n",
+		"testdata/t.go":   "package broken(\n",
+		"nested/go.mod":   "module example.com/nested\n",
+		"nested/n.go":     "package nested\n",
+		".git/config":     "[core]\n",
+		"_scratch/x.go":   "package x\n",
+		"deep/er/x/y.go":  "package x\n",
+		"deep/notes.txt":  "not go\n",
+		"deep/er/data.md": "data\n",
+	})
+	return repo
+}
+
+func TestPrepareWorkspaceWritesOnlyTheArtifacts(t *testing.T) {
+	repo := layeredRepo(t)
+	ws, err := prepareWorkspace(domain.Request{
+		Repository: domain.Repository{Path: repo},
+		Artifacts: []domain.Artifact{
+			{Path: "b/new.go", Content: "package b\n\n// New is new.\nfunc New() {}\n"},
+			{Path: "c/c.go", Content: "package c\n"},
+		},
+	})
+	require.NoError(t, err)
+	defer ws.Remove()
+
+	mode := func(rel string) os.FileMode {
+		t.Helper()
+		info, err := os.Lstat(filepath.Join(ws.dir, filepath.FromSlash(rel)))
+		require.NoError(t, err, rel)
+		return info.Mode()
+	}
+	assert.Equal(t, os.ModeSymlink, mode("a")&os.ModeSymlink, "an untouched tree is one link")
+	assert.Equal(t, os.ModeSymlink, mode("go.mod")&os.ModeSymlink)
+	assert.True(t, mode("b").IsDir(), "a directory holding an artifact is real")
+	assert.Equal(t, os.ModeSymlink, mode("b/b.go")&os.ModeSymlink)
+	assert.True(t, mode("b/new.go").IsRegular())
+	assert.True(t, mode("c/c.go").IsRegular())
+	_, err = os.Lstat(filepath.Join(ws.dir, ".git"))
+	assert.ErrorIs(t, err, os.ErrNotExist, ".git is left out")
+	assert.ElementsMatch(t, []string{"_scratch", "a", "deep", "docs", "nested", "testdata"}, ws.linkedDirs)
+
+	entries, err := os.ReadDir(filepath.Join(repo, "b"))
+	require.NoError(t, err)
+	require.Len(t, entries, 1, "the repository is never written")
+	_, err = os.Stat(filepath.Join(repo, "c"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	ws.Remove()
+	_, err = os.Stat(filepath.Join(repo, "a", "a.go"))
+	assert.NoError(t, err, "removing the workspace leaves the link targets alone")
+}
+
+func TestPackagePatternsCoverLinkedTrees(t *testing.T) {
+	repo := layeredRepo(t)
+	ws, err := prepareWorkspace(domain.Request{
+		Repository: domain.Repository{Path: repo},
+		Artifacts:  []domain.Artifact{{Path: "deep/z.go", Content: "package deep\n"}},
+	})
+	require.NoError(t, err)
+	defer ws.Remove()
+	tests := []struct {
+		name     string
+		patterns []string
+		want     []string
+	}{
+		// docs holds no Go, testdata/_scratch are not walked, nested is a module.
+		{"root", []string{"./..."}, []string{"./...", "./a/...", "./b/...", "./deep/er/..."}},
+		{"module path", []string{"example.com/m/..."}, []string{"example.com/m/...", "./a/...", "./b/...", "./deep/er/..."}},
+		{"subtree", []string{"./deep/..."}, []string{"./deep/...", "./deep/er/..."}},
+		{"linked root walks itself", []string{"./a/..."}, []string{"./a/..."}},
+		{"plain packages unchanged", []string{"./a", "example.com/m/deep"}, []string{"./a", "example.com/m/deep"}},
+		{"duplicates dropped", []string{"./...", "./..."}, []string{"./...", "./a/...", "./b/...", "./deep/er/..."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, ws.packagePatterns(tt.patterns...))
+		})
+	}
+}
+
+// TestToolchainSeesLinkedPackages runs the real toolchain: packages only in
+// the repository (behind links) are built, vetted, tested and scanned just
+// as packages holding an artifact.
+func TestToolchainSeesLinkedPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain")
+	}
+	repo := layeredRepo(t)
+	writeTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n\nfunc S() int { return \"x\" }\n"})
+	s := &service{opts: Options{}.withDefaults(), run: runner{goBin: "go"}}
+	ctx := context.Background()
+	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
+		{Path: "c/c.go", Content: "package c\n\n// C is three.\nfunc C() int { return 3 }\n"},
+		{Path: "c/c_test.go", Content: "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {\n\tif C() != 3 {\n\t\tt.Fatal(\"C\")\n\t}\n}\n"},
+	}}
+
+	res, err := s.validate(ctx, req)
+	require.NoError(t, err)
+	diags := res.(domain.DiagnosticsResult).Diagnostics
+	require.NotEmpty(t, diags)
+	assert.Equal(t, "a/sub/s.go", diags[0].Location.File, "%+v", diags)
+	assert.Equal(t, domain.CategoryTypeError, diags[0].Category)
+
+	writeTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n"})
+	sim, err := s.simulate(ctx, withParams(t, req, domain.SimulateParams{Timeout: (time.Minute).String()}))
+	require.NoError(t, err)
+	out := sim.(domain.SimulateResult)
+	assert.True(t, out.Passed, out.Output)
+	var names []string
+	for _, tr := range out.Tests {
+		names = append(names, tr.Package+"."+tr.Name)
+	}
+	assert.ElementsMatch(t, []string{"example.com/m/a.TestA", "example.com/m/c.TestC"}, names)
+
+	ext, err := s.extractInterfaces(ctx, req)
+	require.NoError(t, err)
+	var decls []string
+	for _, d := range ext.(domain.ExtractResult).Declarations {
+		decls = append(decls, d.Package+"."+d.Name)
+	}
+	assert.Contains(t, decls, "example.com/m/a.A")
+	assert.Contains(t, decls, "example.com/m/c.C")
+}
+
+func withParams(t *testing.T, req domain.Request, params any) domain.Request {
+	t.Helper()
+	raw, err := json.Marshal(params)
+	require.NoError(t, err)
+	req.Params = raw
+	return req
+}
