@@ -28,6 +28,7 @@ releases the lock. It never merges.`,
 		NewCmdHealth(f),
 		NewCmdRegistry(f),
 		NewCmdDemo(f),
+		NewCmdDomainGo(f),
 	)
 	return root
 }
