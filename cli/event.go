@@ -27,7 +27,7 @@ type EventTarget struct {
 type eventPayload struct {
 	Action string `json:"action"`
 	Issue  *struct {
-		Number int `json:"number"`
+		Number int            `json:"number"`
 		Labels []payloadLabel `json:"labels"`
 		// PullRequest is set when the issue is a pull request (a comment on
 		// a PR arrives as an issue_comment event).
