@@ -78,7 +78,7 @@ func TestProcessEventPayload(t *testing.T) {
 	env.Sim.LabelIssue("Codertocat/Hello-World", n, "Codertocat", pipeline.LabelRun)
 	f, out, _ := testFactory(t, env)
 
-	err := execute(t, f, "process", "--event", filepath.Join("testdata", "events", "labeled.payload.json"), "--workspace", t.TempDir(), "--output", "text")
+	err := execute(t, f, "process", "--event", filepath.Join("testdata", "events", "issues.labeled.cogworks-run.payload.json"), "--workspace", t.TempDir(), "--output", "text")
 	require.NoError(t, err)
 	assert.Contains(t, out.String(), "#1")
 	assert.Contains(t, env.Sim.Labels("Codertocat/Hello-World", 1), "cogworks:stage:architecture")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // EventTarget is the work item a GitHub event payload points at.
@@ -26,7 +27,11 @@ type EventTarget struct {
 type eventPayload struct {
 	Action string `json:"action"`
 	Issue  *struct {
-		Number int `json:"number"`
+		Number int            `json:"number"`
+		Labels []payloadLabel `json:"labels"`
+		// PullRequest is set when the issue is a pull request (a comment on
+		// a PR arrives as an issue_comment event).
+		PullRequest *struct{} `json:"pull_request"`
 	} `json:"issue"`
 	PullRequest *struct {
 		Number int `json:"number"`
@@ -56,8 +61,11 @@ func ReadEvent(path string) (EventTarget, error) {
 }
 
 // ParseEvent extracts the target work item from an issues, issue_comment
-// or pull_request payload. A pull request targets the work item named by
-// its cogworks/<N>/… head branch; other PRs are ignored.
+// or pull_request payload. An issue (or a comment on one) without the
+// cogworks:run label in the payload is ignored: the payload carries the
+// issue's labels after the event, so this trigger check needs no GitHub
+// request. A pull request targets the work item named by its
+// cogworks/<N>/… head branch; other PRs are ignored.
 func ParseEvent(data []byte) (EventTarget, error) {
 	var p eventPayload
 	if err := json.Unmarshal(data, &p); err != nil {
@@ -77,6 +85,13 @@ func ParseEvent(data []byte) (EventTarget, error) {
 			return EventTarget{}, fmt.Errorf("issue.number must be positive, got %d", p.Issue.Number)
 		}
 		t.Issue = p.Issue.Number
+		if !hasLabel(p.Issue.Labels, pipeline.LabelRun) {
+			kind := "issue"
+			if p.Issue.PullRequest != nil {
+				kind = "pull request"
+			}
+			t.Ignore = fmt.Sprintf("%s #%d has no %s label", kind, p.Issue.Number, pipeline.LabelRun)
+		}
 	case p.PullRequest != nil:
 		m := cogworksBranch.FindStringSubmatch(p.PullRequest.Head.Ref)
 		if m == nil {
@@ -92,4 +107,18 @@ func ParseEvent(data []byte) (EventTarget, error) {
 		return EventTarget{}, fmt.Errorf("unsupported event: payload has neither issue nor pull_request (want an issues, issue_comment or pull_request event)")
 	}
 	return t, nil
+}
+
+// payloadLabel is a label as the issue payload lists it.
+type payloadLabel struct {
+	Name string `json:"name"`
+}
+
+func hasLabel(labels []payloadLabel, name string) bool {
+	for _, l := range labels {
+		if l.Name == name {
+			return true
+		}
+	}
+	return false
 }

@@ -13,18 +13,22 @@ import (
 
 // The payloads in testdata/events are GitHub's own examples (octokit/webhooks),
 // copied unchanged except pull_request.cogworks-merged, whose head branch was
-// renamed to a CogWorks branch.
+// renamed to a CogWorks branch, and the *.cogworks-run payloads, whose issue
+// got the cogworks:run label added to its labels.
 func TestParseEventRealPayloads(t *testing.T) {
 	hello := github.Repo{Owner: "Codertocat", Name: "Hello-World"}
 	tests := []struct {
 		file   string
 		want   EventTarget
-		ignore bool
+		ignore string
 		errSub string
 	}{
-		{file: "labeled.payload.json", want: EventTarget{Repo: hello, Issue: 1}},
-		{file: "created.payload.json", want: EventTarget{Repo: hello, Issue: 1}},
-		{file: "closed.payload.json", ignore: true},
+		{file: "issues.labeled.cogworks-run.payload.json", want: EventTarget{Repo: hello, Issue: 1}},
+		{file: "issue_comment.created.cogworks-run.payload.json", want: EventTarget{Repo: hello, Issue: 1}},
+		{file: "labeled.payload.json", ignore: "issue #1 has no cogworks:run label"},
+		{file: "issues.unlabeled.payload.json", ignore: "issue #1 has no cogworks:run label"},
+		{file: "created.payload.json", ignore: "issue #1 has no cogworks:run label"},
+		{file: "closed.payload.json", ignore: "changes"},
 		{file: "pull_request.cogworks-merged.payload.json", want: EventTarget{Repo: hello, Issue: 1, CheckMerges: true}},
 		{file: "ping.payload.json", errSub: "neither issue nor pull_request"},
 	}
@@ -38,9 +42,8 @@ func TestParseEventRealPayloads(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			if tt.ignore {
-				assert.NotEmpty(t, got.Ignore)
-				assert.Contains(t, got.Ignore, "changes", "names the foreign head branch")
+			if tt.ignore != "" {
+				assert.Contains(t, got.Ignore, tt.ignore)
 				return
 			}
 			assert.Equal(t, tt.want, got)
@@ -56,6 +59,7 @@ func TestParseEventBadInput(t *testing.T) {
 		{"no repository", `{"issue":{"number":3}}`, "repository.full_name"},
 		{"bad repository", `{"repository":{"full_name":"nope"},"issue":{"number":3}}`, "repository.full_name"},
 		{"bad issue number", `{"repository":{"full_name":"a/b"},"issue":{"number":0}}`, "issue.number"},
+		{"bad labels", `{"repository":{"full_name":"a/b"},"issue":{"number":3,"labels":"cogworks:run"}}`, "not a JSON GitHub event payload"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,4 +71,10 @@ func TestParseEventBadInput(t *testing.T) {
 	_, err := ReadEvent(filepath.Join(t.TempDir(), "missing.json"))
 	require.Error(t, err)
 	assert.ErrorIs(t, err, os.ErrNotExist)
+}
+
+func TestParseEventCommentOnPullRequestWithoutLabel(t *testing.T) {
+	got, err := ParseEvent([]byte(`{"action":"created","repository":{"full_name":"a/b"},"issue":{"number":7,"labels":[],"pull_request":{"url":"x"}}}`))
+	require.NoError(t, err)
+	assert.Equal(t, "pull request #7 has no cogworks:run label", got.Ignore)
 }

@@ -26,6 +26,11 @@ type ProcessOptions struct {
 	MaxSteps  int
 	DryRun    bool
 	Output    string
+	// SummaryFile receives a Markdown step summary (default
+	// $GITHUB_STEP_SUMMARY); OutputsFile the step outputs stage, outcome,
+	// pull-requests and issue (default $GITHUB_OUTPUT). Empty: not written.
+	SummaryFile string
+	OutputsFile string
 }
 
 // Validate checks flag combinations.
@@ -69,6 +74,12 @@ it repeats until the pipeline waits, finishes, fails or K steps ran.`,
 			if opts.Repo == "" && opts.EventPath == "" {
 				opts.Repo = f.getenv("GITHUB_REPOSITORY")
 			}
+			if !cmd.Flags().Changed("summary-file") {
+				opts.SummaryFile = f.getenv("GITHUB_STEP_SUMMARY")
+			}
+			if !cmd.Flags().Changed("outputs-file") {
+				opts.OutputsFile = f.getenv("GITHUB_OUTPUT")
+			}
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
 			}
@@ -86,6 +97,8 @@ it repeats until the pipeline waits, finishes, fails or K steps ran.`,
 	fl.IntVar(&opts.MaxSteps, "max-steps", 1, "repeat steps until the pipeline waits, finishes or fails, at most this many")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "decide and print, write nothing")
 	fl.StringVar(&opts.Output, "output", "text", "output format: text|json")
+	fl.StringVar(&opts.SummaryFile, "summary-file", "", "append a Markdown summary (steps, pull requests, cost) to this file (default $GITHUB_STEP_SUMMARY)")
+	fl.StringVar(&opts.OutputsFile, "outputs-file", "", "append stage, outcome, pull-requests and issue as name=value lines (default $GITHUB_OUTPUT)")
 	return cmd
 }
 
@@ -113,23 +126,61 @@ func (o *ProcessOptions) target() (EventTarget, error) {
 }
 
 func runProcess(ctx context.Context, f *Factory, opts *ProcessOptions) error {
+	// The trigger check comes first: an event for an issue without
+	// cogworks:run exits here, before any GitHub client, LLM provider or
+	// domain service exists.
 	t, err := opts.target()
 	if err != nil {
 		return err
 	}
+	report := runReport{Repo: t.Repo, Issue: t.Issue, Ignored: t.Ignore}
 	if t.Ignore != "" {
-		f.Logger().Info("event ignored", "reason", t.Ignore)
-		return nil
+		f.Logger().Info("event ignored: nothing to do", "reason", t.Ignore)
+		return writeReport(f, opts, report)
 	}
-	deps, err := f.engineDeps(ctx, t.Repo, opts.Workspace, opts.DryRun)
-	if err != nil {
-		return err
-	}
-	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges}, opts.MaxSteps)
-	if perr := printResults(f.IO.Out, opts.Output, results); perr != nil {
+	report.Results, report.Err = stepIssue(ctx, f, opts, t, &report)
+	if perr := printResults(f.IO.Out, opts.Output, report.Results); perr != nil {
 		return perr
 	}
-	return err
+	if werr := writeReport(f, opts, report); werr != nil && report.Err == nil {
+		return werr
+	}
+	return report.Err
+}
+
+// stepIssue runs the step function and, when a summary or outputs are
+// wanted, reads the state snapshot the run left.
+func stepIssue(ctx context.Context, f *Factory, opts *ProcessOptions, t EventTarget, report *runReport) ([]engine.Result, error) {
+	deps, err := f.engineDeps(ctx, t.Repo, opts.Workspace, opts.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	report.BudgetTokens, report.BudgetUSD = deps.Config.Budgets.PipelineMaxTokens, deps.Config.Budgets.PipelineMaxCostUSD
+	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges}, opts.MaxSteps)
+	if opts.SummaryFile != "" || opts.OutputsFile != "" {
+		if snap, serr := ReadSnapshot(ctx, f, t.Repo, t.Issue); serr == nil {
+			report.Snapshot = &snap
+		} else {
+			f.Logger().Debug("no state snapshot for the summary", "error", serr)
+		}
+	}
+	return results, err
+}
+
+// writeReport appends the step summary and the step outputs where asked.
+func writeReport(f *Factory, opts *ProcessOptions, r runReport) error {
+	var errs []error
+	if opts.SummaryFile != "" {
+		errs = append(errs, appendFile(opts.SummaryFile, r.Markdown()))
+	}
+	if opts.OutputsFile != "" {
+		errs = append(errs, appendFile(opts.OutputsFile, r.Outputs()))
+	}
+	if err := errors.Join(errs...); err != nil {
+		f.Logger().Error("write GitHub Actions summary or outputs", "error", err)
+		return err
+	}
+	return nil
 }
 
 // engineDeps wires the step function for one repository.

@@ -42,6 +42,7 @@ Start with 'cogworks init' in a repository checkout, check the set-up with
 		NewCmdServe(f),
 		NewCmdInit(f, nil),
 		NewCmdDoctor(f, nil),
+		NewCmdDomainGo(f),
 	)
 	finishTree(root)
 	return root

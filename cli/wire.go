@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/contextpack"
+	"github.com/cogworks/cogworks/demo"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
@@ -21,9 +24,15 @@ import (
 	"github.com/cogworks/cogworks/xval"
 )
 
-// Wire installs the production stage executors into f.
-func Wire(f *Factory) {
-	f.Executors = f.productionExecutors
+// Wire installs the production stage executors into f. The returned
+// function stops the built-in Go domain service if a step started it; call
+// it before the process exits.
+func Wire(f *Factory) (stop func()) {
+	b := newBuiltinDomain(f)
+	f.Executors = func(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+		return f.productionExecutors(ctx, gh, repo, workspace, cfg, b)
+	}
+	return b.Stop
 }
 
 // secretEnv are the variables whose values are redacted from everything
@@ -78,19 +87,29 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 // productionExecutors wires the stages for one repository: the LLM
 // provider, the registered domain services, the interface registry and
 // the scenarios, all read from the workspace.
-func (f *Factory) productionExecutors(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.Repo, workspace string, cfg config.Config, builtin *builtinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 	var provider llm.Provider
 	lc := f.LLMConfig(cfg)
-	if f.LLMProvider != nil {
+	switch {
+	case f.LLMProvider != nil:
 		provider = f.LLMProvider
-	} else {
+	case strings.EqualFold(strings.TrimSpace(lc.Provider), "scripted"):
+		// The demo's offline answers, for end-to-end tests of the real
+		// binary; they only fit the demo's sample repository.
+		p, err := demo.Script()
+		if err != nil {
+			return nil, nil, err
+		}
+		f.Logger().Warn("LLM provider \"scripted\": answering with the demo's offline script (tests only)")
+		provider = p
+	default:
 		p, err := llm.FromConfig(lc)
 		if err != nil {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}
 		}
 		provider = p
 	}
-	d, reg, err := f.StageDeps(ctx, gh, workspace, cfg)
+	d, reg, err := f.StageDeps(ctx, gh, workspace, cfg, builtin)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -98,8 +117,10 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, repo githu
 	return stages.Executors(d), reg, nil
 }
 
-// StageDeps assembles everything but the LLM gateway.
-func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config) (stages.Deps, engine.RegistryValidator, error) {
+// StageDeps assembles everything but the LLM gateway. When the workspace
+// registers no domain service and is a Go module, builtin (if not nil)
+// provides the reference Go domain service.
+func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config, builtin *builtinDomain) (stages.Deps, engine.RegistryValidator, error) {
 	stageGH, ok := gh.(stages.GitHub)
 	if !ok {
 		return stages.Deps{}, nil, fmt.Errorf("GitHub client %T lacks the methods the stages need", gh)
@@ -108,10 +129,9 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 		GitHub: stageGH, Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
 		Clock: f.Clock, Logger: f.Logger(),
 	}
-	svcPath := domain.ServicesPath(workspace, f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG"))
-	cfgs, err := loadServices(svcPath)
+	cfgs, err := f.domainServices(ctx, workspace, builtin)
 	if err != nil {
-		return stages.Deps{}, nil, &UsageError{Err: err}
+		return stages.Deps{}, nil, err
 	}
 	if len(cfgs) > 0 {
 		set := domain.Connect(ctx, cfgs)
@@ -153,11 +173,40 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	return d, registryValidator{dir: regDir, root: workspace, services: services}, nil
 }
 
-func loadServices(path string) ([]domain.ServiceConfig, error) {
-	if _, err := os.Stat(path); os.IsNotExist(err) {
+// domainServices returns the registered domain services: those of the
+// services file, or, when the workspace has none and is a Go module, the
+// built-in Go domain service. A services file named by
+// COGWORKS_DOMAIN_SERVICES_CONFIG must exist.
+func (f *Factory) domainServices(ctx context.Context, workspace string, builtin *builtinDomain) ([]domain.ServiceConfig, error) {
+	override := f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG")
+	path := domain.ServicesPath(workspace, override)
+	_, err := os.Stat(path)
+	switch {
+	case err == nil:
+		cfgs, err := domain.LoadServices(path)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		return cfgs, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("domain services %s: %w", path, err)
+	case override != "":
+		return nil, &UsageError{Err: fmt.Errorf("COGWORKS_DOMAIN_SERVICES_CONFIG: %s does not exist", path)}
+	}
+	if _, err := os.Stat(filepath.Join(workspace, "go.mod")); err != nil {
+		f.Logger().Info("no domain service registered in " + domain.DefaultServicesFile + " and no go.mod: stages that need a domain service will halt")
 		return nil, nil
 	}
-	return domain.LoadServices(path)
+	if builtin == nil {
+		return nil, nil
+	}
+	// A service that cannot start is an infrastructure failure (exit 1,
+	// state untouched): the next invocation tries again.
+	cfg, err := builtin.Start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return []domain.ServiceConfig{cfg}, nil
 }
 
 // registryValidator runs xval.ValidateDir before any stage (ASSERT-XDOM-001).
@@ -189,4 +238,12 @@ func (u unavailableDomain) Simulate(context.Context, domain.Request, domain.Simu
 }
 func (u unavailableDomain) ExtractInterfaces(context.Context, domain.Request) (domain.ExtractResult, error) {
 	return domain.ExtractResult{}, u.err
+}
+
+// loadServices reads a services file; a missing file registers nothing.
+func loadServices(path string) ([]domain.ServiceConfig, error) {
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return nil, nil
+	}
+	return domain.LoadServices(path)
 }

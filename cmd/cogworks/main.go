@@ -22,7 +22,8 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	f := cli.NewFactory(cli.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
-	cli.Wire(f)
+	stopServices := cli.Wire(f)
+	defer stopServices()
 	root := cli.NewCmdRoot(f, version)
 	if err := root.ExecuteContext(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "cogworks:", err)

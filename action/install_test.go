@@ -1,0 +1,110 @@
+// Package action tests the install script of the CogWorks GitHub Action.
+package action
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tarGz returns a release archive holding one executable file.
+func tarGz(t *testing.T, name, content string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	require.NoError(t, tw.WriteHeader(&tar.Header{Name: name, Mode: 0o755, Size: int64(len(content))}))
+	_, err := tw.Write([]byte(content))
+	require.NoError(t, err)
+	require.NoError(t, tw.Close())
+	require.NoError(t, gz.Close())
+	return buf.Bytes()
+}
+
+// releaseServer serves GitHub's release download URLs and the releases
+// API for cogworks/cogworks with releases v1.2.0, v1.3.0, v1.4.0-rc.1
+// (prerelease) and v2.0.0.
+func releaseServer(t *testing.T, corrupt bool) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	for _, v := range []string{"1.2.0", "1.3.0", "2.0.0"} {
+		asset := fmt.Sprintf("cogworks_%s_linux_amd64.tar.gz", v)
+		archive := tarGz(t, "cogworks", "#!/bin/sh\necho cogworks "+v+"\n")
+		sum := sha256.Sum256(archive)
+		if corrupt {
+			sum[0] ^= 0xff
+		}
+		sums := fmt.Sprintf("%s  %s\n%s  cogworks_%s_darwin_arm64.tar.gz\n", hex.EncodeToString(sum[:]), asset, hex.EncodeToString(sum[:]), v)
+		mux.HandleFunc("/cogworks/cogworks/releases/download/v"+v+"/"+asset, func(w http.ResponseWriter, _ *http.Request) { w.Write(archive) })
+		mux.HandleFunc("/cogworks/cogworks/releases/download/v"+v+"/cogworks_"+v+"_checksums.txt", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(sums)) })
+	}
+	mux.HandleFunc("/api/repos/cogworks/cogworks/releases", func(w http.ResponseWriter, _ *http.Request) {
+		w.Write([]byte(`[{"tag_name":"v2.0.0","draft":false,"prerelease":false},
+			{"tag_name":"v1.4.0-rc.1","draft":false,"prerelease":true},
+			{"tag_name":"v1.3.0","draft":false,"prerelease":false},
+			{"tag_name":"v1.2.0","draft":false,"prerelease":false}]`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestInstallScript(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "jq", "tar"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	tests := []struct {
+		name, ref, version string
+		corrupt            bool
+		want, errSub       string
+	}{
+		{name: "exact release tag", ref: "v1.2.0", want: "cogworks 1.2.0"},
+		{name: "major tag: newest v1 release, not the prerelease", ref: "v1", want: "cogworks 1.3.0"},
+		{name: "version input wins over the ref", ref: "v1", version: "latest", want: "cogworks 2.0.0"},
+		{name: "checksum mismatch", ref: "v1.2.0", corrupt: true, errSub: "checksum mismatch for cogworks_1.2.0_linux_amd64.tar.gz"},
+		{name: "branch ref without build-from-source", ref: "main", errSub: "'main' (from the uses: ref or the version input) is not a release tag"},
+		{name: "no matching release", ref: "v3", errSub: "no release of cogworks/cogworks matches 'v3'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := releaseServer(t, tt.corrupt)
+			tmp := t.TempDir()
+			out := filepath.Join(tmp, "github_output")
+			cmd := exec.Command("bash", "install.sh")
+			cmd.Env = append(os.Environ(),
+				"RUNNER_TEMP="+tmp, "RUNNER_OS=Linux", "RUNNER_ARCH=X64", "GITHUB_OUTPUT="+out, "GITHUB_PATH=",
+				"GITHUB_SERVER_URL="+srv.URL, "GITHUB_API_URL="+srv.URL+"/api",
+				"COGWORKS_ACTION_REPOSITORY=cogworks/cogworks", "COGWORKS_ACTION_REF="+tt.ref,
+				"COGWORKS_VERSION="+tt.version, "COGWORKS_BUILD_FROM_SOURCE=false", "GH_TOKEN=")
+			log, err := cmd.CombinedOutput()
+			if tt.errSub != "" {
+				require.Error(t, err, string(log))
+				assert.Contains(t, string(log), tt.errSub)
+				assert.NoFileExists(t, filepath.Join(tmp, "cogworks-bin", "cogworks"))
+				return
+			}
+			require.NoError(t, err, string(log))
+			bin := filepath.Join(tmp, "cogworks-bin", "cogworks")
+			got, err := exec.Command(bin).Output()
+			require.NoError(t, err)
+			assert.Equal(t, tt.want+"\n", string(got))
+			outputs, err := os.ReadFile(out)
+			require.NoError(t, err)
+			assert.Contains(t, string(outputs), "path="+bin+"\n")
+		})
+	}
+}

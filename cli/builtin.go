@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/cogworks/cogworks/domain"
+)
+
+// BuiltinServiceName is the registration name of the built-in Go domain
+// service.
+const BuiltinServiceName = "go (built-in)"
+
+// builtinReadyTimeout bounds how long the child may take to answer its
+// handshake.
+const builtinReadyTimeout = 20 * time.Second
+
+// builtinStopTimeout bounds the child's graceful shutdown before it is
+// killed.
+const builtinStopTimeout = 15 * time.Second
+
+// builtinDomain runs the reference Go domain service as a child process of
+// this binary (`<self> domain-go serve --socket <tmp> --stop-on-stdin-eof`)
+// for a Go repository whose services.toml names no service. It is started
+// at most once per invocation and stopped by Stop on every exit path; the
+// child also stops by itself when its standard input (held by this
+// process) closes, so a killed parent leaves no service behind.
+type builtinDomain struct {
+	// Executable returns the path of the binary to re-execute
+	// (os.Executable by default; tests substitute their own).
+	Executable func() (string, error)
+	// Args are the arguments before the serve flags.
+	Args   []string
+	Env    []string
+	Stderr io.Writer
+	Logger *slog.Logger
+
+	mu      sync.Mutex
+	started bool
+	cfg     domain.ServiceConfig
+	err     error
+	dir     string
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	exited  chan struct{}
+	waitErr error
+}
+
+func newBuiltinDomain(f *Factory) *builtinDomain {
+	return &builtinDomain{
+		Executable: os.Executable,
+		Args:       []string{"domain-go", "serve"},
+		Stderr:     f.IO.ErrOut,
+		Logger:     f.Logger(),
+	}
+}
+
+// Start launches the service (once) and returns its registration after a
+// successful handshake.
+func (b *builtinDomain) Start(ctx context.Context) (domain.ServiceConfig, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.started {
+		return b.cfg, b.err
+	}
+	b.started = true
+	b.cfg, b.err = b.start(ctx)
+	if b.err != nil {
+		b.stopLocked()
+	}
+	return b.cfg, b.err
+}
+
+func (b *builtinDomain) start(ctx context.Context) (domain.ServiceConfig, error) {
+	exe, err := b.Executable()
+	if err != nil {
+		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: locate cogworks binary: %w", err)
+	}
+	// A short directory: unix socket paths are limited to ~107 bytes.
+	b.dir, err = os.MkdirTemp("", "cwgo")
+	if err != nil {
+		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: socket directory: %w", err)
+	}
+	sock := filepath.Join(b.dir, "go.sock")
+	args := append(append([]string(nil), b.Args...), "--socket", sock, "--stop-on-stdin-eof")
+	// Not CommandContext: the service's lifetime is this invocation's, ended
+	// by Stop, not by the context of whichever step started it.
+	cmd := exec.Command(exe, args...)
+	cmd.Stdout = b.Stderr
+	cmd.Stderr = b.Stderr
+	if b.Env != nil {
+		cmd.Env = b.Env
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: stdin pipe: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: start %s: %w", exe, err)
+	}
+	b.cmd, b.stdin, b.exited = cmd, stdin, make(chan struct{})
+	go func() { b.waitErr = cmd.Wait(); close(b.exited) }()
+
+	cfg := domain.ServiceConfig{Name: BuiltinServiceName, Transport: domain.TransportUnix, Endpoint: sock}
+	if err := b.awaitHandshake(ctx, cfg); err != nil {
+		return domain.ServiceConfig{}, err
+	}
+	b.Logger.Info("no domain service registered in "+domain.DefaultServicesFile+": using the built-in Go domain service",
+		"socket", sock, "pid", cmd.Process.Pid)
+	return cfg, nil
+}
+
+// awaitHandshake polls the socket until the service answers its
+// handshake, the child exits or the timeout passes.
+func (b *builtinDomain) awaitHandshake(ctx context.Context, cfg domain.ServiceConfig) error {
+	client, err := domain.NewClient(cfg)
+	if err != nil {
+		return fmt.Errorf("built-in Go domain service: %w", err)
+	}
+	defer client.Close()
+	ctx, cancel := context.WithTimeout(ctx, builtinReadyTimeout)
+	defer cancel()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err = client.Handshake(ctx); err == nil {
+			return nil
+		}
+		select {
+		case <-b.exited:
+			return fmt.Errorf("built-in Go domain service exited before answering its handshake: %v", b.waitErr)
+		case <-ctx.Done():
+			return fmt.Errorf("built-in Go domain service did not answer its handshake within %s: %w", builtinReadyTimeout, err)
+		case <-tick.C:
+		}
+	}
+}
+
+// Stop ends the service (closing its standard input, then killing it after
+// builtinStopTimeout) and removes its socket directory. It is safe to call
+// when nothing was started and more than once.
+func (b *builtinDomain) Stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stopLocked()
+}
+
+func (b *builtinDomain) stopLocked() {
+	if b.cmd != nil {
+		_ = b.stdin.Close()
+		select {
+		case <-b.exited:
+		case <-time.After(builtinStopTimeout):
+			_ = b.cmd.Process.Kill()
+			<-b.exited
+		}
+		var ee *exec.ExitError
+		if b.waitErr != nil && !errors.As(b.waitErr, &ee) {
+			b.Logger.Warn("built-in Go domain service", "error", b.waitErr)
+		}
+		b.cmd = nil
+	}
+	if b.dir != "" {
+		_ = os.RemoveAll(b.dir)
+		b.dir = ""
+	}
+}

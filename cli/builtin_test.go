@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+)
+
+// reexecEnv makes the test binary act as the cogworks binary, so the
+// built-in domain service can be started as a real child process.
+const reexecEnv = "COGWORKS_CLI_TEST_REEXEC"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(reexecEnv) == "1" {
+		f := NewFactory(IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
+		root := NewCmdRoot(f, "test")
+		root.SetArgs(os.Args[1:])
+		if err := root.ExecuteContext(context.Background()); err != nil {
+			os.Stderr.WriteString("cogworks: " + err.Error() + "\n")
+			os.Exit(ExitCode(err))
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func testBuiltin(t *testing.T, stderr io.Writer) *builtinDomain {
+	t.Helper()
+	f := &Factory{IO: IOStreams{ErrOut: stderr}, Getenv: func(string) string { return "" }}
+	b := newBuiltinDomain(f)
+	b.Env = append(os.Environ(), reexecEnv+"=1")
+	t.Cleanup(b.Stop)
+	return b
+}
+
+func TestBuiltinDomainStartsHandshakesAndStops(t *testing.T) {
+	logs := &syncBuffer{}
+	b := testBuiltin(t, logs)
+	ctx := context.Background()
+	cfg, err := b.Start(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, BuiltinServiceName, cfg.Name)
+	assert.Equal(t, domain.TransportUnix, cfg.Transport)
+
+	again, err := b.Start(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, cfg, again, "started once per invocation")
+
+	c, err := domain.NewClient(cfg)
+	require.NoError(t, err)
+	defer c.Close()
+	hs, err := c.Handshake(ctx)
+	require.NoError(t, err)
+	assert.NotEmpty(t, hs.APIVersion)
+	assert.Contains(t, logs.String(), "using the built-in Go domain service")
+
+	proc := b.cmd.Process
+	dir := filepath.Dir(cfg.Endpoint)
+	b.Stop()
+	_, err = os.Stat(dir)
+	assert.True(t, errors.Is(err, os.ErrNotExist), "socket directory removed")
+	assert.ErrorIs(t, proc.Signal(syscall.Signal(0)), os.ErrProcessDone, "child process has exited")
+	_, err = c.Handshake(ctx)
+	assert.Error(t, err, "service no longer answers")
+	b.Stop() // idempotent
+}
+
+func TestBuiltinDomainChildFailureIsReported(t *testing.T) {
+	b := testBuiltin(t, io.Discard)
+	b.Args = []string{"domain-go", "serve", "--http", "127.0.0.1:0"} // with --socket too: a usage error
+	_, err := b.Start(context.Background())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "exited before answering its handshake")
+	assert.Nil(t, b.cmd, "nothing left running")
+}
+
+func TestDomainServicesChoice(t *testing.T) {
+	const registered = "[[services]]\nname = \"py\"\ntransport = \"http\"\nendpoint = \"127.0.0.1:1\"\n"
+	tests := []struct {
+		name     string
+		files    map[string]string
+		override string
+		want     []string
+		usage    bool
+	}{
+		{name: "registered services win", files: map[string]string{"go.mod": "module x\n", ".cogworks/services.toml": registered}, want: []string{"py"}},
+		{name: "Go module without registration: built-in", files: map[string]string{"go.mod": "module x\n"}, want: []string{BuiltinServiceName}},
+		{name: "no go.mod, no registration: none", files: map[string]string{"README.md": "x"}, want: nil},
+		{name: "explicit services file missing", files: map[string]string{"go.mod": "module x\n"}, override: "/nonexistent/services.toml", usage: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := t.TempDir()
+			for p, c := range tt.files {
+				full := filepath.Join(ws, p)
+				require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+				require.NoError(t, os.WriteFile(full, []byte(c), 0o644))
+			}
+			b := testBuiltin(t, io.Discard)
+			f := &Factory{IO: IOStreams{ErrOut: io.Discard}, Getenv: func(k string) string {
+				if k == "COGWORKS_DOMAIN_SERVICES_CONFIG" {
+					return tt.override
+				}
+				return ""
+			}}
+			cfgs, err := f.domainServices(context.Background(), ws, b)
+			if tt.usage {
+				require.Error(t, err)
+				assert.Equal(t, 2, ExitCode(err))
+				return
+			}
+			require.NoError(t, err)
+			var names []string
+			for _, c := range cfgs {
+				names = append(names, c.Name)
+			}
+			assert.Equal(t, tt.want, names)
+			assert.Equal(t, tt.want != nil && tt.want[0] == BuiltinServiceName, b.cmd != nil, "child runs only when built in")
+		})
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the child's output copier and the
+// parent's logger writing at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
