@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/pipeline"
@@ -29,6 +30,9 @@ import (
 // the step's record for the claim comment.
 func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Result, string, error) {
 	ctx, events := audit.WithEvents(ctx)
+	if len(o.repaired) > 0 {
+		events.Add(audit.Event{Kind: "repair", Summary: "labels restored from the snapshot: " + strings.Join(o.repaired, ", ")})
+	}
 	a := &action{res: Result{Action: string(v.Action), Reason: v.Reason}, events: events,
 		// An approval label is consumed by every run step: it was either
 		// used to pass this gate or predates the gate the step may open.

@@ -168,6 +168,19 @@ func (s *Server) LabelIssue(repo string, n int, actor, label string) bool {
 	return true
 }
 
+// UnlabelIssue removes label from issue n as actor, recording an
+// unlabeled event. It reports whether the issue carried the label.
+func (s *Server) UnlabelIssue(repo string, n int, actor, label string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(repo)
+	if rp == nil || rp.issues[n] == nil {
+		return false
+	}
+	s.userLocked(actor)
+	return s.detachLabel(rp.issues[n], label, actor, s.now().UTC())
+}
+
 func (s *Server) issueLocked(repo string, n int) (*repo, *issue) {
 	rp := s.repoLocked(repo)
 	if rp == nil {

@@ -6,6 +6,7 @@ package testenv
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -91,6 +92,23 @@ func (e *Env) NewClient(t testing.TB, transport http.RoundTripper) *github.Clien
 		BaseURL:   e.URL + "/api/v3/",
 		Token:     Token,
 		Transport: transport,
+		Retry:     github.RetryPolicy{MaxRetries: -1},
+		Sleep:     func(context.Context, time.Duration) error { return nil },
+		CacheSize: -1,
+	})
+	require.NoError(t, err)
+	return client
+}
+
+// ClientAs returns a client that acts on the simulator as login, as a
+// person with their own token would (e.g. the read-only "mallory").
+func (e *Env) ClientAs(t testing.TB, login string) *github.Client {
+	t.Helper()
+	token := "ghp_" + strings.Repeat("x", 8) + login
+	e.Sim.AddToken(token, login)
+	client, err := github.New(context.Background(), github.Options{
+		BaseURL:   e.URL + "/api/v3/",
+		Token:     token,
 		Retry:     github.RetryPolicy{MaxRetries: -1},
 		Sleep:     func(context.Context, time.Duration) error { return nil },
 		CacheSize: -1,
