@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/demo"
 	"github.com/cogworks/cogworks/domain/goservice"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/githubsim"
 	"github.com/cogworks/cogworks/pipeline"
@@ -192,6 +193,19 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	df := newDemoFactory(streams, url, opts.Transport, opts.Retry, opts.Clock, script)
 	report.factory, report.provider = df, script
 
+	// What `cogworks init` does once per repository: the labels, with their
+	// colours and descriptions. It is set-up, not part of the pipeline's
+	// request count.
+	gh, err := df.Client(ctx)
+	if err != nil {
+		return nil, cleanup, err
+	}
+	if err := idem.NewLabels(gh, repo, pipeline.LabelSpec).EnsureRepoLabels(ctx, CogWorksLabels()...); err != nil {
+		return nil, cleanup, fmt.Errorf("create the CogWorks labels: %w", err)
+	}
+	fmt.Fprintf(out, "▶ cogworks init created the %d CogWorks labels\n", len(CogWorksLabels()))
+	sim.ResetRequests()
+
 	n := sim.SeedIssue(repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
 	sim.LabelIssue(repo.String(), n, demoHuman, pipeline.LabelRun)
 	report.Issue = n
@@ -236,7 +250,14 @@ func driveDemo(ctx context.Context, df *Factory, sim *githubsim.Server, repo git
 		if err != nil {
 			return err
 		}
-		results, err := engine.Run(ctx, deps, engine.Ref{Repo: repo, Issue: n, CheckMerges: true}, 10)
+		// Each round is one run of the Action on an event; the event's
+		// payload carries the issue as GitHub sent it.
+		is, ok := sim.Issue(repo.String(), n)
+		if !ok {
+			return fmt.Errorf("demo issue #%d vanished", n)
+		}
+		payload := github.Issue{ID: is.ID, Number: is.Number, Title: is.Title, Body: is.Body, State: is.State, User: is.Author, Labels: is.Labels}
+		results, err := engine.Run(ctx, deps, engine.Ref{Repo: repo, Issue: n, CheckMerges: true, Known: &payload}, 10)
 		for _, r := range results {
 			report.Steps = append(report.Steps, r)
 			fmt.Fprintf(out, "  step %-3d %-20s %-10s → %-9s %3d requests %5d ms  %s\n", len(report.Steps), r.Stage, r.Action, r.Outcome, r.GitHubRequests, r.DurationMS, oneLine(r.Reason, 90))

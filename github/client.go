@@ -91,6 +91,7 @@ type Client struct {
 	manifest Manifest
 	counter  *requestCounter
 	tracker  *rateTracker
+	repos    repoCache
 	// apps talks to GitHub as the App itself (a JWT), not as an
 	// installation; nil with token auth.
 	apps *gh.Client

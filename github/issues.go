@@ -10,13 +10,20 @@ import (
 	gh "github.com/google/go-github/v62/github"
 )
 
-// GetRepo returns the repository's full name and default branch.
+// GetRepo returns the repository's full name and default branch. The
+// answer is remembered for repoInfoTTL: stages ask for the default branch
+// many times per run, and it practically never changes.
 func (c *Client) GetRepo(ctx context.Context, repo Repo) (RepoInfo, error) {
+	if info, ok := c.repos.get(repo); ok {
+		return info, nil
+	}
 	r, _, err := c.gh.Repositories.Get(ctx, repo.Owner, repo.Name)
 	if err != nil {
 		return RepoInfo{}, convertError(fmt.Sprintf("get repository %s", repo), err)
 	}
-	return RepoInfo{FullName: r.GetFullName(), DefaultBranch: r.GetDefaultBranch()}, nil
+	info := RepoInfo{FullName: r.GetFullName(), DefaultBranch: r.GetDefaultBranch()}
+	c.repos.put(repo, info)
+	return info, nil
 }
 
 // GetIssue returns one issue (or the issue view of a PR).
