@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,6 +84,11 @@ func (b *builtinDomain) start(ctx context.Context) (domain.ServiceConfig, error)
 	exe, err := b.Executable()
 	if err != nil {
 		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: locate cogworks binary: %w", err)
+	}
+	if strings.HasSuffix(filepath.Base(exe), ".test") {
+		// A test binary would run its own tests again instead of serving:
+		// tests register an in-process service in services.toml instead.
+		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: %s is a test binary, not cogworks; register a service in %s", exe, domain.DefaultServicesFile)
 	}
 	// A short directory: unix socket paths are limited to ~107 bytes.
 	b.dir, err = os.MkdirTemp("", "cwgo")

@@ -17,7 +17,6 @@ import (
 	"github.com/cogworks/cogworks/demo"
 	"github.com/cogworks/cogworks/domain/goservice"
 	"github.com/cogworks/cogworks/engine"
-	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/githubsim"
 	"github.com/cogworks/cogworks/pipeline"
@@ -193,18 +192,14 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	df := newDemoFactory(streams, url, opts.Transport, opts.Retry, opts.Clock, script)
 	report.factory, report.provider = df, script
 
-	// What `cogworks init` does once per repository: the labels, with their
-	// colours and descriptions. It is set-up, not part of the pipeline's
-	// request count.
-	gh, err := df.Client(ctx)
-	if err != nil {
-		return nil, cleanup, err
-	}
-	if err := idem.NewLabels(gh, repo, pipeline.LabelSpec).EnsureRepoLabels(ctx, CogWorksLabels()...); err != nil {
-		return nil, cleanup, fmt.Errorf("create the CogWorks labels: %w", err)
+	// What `cogworks init` did once for this repository: the labels, with
+	// their colours and descriptions. Set-up, not part of the pipeline.
+	for _, name := range CogWorksLabels() {
+		if color, desc, ok := pipeline.LabelSpec(name); ok {
+			sim.SeedLabel(repo.String(), name, color, desc)
+		}
 	}
 	fmt.Fprintf(out, "▶ cogworks init created the %d CogWorks labels\n", len(CogWorksLabels()))
-	sim.ResetRequests()
 
 	n := sim.SeedIssue(repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
 	sim.LabelIssue(repo.String(), n, demoHuman, pipeline.LabelRun)

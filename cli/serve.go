@@ -67,7 +67,17 @@ With COGWORKS_GITHUB_APP_ID and COGWORKS_GITHUB_APP_PRIVATE_KEY each delivery is
 handled as the installation it names; with a token (COGWORKS_GITHUB_TOKEN) one
 identity serves every repository the token can reach. Each repository's
 .cogworks/config.toml and files are read through the API. Also serves
-/healthz, /readyz and /metrics. SIGTERM drains within --grace.`,
+/healthz, /readyz and /metrics. SIGTERM drains within --grace.` +
+			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required)",
+				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
+				envLLM, envServices, envLog) +
+			helpExit("0  drained and stopped after SIGTERM or SIGINT",
+				"1  the server failed (listen error, a step could not be abandoned cleanly)",
+				"2  bad usage or configuration (no webhook secret, bad flag values, missing credentials)"),
+		Example: `  COGWORKS_WEBHOOK_SECRET=… COGWORKS_GITHUB_APP_ID=12345 COGWORKS_GITHUB_APP_PRIVATE_KEY=/etc/cogworks/app.pem \
+    cogworks serve --listen :8080 --workers 4 --queue-size 100
+  # locally, against the demo's simulator (see docs/serve.md)
+  cogworks serve --listen 127.0.0.1:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.Validate(); err != nil {

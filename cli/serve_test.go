@@ -12,6 +12,8 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +26,7 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/demo"
+	"github.com/cogworks/cogworks/domain/goservice"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/githubsim"
 	"github.com/cogworks/cogworks/metrics"
@@ -71,7 +74,16 @@ func newAppFixture(t *testing.T) *appFixture {
 func (a *appFixture) replica(t *testing.T, provider *demo.RuleProvider) (*server.Server, *metrics.Metrics) {
 	t.Helper()
 	m := metrics.New(metrics.Options{})
-	f := &Factory{IO: IOStreams{Out: io.Discard, ErrOut: io.Discard}, Getenv: func(string) string { return "" },
+	services := filepath.Join(t.TempDir(), "services.toml")
+	sock := goservice.StartForTest(t, goservice.Options{})
+	require.NoError(t, os.WriteFile(services, []byte(fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)), 0o600))
+	getenv := func(k string) string {
+		if k == "COGWORKS_DOMAIN_SERVICES_CONFIG" {
+			return services
+		}
+		return ""
+	}
+	f := &Factory{IO: IOStreams{Out: io.Discard, ErrOut: io.Discard}, Getenv: getenv,
 		Clock: time.Now, LLMProvider: provider, Metrics: m}
 	Wire(f)
 	src, err := NewAppSource(github.Options{

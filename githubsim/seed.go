@@ -154,6 +154,17 @@ func (s *Server) SeedIssue(repo, author, title, body string, labels ...string) i
 	return is.number
 }
 
+// SeedLabel defines a repository label, as `cogworks init` or a person in
+// the UI would before the test or demo starts.
+func (s *Server) SeedLabel(repo, name, color, description string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rp := s.repoLocked(repo); rp != nil {
+		l := s.ensureLabel(rp, name)
+		l.color, l.description = color, description
+	}
+}
+
 // LabelIssue adds label to issue n as actor, recording a labeled event,
 // like a human applying a label in the UI. It reports whether n exists.
 func (s *Server) LabelIssue(repo string, n int, actor, label string) bool {
