@@ -92,6 +92,7 @@ type Client struct {
 	counter  *requestCounter
 	tracker  *rateTracker
 	repos    repoCache
+	files    fileCache
 	// apps talks to GitHub as the App itself (a JWT), not as an
 	// installation; nil with token auth.
 	apps *gh.Client

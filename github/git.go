@@ -85,6 +85,7 @@ func (c *Client) GetBranchHead(ctx context.Context, repo Repo, branch string) (C
 // CreateBranch creates refs/heads/branch at sha; an existing branch yields
 // an error wrapping ErrUnprocessable.
 func (c *Client) CreateBranch(ctx context.Context, repo Repo, branch, sha string) error {
+	defer c.files.forget(repo, branch)
 	if err := c.manifest.Check(OpWriteGit); err != nil {
 		return err
 	}
@@ -95,6 +96,7 @@ func (c *Client) CreateBranch(ctx context.Context, repo Repo, branch, sha string
 
 // UpdateBranch moves a branch to sha; force allows non-fast-forward moves.
 func (c *Client) UpdateBranch(ctx context.Context, repo Repo, branch, sha string, force bool) error {
+	defer c.files.forget(repo, branch)
 	if err := c.manifest.Check(OpWriteGit); err != nil {
 		return err
 	}
@@ -177,8 +179,22 @@ func (c *Client) CreateCommit(ctx context.Context, repo Repo, message, tree stri
 }
 
 // GetFile returns a file's content at ref through the contents API; a
-// missing file yields an error wrapping ErrNotFound.
+// missing file yields an error wrapping ErrNotFound. Answers are
+// remembered briefly (see fileTTL) and forgotten when this client moves
+// the branch.
 func (c *Client) GetFile(ctx context.Context, repo Repo, filePath, ref string) ([]byte, error) {
+	key := fileKey{repo: repo, ref: ref, path: filePath}
+	if b, ok := c.files.get(key); ok {
+		return b, nil
+	}
+	b, err := c.getFile(ctx, repo, filePath, ref)
+	if err == nil {
+		c.files.put(key, b)
+	}
+	return b, err
+}
+
+func (c *Client) getFile(ctx context.Context, repo Repo, filePath, ref string) ([]byte, error) {
 	what := fmt.Sprintf("get file %s@%s in %s", filePath, ref, repo)
 	file, dir, _, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, filePath,
 		&gh.RepositoryContentGetOptions{Ref: ref})
@@ -207,6 +223,7 @@ func (c *Client) GetFile(ctx context.Context, repo Repo, filePath, ref string) (
 // content the file already has is a no-op (no empty commit). Unsafe and
 // protected paths are refused before any request is sent.
 func (c *Client) PutFile(ctx context.Context, repo Repo, filePath, branch, message string, content []byte) error {
+	defer c.files.forget(repo, branch)
 	if err := c.manifest.Check(OpWriteGit); err != nil {
 		return err
 	}

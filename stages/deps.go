@@ -27,6 +27,7 @@ type GitHub interface {
 	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
 	EditComment(ctx context.Context, repo github.Repo, id int64, body string) (github.Comment, error)
 	AddLabels(ctx context.Context, repo github.Repo, number int, labels ...string) error
+	SetLabels(ctx context.Context, repo github.Repo, number int, labels []string) ([]string, error)
 	RemoveLabel(ctx context.Context, repo github.Repo, number int, label string) error
 	ListRepoLabels(ctx context.Context, repo github.Repo) ([]github.Label, error)
 	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/github"
-	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -123,21 +122,36 @@ func setSWIStatus(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.
 		if err != nil {
 			return fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
 		}
-		labels := idem.NewLabels(d.GitHub, repo, pipeline.LabelSpec)
+		// One request for the whole change (planning created the status
+		// labels with their colours): the wanted status in, any other out.
 		want := pipeline.StatusLabel(status)
-		if _, err := labels.Ensure(ctx, rec.Issue, issue.Labels, want); err != nil {
-			return err
-		}
+		labels := []string{want}
 		for _, l := range issue.Labels {
-			if strings.HasPrefix(l, pipeline.LabelStatusPrefix) && l != want {
-				if _, err := labels.EnsureAbsent(ctx, rec.Issue, issue.Labels, l); err != nil {
-					return err
-				}
+			if !strings.HasPrefix(l, pipeline.LabelStatusPrefix) {
+				labels = append(labels, l)
+			}
+		}
+		if !sameLabels(labels, issue.Labels) {
+			if _, err := d.GitHub.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
+				return fmt.Errorf("set status %s of sub-work-item %s#%d: %w", status, repo, rec.Issue, err)
 			}
 		}
 	}
 	snap.Artifacts.SubWorkItems[i].Status = string(status)
 	return nil
+}
+
+// sameLabels reports whether a and b hold the same labels.
+func sameLabels(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
 }
 
 func setData(snap *pipeline.Snapshot, key, value string) {
