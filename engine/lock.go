@@ -54,11 +54,7 @@ func (s *stepper) acquire(ctx context.Context, o *observed) (bool, error) {
 		addedLabel = true
 	}
 	key := claimKey(s.ref.Issue, s.d.RunID)
-	body := audit.Format(audit.Comment{
-		Key:   key,
-		Title: "Processing",
-		Body:  fmt.Sprintf("Run `%s` holds the processing lock. This comment becomes the step's record when the step ends; a lock older than %s is taken over.", s.d.RunID, s.policy().Timeout),
-	})
+	body := audit.Format(audit.Comment{Key: key, Title: "Processing", Body: s.claimBody()})
 	mine, postErr := s.d.GitHub.CreateComment(ctx, s.ref.Repo, s.ref.Issue, body)
 	if err := s.readComments(ctx, o); err != nil {
 		// Unlock whatever we know we wrote; a claim whose response was lost
@@ -90,6 +86,11 @@ func (s *stepper) acquire(ctx context.Context, o *observed) (bool, error) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// claimBody is the text of this run's lock claim.
+func (s *stepper) claimBody() string {
+	return fmt.Sprintf("Run `%s` holds the processing lock. This comment becomes the run's record when it ends; a claim not edited for %s is taken over.", s.d.RunID, s.policy().Timeout)
 }
 
 // deleteExpiredClaims removes the bot's claims left by killed runs. They

@@ -9,6 +9,8 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
+// stepper is one run's view of a work item: the lock it holds, the
+// issue's events once read.
 type stepper struct {
 	d      Deps
 	ref    Ref
@@ -16,8 +18,6 @@ type stepper struct {
 	claim  pipeline.LockClaim // ours, once won
 	// issueEvents caches the issue's events for the step (nil: unread).
 	issueEvents []github.IssueEvent
-	// after is the issue as the step left it, for the next step of Run.
-	after *github.Issue
 }
 
 func (s *stepper) policy() pipeline.LockPolicy {
@@ -26,39 +26,19 @@ func (s *stepper) policy() pipeline.LockPolicy {
 
 // Step performs one invocation of the step function for one issue.
 func Step(ctx context.Context, d Deps, ref Ref) (Result, error) {
-	res, _, err := step(ctx, d, ref)
-	return res, err
+	results, err := Run(ctx, d, ref, 1)
+	if len(results) == 0 {
+		return Result{Issue: ref.Issue}, err
+	}
+	return results[0], err
 }
 
-// step runs one step and also returns the issue as the step left it
-// (nil when unknown), so that Run's next step need not read it again.
-func step(ctx context.Context, d Deps, ref Ref) (Result, *github.Issue, error) {
-	if err := d.validate(); err != nil {
-		return Result{}, nil, err
-	}
-	start := time.Now()
-	// The count travels with the context, so that steps running at once on
-	// one client (process-all) each report their own requests.
-	ctx, requests := github.WithRequestCounter(ctx)
-	s := &stepper{d: d, ref: ref}
-	res, err := s.step(ctx)
-	res.Issue = ref.Issue
-	res.GitHubRequests = requests.Load()
-	res.DurationMS = time.Since(start).Milliseconds()
-	log := d.logger().With("pipeline_id", fmt.Sprintf("%s#%d", ref.Repo, ref.Issue), "stage", res.Stage,
-		"action", res.Action, "result", res.Outcome, "duration_ms", res.DurationMS, "github_requests", res.GitHubRequests)
-	if err != nil {
-		log.Error("step failed", "error", err)
-	} else {
-		log.Info("step", "reason", res.Reason)
-	}
-	return res, s.after, err
-}
-
-func (s *stepper) step(ctx context.Context) (Result, error) {
-	o, err := s.wake(ctx)
-	if err != nil {
-		return Result{Action: "wake_up"}, asTransient(err)
+// first is a run's first step: wake_up, decide, and when the verdict is to
+// act (or to repair labels), take the lock and act. It reports the step's
+// record for the claim comment.
+func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool, error) {
+	if err := s.wake(ctx, o); err != nil {
+		return Result{Action: "wake_up"}, "", false, asTransient(err)
 	}
 	v := pipeline.Decide(o.obs)
 	res := Result{Stage: string(v.Stage), Action: "wake_up", Reason: v.Reason}
@@ -71,14 +51,13 @@ func (s *stepper) step(ctx context.Context) (Result, error) {
 	switch {
 	case v.Decision == pipeline.DecisionNotTriggered:
 		res.Outcome = OutcomeNotTriggered
-		return res, nil
+		return res, "", false, nil
 	case v.Decision == pipeline.DecisionBackedOff:
 		res.Outcome = OutcomeBackedOff
-		return res, nil
+		return res, "", false, nil
 	case v.Decision != pipeline.DecisionRun && !repair:
 		res.Outcome = outcomeOf(v)
-		s.keep(o)
-		return res, nil
+		return res, "", false, nil
 	case s.d.DryRun:
 		res.Action = string(v.Action) + " (dry run)"
 		res.Outcome = outcomeOf(v)
@@ -86,41 +65,64 @@ func (s *stepper) step(ctx context.Context) (Result, error) {
 		if v.Decision != pipeline.DecisionRun {
 			res.Reason = "would repair labels: " + v.Reason
 		}
-		return res, nil
+		return res, "", false, nil
 	}
 
 	won, err := s.acquire(ctx, o)
 	if err != nil {
-		return Result{Stage: res.Stage, Action: "lock"}, asTransient(err)
+		return Result{Stage: res.Stage, Action: "lock"}, "", false, asTransient(err)
 	}
 	if !won {
 		res.Action, res.Outcome, res.Reason = "lock", OutcomeBackedOff, "another run won the lock"
-		return res, nil
+		return res, "", false, nil
 	}
-	record := ""
-	defer func() {
-		s.release(ctx, o, record)
-		s.keep(o)
-	}()
-
 	// The claim round read the comments: decide again on fresh state, since
 	// a run that held the lock before us may have moved the item on.
 	o.obs.Lock = pipeline.LockFree
 	o.repaired = labelDrift(o)
-	if o.obs.HasSnapshot && o.snap.Gate != nil && !o.judged {
+	res, record, err := s.act(ctx, o)
+	return res, record, true, err
+}
+
+// next is a later step of a run that holds the lock: it re-reads the
+// comments (the snapshot the previous step wrote, and the claims, to
+// confirm the lock is still ours) and acts on the state it finds.
+func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, error) {
+	if err := s.readComments(ctx, o); err != nil {
+		return Result{Action: "wake_up"}, "", true, asTransient(err)
+	}
+	if w, ok := s.policy().Winner(s.claims, s.d.now()); !ok || w.CommentID != s.claim.CommentID {
+		// Our claim expired and another run took the lock over: stop
+		// without a write; the lock is no longer ours to release.
+		return Result{Action: "lock", Outcome: OutcomeBackedOff, Reason: "the lock was taken over"}, "", false, nil
+	}
+	labels := o.issue.Labels
+	if o.want != nil {
+		labels = o.want
+	}
+	o.obs.Labels = pipeline.ParseLabels(labels)
+	o.obs.Lock = pipeline.LockFree
+	o.obs.Approval = pipeline.ApprovalVerdict{}
+	o.judged, o.repaired = false, nil
+	res, record, err := s.act(ctx, o)
+	return res, record, true, err
+}
+
+// act decides on the state read under the lock and runs the verdict.
+func (s *stepper) act(ctx context.Context, o *observed) (Result, string, error) {
+	if o.obs.HasSnapshot && o.snap.Gate != nil && o.obs.Labels.Approve && !o.judged {
 		if err := s.judgeGate(ctx, o); err != nil {
-			return res, asTransient(err)
+			return Result{Action: "wake_up"}, "", asTransient(err)
 		}
 	}
-	v = pipeline.Decide(o.obs)
-	res = Result{Stage: string(v.Stage), Action: string(v.Action), Reason: v.Reason}
+	v := pipeline.Decide(o.obs)
+	res := Result{Stage: string(v.Stage), Action: string(v.Action), Reason: v.Reason}
 	if v.Decision != pipeline.DecisionRun {
 		res.Action = "repair_labels"
 		res.Outcome = outcomeOf(v)
-		return res, asTransient(s.repairLabels(ctx, o))
+		return res, "", asTransient(s.repairLabels(ctx, o))
 	}
-	res, record, err = s.run(ctx, o, v)
-	return res, err
+	return s.run(ctx, o, v)
 }
 
 // repairLabels restores labels from the snapshot at a waiting gate or an
@@ -141,10 +143,15 @@ func (s *stepper) repairLabels(ctx context.Context, o *observed) error {
 	return nil
 }
 
-// keep remembers the issue as the step left it for Run's next step.
-func (s *stepper) keep(o *observed) {
-	issue := o.issue
-	s.after = &issue
+// logStep logs one step's result.
+func (s *stepper) logStep(res Result, err error) {
+	log := s.d.logger().With("pipeline_id", fmt.Sprintf("%s#%d", s.ref.Repo, s.ref.Issue), "stage", res.Stage,
+		"action", res.Action, "result", res.Outcome, "duration_ms", res.DurationMS, "github_requests", res.GitHubRequests)
+	if err != nil {
+		log.Error("step failed", "error", err)
+		return
+	}
+	log.Info("step", "reason", res.Reason)
 }
 
 func outcomeOf(v pipeline.Verdict) StepOutcome {
@@ -179,3 +186,6 @@ func asTransient(err error) error {
 func (s *stepper) expiredClaims() bool {
 	return len(s.policy().Live(s.claims, s.d.now())) < len(s.claims)
 }
+
+// elapsed is time since start in milliseconds.
+func elapsed(start time.Time) int64 { return time.Since(start).Milliseconds() }

@@ -42,45 +42,43 @@ func claimKey(n int, run string) string { return claimKeyPrefix(n) + run }
 // show a lock, a gate, an approval or an end, because on the run path the
 // lock round reads them anyway. A waiting gate thus costs one request and
 // an untriggered event none.
-func (s *stepper) wake(ctx context.Context) (*observed, error) {
-	o := &observed{}
+func (s *stepper) wake(ctx context.Context, o *observed) error {
 	if s.ref.Known != nil {
 		o.issue = *s.ref.Known
+		o.issue.Labels = slices.Clone(o.issue.Labels)
 	} else if err := s.readIssue(ctx, o); err != nil {
-		return nil, err
+		return err
 	}
 	o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
 	if !o.obs.Labels.Run {
-		return o, nil
+		return nil
 	}
 	if o.obs.Labels.Processing && !o.issueRead {
 		// A queued event may show a lock released long ago.
 		if err := s.readIssue(ctx, o); err != nil {
-			return nil, err
+			return err
 		}
 		o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
 	}
 	l := o.obs.Labels
 	if !l.Processing && !l.AwaitingReview && !l.Approve && !l.Retry && !endLabel(l) {
-		return o, nil // the run path: the lock round reads the comments
+		return nil // the run path: the lock round reads the comments
 	}
 	if err := s.readComments(ctx, o); err != nil {
-		return nil, err
+		return err
 	}
 	if o.obs.Lock == pipeline.LockFresh && len(s.policy().Live(s.claims, s.d.now())) == 0 {
 		// A bare label: its age decides.
 		at, err := s.processingLabelAt(ctx)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		o.obs.Lock = s.policy().Evaluate(true, at, nil, s.d.now())
 	}
 	if o.obs.Lock != pipeline.LockFresh && o.obs.HasSnapshot && o.snap.Gate != nil {
-		if err := s.judgeGate(ctx, o); err != nil {
-			return nil, err
-		}
+		return s.judgeGate(ctx, o)
 	}
-	return o, nil
+	return nil
 }
 
 // endLabel reports a complete or failed stage label.
@@ -132,7 +130,13 @@ func (s *stepper) readComments(ctx context.Context, o *observed) error {
 				o.snap, o.obs.HasSnapshot = snap, true
 			}
 		case strings.HasPrefix(key, prefix):
-			claims = append(claims, pipeline.LockClaim{CommentID: c.ID, Owner: strings.TrimPrefix(key, prefix), At: c.CreatedAt})
+			// A run that holds the lock over several steps edits its claim
+			// after each one: the last edit is its heartbeat.
+			at := c.UpdatedAt
+			if at.IsZero() {
+				at = c.CreatedAt
+			}
+			claims = append(claims, pipeline.LockClaim{CommentID: c.ID, Owner: strings.TrimPrefix(key, prefix), At: at})
 		}
 	}
 	o.obs.Snapshot = o.snap

@@ -102,9 +102,9 @@ func labelDrift(o *observed) []string {
 	return drift
 }
 
-// stepRecord renders the comment a step leaves behind: the stage it
+// stepRecord renders one step's section of the run's record: the stage it
 // entered or worked on, its summary and its audit events (ASSERT-PSM-007,
-// SPEC §14). It replaces the run's lock claim, under the run's own key.
+// SPEC §14).
 func (s *stepper) stepRecord(res Result, entered []pipeline.Stage, swi string, events []audit.Event) string {
 	var b strings.Builder
 	for _, st := range entered {
@@ -115,21 +115,16 @@ func (s *stepper) stepRecord(res Result, entered []pipeline.Stage, swi string, e
 		}
 	}
 	fmt.Fprintf(&b, "**%s** · `%s` → %s", res.Stage, res.Action, res.Outcome)
+	if swi != "" {
+		fmt.Fprintf(&b, " · sub-work-item `%s`", audit.Untrusted(swi))
+	}
 	if r := strings.TrimSpace(res.Reason); r != "" {
 		fmt.Fprintf(&b, ": %s", audit.Untrusted(r))
 	}
-	b.WriteString("\n")
 	if len(events) > 0 {
-		fmt.Fprintf(&b, "\n<details><summary>audit trail: %d events</summary>\n\n%s\n</details>\n", len(events), audit.EventsTable(events))
+		fmt.Fprintf(&b, "\n\n<details><summary>audit trail: %d events</summary>\n\n%s\n</details>", len(events), audit.EventsTable(events))
 	}
-	title := fmt.Sprintf("step · %s", res.Stage)
-	if len(entered) > 0 {
-		title = fmt.Sprintf("stage %s", entered[len(entered)-1])
-	}
-	if swi != "" {
-		title += " · " + swi
-	}
-	return audit.Format(audit.Comment{Key: audit.Key(fmt.Sprint(s.ref.Issue), "step", s.d.RunID), Title: title, Body: b.String()})
+	return b.String()
 }
 
 // upsert writes a keyed comment idempotently and keeps o.comments current.
