@@ -115,16 +115,16 @@ func thousands(n int) string {
 	return b.String()
 }
 
-// code renders s as inline code, safe inside a table cell.
+// code renders untrusted s as inline code, safe inside a table cell.
 func code(s string) string {
-	s = strings.NewReplacer("`", "'", "|", `\|`, "\n", " ", "\r", " ").Replace(s)
+	s = Untrusted(strings.NewReplacer("`", "'", "|", `\|`, "\n", " ", "\r", " ").Replace(s))
 	if s == "" {
 		return "—"
 	}
 	return "`" + s + "`"
 }
 
-// cell makes s safe inside a Markdown table cell.
+// cell makes untrusted s safe inside a Markdown table cell.
 func cell(s string) string {
 	s = Untrusted(strings.NewReplacer("|", `\|`, "\n", " ", "\r", " ").Replace(strings.TrimSpace(s)))
 	if s == "" {

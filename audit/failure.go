@@ -62,7 +62,7 @@ func FailureReport(f Failure) string {
 			continue
 		}
 		for _, d := range a.Diagnostics {
-			d = strings.TrimRight(d, "\n")
+			d = Untrusted(strings.TrimRight(d, "\n"))
 			if strings.Contains(d, "\n") {
 				fence := codeFence(d)
 				fmt.Fprintf(&b, "- diagnostic:\n\n  %s\n  %s\n  %s\n", fence, strings.ReplaceAll(d, "\n", "\n  "), fence)
@@ -76,7 +76,7 @@ func FailureReport(f Failure) string {
 		b.WriteString("#### Cost\n\n")
 		b.WriteString(CostTable(f.Cost.Ledger, f.Cost.BudgetTokens, f.Cost.BudgetUSD))
 	}
-	title := "pipeline halted at " + f.Stage
+	title := "pipeline halted at " + f.Stage // Format makes the title inert
 	if f.SWI != "" {
 		title += " (" + f.SWI + ")"
 	}

@@ -20,9 +20,16 @@ const (
 type Comment struct {
 	// Key is the deterministic key (see Key); "" formats a comment without
 	// a marker, which the bot then cannot find again.
-	Key   string
+	Key string
+	// Title and Body may hold untrusted text: Format makes them inert (see
+	// Untrusted), so neither can open an HTML comment or spell a marker.
+	// Body keeps "-->" (Mermaid arrows); fields rendered into it from
+	// untrusted sources still go through Untrusted, code or cell.
 	Title string
 	Body  string
+	// Hidden holds the bot's own machine blocks (a state snapshot, a plan),
+	// written verbatim after the body. Never put untrusted text here.
+	Hidden string
 }
 
 // Key joins parts with '/' into a deterministic comment key such as
@@ -69,8 +76,9 @@ func FindKey(body string) (string, bool) {
 }
 
 // Format renders a bot comment: the marker, a header
-// "### ⚙️ CogWorks — <title>", the body and the footer. The result passes
-// through Redact.
+// "### ⚙️ CogWorks — <title>", the body, the hidden blocks and the footer.
+// Title and body are made inert first, so the only markers in the result
+// are the key's and those in Hidden. The result passes through Redact.
 func Format(c Comment) string {
 	var b strings.Builder
 	if c.Key != "" {
@@ -78,10 +86,14 @@ func Format(c Comment) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("### ⚙️ CogWorks — ")
-	b.WriteString(strings.Join(strings.Fields(c.Title), " "))
+	b.WriteString(Untrusted(strings.Join(strings.Fields(c.Title), " ")))
 	b.WriteString("\n\n")
 	if body := strings.TrimSpace(c.Body); body != "" {
-		b.WriteString(body)
+		b.WriteString(defuseOpeners(body))
+		b.WriteString("\n\n")
+	}
+	if hidden := strings.TrimSpace(c.Hidden); hidden != "" {
+		b.WriteString(hidden)
 		b.WriteString("\n\n")
 	}
 	b.WriteString("---\n")

@@ -60,9 +60,7 @@ func StatusComment(s pipeline.Snapshot, m pipeline.Machine, opts StatusOptions) 
 	writeApprovals(&b, s.Approvals)
 	b.WriteString("#### Cost so far\n\n")
 	b.WriteString(CostTable(s.Ledger, opts.BudgetTokens, opts.BudgetUSD))
-	b.WriteString("\n")
-	b.WriteString(block)
-	return Format(Comment{Key: StatusKey(s.WorkItem), Title: fmt.Sprintf("status of #%d", s.WorkItem), Body: b.String()}), nil
+	return Format(Comment{Key: StatusKey(s.WorkItem), Title: fmt.Sprintf("status of #%d", s.WorkItem), Body: b.String(), Hidden: block}), nil
 }
 
 func writeState(b *strings.Builder, s pipeline.Snapshot) {
@@ -155,7 +153,7 @@ func StageEntryKey(workItem int, stage pipeline.Stage) string {
 func StageEntryComment(workItem int, stage pipeline.Stage, summary string) string {
 	body := fmt.Sprintf("Work item #%d entered stage %s.", workItem, code(string(stage)))
 	if s := strings.TrimSpace(summary); s != "" {
-		body += "\n\n" + s
+		body += "\n\n" + Untrusted(s)
 	}
 	return Format(Comment{Key: StageEntryKey(workItem, stage), Title: "stage " + string(stage), Body: body})
 }
@@ -217,4 +215,5 @@ func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine renders untrusted s on one line.
+func oneLine(s string) string { return Untrusted(strings.Join(strings.Fields(s), " ")) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -238,8 +239,10 @@ func (c Config) Validate() error {
 			bad(key, "must be ≥ 1, got %d", v)
 		}
 	}
-	if c.Budgets.PipelineMaxCostUSD <= 0 {
-		bad("budgets.pipeline_max_cost_usd", "must be > 0, got %g", c.Budgets.PipelineMaxCostUSD)
+	// NaN compares false with everything, so a NaN budget would never be
+	// exceeded: only finite numbers are budgets.
+	if cost := c.Budgets.PipelineMaxCostUSD; !(cost > 0) || math.IsInf(cost, 0) {
+		bad("budgets.pipeline_max_cost_usd", "must be a finite number > 0, got %g", cost)
 	}
 	if !slices.Contains(Providers(), c.LLM.Provider) {
 		bad("llm.provider", "must be one of %s, got %q", strings.Join(Providers(), ", "), c.LLM.Provider)
@@ -249,14 +252,16 @@ func (c Config) Validate() error {
 		bad("llm.input_price_per_mtok", "set together with llm.output_price_per_mtok (or neither)")
 	}
 	for key, p := range map[string]*float64{"llm.input_price_per_mtok": in, "llm.output_price_per_mtok": out} {
-		if p != nil && *p < 0 {
-			bad(key, "must be ≥ 0, got %g", *p)
+		// A NaN price would make every cost NaN, which no budget stops and
+		// the snapshot's JSON cannot hold.
+		if p != nil && (!(*p >= 0) || math.IsInf(*p, 0)) {
+			bad(key, "must be a finite number ≥ 0, got %g", *p)
 		}
 	}
 	if c.LLM.Model == "" {
 		bad("llm.model", "must not be empty")
 	}
-	if c.Scenarios.Threshold < 0 || c.Scenarios.Threshold > 1 {
+	if th := c.Scenarios.Threshold; !(th >= 0 && th <= 1) { // NaN fails both
 		bad("scenarios.threshold", "must be within [0, 1], got %g", c.Scenarios.Threshold)
 	}
 	for key, dir := range map[string]string{"scenarios.directory": c.Scenarios.Directory, "interfaces.directory": c.Interfaces.Directory} {

@@ -106,3 +106,17 @@ func TestProvidersAndPrices(t *testing.T) {
 	assert.InDelta(t, 1.5, *cfg.LLM.OutputPricePerMTok, 1e-12)
 	assert.Nil(t, Default().LLM.InputPricePerMTok, "built-in prices apply unless configured")
 }
+
+func TestParseRejectsNonFiniteNumbers(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"[budgets]\npipeline_max_cost_usd = nan\n", "budgets.pipeline_max_cost_usd: must be a finite number > 0, got NaN"},
+		{"[budgets]\npipeline_max_cost_usd = inf\n", "budgets.pipeline_max_cost_usd: must be a finite number > 0, got +Inf"},
+		{"[scenarios]\nthreshold = nan\n", "scenarios.threshold: must be within [0, 1], got NaN"},
+		{"[llm]\ninput_price_per_mtok = nan\noutput_price_per_mtok = 1.0\n", "llm.input_price_per_mtok: must be a finite number ≥ 0, got NaN"},
+	}
+	for _, tt := range tests {
+		_, err := Parse("config.toml", []byte(tt.text))
+		require.Error(t, err, tt.text)
+		assert.Contains(t, err.Error(), tt.want)
+	}
+}

@@ -234,7 +234,7 @@ func TestNewerSnapshotSchemaIsRefused(t *testing.T) {
 	block, err := pipeline.RenderSnapshot(snap)
 	require.NoError(t, err)
 	_, err = f.env.Client.CreateComment(context.Background(), testenv.Repo, f.issue,
-		audit.Format(audit.Comment{Key: audit.StatusKey(f.issue), Title: "status", Body: block}))
+		audit.Format(audit.Comment{Key: audit.StatusKey(f.issue), Title: "status", Hidden: block}))
 	require.NoError(t, err)
 	_, err = Step(context.Background(), f.deps, f.ref())
 	require.Error(t, err)

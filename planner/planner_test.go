@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -134,6 +135,8 @@ func TestValidateRejectsBadPlans(t *testing.T) {
 		{"duplicate ids", Plan{SubWorkItems: []SubWorkItem{swi("a"), swi("b"), swi("a")}}, `duplicate ids "a" (sub_work_items[0] and [2])`},
 		{"empty id", Plan{SubWorkItems: []SubWorkItem{swi("")}}, "sub_work_items[0].id: empty id"},
 		{"cycle", Plan{SubWorkItems: []SubWorkItem{swi("a", "b"), swi("b", "a")}}, "a → b → a"},
+		{"marker in id", Plan{SubWorkItems: []SubWorkItem{swi("a"), swi("b -->")}}, `sub_work_items[1].id: id "b -->" is invalid: an id is 1 to 64 ASCII letters or digits`},
+		{"every bad id reported", Plan{SubWorkItems: []SubWorkItem{swi("a b"), swi("c/d")}}, `sub_work_items[0].id: id "a b" is invalid`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,5 +160,21 @@ func assertRespectsEdges(t *testing.T, in, ordered []SubWorkItem) {
 		for _, d := range it.DependsOn {
 			assert.Less(t, pos[d], pos[it.ID], "%s must come after its dependency %s", it.ID, d)
 		}
+	}
+}
+
+func TestCheckID(t *testing.T) {
+	tests := []struct {
+		id string
+		ok bool
+	}{
+		{"swi-1", true}, {"TEL-BRAKE-CODEC", true}, {"a", true}, {"v1.2_x", true}, {strings.Repeat("a", MaxIDLength), true},
+		{"", false}, {strings.Repeat("a", MaxIDLength+1), false}, {"-a", false}, {"a-", false}, {"a--b", false},
+		{"a..b", false}, {"a b", false}, {"a/b", false}, {"<!--", false}, {"a -->", false}, {"cogworks:key=1", false},
+		{"sw\u0131-1", false}, {"a|b", false}, {"a`b", false}, {"a\nb", false},
+	}
+	for _, tt := range tests {
+		err := CheckID(tt.id)
+		assert.Equal(t, tt.ok, err == nil, "CheckID(%q): %v", tt.id, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/xval"
 )
@@ -213,7 +214,9 @@ func RenderSpecification(n int, title string, spec Specification) string {
 	return b.String()
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine renders untrusted s (issue or LLM text) on one line, inert (see
+// audit.Untrusted).
+func oneLine(s string) string { return audit.Untrusted(strings.Join(strings.Fields(s), " ")) }
 
 func cellText(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(oneLine(s), "|", `\|`), "`", "'")

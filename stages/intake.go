@@ -81,10 +81,10 @@ func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 // classificationComment renders the classification for humans.
 func classificationComment(c classify.Classification, llmSafety bool, scope *classify.Escalation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Type:** `%s`\n\n", c.Type)
+	fmt.Fprintf(&b, "**Type:** `%s`\n\n", audit.Untrusted(string(c.Type)))
 	fmt.Fprintf(&b, "**Affected modules:** %s\n\n", codeList(c.AffectedModules))
 	fmt.Fprintf(&b, "**Estimated scope:** %d files, %d interfaces, %s complexity\n\n",
-		c.EstimatedScope.Files, c.EstimatedScope.Interfaces, c.EstimatedScope.Complexity)
+		c.EstimatedScope.Files, c.EstimatedScope.Interfaces, oneLine(c.EstimatedScope.Complexity))
 	switch {
 	case c.SafetyAffecting && !llmSafety:
 		b.WriteString("**Safety-affecting:** yes — an affected module is listed in `safety_critical_modules`; code-producing gates need a human\n\n")
@@ -95,10 +95,10 @@ func classificationComment(c classify.Classification, llmSafety bool, scope *cla
 	}
 	b.WriteString("**Rationale:**\n\n")
 	for _, line := range strings.Split(strings.TrimSpace(c.Rationale), "\n") {
-		b.WriteString("> " + line + "\n")
+		b.WriteString("> " + audit.Untrusted(line) + "\n")
 	}
 	if scope != nil {
-		fmt.Fprintf(&b, "\n**Escalated to humans:** %s. Split the issue or raise the threshold in `.cogworks/config.toml`, then add `cogworks:retry`.\n", scope.Details)
+		fmt.Fprintf(&b, "\n**Escalated to humans:** %s. Split the issue or raise the threshold in `.cogworks/config.toml`, then add `cogworks:retry`.\n", oneLine(scope.Details))
 	}
 	return b.String()
 }
@@ -109,7 +109,7 @@ func codeList(items []string) string {
 	}
 	quoted := make([]string, len(items))
 	for i, s := range items {
-		quoted[i] = "`" + strings.ReplaceAll(s, "`", "'") + "`"
+		quoted[i] = "`" + audit.Untrusted(strings.ReplaceAll(s, "`", "'")) + "`"
 	}
 	return strings.Join(quoted, ", ")
 }

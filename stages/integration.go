@@ -46,7 +46,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 		title = item.Title
 	}
 	pr, _, err := idem.FindOrCreatePull(ctx, e.d.GitHub, in.Repo, github.NewPull{
-		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, title),
+		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
 		Body: prBody(prBodyInput{
 			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
 			SafetyCritical: safety, Warnings: e.d.Warnings, Other: other,
@@ -120,11 +120,11 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 // inlineBody renders one finding as an inline review comment.
 func inlineBody(f review.Finding, marker string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s**", f.Severity)
+	fmt.Fprintf(&b, "**%s**", oneLine(string(f.Severity)))
 	if f.Criterion != "" {
-		fmt.Fprintf(&b, " · %s", f.Criterion)
+		fmt.Fprintf(&b, " · %s", oneLine(f.Criterion))
 	}
-	fmt.Fprintf(&b, "\n\n%s\n\n%s", strings.TrimSpace(f.Explanation), marker)
+	fmt.Fprintf(&b, "\n\n%s\n\n%s", audit.Untrusted(strings.TrimSpace(f.Explanation)), marker)
 	return audit.Redact(b.String())
 }
 
@@ -189,14 +189,14 @@ type prBodyInput struct {
 // not say "Closes": CogWorks never closes issues.
 func prBody(in prBodyInput) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Implements #%d (sub-work-item `%s`) of work item #%d.\n\n", in.SWI.Issue, in.SWI.ID, in.WorkItem)
+	fmt.Fprintf(&b, "Implements #%d (sub-work-item `%s`) of work item #%d.\n\n", in.SWI.Issue, audit.Untrusted(in.SWI.ID), in.WorkItem)
 	b.WriteString("| reference | |\n|---|---|\n")
 	fmt.Fprintf(&b, "| parent work item | #%d |\n", in.WorkItem)
 	fmt.Fprintf(&b, "| sub-work-item | #%d |\n", in.SWI.Issue)
 	fmt.Fprintf(&b, "| specification PR | %s |\n", prRef(in.Artifacts.SpecPR))
 	fmt.Fprintf(&b, "| interface PR | %s |\n", prRef(in.Artifacts.InterfacePR))
 	if len(in.SWI.DependsOn) > 0 {
-		fmt.Fprintf(&b, "| depends on | %s |\n", strings.Join(in.SWI.DependsOn, ", "))
+		fmt.Fprintf(&b, "| depends on | %s |\n", cellText(strings.Join(in.SWI.DependsOn, ", ")))
 	}
 	if in.SafetyCritical {
 		b.WriteString("\n## ⚠️ Safety-critical\n\n")
@@ -206,13 +206,13 @@ func prBody(in prBodyInput) string {
 	if len(in.Warnings) > 0 {
 		b.WriteString("\n## Warnings\n\n")
 		for _, w := range in.Warnings {
-			fmt.Fprintf(&b, "- ⚠️ %s\n", w)
+			fmt.Fprintf(&b, "- ⚠️ %s\n", oneLine(w))
 		}
 	}
 	if len(in.Files) > 0 {
 		b.WriteString("\n## Files\n\n")
 		for _, f := range in.Files {
-			fmt.Fprintf(&b, "- `%s`\n", f.Path)
+			fmt.Fprintf(&b, "- `%s`\n", audit.Untrusted(strings.ReplaceAll(f.Path, "`", "'")))
 		}
 	}
 	if len(in.Other) > 0 {

@@ -57,12 +57,11 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 		if ordered, err = x.plan(ctx, in); err != nil {
 			return engine.StageResult{}, err
 		}
-		body, err := planComment(ordered)
+		comment, err := planComment(planKey, ordered)
 		if err != nil {
 			return engine.StageResult{}, err
 		}
-		if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, n, comments, in.BotLogin, planKey,
-			audit.Format(audit.Comment{Key: planKey, Title: "Implementation plan", Body: body})); err != nil {
+		if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, n, comments, in.BotLogin, planKey, audit.Format(comment)); err != nil {
 			return engine.StageResult{}, fmt.Errorf("post the plan of #%d: %w", n, err)
 		}
 	}
@@ -223,6 +222,8 @@ func hasStatusLabel(labels []string) bool {
 
 // subIssueBody is a sub-issue's body: marker, parent reference, the lists
 // code generation reads back (files, interfaces), tests and description.
+// Everything but the marker is LLM output, made inert (audit.Untrusted) so
+// that the marker is the body's only one.
 func subIssueBody(n int, marker string, it planner.SubWorkItem, issueOf map[string]int) string {
 	var b strings.Builder
 	b.WriteString(marker + "\n")
@@ -230,14 +231,14 @@ func subIssueBody(n int, marker string, it planner.SubWorkItem, issueOf map[stri
 	if len(it.DependsOn) > 0 {
 		deps := make([]string, len(it.DependsOn))
 		for i, dep := range it.DependsOn {
-			deps[i] = fmt.Sprintf("#%d (`%s`)", issueOf[dep], dep)
+			deps[i] = fmt.Sprintf("#%d (`%s`)", issueOf[dep], audit.Untrusted(dep))
 		}
 		fmt.Fprintf(&b, "Depends on %s\n\n", strings.Join(deps, ", "))
 	}
 	writeList(&b, "Files", it.Files)
 	writeList(&b, "Interfaces", it.Interfaces)
-	b.WriteString("## Tests\n\n" + strings.TrimSpace(it.Tests) + "\n\n")
-	b.WriteString("## Description\n\n" + strings.TrimSpace(it.Description) + "\n")
+	b.WriteString("## Tests\n\n" + audit.Untrusted(strings.TrimSpace(it.Tests)) + "\n\n")
+	b.WriteString("## Description\n\n" + audit.Untrusted(strings.TrimSpace(it.Description)) + "\n")
 	return b.String()
 }
 
@@ -248,26 +249,25 @@ func writeList(b *strings.Builder, heading string, items []string) {
 		return
 	}
 	for _, it := range items {
-		fmt.Fprintf(b, "- `%s`\n", strings.ReplaceAll(it, "`", "'"))
+		fmt.Fprintf(b, "- `%s`\n", audit.Untrusted(strings.ReplaceAll(it, "`", "'")))
 	}
 	b.WriteString("\n")
 }
 
 // planComment renders the plan for humans with the plan hidden for
-// recovery.
-func planComment(items []planner.SubWorkItem) (string, error) {
+// recovery, under key.
+func planComment(key string, items []planner.SubWorkItem) (audit.Comment, error) {
 	var b strings.Builder
 	b.WriteString("Sub-work-items in implementation order:\n\n| # | id | title | depends on | interfaces |\n|---|---|---|---|---|\n")
 	for i, it := range items {
 		fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %s |\n", i+1, cellText(it.ID), cellText(it.Title),
 			cellText(strings.Join(it.DependsOn, ", ")), cellText(strings.Join(it.Interfaces, ", ")))
 	}
-	raw, err := json.Marshal(items) // HTML-escaped: "-->" cannot occur
+	raw, err := json.Marshal(items) // HTML-escaped: "<" and ">" cannot occur
 	if err != nil {
-		return "", fmt.Errorf("render the plan comment: %w", err)
+		return audit.Comment{}, fmt.Errorf("render the plan comment: %w", err)
 	}
-	b.WriteString("\n" + planMarker + string(raw) + " -->\n")
-	return b.String(), nil
+	return audit.Comment{Key: key, Title: "Implementation plan", Body: b.String(), Hidden: planMarker + string(raw) + " -->"}, nil
 }
 
 // parsePlan recovers the ordered plan from the plan comment.

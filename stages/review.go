@@ -209,7 +209,7 @@ func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, k
 // per pass and every finding.
 func reviewSummary(rec pipeline.SWIRecord, res review.Result, warnings []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Sub-work-item:** `%s` (#%d)\n**Decision:** %s\n\n", rec.ID, rec.Issue, res.Decision)
+	fmt.Fprintf(&b, "**Sub-work-item:** `%s` (#%d)\n**Decision:** %s\n\n", audit.Untrusted(rec.ID), rec.Issue, res.Decision)
 	b.WriteString("| pass | passed | findings |\n|---|---|---:|\n")
 	for _, p := range res.Passes {
 		fmt.Fprintf(&b, "| %s | %t | %d |\n", p.Name, p.Passed, len(p.Findings))
@@ -229,14 +229,15 @@ func reviewSummary(rec pipeline.SWIRecord, res review.Result, warnings []string)
 	if len(warnings) > 0 {
 		b.WriteString("\n**Warnings:**\n")
 		for _, w := range warnings {
-			b.WriteString("- ⚠️ " + w + "\n")
+			b.WriteString("- ⚠️ " + oneLine(w) + "\n")
 		}
 	}
 	return b.String()
 }
 
 // findingLines renders findings one per line as "file:line [severity]
-// (criterion): explanation".
+// (criterion): explanation". Findings are LLM output: every part is made
+// inert (audit.Untrusted).
 func findingLines(fs []review.Finding) []string {
 	out := make([]string, 0, len(fs))
 	for _, f := range fs {
@@ -244,11 +245,11 @@ func findingLines(fs []review.Finding) []string {
 		if f.Line > 0 {
 			loc += ":" + strconv.Itoa(f.Line)
 		}
-		line := fmt.Sprintf("%s [%s]", loc, f.Severity)
+		line := fmt.Sprintf("%s [%s]", oneLine(loc), oneLine(string(f.Severity)))
 		if f.Criterion != "" {
-			line += " (" + f.Criterion + ")"
+			line += " (" + oneLine(f.Criterion) + ")"
 		}
-		out = append(out, line+": "+strings.Join(strings.Fields(f.Explanation), " "))
+		out = append(out, line+": "+oneLine(f.Explanation))
 	}
 	return out
 }
