@@ -43,6 +43,14 @@ func TestDemoRunsThePipelineToCompletion(t *testing.T) {
 	for _, r := range report.Sim.Requests() {
 		assert.False(t, r.Method == "PUT" && strings.HasSuffix(r.Path, "/merge"), "no merge request: %s", r.Path)
 	}
+	var requests int64
+	for _, s := range report.Steps {
+		requests += s.GitHubRequests
+	}
+	assert.LessOrEqual(t, requests, int64(demoRequestBudget), "issue 8's request budget for the whole pipeline")
+	// The simulator saw the steps' requests plus the summary's one read of
+	// the status comment: none of a step's requests went uncounted.
+	assert.Equal(t, int64(report.Sim.RequestCount()), requests+1, "every step request is counted by exactly one step")
 	text := out.String()
 	assert.Contains(t, text, "attempt 2", "the first code attempt failed to compile and was fixed")
 	assert.Contains(t, text, "alice (maintainer) reviews the gate")

@@ -184,3 +184,33 @@ func BenchmarkStageTransition(b *testing.B) {
 	}
 	b.ReportMetric(float64(requests)/float64(b.N), "requests/op")
 }
+
+// BenchmarkLaterStepOfARun measures a middle step of a run that holds the
+// lock (--max-steps): re-read the comments, write the snapshot, edit the
+// claim as a heartbeat. Target ≤ 3 requests of engine overhead.
+func BenchmarkLaterStepOfARun(b *testing.B) {
+	f := benchFixture(b, pipeline.LabelRun)
+	f.deps.Executors[pipeline.StageArchitecture] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
+		return StageResult{Outcome: StageContinue, Summary: "more to do"}, nil
+	})
+	_, err := Step(context.Background(), f.deps, f.ref()) // intake → architecture
+	require.NoError(b, err)
+	drop := dropStepRecords(b, f)
+	var requests int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		results, err := Run(context.Background(), f.deps, fromPayload(b, f), 3)
+		if err != nil || len(results) != 3 {
+			b.Fatalf("run = %d results, %v", len(results), err)
+		}
+		middle := results[1].GitHubRequests
+		if middle > 3 {
+			b.Fatalf("a later step of a run made %d requests, target ≤ 3", middle)
+		}
+		requests += middle
+		b.StopTimer()
+		drop()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(requests)/float64(b.N), "requests/op")
+}
