@@ -30,7 +30,7 @@ func (r runner) goCmd(ctx context.Context, dir string, timeout time.Duration, en
 	defer cancel()
 	cmd := exec.CommandContext(ctx, r.goBin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOWORK=off")
+	cmd.Env = append(toolEnv(os.Environ()), "GOTOOLCHAIN=local", "GOWORK=off")
 	cmd.Env = append(cmd.Env, env...)
 	cmd.WaitDelay = 5 * time.Second
 	killGroupOnCancel(cmd)
