@@ -223,5 +223,9 @@ func isTransient(err error) bool {
 		return true
 	}
 	var r interface{ Retryable() bool }
-	return errors.As(err, &r) && r.Retryable()
+	if errors.As(err, &r) && r.Retryable() {
+		return true
+	}
+	var t interface{ Transient() bool } // e.g. an LLM provider outage
+	return errors.As(err, &t) && t.Transient()
 }

@@ -280,3 +280,55 @@ func TestConflictingStageLabelsWithoutSnapshotResumeAtTheMostAdvanced(t *testing
 	assert.NotContains(t, labels, "cogworks:stage:intake")
 	assert.NotContains(t, labels, "cogworks:stage:planning")
 }
+
+// outage is an error that says a later invocation may succeed, as an LLM
+// provider's 5xx after the gateway's own retries does.
+type outage struct{}
+
+func (outage) Error() string   { return "provider: HTTP 503 (transient)" }
+func (outage) Transient() bool { return true }
+
+func TestTransientFailureRetriesAcrossInvocationsThenFails(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun)
+	f.deps.Config.Budgets.StageMaxRetries = 2
+	calls := 0
+	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
+		calls++
+		return StageResult{}, fmt.Errorf("classify: %w", outage{})
+	})
+	for i := 1; i <= 2; i++ {
+		res, err := Step(context.Background(), f.deps, f.ref())
+		require.Error(t, err)
+		assert.True(t, isTransient(err), "exit 1, not a failed pipeline")
+		assert.Equal(t, OutcomeRetrying, res.Outcome)
+		snap := f.snapshot(t)
+		assert.Equal(t, pipeline.StageIntake, snap.Stage, "the stage stays")
+		assert.Equal(t, i, snap.TransientFailures["intake"], "counted in the snapshot across invocations")
+		assert.NotContains(t, f.labels(), "cogworks:stage:failed")
+		assert.NotContains(t, f.labels(), pipeline.LabelProcessing, "the lock is released")
+	}
+	res, err := Step(context.Background(), f.deps, f.ref())
+	require.Error(t, err)
+	assert.True(t, isFailed(err), "past stage_max_retries the pipeline fails")
+	assert.Equal(t, OutcomeFailed, res.Outcome)
+	assert.Contains(t, f.labels(), "cogworks:stage:failed")
+	assert.Equal(t, 3, calls)
+}
+
+func TestTransientFailureCountResetsOnSuccess(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun)
+	fail := true
+	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
+		if fail {
+			return StageResult{}, outage{}
+		}
+		return StageResult{Outcome: StageDone}, nil
+	})
+	_, err := Step(context.Background(), f.deps, f.ref())
+	require.Error(t, err)
+	fail = false
+	res := f.step(t)
+	assert.Equal(t, OutcomeAdvanced, res.Outcome)
+	assert.Empty(t, f.snapshot(t).TransientFailures)
+	assert.Equal(t, 1, f.snapshot(t).Attempts["intake"], "an outage is not an attempt")
+}

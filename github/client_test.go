@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -340,4 +341,17 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, ErrNotFound))
 	assert.NotContains(t, err.Error(), "not a key")
+}
+
+func TestConnectionRefusedIsRetryable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close() // nothing listens there any more
+	c, err := New(context.Background(), Options{BaseURL: url + "/api/v3/", Token: "t", Retry: RetryPolicy{MaxRetries: -1}})
+	require.NoError(t, err)
+	_, err = c.GetIssue(context.Background(), testRepo, 1)
+	require.Error(t, err)
+	var ne *NetworkError
+	require.ErrorAs(t, err, &ne)
+	assert.True(t, ne.Retryable(), "an outage: the engine keeps the stage and retries next time")
 }

@@ -1,7 +1,10 @@
 package github
 
 import (
+	"context"
 	"errors"
+	"net"
+	"net/url"
 	"fmt"
 	"net/http"
 	"strings"
@@ -48,6 +51,17 @@ func (e *PathError) Error() string {
 	return fmt.Sprintf("refuse to write repository path %q: %s", e.Path, e.Reason)
 }
 
+// NetworkError is a request that got no answer from GitHub (connection
+// refused or reset, DNS, TLS, a timeout). The write may or may not have
+// landed; a later invocation may succeed.
+type NetworkError struct{ Err error }
+
+func (e *NetworkError) Error() string { return "network: " + e.Err.Error() }
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+// Retryable reports true: GitHub may answer later.
+func (e *NetworkError) Retryable() bool { return true }
+
 // convertError maps go-github errors onto this package's typed errors and
 // wraps the result with what was being done.
 func convertError(what string, err error) error {
@@ -72,6 +86,8 @@ func convertError(what string, err error) error {
 			e.Wait = *abuse.RetryAfter
 		}
 		err = e
+	case isNetwork(err):
+		err = &NetworkError{Err: err}
 	case errors.As(err, &errResp):
 		e := &APIError{Message: errorMessage(errResp)}
 		e.Method, e.Path = requestCoordinates(errResp.Response)
@@ -107,4 +123,15 @@ func errorMessage(e *gh.ErrorResponse) string {
 		msg += ": " + strings.Join(parts, "; ")
 	}
 	return msg
+}
+
+// isNetwork reports a transport failure (no HTTP answer), not a
+// cancellation, which the caller classifies itself.
+func isNetwork(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var ne net.Error
+	var ue *url.Error
+	return errors.As(err, &ne) || errors.As(err, &ue)
 }

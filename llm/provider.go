@@ -103,6 +103,10 @@ func (e *ProviderError) Error() string {
 // Unwrap returns the underlying transport error, if any.
 func (e *ProviderError) Unwrap() error { return e.Err }
 
+// Transient reports whether a later invocation may succeed (an outage, not
+// a refusal); the engine then keeps the stage and retries next time.
+func (e *ProviderError) Transient() bool { return e.Retryable }
+
 // MalformedError reports an answer that cannot be read as the requested
 // structured output (not JSON, no tool_use block, empty content). The
 // Gateway treats it as a schema violation and retries with feedback.
