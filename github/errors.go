@@ -3,10 +3,10 @@ package github
 import (
 	"context"
 	"errors"
-	"net"
-	"net/url"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
