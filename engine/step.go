@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/pipeline"
@@ -186,6 +185,3 @@ func asTransient(err error) error {
 func (s *stepper) expiredClaims() bool {
 	return len(s.policy().Live(s.claims, s.d.now())) < len(s.claims)
 }
-
-// elapsed is time since start in milliseconds.
-func elapsed(start time.Time) int64 { return time.Since(start).Milliseconds() }
