@@ -17,7 +17,7 @@ var usage = map[Name]string{
 // HelpText is the command list, in Markdown.
 func HelpText() string {
 	var b strings.Builder
-	b.WriteString("CogWorks understands these commands, each at the start of a line of its own (not in a quote or a code block):\n\n")
+	b.WriteString("these are the commands CogWorks understands, each at the start of a line of its own (not in a quote or a code block):\n\n")
 	for _, n := range known {
 		fmt.Fprintf(&b, "- `%s %s`: %s\n", Prefix, n, usage[n])
 	}

@@ -154,7 +154,7 @@ func (s *stepper) command(ctx context.Context, o *observed, c github.Comment, cm
 	who := "@" + audit.Untrusted(c.User)
 	switch cmd.Name {
 	case commands.Help:
-		return commands.HelpText(), true, nil
+		return who + ", " + commands.HelpText(), true, nil
 	case commands.Status:
 		return s.statusReply(o, who), true, nil
 	case commands.Unknown:
