@@ -56,7 +56,7 @@ func (c commandState) work() bool { return len(c.pending) > 0 || c.lift }
 // from the comments just read. It reads the events only for a
 // stopped pipeline whose cogworks:run label is back.
 func (s *stepper) scanCommands(ctx context.Context, o *observed) error {
-	o.cmd.pending, o.cmd.lift = nil, false
+	o.cmd = commandState{}
 	if !o.obs.HasSnapshot && !o.obs.Labels.Run {
 		return nil // not a CogWorks pipeline: its comments are not for us
 	}
