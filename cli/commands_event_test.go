@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/server"
 )
 
 // commentPayload writes GitHub's issue_comment.created example with the
@@ -174,4 +175,24 @@ func TestCommentCommandsThroughProcessEvent(t *testing.T) {
 	assert.Contains(t, labels(), pipeline.LabelRun)
 	assert.NotEqual(t, stage, snap.Stage, "the pipeline moved on after the retry")
 	assert.Equal(t, re.ID, snap.CommandsSeen)
+}
+
+func TestServeJobCommandEvent(t *testing.T) {
+	tests := []struct {
+		name     string
+		comments []server.CommentEvent
+		want     bool
+	}{
+		{"no comments", nil, false},
+		{"a command", []server.CommentEvent{{ID: 1, Action: "created", Body: "/cogworks stop", User: "alice", UserType: "User"}}, true},
+		{"coalesced, one command", []server.CommentEvent{{ID: 1, Action: "created", Body: "hi", UserType: "User"}, {ID: 2, Action: "created", Body: "/cogworks retry", UserType: "User"}}, true},
+		{"an edit", []server.CommentEvent{{ID: 1, Action: "edited", Body: "/cogworks stop", UserType: "User"}}, false},
+		{"a bot", []server.CommentEvent{{ID: 1, Action: "created", Body: "/cogworks stop", UserType: "Bot"}}, false},
+		{"quoted", []server.CommentEvent{{ID: 1, Action: "created", Body: "> /cogworks stop", UserType: "User"}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, commandEvent(tt.comments))
+		})
+	}
 }
