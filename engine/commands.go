@@ -107,7 +107,12 @@ func (s *stepper) applyCommands(ctx context.Context, o *observed) error {
 	perms := map[string]string{}
 	for _, p := range o.cmd.pending {
 		c := p.comment
-		if err := s.react(ctx, c.ID, github.ReactionEyes); err != nil {
+		if err := s.react(ctx, c.ID, github.ReactionEyes); isNotFound(err) {
+			// Deleted since the comments were read: a withdrawn command.
+			o.snap.CommandsSeen = max(o.snap.CommandsSeen, c.ID)
+			o.cmd.handled = true
+			continue
+		} else if err != nil {
 			return err
 		}
 		cmds := p.commands
@@ -137,7 +142,7 @@ func (s *stepper) applyCommands(ctx context.Context, o *observed) error {
 		if !ok {
 			result = github.ReactionConfused
 		}
-		if err := s.react(ctx, c.ID, result); err != nil {
+		if err := s.react(ctx, c.ID, result); err != nil && !isNotFound(err) {
 			return err
 		}
 		o.snap.CommandsSeen = max(o.snap.CommandsSeen, c.ID)
@@ -233,7 +238,8 @@ func (s *stepper) statusReply(o *observed, who string) string {
 	return fmt.Sprintf("%s, the pipeline is at stage `%s`. Status: %s", who, state, status.HTMLURL)
 }
 
-// react adds a reaction to a comment; GitHub keeps one per content.
+// react adds a reaction to a comment; GitHub keeps one per content. The
+// error wraps github.ErrNotFound when the comment was deleted.
 func (s *stepper) react(ctx context.Context, comment int64, content string) error {
 	if err := s.d.GitHub.CreateReaction(ctx, s.ref.Repo, comment, content); err != nil {
 		return fmt.Errorf("react %s to comment %d on %s#%d: %w", content, comment, s.ref.Repo, s.ref.Issue, err)

@@ -293,3 +293,31 @@ func TestCommandActsOnceAcrossCrashes(t *testing.T) {
 		}
 	}
 }
+
+// withdrawing deletes the command comment just before CogWorks reacts to
+// it, as a person who changes their mind between the read and the write.
+type withdrawing struct {
+	GitHub
+	withdraw func()
+}
+
+func (w withdrawing) CreateReaction(ctx context.Context, repo github.Repo, id int64, content string) error {
+	w.withdraw()
+	return w.GitHub.CreateReaction(ctx, repo, id, content)
+}
+
+func TestDeletedCommandIsSkipped(t *testing.T) {
+	f := gatedFixture(t)
+	c := f.comment(t, "alice", "/cogworks approve")
+	alice := f.env.ClientAs(t, "alice")
+	d := f.deps
+	d.GitHub = withdrawing{GitHub: f.env.Client, withdraw: func() {
+		_ = alice.DeleteComment(context.Background(), testenv.Repo, c.ID)
+	}}
+	res, err := Step(context.Background(), d, f.ref())
+	require.NoError(t, err)
+	assert.Equal(t, OutcomeWaiting, res.Outcome, "a deleted approval approves nothing")
+	assert.Equal(t, c.ID, f.snapshot(t).CommandsSeen)
+	assert.Empty(t, f.snapshot(t).Approvals)
+	assert.NotContains(t, f.labels(), pipeline.LabelProcessing)
+}
