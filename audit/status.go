@@ -83,8 +83,12 @@ func writeState(b *strings.Builder, s pipeline.Snapshot) {
 	} else {
 		b.WriteString("**Gate:** none waiting\n\n")
 	}
+	if st := s.Stopped; st != nil {
+		fmt.Fprintf(b, "**Stopped** ⏹ by @%s at %s: nothing runs until `/cogworks retry` or `%s` is applied again\n\n",
+			oneLine(st.By), stamp(st.At), pipeline.LabelRun)
+	}
 	if f := s.Failure; f != nil {
-		fmt.Fprintf(b, "**Failure:** at %s: %s (apply `%s` to resume)\n\n", code(string(f.Stage)), oneLine(f.Reason), pipeline.LabelRetry)
+		fmt.Fprintf(b, "**Failure:** at %s: %s (apply `%s` or comment `/cogworks retry` to resume)\n\n", code(string(f.Stage)), oneLine(f.Reason), pipeline.LabelRetry)
 	}
 	if len(s.Attempts) > 0 {
 		parts := make([]string, 0, len(s.Attempts))

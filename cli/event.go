@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/cogworks/cogworks/commands"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -18,6 +19,10 @@ type EventTarget struct {
 	// CheckMerges is set for pull_request events, whose merge may pass a
 	// gate.
 	CheckMerges bool
+	// CommentEvent is set for a new comment by a person that holds a
+	// /cogworks command: the step then reads the comments even on an
+	// issue without cogworks:run (a stopped pipeline).
+	CommentEvent bool
 	// Ignore explains why the event concerns no work item ("" otherwise).
 	Ignore string
 }
@@ -33,6 +38,13 @@ type eventPayload struct {
 		// a PR arrives as an issue_comment event).
 		PullRequest *struct{} `json:"pull_request"`
 	} `json:"issue"`
+	// Comment is set for issue_comment events.
+	Comment *struct {
+		Body string `json:"body"`
+		User struct {
+			Type string `json:"type"`
+		} `json:"user"`
+	} `json:"comment"`
 	PullRequest *struct {
 		Number int `json:"number"`
 		Head   struct {
@@ -62,7 +74,8 @@ func ReadEvent(path string) (EventTarget, error) {
 
 // ParseEvent extracts the target work item from an issues, issue_comment
 // or pull_request payload. An issue (or a comment on one) without the
-// cogworks:run label in the payload is ignored: the payload carries the
+// cogworks:run label in the payload is ignored, unless the event is a new
+// comment holding a /cogworks command (a stopped pipeline has no label): the payload carries the
 // issue's labels after the event, so this trigger check needs no GitHub
 // request. A pull request targets the work item named by its
 // cogworks/<N>/… head branch; other PRs are ignored.
@@ -85,7 +98,9 @@ func ParseEvent(data []byte) (EventTarget, error) {
 			return EventTarget{}, fmt.Errorf("issue.number must be positive, got %d", p.Issue.Number)
 		}
 		t.Issue = p.Issue.Number
-		if !hasLabel(p.Issue.Labels, pipeline.LabelRun) {
+		t.CommentEvent = p.Issue.PullRequest == nil && p.Action == "created" && p.Comment != nil &&
+			p.Comment.User.Type != "Bot" && len(commands.Parse(p.Comment.Body)) > 0
+		if !hasLabel(p.Issue.Labels, pipeline.LabelRun) && !t.CommentEvent {
 			kind := "issue"
 			if p.Issue.PullRequest != nil {
 				kind = "pull request"

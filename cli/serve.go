@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cogworks/cogworks/commands"
 	"github.com/cogworks/cogworks/demo"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
@@ -305,5 +306,17 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 		return nil, err
 	}
 	d.BotLogin = r.Clients.BotLogin()
-	return engine.Run(ctx, d, engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges}, r.MaxSteps)
+	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: commandEvent(job.Comments)}
+	return engine.Run(ctx, d, ref, r.MaxSteps)
+}
+
+// commandEvent reports whether a job's comments include a new comment by
+// a person that holds a /cogworks command.
+func commandEvent(comments []server.CommentEvent) bool {
+	for _, c := range comments {
+		if c.Action == "created" && c.UserType != "Bot" && len(commands.Parse(c.Body)) > 0 {
+			return true
+		}
+	}
+	return false
 }

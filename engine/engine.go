@@ -27,6 +27,8 @@ type GitHub interface {
 	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error
 	ListIssueEvents(ctx context.Context, repo github.Repo, number int) ([]github.IssueEvent, error)
 	CollaboratorPermission(ctx context.Context, repo github.Repo, user string) (string, error)
+	// CreateReaction acknowledges a comment command (eyes, +1, confused).
+	CreateReaction(ctx context.Context, repo github.Repo, commentID int64, content string) error
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 	Requests() int64
 }
@@ -123,6 +125,12 @@ type Ref struct {
 	// request. It is re-read when it shows the processing lock, which a
 	// queued event may report long after the run that held it ended.
 	Known *github.Issue
+	// CommentEvent is set when the triggering event is a new comment that
+	// mentions /cogworks: wake then reads the comments even on an issue
+	// without cogworks:run, where a stopped pipeline waits for
+	// /cogworks retry. With the label the comments are read anyway, so
+	// this never adds a request there.
+	CommentEvent bool
 }
 
 // StepOutcome is the outcome reported per step (SPEC §3 JSON).

@@ -67,6 +67,7 @@ func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a 
 		if snap, err = s.rebuild(ctx, o); err != nil {
 			return snap, err
 		}
+		snap.CommandsSeen = o.snap.CommandsSeen
 	}
 	now := s.d.now()
 	switch v.Action {
@@ -83,7 +84,7 @@ func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a 
 		a.events.Add(audit.Event{Kind: "transition", Stage: string(snap.Stage), Summary: pipeline.LabelRetry + ": resume the failed stage"})
 	case pipeline.ActionPassGate:
 		gate := snap.Gate
-		snap.Approvals = append(snap.Approvals, pipeline.Approval{Stage: gate.Stage, SWI: gate.SWI, By: o.obs.Approval.By, At: now, Via: o.obs.Approval.Via, EventID: o.obs.Approval.EventID})
+		snap.Approvals = append(snap.Approvals, pipeline.Approval{Stage: gate.Stage, SWI: gate.SWI, By: o.obs.Approval.By, At: now, Via: o.obs.Approval.Via, EventID: o.obs.Approval.EventID, CommentID: o.obs.Approval.CommentID})
 		a.events.Add(audit.Event{Kind: "gate", Stage: string(gate.Stage), SWI: gate.SWI,
 			Summary: fmt.Sprintf("approved by @%s via %s", o.obs.Approval.By, o.obs.Approval.Via)})
 		snap.Gate = nil

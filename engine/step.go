@@ -48,13 +48,13 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 		(len(labelDrift(o)) > 0 || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
 			o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0)
 	switch {
-	case v.Decision == pipeline.DecisionNotTriggered:
+	case v.Decision == pipeline.DecisionNotTriggered && !o.cmd.work():
 		res.Outcome = OutcomeNotTriggered
 		return res, "", false, nil
 	case v.Decision == pipeline.DecisionBackedOff:
 		res.Outcome = OutcomeBackedOff
 		return res, "", false, nil
-	case v.Decision != pipeline.DecisionRun && !repair:
+	case v.Decision != pipeline.DecisionRun && !repair && !o.cmd.work():
 		res.Outcome = outcomeOf(v)
 		return res, "", false, nil
 	case s.d.DryRun:
@@ -78,6 +78,10 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 	// The claim round read the comments: decide again on fresh state, since
 	// a run that held the lock before us may have moved the item on.
 	o.obs.Lock = pipeline.LockFree
+	if err := s.scanCommands(ctx, o); err != nil {
+		return res, "", true, asTransient(err)
+	}
+	s.liftStop(o)
 	o.repaired = labelDrift(o)
 	res, record, err := s.act(ctx, o)
 	return res, record, true, err
@@ -103,6 +107,10 @@ func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, 
 	o.obs.Lock = pipeline.LockFree
 	o.obs.Approval = pipeline.ApprovalVerdict{}
 	o.judged, o.repaired = false, nil
+	if err := s.scanCommands(ctx, o); err != nil {
+		return Result{Action: "wake_up"}, "", true, asTransient(err)
+	}
+	s.liftStop(o)
 	res, record, err := s.act(ctx, o)
 	return res, record, true, err
 }
@@ -114,10 +122,16 @@ func (s *stepper) act(ctx context.Context, o *observed) (Result, string, error) 
 			return Result{Action: "wake_up"}, "", asTransient(err)
 		}
 	}
+	if err := s.applyCommands(ctx, o); err != nil {
+		return Result{Action: "commands"}, "", asTransient(err)
+	}
 	v := pipeline.Decide(o.obs)
 	res := Result{Stage: string(v.Stage), Action: string(v.Action), Reason: v.Reason}
 	if v.Decision != pipeline.DecisionRun {
 		res.Action = "repair_labels"
+		if o.cmd.handled {
+			res.Action = "commands"
+		}
 		res.Outcome = outcomeOf(v)
 		return res, "", asTransient(s.repairLabels(ctx, o))
 	}
@@ -134,8 +148,9 @@ func (s *stepper) repairLabels(ctx context.Context, o *observed) error {
 		// maintainer could not approve while it stays.
 		consumed = append(consumed, pipeline.LabelApprove)
 	}
-	if len(o.obs.Approval.Rejected) > 0 || len(o.repaired) > 0 {
-		// Name the refused approver, or the repair, in the status comment.
+	if len(o.obs.Approval.Rejected) > 0 || len(o.repaired) > 0 || o.cmd.handled {
+		// Name the refused approver, or the repair, in the status comment;
+		// record handled commands (commands_seen, a stop) there.
 		return s.writeState(ctx, o, o.snap, nil, consumed)
 	}
 	s.planLabels(o, o.snap, consumed)

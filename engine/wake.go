@@ -30,6 +30,8 @@ type observed struct {
 	want []string
 	// judged reports that the waiting gate was evaluated.
 	judged bool
+	// cmd holds the comment commands the step found and handled.
+	cmd commandState
 }
 
 func statusKey(n int) string            { return audit.StatusKey(n) }
@@ -51,7 +53,15 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 	}
 	o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
 	if !o.obs.Labels.Run {
-		return nil
+		if !s.ref.CommentEvent {
+			return nil
+		}
+		// A command may be for a stopped pipeline, whose stop removed
+		// the label.
+		if err := s.readComments(ctx, o); err != nil {
+			return err
+		}
+		return s.scanCommands(ctx, o)
 	}
 	if o.obs.Labels.Processing && !o.issueRead {
 		// A queued event may show a lock released long ago.
@@ -76,7 +86,12 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 		o.obs.Lock = s.policy().Evaluate(true, at, nil, s.d.now())
 	}
 	if o.obs.Lock != pipeline.LockFresh && o.obs.HasSnapshot && o.snap.Gate != nil {
-		return s.judgeGate(ctx, o)
+		if err := s.judgeGate(ctx, o); err != nil {
+			return err
+		}
+	}
+	if o.obs.Lock != pipeline.LockFresh {
+		return s.scanCommands(ctx, o)
 	}
 	return nil
 }

@@ -58,6 +58,10 @@ func desiredLabels(snap pipeline.Snapshot) (add, remove []string) {
 	case snap.Classification != nil:
 		remove = append(remove, pipeline.LabelSafetyCritical)
 	}
+	if snap.Stopped != nil {
+		// A stop takes cogworks:run off; applying it again resumes.
+		remove = append(remove, pipeline.LabelRun)
+	}
 	return add, remove
 }
 
@@ -66,6 +70,9 @@ func desiredLabels(snap pipeline.Snapshot) (add, remove []string) {
 // kept as read.
 func (s *stepper) planLabels(o *observed, snap pipeline.Snapshot, consumed []string) {
 	add, remove := desiredLabels(snap)
+	if o.cmd.rerun {
+		add = append(add, pipeline.LabelRun)
+	}
 	want := slices.Clone(o.issue.Labels)
 	if o.want != nil {
 		want = slices.Clone(o.want)

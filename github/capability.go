@@ -17,6 +17,7 @@ const (
 	OpWriteIssue         Operation = "issues.write"
 	OpWriteLabels        Operation = "labels.write"
 	OpWriteComments      Operation = "comments.write"
+	OpWriteReactions     Operation = "reactions.write"
 	OpWritePull          Operation = "pulls.write"
 	OpWriteGit           Operation = "git.write"
 	OpWriteSubIssues     Operation = "sub_issues.write"
@@ -33,11 +34,11 @@ type Manifest struct {
 }
 
 // DefaultManifest is what CogWorks runs with: it may write issues,
-// labels, comments, branches, PRs and comment-only reviews, and may never
+// labels, comments, reactions, branches, PRs and comment-only reviews, and may never
 // merge, approve, request changes, close or delete.
 func DefaultManifest() Manifest {
 	return Manifest{
-		Allow: []Operation{OpCommentReview, OpWriteIssue, OpWriteLabels, OpWriteComments,
+		Allow: []Operation{OpCommentReview, OpWriteIssue, OpWriteLabels, OpWriteComments, OpWriteReactions,
 			OpWritePull, OpWriteGit, OpWriteSubIssues, OpWriteRepoLabels},
 		Deny: []Operation{OpMergePull, OpApprovePull, OpRequestChanges, OpClosePull,
 			OpCloseIssue, OpDeleteBranch, OpWriteProtectedPath},

@@ -141,6 +141,24 @@ func (c *Client) DeleteComment(ctx context.Context, repo Repo, commentID int64) 
 	return convertError(fmt.Sprintf("delete comment %d in %s", commentID, repo), err)
 }
 
+// Reactions CogWorks uses to acknowledge a comment command.
+const (
+	ReactionEyes     = "eyes"
+	ReactionPlusOne  = "+1"
+	ReactionConfused = "confused"
+)
+
+// CreateReaction adds a reaction (eyes, +1, confused, ...) to an issue
+// comment. GitHub answers an existing reaction of the same user and
+// content with that reaction, so this is idempotent.
+func (c *Client) CreateReaction(ctx context.Context, repo Repo, commentID int64, content string) error {
+	if err := c.manifest.Check(OpWriteReactions); err != nil {
+		return err
+	}
+	_, _, err := c.gh.Reactions.CreateIssueCommentReaction(ctx, repo.Owner, repo.Name, commentID, content)
+	return convertError(fmt.Sprintf("react %s to comment %d in %s", content, commentID, repo), err)
+}
+
 // AddLabels adds labels to an issue or PR.
 func (c *Client) AddLabels(ctx context.Context, repo Repo, number int, labels ...string) error {
 	if err := c.manifest.Check(OpWriteLabels); err != nil {

@@ -82,6 +82,7 @@ func TestRestrictedManifestDeniesWrites(t *testing.T) {
 	calls := map[Operation]error{
 		OpWriteLabels:     c.AddLabels(ctx, testRepo, 1, "a"),
 		OpWriteComments:   c.DeleteComment(ctx, testRepo, 1),
+		OpWriteReactions:  c.CreateReaction(ctx, testRepo, 1, ReactionEyes),
 		OpWriteGit:        c.CreateBranch(ctx, testRepo, "b", "sha"),
 		OpWriteSubIssues:  c.AddSubIssue(ctx, testRepo, 1, 2),
 		OpWriteRepoLabels: c.CreateRepoLabel(ctx, testRepo, Label{Name: "x"}),

@@ -231,6 +231,27 @@ func (s *Server) Comments(repo string, n int) []Comment {
 	return out
 }
 
+// Reaction is a snapshot of a reaction to a comment.
+type Reaction struct {
+	User    string
+	Content string
+}
+
+// Reactions returns the reactions to comment id of repo, oldest first.
+func (s *Server) Reactions(repo string, id int64) []Reaction {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(repo)
+	if rp == nil || rp.comments[id] == nil {
+		return nil
+	}
+	out := []Reaction{}
+	for _, r := range rp.comments[id].reactions {
+		out = append(out, Reaction{User: r.user, Content: r.content})
+	}
+	return out
+}
+
 // Labels returns the label names on issue n in the order they were added.
 func (s *Server) Labels(repo string, n int) []string {
 	s.mu.Lock()

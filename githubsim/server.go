@@ -290,6 +290,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+rp+"/issues/{number}/comments", s.repoHandler(s.createComment))
 	m.HandleFunc("GET "+rp+"/issues/comments", s.repoHandler(s.listRepoComments))
 	m.HandleFunc("PATCH "+rp+"/issues/comments/{id}", s.repoHandler(s.editComment))
+	m.HandleFunc("POST "+rp+"/issues/comments/{id}/reactions", s.repoHandler(s.createReaction))
 	m.HandleFunc("POST "+rp+"/issues/{number}/sub_issues", s.repoHandler(s.addSubIssue))
 
 	// issues/comments/{id} and issues/{number}/<sub> overlap, so they share

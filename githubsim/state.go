@@ -37,6 +37,14 @@ type comment struct {
 	issue            int
 	author, body     string
 	created, updated time.Time
+	reactions        []*reaction
+}
+
+// reaction is one user's reaction to a comment.
+type reaction struct {
+	id            int64
+	user, content string
+	created       time.Time
 }
 
 type event struct {

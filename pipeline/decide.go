@@ -68,6 +68,10 @@ func Decide(o Observation) Verdict {
 	if o.Lock == LockFresh {
 		return Verdict{Decision: DecisionBackedOff, Stage: stage, Reason: "another run holds " + LabelProcessing}
 	}
+	if o.HasSnapshot && o.Snapshot.Stopped != nil {
+		return Verdict{Decision: DecisionWaiting, Stage: stage,
+			Reason: fmt.Sprintf("stopped by %s; /cogworks retry or applying %s again resumes", o.Snapshot.Stopped.By, LabelRun)}
+	}
 	switch {
 	case stage == StageComplete:
 		return Verdict{Decision: DecisionTerminal, Stage: stage, Reason: "pipeline complete"}

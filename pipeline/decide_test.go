@@ -27,6 +27,9 @@ func TestDecide(t *testing.T) {
 		{"failed with retry resumes", Observation{Labels: LabelSet{Run: true, Retry: true}, HasSnapshot: true, Snapshot: Snapshot{Stage: StageFailed}}, DecisionRun, ActionRetry, StageFailed},
 		{"gate waits", Observation{Labels: LabelSet{Run: true}, HasSnapshot: true, Snapshot: Snapshot{Stage: StageArchitecture, Gate: gate}}, DecisionWaiting, "", StageArchitecture},
 		{"approved gate passes", Observation{Labels: LabelSet{Run: true, Approve: true}, HasSnapshot: true, Snapshot: Snapshot{Stage: StageArchitecture, Gate: gate}, Approval: ApprovalVerdict{Approved: true, By: "alice"}}, DecisionRun, ActionPassGate, StageArchitecture},
+		{"stopped waits", Observation{Labels: LabelSet{Run: true}, HasSnapshot: true, Snapshot: Snapshot{Stage: StageReview, Stopped: &StopRecord{By: "alice"}}}, DecisionWaiting, "", StageReview},
+		{"stopped at a gate waits even when approved", Observation{Labels: LabelSet{Run: true}, HasSnapshot: true, Snapshot: Snapshot{Stage: StageArchitecture, Gate: gate, Stopped: &StopRecord{By: "alice"}}, Approval: ApprovalVerdict{Approved: true, By: "bob"}}, DecisionWaiting, "", StageArchitecture},
+		{"stopped without the run label is not triggered", Observation{HasSnapshot: true, Snapshot: Snapshot{Stage: StageReview, Stopped: &StopRecord{By: "alice"}}}, DecisionNotTriggered, "", ""},
 		{"locked beats waiting", Observation{Labels: LabelSet{Run: true}, Lock: LockFresh, HasSnapshot: true, Snapshot: Snapshot{Stage: StageArchitecture, Gate: gate}}, DecisionBackedOff, "", StageArchitecture},
 	}
 	for _, tt := range tests {

@@ -69,9 +69,11 @@ type LabelEvent struct {
 type ApprovalVerdict struct {
 	Approved bool
 	By       string
-	Via      string // label | merge
+	Via      string // label | merge | command
 	// EventID is the label event that approved; it can approve only once.
 	EventID int64
+	// CommentID is the comment whose /cogworks approve approved.
+	CommentID int64
 	// Stale is set when the label on the issue is one an earlier gate
 	// already consumed (its removal was lost); it should be removed.
 	Stale bool

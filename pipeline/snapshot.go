@@ -38,6 +38,12 @@ type Snapshot struct {
 	// Gate is set while a gate waits for a human.
 	Gate    *GateRecord    `json:"gate,omitempty"`
 	Failure *FailureRecord `json:"failure,omitempty"`
+	// Stopped is set while a /cogworks stop holds the pipeline: nothing
+	// runs until /cogworks retry or cogworks:run is applied again.
+	Stopped *StopRecord `json:"stopped,omitempty"`
+	// CommandsSeen is the highest comment id whose comment commands were
+	// handled: each command acts once, however often its event arrives.
+	CommandsSeen int64 `json:"commands_seen,omitempty"`
 	// Data holds small stage-owned values that later stages read (e.g. the
 	// interface ids produced by interface design), keyed by name.
 	Data map[string]string `json:"data,omitempty"`
@@ -89,9 +95,19 @@ type Approval struct {
 	SWI   string    `json:"swi,omitempty"`
 	By    string    `json:"by"`
 	At    time.Time `json:"at"`
-	Via   string    `json:"via"` // label | merge
+	Via   string    `json:"via"` // label | merge | command
 	// EventID is the label event that approved (0 for merges).
 	EventID int64 `json:"event_id,omitempty"`
+	// CommentID is the comment whose /cogworks approve approved.
+	CommentID int64 `json:"comment_id,omitempty"`
+}
+
+// StopRecord records who stopped the pipeline, when, and with which
+// comment.
+type StopRecord struct {
+	By        string    `json:"by"`
+	At        time.Time `json:"at"`
+	CommentID int64     `json:"comment_id,omitempty"`
 }
 
 // GateRecord records a gate that is waiting for a human.

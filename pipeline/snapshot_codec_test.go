@@ -29,7 +29,10 @@ func codecSampleSnapshot() Snapshot {
 		EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, SafetyAffecting: true,
 		Rationale: "touches <brake> --> careful"}
 	s.Ledger = Ledger{PerStage: map[string]Usage{"intake": {Calls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0123}}}
-	s.Approvals = []Approval{{Stage: StageArchitecture, By: "alice", At: at, Via: "label"}}
+	s.Approvals = []Approval{{Stage: StageArchitecture, By: "alice", At: at, Via: "label"},
+		{Stage: StageInterfaceDesign, By: "bob", At: at, Via: "command", CommentID: 77}}
+	s.Stopped = &StopRecord{By: "carol", At: at, CommentID: 78}
+	s.CommandsSeen = 78
 	s.Data = map[string]string{"note": "a -- b --> c <!-- d"}
 	return s
 }
@@ -205,8 +208,13 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 		s.Ledger = Ledger{PerStage: genUsageMap("per stage").Draw(t, "per stage"), PerSWI: genUsageMap("per swi").Draw(t, "per swi")}
 		s.Approvals = nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Approval {
 			return Approval{Stage: stage.Draw(t, "stage"), SWI: genText().Draw(t, "swi"), By: genText().Draw(t, "by"),
-				At: genTime().Draw(t, "at"), Via: genText().Draw(t, "via")}
+				At: genTime().Draw(t, "at"), Via: genText().Draw(t, "via"), CommentID: rapid.Int64Range(0, 1<<40).Draw(t, "comment")}
 		}), 0, 3).Draw(t, "approvals"))
+		if rapid.Bool().Draw(t, "stopped") {
+			s.Stopped = &StopRecord{By: genText().Draw(t, "stopped by"), At: genTime().Draw(t, "stopped at"),
+				CommentID: rapid.Int64Range(0, 1<<40).Draw(t, "stop comment")}
+		}
+		s.CommandsSeen = rapid.Int64Range(0, 1<<40).Draw(t, "commands seen")
 		if rapid.Bool().Draw(t, "gated") {
 			s.Gate = &GateRecord{Stage: stage.Draw(t, "gate stage"), SWI: genText().Draw(t, "gate swi"),
 				Since: genTime().Draw(t, "since"), Reason: genText().Draw(t, "reason")}

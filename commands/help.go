@@ -1,0 +1,30 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+)
+
+// usage is one line of the help text per command.
+var usage = map[Name]string{
+	Approve: "pass the gate that is waiting for a human (like the `cogworks:approve` label)",
+	Retry:   "resume a failed or stopped pipeline (like the `cogworks:retry` label)",
+	Stop:    "halt the pipeline; nothing runs until `/cogworks retry` or `cogworks:run` is applied again",
+	Status:  "answer with a link to the status comment",
+	Help:    "answer with this list",
+}
+
+// HelpText is the command list, in Markdown.
+func HelpText() string {
+	var b strings.Builder
+	b.WriteString("these are the commands CogWorks understands, each at the start of a line of its own (not in a quote or a code block):\n\n")
+	for _, n := range known {
+		fmt.Fprintf(&b, "- `%s %s`: %s\n", Prefix, n, usage[n])
+	}
+	b.WriteString("\n`approve`, `retry` and `stop` need write, maintain or admin permission on the repository, the same rule as the labels.\n")
+	return b.String()
+}
+
+// Mutating reports whether the command changes the pipeline, and so needs
+// write permission.
+func (n Name) Mutating() bool { return n == Approve || n == Retry || n == Stop }
