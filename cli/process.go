@@ -156,7 +156,7 @@ func stepIssue(ctx context.Context, f *Factory, opts *ProcessOptions, t EventTar
 		return nil, err
 	}
 	report.BudgetTokens, report.BudgetUSD = deps.Config.Budgets.PipelineMaxTokens, deps.Config.Budgets.PipelineMaxCostUSD
-	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges, CommentEvent: t.CommentEvent}, opts.MaxSteps)
+	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges, CommentEvent: t.CommentEvent, Known: t.Known}, opts.MaxSteps)
 	if opts.SummaryFile != "" || opts.OutputsFile != "" {
 		if snap, serr := ReadSnapshot(ctx, f, t.Repo, t.Issue); serr == nil {
 			report.Snapshot = &snap

@@ -149,7 +149,7 @@ func TestEventsAreRoutedByType(t *testing.T) {
 		{"label", "label.created.json", http.StatusAccepted, "ignored"},
 		{"installation", "installation.deleted.json", http.StatusOK, "ok"},
 		{"issue_comment", "issue_comment.created.json", http.StatusAccepted, "queued"},
-		{"pull_request", "pull_request.opened.json", http.StatusAccepted, "not on a CogWorks branch"},
+		{"pull_request", "pull_request.opened.json", http.StatusAccepted, "not a CogWorks branch"},
 		{"issues", "issues.labeled.json", http.StatusAccepted, "queued"},
 	}
 	for i, tt := range tests {
