@@ -14,6 +14,7 @@ import (
 
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -137,7 +138,7 @@ func TestEscalationExitsOne(t *testing.T) {
 	f, _, _ := testFactory(t, env)
 	f.Executors = func(context.Context, Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 		return map[pipeline.Stage]engine.StageExecutor{pipeline.StageIntake: engine.StageExecutorFunc(func(context.Context, engine.StageInput) (engine.StageResult, error) {
-			return engine.StageResult{}, &engine.Escalation{Reason: "scope too large"}
+			return engine.StageResult{}, &escalation.Error{Reason: "scope too large"}
 		})}, nil, nil
 	}
 	err := execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir())

@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/config"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -134,7 +135,7 @@ func TestAssertPSM005_LockBacksOff(t *testing.T) {
 func TestAssertPSM006_FailedStageReportsAndHalts(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
-		return StageResult{}, &Escalation{Reason: "scope of 90 files exceeds the limit of 40", Attempts: []audit.Attempt{
+		return StageResult{}, &escalation.Error{Reason: "scope of 90 files exceeds the limit of 40", Attempts: []escalation.Attempt{
 			{N: 1, Summary: "estimated 90 files", Diagnostics: []string{"max_scope_files = 40"}},
 		}}
 	})

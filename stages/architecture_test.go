@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/prompts"
@@ -58,7 +59,7 @@ func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
 	f.addJSON(t, prompts.Architecture, bad)
 	f.addJSON(t, prompts.Architecture, bad)
 	_, err := f.run(t, pipeline.StageArchitecture, f.snapshot())
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "%v", err)
 	require.Len(t, esc.Attempts, 2)
 	assert.Contains(t, esc.Attempts[1].Diagnostics[0], "forbidden_imports")

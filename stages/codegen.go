@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
@@ -95,7 +95,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		maxAttempts = codegenDefaultRetries
 	}
 	earlier := swiFeedback(snap, rec.ID)
-	var attempts []audit.Attempt
+	var attempts []escalation.Attempt
 	retry := ""
 	for k := 1; k <= maxAttempts; k++ {
 		feedback := strings.TrimSpace(strings.Join(nonEmpty(earlier, retry), "\n\n"))
@@ -113,7 +113,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		var se *llm.SchemaError
 		switch {
 		case errors.As(err, new(*llm.BudgetExceededError)):
-			return engine.StageResult{}, &engine.Escalation{Reason: "cost budget exceeded", Attempts: attempts}
+			return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
 		case errors.As(err, &se):
 			fail = &attemptFailure{Summary: "the answer did not match the output schema: " + se.Error()}
 		case err != nil:
@@ -122,7 +122,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 			files, fail, err = e.check(ctx, r, out)
 			if err != nil {
 				if errors.As(err, new(*llm.BudgetExceededError)) {
-					return engine.StageResult{}, &engine.Escalation{Reason: "cost budget exceeded", Attempts: attempts}
+					return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
 				}
 				return engine.StageResult{}, err
 			}
@@ -130,10 +130,10 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		if fail == nil {
 			return e.commit(ctx, r, files, k)
 		}
-		attempts = append(attempts, audit.Attempt{N: k, Summary: fail.Summary, Diagnostics: fail.lines()})
+		attempts = append(attempts, escalation.Attempt{N: k, Summary: fail.Summary, Diagnostics: fail.lines()})
 		retry = fail.render(k)
 	}
-	return engine.StageResult{}, &engine.Escalation{
+	return engine.StageResult{}, &escalation.Error{
 		Reason:   fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts),
 		Attempts: attempts,
 	}
@@ -183,7 +183,7 @@ func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pip
 			return rec, &engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete,
 				Summary: "Every sub-work-item is completed."}, nil
 		}
-		return rec, nil, &engine.Escalation{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
+		return rec, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
 	}
 	if err := setSWIStatus(ctx, e.d, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
 		return rec, nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -152,7 +153,7 @@ func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing
 	f.code(t, map[string]string{simplePath: "package widgets\n\nfunc {\n"})
 
 	_, err := f.run(t, pipeline.StageCodeGeneration)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.ErrorAs(t, err, &esc)
 	assert.Contains(t, esc.Reason, "counter-simple")
 	assert.Contains(t, esc.Reason, "2 attempts")
@@ -264,7 +265,7 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 	f.snap.Artifacts.SubWorkItems[0].Status = string(pipeline.SWIFailed)
 
 	_, err := f.run(t, pipeline.StageCodeGeneration)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.ErrorAs(t, err, &esc)
 	assert.Contains(t, esc.Reason, "b (pending)")
 
@@ -285,7 +286,7 @@ func TestCodeGenerationBudgetRefusalEscalates(t *testing.T) {
 	f.deps.LLM.Budget.MaxTokens = 10
 	f.code(t, map[string]string{simplePath: simpleCode})
 	_, err := f.run(t, pipeline.StageCodeGeneration)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "got %v", err)
 	assert.Equal(t, "cost budget exceeded", esc.Reason)
 	assert.Empty(t, f.script.Requests(), "the call is refused before it is sent")

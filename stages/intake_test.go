@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/prompts"
@@ -80,7 +81,7 @@ func TestAssertCLASS004_ScopeOverThresholdEscalates(t *testing.T) {
 	f.addJSON(t, prompts.Classify, c)
 	snap := f.snapshot()
 	_, err := f.run(t, pipeline.StageIntake, snap)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "%v", err)
 	assert.Contains(t, esc.Reason, "estimated_scope.files 41 exceeds max_scope_files 40")
 	require.NotNil(t, snap.Classification, "the classification is kept so humans see why")

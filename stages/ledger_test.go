@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
-	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/prompts"
@@ -62,7 +62,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 	_, err = runAttempts(context.Background(), pipeline.StageIntake, 3, func(context.Context, string) (string, []string, error) {
 		return "", nil, err
 	})
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc))
 	assert.Equal(t, "cost budget exceeded", esc.Reason)
 	require.Len(t, esc.Attempts, 1)
@@ -82,7 +82,7 @@ func TestRunAttemptsFeedsProblemsAndEscalatesWithEveryAttempt(t *testing.T) {
 		feedbacks = append(feedbacks, fb)
 		return "bad", []string{"problem " + string(rune('A'+len(feedbacks)-1))}, nil
 	})
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc))
 	assert.Contains(t, esc.Reason, "after 3 attempts")
 	require.Len(t, esc.Attempts, 3)

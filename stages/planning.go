@@ -10,6 +10,7 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
@@ -118,12 +119,13 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 			return "", nil, err
 		}
 		items, err := planner.Validate(p, planner.Limits{MaxItems: limit}, ids)
-		var esc *planner.Escalation
+		var esc *escalation.Error
 		switch {
 		case errors.As(err, &esc):
-			return "", nil, &engine.Escalation{
-				Reason:   "the plan needs more sub-work-items than max_sub_work_items allows: " + esc.Details,
-				Attempts: []audit.Attempt{{Summary: "the plan was escalated", Diagnostics: []string{esc.Details}}},
+			return "", nil, &escalation.Error{
+				Code:     esc.Code,
+				Reason:   "the plan needs more sub-work-items than max_sub_work_items allows: " + esc.Reason,
+				Attempts: []escalation.Attempt{{Summary: "the plan was escalated", Diagnostics: []string{esc.Reason}}},
 			}
 		case err != nil:
 			return "the plan failed validation", errorLines(err), nil
@@ -132,7 +134,7 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 		return "", nil, nil
 	})
 	if err != nil {
-		var esc *engine.Escalation
+		var esc *escalation.Error
 		if errors.As(err, &esc) {
 			for i := range esc.Attempts {
 				esc.Attempts[i].N = i + 1

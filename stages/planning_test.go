@@ -11,6 +11,7 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
@@ -108,7 +109,7 @@ func TestAssertPLAN003_TooManyItemsEscalates(t *testing.T) {
 	f.addJSON(t, prompts.Planning, goodPlan)
 	snap := f.planningSnapshot(t)
 	_, err := f.run(t, pipeline.StagePlanning, snap)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "%v", err)
 	assert.Contains(t, esc.Reason, "plan has 3 sub-work-items, more than max_sub_work_items 2")
 	require.Len(t, esc.Attempts, 1)

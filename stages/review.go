@@ -11,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
@@ -74,7 +75,7 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 			Vars: vars, SchemaName: "review",
 		}, &out)
 		if err != nil {
-			return engine.StageResult{}, escalation(fmt.Errorf("review pass %s of %s: %w", p.name, rec.ID, err), nil)
+			return engine.StageResult{}, escalate(fmt.Errorf("review pass %s of %s: %w", p.name, rec.ID, err), nil)
 		}
 		passes = append(passes, review.Pass{Name: p.name, Passed: out.Passed, Findings: out.Findings})
 	}
@@ -84,9 +85,9 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	action := review.NextAction(result, cycles, in.Config.Budgets.ReviewMaxRemediationCycles)
 	switch action.Kind {
 	case review.ActionEscalate:
-		return engine.StageResult{}, &engine.Escalation{
+		return engine.StageResult{}, &escalation.Error{
 			Reason:   fmt.Sprintf("sub-work-item %s: blocking review findings remain after %d remediation cycles", rec.ID, cycles),
-			Attempts: []audit.Attempt{{N: cycles + 1, Summary: "review of sub-work-item " + rec.ID, Diagnostics: findingLines(result.Blocking)}},
+			Attempts: []escalation.Attempt{{N: cycles + 1, Summary: "review of sub-work-item " + rec.ID, Diagnostics: findingLines(result.Blocking)}},
 		}
 	case review.ActionRemediate:
 		if snap.RemediationCycles == nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/review"
@@ -120,7 +121,7 @@ func TestAssertREVIEW005_EscalatesAfterMaxCycles(t *testing.T) {
 	f.scriptReviews(t, nil, []review.Finding{blockingFinding()}, nil)
 
 	_, err := f.run(t, pipeline.StageReview)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "want an escalation, got %v", err)
 	assert.Contains(t, esc.Reason, "after 2 remediation cycles")
 	require.Len(t, esc.Attempts, 1)
@@ -154,7 +155,7 @@ func TestReviewBudgetRefusalEscalates(t *testing.T) {
 	f.scriptReviews(t, nil, nil, nil)
 
 	_, err := f.run(t, pipeline.StageReview)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "want an escalation, got %v", err)
 	assert.Equal(t, reasonBudget, esc.Reason)
 	assert.Empty(t, f.script.Requests(), "nothing is sent over budget")

@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
@@ -173,7 +174,7 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 	judge := llmJudge{gw: e.d.gateway(snap), swi: rec.ID}
 	res, err := scenario.Validate(ctx, cfg, selected, sim, e.d.Twins, judge)
 	if errors.As(err, new(*llm.BudgetExceededError)) {
-		return engine.StageResult{}, &engine.Escalation{Reason: "cost budget exceeded"}
+		return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded"}
 	}
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
@@ -203,9 +204,9 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 		limit = defaultRemediationCycles
 	}
 	if snap.RemediationCycles[rec.ID] >= limit {
-		return engine.StageResult{}, &engine.Escalation{
+		return engine.StageResult{}, &escalation.Error{
 			Reason: fmt.Sprintf("sub-work-item %s still fails scenario validation after %d remediation cycles", rec.ID, limit),
-			Attempts: []audit.Attempt{{N: snap.RemediationCycles[rec.ID] + 1, Summary: fmt.Sprintf("overall satisfaction %.2f, threshold %.2f", res.Overall, res.Threshold),
+			Attempts: []escalation.Attempt{{N: snap.RemediationCycles[rec.ID] + 1, Summary: fmt.Sprintf("overall satisfaction %.2f, threshold %.2f", res.Overall, res.Threshold),
 				Diagnostics: nonEmpty(strings.Split(res.Feedback(), "\n")...)}},
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -173,7 +174,7 @@ func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.
 	t.Run("after the remediation budget it escalates", func(t *testing.T) {
 		f.snap.Stage = pipeline.StageScenarioValidation
 		_, err := f.run(t, pipeline.StageScenarioValidation)
-		var esc *engine.Escalation
+		var esc *escalation.Error
 		require.ErrorAs(t, err, &esc)
 		assert.Contains(t, esc.Reason, "1 remediation cycles")
 		require.Len(t, esc.Attempts, 1)

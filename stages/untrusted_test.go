@@ -12,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -34,7 +35,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			c := classify.Classification{Type: classify.Type(h), AffectedModules: []string{h, h},
 				EstimatedScope: classify.Scope{Files: 1, Complexity: h}, SafetyAffecting: true, Rationale: h + "\n" + h}
 			out := audit.Format(audit.Comment{Key: "42/classification", Title: "Classification",
-				Body: classificationComment(c, false, &classify.Escalation{Details: h})})
+				Body: classificationComment(c, false, &escalation.Error{Reason: h})})
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/classification"}})
 
 			it := planner.SubWorkItem{ID: "swi-1", Title: h, Description: h, Files: []string{h}, Interfaces: []string{h},
