@@ -52,7 +52,9 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 	planKey := key(n, "plan")
 	var ordered []planner.SubWorkItem
 	if c, ok := idem.FindComment(comments, in.BotLogin, planKey); ok {
-		ordered, _ = parsePlan(c.Body)
+		if ordered, err = parsePlan(c); err != nil {
+			return engine.StageResult{}, corruptPlan(n, c, err)
+		}
 	}
 	if len(ordered) == 0 {
 		if ordered, err = x.plan(ctx, in); err != nil {
@@ -272,19 +274,41 @@ func planComment(key string, items []planner.SubWorkItem) (audit.Comment, error)
 	return audit.Comment{Key: key, Title: "Implementation plan", Body: b.String(), Hidden: planMarker + string(raw) + " -->"}, nil
 }
 
-// parsePlan recovers the ordered plan from the plan comment.
-func parsePlan(body string) ([]planner.SubWorkItem, bool) {
-	_, rest, ok := strings.Cut(body, planMarker)
+// codeCorruptPlan is the escalation code of an unreadable plan comment.
+const codeCorruptPlan = "corrupt_plan_comment"
+
+// parsePlan recovers the ordered plan from the plan comment. CogWorks writes
+// that comment whole, so one it cannot read was edited or damaged: that is
+// an error, never a reason to plan again, because a new plan could create
+// sub-issues that contradict the ones already filed from the old one.
+func parsePlan(c github.Comment) ([]planner.SubWorkItem, error) {
+	_, rest, ok := strings.Cut(c.Body, planMarker)
 	if !ok {
-		return nil, false
+		return nil, errors.New("the hidden plan block is missing")
 	}
 	raw, _, ok := strings.Cut(rest, " -->")
 	if !ok {
-		return nil, false
+		return nil, errors.New("the hidden plan block is not terminated by -->")
 	}
 	var items []planner.SubWorkItem
-	if err := json.Unmarshal([]byte(raw), &items); err != nil || len(items) == 0 {
-		return nil, false
+	if err := json.Unmarshal([]byte(raw), &items); err != nil {
+		return nil, fmt.Errorf("the hidden plan block is not a JSON list of sub-work-items: %w", err)
 	}
-	return items, true
+	if len(items) == 0 {
+		return nil, errors.New("the hidden plan block lists no sub-work-items")
+	}
+	return items, nil
+}
+
+// corruptPlan hands an unreadable plan comment to humans, naming it: they
+// either restore it or delete it (then the next run plans again).
+func corruptPlan(n int, c github.Comment, err error) error {
+	where := fmt.Sprintf("comment %d", c.ID)
+	if c.HTMLURL != "" {
+		where += " (" + c.HTMLURL + ")"
+	}
+	reason := fmt.Sprintf("the plan %s on #%d cannot be read: %v; restore it, or delete it so that CogWorks plans again, then add %s",
+		where, n, err, pipeline.LabelRetry)
+	return &escalation.Error{Code: codeCorruptPlan, Reason: reason,
+		Attempts: []escalation.Attempt{{N: 1, Summary: "the posted plan is unreadable", Diagnostics: []string{err.Error()}}}}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,8 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/escalation"
+	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
@@ -182,4 +185,53 @@ func TestPlanningRejectsHostileIDsAndWritesTitlesInert(t *testing.T) {
 		}
 	}
 	assert.True(t, planned, "the plan comment is posted")
+}
+
+func TestParsePlanRejectsCorruptComments(t *testing.T) {
+	comment, err := planComment("1/plan", goodPlan.SubWorkItems)
+	require.NoError(t, err)
+	good := audit.Format(comment)
+	tests := []struct {
+		name, body, want string
+	}{
+		{"no block", "Sub-work-items in implementation order:", "block is missing"},
+		{"unterminated", planMarker + `[{"id":"A"}]`, "not terminated"},
+		{"bad json", planMarker + `[{"id":` + " -->", "not a JSON list"},
+		{"empty list", planMarker + "[] -->", "lists no sub-work-items"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parsePlan(github.Comment{ID: 7, Body: tt.body})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	items, err := parsePlan(github.Comment{Body: good})
+	require.NoError(t, err)
+	assert.Equal(t, goodPlan.SubWorkItems, items)
+}
+
+func TestCorruptPlanCommentEscalatesInsteadOfReplanning(t *testing.T) {
+	f := newFHFixture(t, nil)
+	f.addJSON(t, prompts.Planning, goodPlan)
+	_, err := f.run(t, pipeline.StagePlanning, f.planningSnapshot(t))
+	require.NoError(t, err)
+	comments, err := f.env.Client.ListComments(t.Context(), testenv.Repo, f.issue)
+	require.NoError(t, err)
+	planKey := key(f.issue, "plan")
+	c, ok := idem.FindComment(comments, testenv.Bot, planKey)
+	require.True(t, ok)
+	_, err = f.env.Client.EditComment(t.Context(), testenv.Repo, c.ID, strings.Replace(c.Body, `"id":"C"`, `"id":`, 1))
+	require.NoError(t, err)
+
+	f.addJSON(t, prompts.Planning, goodPlan)
+	f.env.Sim.ResetRequests()
+	_, err = f.run(t, pipeline.StagePlanning, f.planningSnapshot(t))
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	assert.Equal(t, codeCorruptPlan, esc.Code)
+	assert.Contains(t, esc.Reason, fmt.Sprintf("comment %d", c.ID), "the reason names the comment")
+	assert.Contains(t, esc.Reason, pipeline.LabelRetry)
+	assert.Equal(t, 1, f.requests(prompts.Planning), "no silent re-planning")
+	assert.Zero(t, fhWrites(f.env.Sim), "nothing is written from a plan that cannot be read")
 }
