@@ -112,7 +112,8 @@ func TestStatusCommentRedactsSnapshotSecrets(t *testing.T) {
 	s := sampleSnapshot()
 	token := "ghp_0123456789abcdefghijABCDEFGHIJ0123"
 	pem := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----"
-	s.Data = map[string]string{"leak": "token " + token, "key": pem}
+	s.SetSWI("leak", pipeline.SWIState{Feedback: "token " + token})
+	s.SetSWI("key", pipeline.SWIState{Feedback: pem})
 	out, err := StatusComment(s, pipeline.PipelineMachine(), StatusOptions{})
 	require.NoError(t, err)
 	assert.NotContains(t, out, token)
@@ -121,8 +122,8 @@ func TestStatusCommentRedactsSnapshotSecrets(t *testing.T) {
 	parsed, found, err := pipeline.ParseSnapshot(out)
 	require.NoError(t, err, "redaction keeps the block parseable")
 	require.True(t, found)
-	assert.Equal(t, "token "+Redacted, parsed.Data["leak"])
-	assert.Equal(t, Redacted, parsed.Data["key"])
+	assert.Equal(t, "token "+Redacted, parsed.SWI("leak").Feedback)
+	assert.Equal(t, Redacted, parsed.SWI("key").Feedback)
 }
 
 func TestAssertPSM007_StageEntryComment(t *testing.T) {

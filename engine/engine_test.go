@@ -231,7 +231,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 func TestNewerSnapshotSchemaIsRefused(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	snap := pipeline.NewSnapshot(testenv.Repo.String(), f.issue)
-	snap.SchemaVersion = "2.0.0"
+	snap.SchemaVersion = "99.0.0"
 	block, err := pipeline.RenderSnapshot(snap)
 	require.NoError(t, err)
 	_, err = f.env.Client.CreateComment(context.Background(), testenv.Repo, f.issue,
@@ -239,7 +239,7 @@ func TestNewerSnapshotSchemaIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Step(context.Background(), f.deps, f.ref())
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "2.0.0")
+	assert.Contains(t, err.Error(), "99.0.0")
 	assert.Zero(t, f.rec.count(pipeline.StageIntake), "nothing runs")
 	assert.NotContains(t, f.labels(), pipeline.LabelProcessing, "the lock is released")
 	assert.Zero(t, commentsWithKey(f.env.Sim, f.issue, claimKey(f.issue, "run-1")), "the claim is withdrawn")

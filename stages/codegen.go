@@ -323,10 +323,7 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]
 	}
 	_, i, _ := findSWI(snap, r.rec.ID)
 	snap.Artifacts.SubWorkItems[i].Branch = branch
-	prev, err := swiFiles(snap, r.rec.ID)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
+	prev := swiFiles(snap, r.rec.ID)
 	setSWIFiles(snap, r.rec.ID, append(prev, slices.Collect(maps.Keys(files))...))
 	setSWIFeedback(snap, r.rec.ID, "")
 	return engine.StageResult{

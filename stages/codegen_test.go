@@ -96,9 +96,7 @@ func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
 	assert.Equal(t, "counter-simple", f.snap.CurrentSWI)
 	assert.Contains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIInProgress))
 	assert.NotContains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIPending))
-	paths, err := swiFiles(f.snap, "counter-simple")
-	require.NoError(t, err)
-	assert.Equal(t, []string{simplePath, simpleTestPath}, paths)
+	assert.Equal(t, []string{simplePath, simpleTestPath}, swiFiles(f.snap, "counter-simple"))
 	assert.Equal(t, 2, f.snap.Ledger.PerSWI["counter-simple"].Calls, "calls booked per SWI")
 }
 

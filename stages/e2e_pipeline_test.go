@@ -171,7 +171,7 @@ func e2eScript(t *testing.T, script *llm.Scripted) {
 	})
 	add(prompts.InterfaceDesign, Interfaces{
 		Files:      []InterfaceFile{{Path: "telemetry/api.go", Content: e2eInterface}},
-		Interfaces: []InterfaceDecl{{ID: "IF-TEL-PUBLISHER", Name: "Publisher", File: "telemetry/api.go", Summary: "publishes frames"}},
+		Interfaces: []pipeline.InterfaceDecl{{ID: "IF-TEL-PUBLISHER", Name: "Publisher", File: "telemetry/api.go", Summary: "publishes frames"}},
 	})
 	add(prompts.Planning, planner.Plan{SubWorkItems: []planner.SubWorkItem{{
 		ID: "sink", Title: "In-memory telemetry sink", Description: "Implement Publisher with an in-memory Sink.",

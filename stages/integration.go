@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,11 +29,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	findings, err := storedFindings(snap, rec.ID)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	inline, other := placeFindings(findings, files)
+	inline, other := placeFindings(snap.SWI(rec.ID).Findings, files)
 
 	branch := branchOf(snap, *rec)
 	base := swiBase(snap, *rec)
@@ -126,20 +121,6 @@ func inlineBody(f review.Finding, marker string) string {
 	}
 	fmt.Fprintf(&b, "\n\n%s\n\n%s", audit.Untrusted(strings.TrimSpace(f.Explanation)), marker)
 	return audit.Redact(b.String())
-}
-
-// storedFindings decodes the non-blocking findings review stored for the
-// SWI (ASSERT-REVIEW-002).
-func storedFindings(snap *pipeline.Snapshot, id string) ([]review.Finding, error) {
-	raw, ok := snap.Data[dataFindingsPrefix+id]
-	if !ok || raw == "" {
-		return nil, nil
-	}
-	var fs []review.Finding
-	if err := json.Unmarshal([]byte(raw), &fs); err != nil {
-		return nil, fmt.Errorf("sub-work-item %s: decode data key findings/%s: %w", id, id, err)
-	}
-	return fs, nil
 }
 
 // placeFindings splits findings into those GitHub can anchor inline (a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,8 +22,8 @@ import (
 // Interfaces is the interface-design stage's structured LLM output (SPEC
 // §5.3).
 type Interfaces struct {
-	Files      []InterfaceFile `json:"files"`
-	Interfaces []InterfaceDecl `json:"interfaces"`
+	Files      []InterfaceFile          `json:"files"`
+	Interfaces []pipeline.InterfaceDecl `json:"interfaces"`
 }
 
 // InterfaceFile is one generated file.
@@ -30,18 +31,6 @@ type InterfaceFile struct {
 	Path    string `json:"path"`
 	Content string `json:"content"`
 }
-
-// InterfaceDecl is one designed interface.
-type InterfaceDecl struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	File    string `json:"file"`
-	Summary string `json:"summary"`
-}
-
-// dataInterfaces is the snapshot data key of the interface list (a JSON
-// array of InterfaceDecl) that planning and code generation read.
-const dataInterfaces = "interfaces"
 
 // interfaceListMarker prefixes the interface list hidden in the interface
 // PR's body, from which a re-run recovers it when the snapshot was lost.
@@ -68,9 +57,7 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 	}
 	if found {
 		if decls, ok := parseInterfaceList(pr.Body); ok {
-			if err := recordInterfaces(snap, branch, pr.Number, decls); err != nil {
-				return engine.StageResult{}, err
-			}
+			recordInterfaces(snap, branch, pr.Number, decls)
 			return engine.StageResult{Outcome: engine.StageDone,
 				Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, nil
 		}
@@ -139,9 +126,7 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("open the interface PR of #%d: %w", n, err)
 	}
-	if err := recordInterfaces(snap, branch, pr.Number, design.Interfaces); err != nil {
-		return engine.StageResult{}, err
-	}
+	recordInterfaces(snap, branch, pr.Number, design.Interfaces)
 	return engine.StageResult{Outcome: engine.StageDone,
 		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
 }
@@ -270,22 +255,17 @@ func registryFile(dir string) func(string) bool {
 }
 
 // recordInterfaces stores the interface PR and list in the snapshot.
-func recordInterfaces(snap *pipeline.Snapshot, branch string, pr int, decls []InterfaceDecl) error {
-	raw, err := json.Marshal(decls)
-	if err != nil {
-		return fmt.Errorf("record the interface list: %w", err)
-	}
+func recordInterfaces(snap *pipeline.Snapshot, branch string, pr int, decls []pipeline.InterfaceDecl) {
 	snap.Artifacts.InterfaceBranch, snap.Artifacts.InterfacePR = branch, pr
-	if snap.Data == nil {
-		snap.Data = map[string]string{}
+	snap.Interfaces = nil
+	if len(decls) > 0 {
+		snap.Interfaces = slices.Clone(decls)
 	}
-	snap.Data[dataInterfaces] = string(raw)
-	return nil
 }
 
 // interfacePullBody is the interface PR's body: references, the interface
 // table and the list hidden for recovery.
-func interfacePullBody(n, specPR int, decls []InterfaceDecl, warnings []string) (string, error) {
+func interfacePullBody(n, specPR int, decls []pipeline.InterfaceDecl, warnings []string) (string, error) {
 	var b strings.Builder
 	if specPR > 0 {
 		fmt.Fprintf(&b, "Refs #%d, builds on #%d\n\n", n, specPR)
@@ -294,7 +274,7 @@ func interfacePullBody(n, specPR int, decls []InterfaceDecl, warnings []string) 
 	}
 	fmt.Fprintf(&b, "CogWorks designed these interfaces for #%d from the approved specification.\n\n", n)
 	b.WriteString("| id | name | file | summary |\n|---|---|---|---|\n")
-	sorted := append([]InterfaceDecl(nil), decls...)
+	sorted := append([]pipeline.InterfaceDecl(nil), decls...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
 	for _, decl := range sorted {
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", cellText(decl.ID), cellText(decl.Name), cellText(decl.File), cellText(decl.Summary))
@@ -309,7 +289,7 @@ func interfacePullBody(n, specPR int, decls []InterfaceDecl, warnings []string) 
 }
 
 // parseInterfaceList recovers the interface list from an interface PR body.
-func parseInterfaceList(body string) ([]InterfaceDecl, bool) {
+func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
 	_, rest, ok := strings.Cut(body, interfaceListMarker)
 	if !ok {
 		return nil, false
@@ -318,7 +298,7 @@ func parseInterfaceList(body string) ([]InterfaceDecl, bool) {
 	if !ok {
 		return nil, false
 	}
-	var decls []InterfaceDecl
+	var decls []pipeline.InterfaceDecl
 	if err := json.Unmarshal([]byte(raw), &decls); err != nil || len(decls) == 0 {
 		return nil, false
 	}
@@ -327,13 +307,9 @@ func parseInterfaceList(body string) ([]InterfaceDecl, bool) {
 
 // loadInterfaces returns the interface list: from the snapshot, else from
 // the interface PR's body.
-func (d Deps) loadInterfaces(ctx context.Context, repo github.Repo, snap *pipeline.Snapshot) ([]InterfaceDecl, error) {
-	if raw, ok := snap.Data[dataInterfaces]; ok {
-		var decls []InterfaceDecl
-		if err := json.Unmarshal([]byte(raw), &decls); err != nil {
-			return nil, fmt.Errorf("read the interface list from the snapshot: %w", err)
-		}
-		return decls, nil
+func (d Deps) loadInterfaces(ctx context.Context, repo github.Repo, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
+	if len(snap.Interfaces) > 0 {
+		return slices.Clone(snap.Interfaces), nil
 	}
 	branch := snap.Artifacts.InterfaceBranch
 	if branch == "" {

@@ -22,10 +22,6 @@ import (
 // defaultMaxSubWorkItems applies when the config sets no limit.
 const defaultMaxSubWorkItems = 10
 
-// dataPlan is the snapshot data key of the validated plan (a JSON
-// planner.Plan with its items in topological order).
-const dataPlan = "plan"
-
 // planMarker prefixes the plan hidden in the plan comment, from which a
 // re-run recovers it without calling the LLM.
 const planMarker = "<!-- cogworks:plan="
@@ -73,14 +69,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 		return engine.StageResult{}, err
 	}
 	snap.Artifacts.SubWorkItems = records
-	raw, err := json.Marshal(planner.Plan{SubWorkItems: ordered})
-	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("record the plan of #%d: %w", n, err)
-	}
-	if snap.Data == nil {
-		snap.Data = map[string]string{}
-	}
-	snap.Data[dataPlan] = string(raw)
+	snap.Plan = slices.Clone(ordered)
 	refs := make([]string, len(records))
 	for i, r := range records {
 		refs[i] = fmt.Sprintf("#%d", r.Issue)

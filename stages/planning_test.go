@@ -1,7 +1,6 @@
 package stages
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -22,7 +21,7 @@ import (
 	"github.com/cogworks/cogworks/prompts"
 )
 
-var planDecls = []InterfaceDecl{
+var planDecls = []pipeline.InterfaceDecl{
 	{ID: "IF-1", Name: "HourlyCounter", File: "counter/hourly.go", Summary: "counts per hour"},
 	{ID: "IF-2", Name: "Report", File: "telemetry/report.go", Summary: "reports counts"},
 }
@@ -33,9 +32,7 @@ func (f *fhFixture) planningSnapshot(t *testing.T) *pipeline.Snapshot {
 	t.Helper()
 	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\n## Summary\n\nHourly counter.\n"})
 	snap := f.snapshot()
-	raw, err := json.Marshal(planDecls)
-	require.NoError(t, err)
-	snap.Data = map[string]string{dataInterfaces: string(raw)}
+	snap.Interfaces = planDecls
 	snap.Artifacts.SpecBranch = specBranch(f.issue)
 	return snap
 }
@@ -93,7 +90,7 @@ func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 	assert.Contains(t, b.Body, "## Interfaces\n\n- `IF-2`")
 	assert.Equal(t, []string{"A"}, recs[2].DependsOn)
 	assert.Contains(t, f.env.Sim.RepoLabels(repo), pipeline.OrderLabel(3))
-	assert.Contains(t, snap.Data[dataPlan], `"id":"C"`)
+	assert.Equal(t, []string{"C", "A", "B"}, []string{snap.Plan[0].ID, snap.Plan[1].ID, snap.Plan[2].ID}, "the plan is recorded in order")
 }
 
 func TestAssertPLAN004_UncoveredInterfaceFedBack(t *testing.T) {

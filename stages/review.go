@@ -2,8 +2,8 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,10 +25,6 @@ type reviewOutput struct {
 	Passed   bool             `json:"passed"`
 	Findings []review.Finding `json:"findings"`
 }
-
-// dataFindingsPrefix keys the non-blocking findings review keeps for
-// integration (snap.Data["findings/<id>"], a JSON list).
-const dataFindingsPrefix = "findings/"
 
 // llmReviewPass names one LLM review pass and its prompt template.
 type llmReviewPass struct {
@@ -106,12 +102,11 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 		}, nil
 	}
 
-	raw, err := json.Marshal(emptyIfNil(result.NonBlocking))
-	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("encode review findings of %s: %w", rec.ID, err)
-	}
-	setData(snap, dataFindingsPrefix+rec.ID, string(raw))
-	setSWIFeedback(snap, rec.ID, "")
+	// The non-blocking findings are kept for integration (ASSERT-REVIEW-002);
+	// the feedback they answered is consumed.
+	w := snap.SWI(rec.ID)
+	w.Findings, w.Feedback = slices.Clone(result.NonBlocking), ""
+	snap.SetSWI(rec.ID, w)
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID)
 	if err := e.postSummary(ctx, in, key, *rec, result, e.d.Warnings); err != nil {
 		return engine.StageResult{}, err

@@ -1,7 +1,6 @@
 package stages
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"testing"
@@ -36,11 +35,7 @@ func infoFinding() review.Finding {
 
 func storedNonBlocking(t *testing.T, f *shipFixture) []review.Finding {
 	t.Helper()
-	raw, ok := f.snap.Data[dataFindingsPrefix+shipSWIID]
-	require.True(t, ok, "no findings stored")
-	var fs []review.Finding
-	require.NoError(t, json.Unmarshal([]byte(raw), &fs))
-	return fs
+	return f.snap.SWI(shipSWIID).Findings
 }
 
 func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
@@ -56,7 +51,7 @@ func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
 	for _, w := range writeRequests(f) {
 		assert.NotContains(t, w, "/pulls", "no PR write expected, got %s", w)
 	}
-	assert.NotContains(t, f.snap.Data, dataFindingsPrefix+shipSWIID, "nothing is queued for a PR")
+	assert.Empty(t, f.snap.SWI(shipSWIID).Findings, "nothing is queued for a PR")
 	assert.Contains(t, f.comment(audit.Key(strconv.Itoa(f.parent), "review", shipSWIID, "remediation-1")), "**Decision:** remediate")
 }
 

@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -157,11 +156,7 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 	if cfg.DefaultTrajectories <= 0 {
 		cfg.DefaultTrajectories = defaultScenarioTrajectories
 	}
-	if raw := snap.Data[dataScenarioHistory]; raw != "" {
-		if err := json.Unmarshal([]byte(raw), &cfg.History); err != nil {
-			return engine.StageResult{}, fmt.Errorf("snapshot data %s: %w", dataScenarioHistory, err)
-		}
-	}
+	cfg.History = snap.ScenarioHistory
 	var sim scenario.Simulator
 	if len(selected) > 0 {
 		if e.d.Domain == nil {
@@ -180,11 +175,10 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 		return engine.StageResult{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
 	}
 	if !res.Skipped {
-		hist, err := json.Marshal(res.History)
-		if err != nil {
-			return engine.StageResult{}, fmt.Errorf("encode scenario history: %w", err)
+		snap.ScenarioHistory = nil
+		if len(res.History) > 0 {
+			snap.ScenarioHistory = res.History
 		}
-		setData(snap, dataScenarioHistory, string(hist))
 	}
 	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
 	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: res.AuditMarkdown()})

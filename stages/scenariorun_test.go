@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -137,9 +136,7 @@ func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
 	assert.Contains(t, body, "**Passed** — overall satisfaction **1.00** (2 of 2 trajectories satisfied)")
 	assert.Contains(t, body, "| SCN-CNT-001 | 1.00 | 2 | 2 |")
 
-	var hist scenario.History
-	require.NoError(t, json.Unmarshal([]byte(f.snap.Data[dataScenarioHistory]), &hist))
-	assert.Equal(t, []bool{true, true}, hist["SCN-CNT-001"], "trust history persists in the snapshot")
+	assert.Equal(t, []bool{true, true}, f.snap.ScenarioHistory["SCN-CNT-001"], "trust history persists in the snapshot")
 }
 
 func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.T) {

@@ -54,12 +54,9 @@ func loadCurrentSWI(ctx context.Context, d Deps, repo github.Repo, snap *pipelin
 }
 
 func readSWIFiles(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]domain.Artifact, error) {
-	paths, err := swiFiles(snap, rec.ID)
-	if err != nil {
-		return nil, err
-	}
+	paths := swiFiles(snap, rec.ID)
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("sub-work-item %s: no generated files recorded in the state snapshot (data key %s%s)", rec.ID, dataFilesPrefix, rec.ID)
+		return nil, fmt.Errorf("sub-work-item %s: no generated files recorded in the state snapshot (swis.%s.files)", rec.ID, rec.ID)
 	}
 	branch := branchOf(snap, rec)
 	contents, err := readFiles(ctx, d, repo, branch, paths)

@@ -3,7 +3,6 @@ package stages
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,14 +11,6 @@ import (
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
-)
-
-// Snapshot Data keys owned by the per-SWI stages. Feedback is written by
-// scenario validation and review and consumed by code generation.
-const (
-	dataFeedbackPrefix  = "feedback/"
-	dataFilesPrefix     = "files/"
-	dataScenarioHistory = "scenario_history"
 )
 
 // nextSWI returns the first sub-work-item by Order whose status is pending
@@ -154,27 +145,19 @@ func sameLabels(a, b []string) bool {
 	return true
 }
 
-func setData(snap *pipeline.Snapshot, key, value string) {
-	if snap.Data == nil {
-		snap.Data = map[string]string{}
-	}
-	if value == "" {
-		delete(snap.Data, key)
-		return
-	}
-	snap.Data[key] = value
-}
-
 // swiFeedback returns the pending feedback for SWI id (from scenario
-// validation or review), "" when there is none.
+// validation or review), "" when there is none. Scenario validation and
+// review write it; code generation consumes it.
 func swiFeedback(snap *pipeline.Snapshot, id string) string {
-	return snap.Data[dataFeedbackPrefix+id]
+	return snap.SWI(id).Feedback
 }
 
 // setSWIFeedback stores feedback for the next code generation of SWI id,
 // replacing earlier feedback; "" clears it.
 func setSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
-	setData(snap, dataFeedbackPrefix+id, feedback)
+	w := snap.SWI(id)
+	w.Feedback = feedback
+	snap.SetSWI(id, w)
 }
 
 // addSWIFeedback appends feedback to what is pending for SWI id.
@@ -187,26 +170,19 @@ func addSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
 	}
 }
 
-// swiFiles returns the paths code generation committed for SWI id.
-func swiFiles(snap *pipeline.Snapshot, id string) ([]string, error) {
-	raw, ok := snap.Data[dataFilesPrefix+id]
-	if !ok || raw == "" {
-		return nil, nil
-	}
-	var paths []string
-	if err := json.Unmarshal([]byte(raw), &paths); err != nil {
-		return nil, fmt.Errorf("snapshot data %s%s: %w", dataFilesPrefix, id, err)
-	}
-	return paths, nil
+// swiFiles returns the paths code generation committed for SWI id (nil
+// when none are recorded).
+func swiFiles(snap *pipeline.Snapshot, id string) []string {
+	return slices.Clone(snap.SWI(id).Files)
 }
 
 // setSWIFiles records the paths committed for SWI id (sorted, unique).
 func setSWIFiles(snap *pipeline.Snapshot, id string, paths []string) {
 	paths = slices.Clone(paths)
 	slices.Sort(paths)
-	paths = slices.Compact(paths)
-	b, _ := json.Marshal(paths) // a []string always marshals
-	setData(snap, dataFilesPrefix+id, string(b))
+	w := snap.SWI(id)
+	w.Files = slices.Compact(paths)
+	snap.SetSWI(id, w)
 }
 
 // dependencyClosure returns the SWIs id depends on, directly or not, in
@@ -244,29 +220,12 @@ func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]pipel
 	return out, nil
 }
 
-// planItem returns the planning stage's item for a SWI. It reads the plan
-// stored by the planning stage in the snapshot data ("plan" holding the
-// plan or its item list, or "plan/<id>" holding one item) and falls back to
-// the interfaces list in the SWI issue's body.
+// planItem returns the planning stage's item for a SWI: from the plan
+// recorded in the snapshot, else from the lists in the SWI issue's body.
 func planItem(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) (planner.SubWorkItem, error) {
-	if raw, ok := snap.Data["plan/"+rec.ID]; ok {
-		var it planner.SubWorkItem
-		if err := json.Unmarshal([]byte(raw), &it); err == nil && it.ID != "" {
+	for _, it := range snap.Plan {
+		if it.ID == rec.ID {
 			return it, nil
-		}
-	}
-	if raw, ok := snap.Data["plan"]; ok {
-		var items []planner.SubWorkItem
-		var plan planner.Plan
-		if err := json.Unmarshal([]byte(raw), &plan); err == nil && len(plan.SubWorkItems) > 0 {
-			items = plan.SubWorkItems
-		} else if err := json.Unmarshal([]byte(raw), &items); err != nil {
-			items = nil
-		}
-		for _, it := range items {
-			if it.ID == rec.ID {
-				return it, nil
-			}
 		}
 	}
 	it := planner.SubWorkItem{ID: rec.ID, DependsOn: rec.DependsOn}

@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -93,11 +92,8 @@ func newBuildFixture(t *testing.T, dom Domain, items []planner.SubWorkItem, work
 			ID: it.ID, Issue: n, Order: i + 1, DependsOn: it.DependsOn, Status: string(pipeline.SWIPending),
 		})
 	}
-	plan, err := json.Marshal(planner.Plan{SubWorkItems: items})
-	require.NoError(t, err)
-	ifaces, err := json.Marshal([]map[string]string{{"id": "IF-COUNTER", "name": "Counter", "file": "widgets/counter.go", "summary": "counts"}})
-	require.NoError(t, err)
-	snap.Data = map[string]string{"plan": string(plan), "interfaces": string(ifaces)}
+	snap.Plan = items
+	snap.Interfaces = []pipeline.InterfaceDecl{{ID: "IF-COUNTER", Name: "Counter", File: "widgets/counter.go", Summary: "counts"}}
 
 	script := llm.NewScripted()
 	cfg := config.Default()

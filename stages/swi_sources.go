@@ -111,11 +111,9 @@ func loadSWISources(ctx context.Context, d Deps, repo github.Repo, snap *pipelin
 // against the branch it started from.
 func depFiles(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, dep pipeline.SWIRecord) (map[string]string, error) {
 	branch := branchOf(snap, dep)
-	paths, err := swiFiles(snap, dep.ID)
-	if err != nil {
-		return nil, err
-	}
+	paths := swiFiles(snap, dep.ID)
 	if paths == nil {
+		var err error
 		if paths, err = changedPaths(ctx, d, repo, branch, swiBase(snap, dep)); err != nil {
 			return nil, fmt.Errorf("outputs of sub-work-item %s: %w", dep.ID, err)
 		}

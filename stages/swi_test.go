@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -138,15 +137,11 @@ func TestSWIDataHelpers(t *testing.T) {
 	addSWIFeedback(snap, "a", "scenario: fix Y")
 	assert.Equal(t, "review: fix X\n\nscenario: fix Y", swiFeedback(snap, "a"))
 	setSWIFeedback(snap, "a", "")
-	assert.NotContains(t, snap.Data, "feedback/a")
+	assert.Nil(t, snap.SWIs, "cleared feedback leaves no empty record")
 
 	setSWIFiles(snap, "a", []string{"b.go", "a.go", "b.go"})
-	files, err := swiFiles(snap, "a")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"a.go", "b.go"}, files)
-	snap.Data["files/bad"] = "{"
-	_, err = swiFiles(snap, "bad")
-	assert.ErrorContains(t, err, "files/bad")
+	assert.Equal(t, []string{"a.go", "b.go"}, swiFiles(snap, "a"))
+	assert.Nil(t, swiFiles(snap, "none"))
 }
 
 func TestListAfterHeading(t *testing.T) {
@@ -182,9 +177,7 @@ func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
 	assert.Equal(t, []string{"widgets/c.go"}, got.Files)
 	assert.Equal(t, "Counter", got.Title)
 
-	raw, err := json.Marshal(planner.Plan{SubWorkItems: []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}})
-	require.NoError(t, err)
-	snap.Data = map[string]string{"plan": string(raw)}
+	snap.Plan = []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}
 	got, err = planItem(context.Background(), Deps{GitHub: env.Client}, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-Z"}, got.Interfaces, "the stored plan wins")
