@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/testenv"
 )
 
@@ -39,7 +40,7 @@ func TestRegistryValidate(t *testing.T) {
 func TestHealth(t *testing.T) {
 	env := testenv.New(t)
 	f, out, _ := testFactory(t, env)
-	sock := goservice.StartForTest(t, goservice.Options{})
+	sock := goservicetest.Start(t, goservice.Options{})
 	ws := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cogworks"), 0o755))
 	services := fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n\n[[services]]\nname = \"firmware\"\ntransport = \"unix\"\nendpoint = %q\n",

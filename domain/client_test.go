@@ -20,6 +20,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 )
 
 // serveUnix serves h on a unix socket in a short temporary directory.
@@ -101,7 +102,7 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
 	ctx := context.Background()
 	t.Run("service v1, CogWorks requires v2", func(t *testing.T) {
-		sock := goservice.StartForTest(t, goservice.Options{})
+		sock := goservicetest.Start(t, goservice.Options{})
 		c := unixClient(t, "go", sock, domain.WithAPIVersion("2.0.0"))
 		_, err := c.Handshake(ctx)
 		var de *domain.Error
@@ -131,7 +132,7 @@ func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
 		assert.Equal(t, "1.7.2", hs.APIVersion)
 	})
 	t.Run("service rejects a request with another MAJOR", func(t *testing.T) {
-		c := unixClient(t, "go", goservice.StartForTest(t, goservice.Options{}))
+		c := unixClient(t, "go", goservicetest.Start(t, goservice.Options{}))
 		resp, err := c.PostRaw(ctx, domain.MethodValidate, []byte(`{"api_version":"2.0.0","request_id":"r","method":"validate","repository":{"path":""}}`))
 		require.NoError(t, err)
 		require.NotNil(t, resp.Error)
@@ -159,7 +160,7 @@ func TestAssertEXT004_UnsupportedMethodIsNonRetryable(t *testing.T) {
 	assert.Equal(t, 1, fake.count(domain.MethodHandshake), "handshake is cached")
 
 	t.Run("service answers unsupported_method for unknown methods", func(t *testing.T) {
-		c := unixClient(t, "go", goservice.StartForTest(t, goservice.Options{}))
+		c := unixClient(t, "go", goservicetest.Start(t, goservice.Options{}))
 		err := c.Call(ctx, "compile_firmware", domain.Request{}, nil, nil)
 		// The client refuses locally: compile_firmware is not a capability.
 		require.True(t, errors.As(err, &de), "%v", err)
@@ -192,7 +193,7 @@ func TestAssertEXT002_SecondaryServiceUnavailableContinuesWithWarning(t *testing
 	ctx := context.Background()
 	dead := deadSocket(t)
 	set := domain.Connect(ctx, []domain.ServiceConfig{
-		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservice.StartForTest(t, goservice.Options{})},
+		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(t, goservice.Options{})},
 		{Name: "ecad", Transport: domain.TransportUnix, Endpoint: dead, Domain: "electrical"},
 	})
 	res, err := set.Resolve([]string{"brake/brake.go"})
@@ -279,7 +280,7 @@ func TestClientOverTCP(t *testing.T) {
 
 func TestHealthTable(t *testing.T) {
 	rows := domain.HealthTable(context.Background(), []domain.ServiceConfig{
-		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservice.StartForTest(t, goservice.Options{})},
+		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(t, goservice.Options{})},
 		{Name: "dead", Transport: domain.TransportUnix, Endpoint: deadSocket(t), Domain: "mechanical"},
 		{Name: "future", Transport: domain.TransportUnix, Endpoint: serveUnix(t, newFake("3.0.0"))},
 	})

@@ -16,7 +16,8 @@ import (
 func newSimClient(t *testing.T) (*github.Client, *githubsim.Server) {
 	t.Helper()
 	sim := githubsim.New()
-	url := sim.Start()
+	url, err := sim.Listen("127.0.0.1:0")
+	require.NoError(t, err)
 	t.Cleanup(sim.Close)
 	sim.CreateRepo("o", "r", "main")
 	sim.AddToken("tok", "cogworks[bot]")

@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -235,7 +236,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, scenarios, 1)
 	dom, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix,
-		Endpoint: goservice.StartForTest(t, goservice.Options{})})
+		Endpoint: goservicetest.Start(t, goservice.Options{})})
 	require.NoError(t, err)
 	t.Cleanup(dom.Close)
 

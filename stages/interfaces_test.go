@@ -8,6 +8,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -18,7 +19,7 @@ import (
 func goDomain(t *testing.T) *domain.Client {
 	t.Helper()
 	c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix,
-		Endpoint: goservice.StartForTest(t, goservice.Options{})})
+		Endpoint: goservicetest.Start(t, goservice.Options{})})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 	return c
