@@ -78,7 +78,7 @@ func TestThousands(t *testing.T) {
 func TestStatusCommentGolden(t *testing.T) {
 	s := sampleSnapshot()
 	s.Gate = &pipeline.GateRecord{Stage: pipeline.StageReview, SWI: "swi-2", Since: time.Date(2026, 3, 5, 8, 0, 0, 0, time.UTC), Reason: "safety-critical"}
-	out, err := StatusComment(s, pipeline.PipelineMachine(), StatusOptions{
+	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{
 		Headline: "Review passed with 2 warnings; waiting for approval before integration",
 		Warnings: []string{"75% of the cost budget is spent"}, RejectedApprovals: []string{"mallory (read)"},
 		BudgetTokens: 500000, BudgetUSD: 10,
@@ -89,7 +89,7 @@ func TestStatusCommentGolden(t *testing.T) {
 
 func TestStatusCommentEmbedsEverything(t *testing.T) {
 	s := sampleSnapshot()
-	m := pipeline.PipelineMachine()
+	m := pipeline.StateMachine()
 	out, err := StatusComment(s, m, StatusOptions{})
 	require.NoError(t, err)
 
@@ -114,7 +114,7 @@ func TestStatusCommentRedactsSnapshotSecrets(t *testing.T) {
 	pem := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----"
 	s.SetSWI("leak", pipeline.SWIState{Feedback: "token " + token})
 	s.SetSWI("key", pipeline.SWIState{Feedback: pem})
-	out, err := StatusComment(s, pipeline.PipelineMachine(), StatusOptions{})
+	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{})
 	require.NoError(t, err)
 	assert.NotContains(t, out, token)
 	assert.NotContains(t, out, "b3BlbnNzaC1rZXk")

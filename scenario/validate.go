@@ -43,7 +43,7 @@ type Result struct {
 	Threshold float64
 	Satisfied int
 	Total     int
-	Scenarios []ScenarioResult
+	Scenarios []Outcome
 	// FailureHits describes every trajectory that hit a failure criterion.
 	FailureHits []string
 	// Warnings are problems that did not affect the verdict (a twin that
@@ -53,8 +53,8 @@ type Result struct {
 	History History
 }
 
-// ScenarioResult is one scenario's outcome.
-type ScenarioResult struct {
+// Outcome is one scenario's outcome.
+type Outcome struct {
 	ID string
 	// Score is Satisfied / Trajectories.
 	Score        float64
@@ -165,12 +165,12 @@ func describeHit(id string, index, total int, f CriterionResult) string {
 
 // runScenario executes one scenario's trajectories with its twin, if any.
 // warn reports a twin that failed to stop after an otherwise clean run.
-func runScenario(ctx context.Context, cfg Config, sc Scenario, sim Simulator, twins Twins, judge Judge) (sr ScenarioResult, warn string, err error) {
+func runScenario(ctx context.Context, cfg Config, sc Scenario, sim Simulator, twins Twins, judge Judge) (sr Outcome, warn string, err error) {
 	n := sc.Trajectories
 	if n <= 0 {
 		n = cfg.DefaultTrajectories
 	}
-	sr = ScenarioResult{ID: sc.ID, Trajectories: n}
+	sr = Outcome{ID: sc.ID, Trajectories: n}
 	var twin Twin
 	hasTwin := sc.Twin != ""
 	if hasTwin {
