@@ -50,6 +50,7 @@ func execute(t *testing.T, f *Factory, args ...string) error {
 }
 
 func TestProcessJSONOutput(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
@@ -72,6 +73,7 @@ func TestProcessJSONOutput(t *testing.T) {
 }
 
 func TestProcessEventPayload(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	env.Sim.CreateRepo("Codertocat", "Hello-World", "main")
 	n := env.Sim.SeedIssue("Codertocat/Hello-World", "Codertocat", "Spelling error in the README file", "It looks like you accidently spelled 'commit' with two 't's.")
@@ -91,6 +93,7 @@ func TestProcessEventPayload(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, _, _ := testFactory(t, env)
 	tests := []struct {
@@ -118,6 +121,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestBadConfigIsUsageError(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	f, _, _ := testFactory(t, env)
@@ -132,6 +136,7 @@ func TestBadConfigIsUsageError(t *testing.T) {
 }
 
 func TestEscalationExitsOne(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
@@ -147,6 +152,7 @@ func TestEscalationExitsOne(t *testing.T) {
 }
 
 func TestProcessAllProcessesEveryWorkItemOnce(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	repo := testenv.Repo.String()
 	var items []int
@@ -175,6 +181,7 @@ func TestProcessAllProcessesEveryWorkItemOnce(t *testing.T) {
 }
 
 func TestStatusOutputs(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)

@@ -189,6 +189,7 @@ func capturePipeline(t *testing.T, r *DemoReport) pipelineState {
 // after the lock timeout, and finds exactly the state of an uninterrupted
 // run: no duplicate comments, issues or PRs and no lock left.
 func TestDemoPipelineCrashAtWritesRecovers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the whole pipeline many times")
 	}

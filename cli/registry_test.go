@@ -16,6 +16,7 @@ import (
 )
 
 func TestRegistryValidate(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, out, _ := testFactory(t, env)
 	good := filepath.Join("..", "demo", "testdata", "sample")
@@ -38,6 +39,7 @@ func TestRegistryValidate(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, out, _ := testFactory(t, env)
 	sock := goservicetest.Start(t, goservice.Options{})

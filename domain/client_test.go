@@ -100,6 +100,7 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("service v1, CogWorks requires v2", func(t *testing.T) {
 		sock := goservicetest.Start(t, goservice.Options{})
@@ -141,6 +142,7 @@ func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
 }
 
 func TestAssertEXT004_UnsupportedMethodIsNonRetryable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	fake := newFake(domain.APIVersion, domain.MethodValidate, domain.MethodExtractInterfaces)
 	c := unixClient(t, "fake", serveUnix(t, fake))
@@ -174,6 +176,7 @@ func TestAssertEXT004_UnsupportedMethodIsNonRetryable(t *testing.T) {
 }
 
 func TestAssertEXT001_PrimaryServiceUnavailableHalts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dead := deadSocket(t)
 	set := domain.Connect(ctx, []domain.ServiceConfig{
@@ -190,6 +193,7 @@ func TestAssertEXT001_PrimaryServiceUnavailableHalts(t *testing.T) {
 }
 
 func TestAssertEXT002_SecondaryServiceUnavailableContinuesWithWarning(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dead := deadSocket(t)
 	set := domain.Connect(ctx, []domain.ServiceConfig{
@@ -210,6 +214,7 @@ func TestAssertEXT002_SecondaryServiceUnavailableContinuesWithWarning(t *testing
 }
 
 func TestBadServices(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	garbage := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = io.WriteString(w, `{"request_id": 12, "status": `)
@@ -267,6 +272,7 @@ func TestBadServices(t *testing.T) {
 }
 
 func TestClientOverTCP(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(newFake(domain.APIVersion, domain.MethodValidate))
 	t.Cleanup(srv.Close)
 	for _, endpoint := range []string{srv.URL, strings.TrimPrefix(srv.URL, "http://")} {
@@ -279,6 +285,7 @@ func TestClientOverTCP(t *testing.T) {
 }
 
 func TestHealthTable(t *testing.T) {
+	t.Parallel()
 	rows := domain.HealthTable(context.Background(), []domain.ServiceConfig{
 		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(t, goservice.Options{})},
 		{Name: "dead", Transport: domain.TransportUnix, Endpoint: deadSocket(t), Domain: "mechanical"},
@@ -296,6 +303,7 @@ func TestHealthTable(t *testing.T) {
 }
 
 func TestTimeoutsFor(t *testing.T) {
+	t.Parallel()
 	tm := domain.DefaultTimeouts()
 	assert.Equal(t, 10*time.Minute, tm.For(domain.MethodSimulate))
 	assert.Equal(t, 5*time.Minute, tm.For(domain.MethodValidate))

@@ -32,6 +32,7 @@ func newSimClient(t *testing.T) (*github.Client, *githubsim.Server) {
 var simRepo = github.Repo{Owner: "o", Name: "r"}
 
 func TestSimLabelsAndEvents(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	n := sim.SeedIssue("o/r", "alice", "Add CAN driver", "body")
@@ -73,6 +74,7 @@ func TestSimLabelsAndEvents(t *testing.T) {
 }
 
 func TestSimCommentsSubIssuesAndPermissions(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	parent := sim.SeedIssue("o/r", "alice", "parent", "")
@@ -107,6 +109,7 @@ func TestSimCommentsSubIssuesAndPermissions(t *testing.T) {
 }
 
 func TestSimGitRoundTripAndPullRequest(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	sim.SeedFiles("o/r", "main", map[string]string{"README.md": "hello\n", ".cogworks/interfaces/can.toml": "id = \"x\"\n"})
@@ -183,6 +186,7 @@ func TestSimGitRoundTripAndPullRequest(t *testing.T) {
 }
 
 func TestSimTransportBehaviour(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	n := sim.SeedIssue("o/r", "alice", "t", "")

@@ -15,6 +15,7 @@ import (
 )
 
 func TestAssertARCH004_ValidationFailureRetriedWithErrors(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Constraints = specConstraints
 	bad := validSpec()
@@ -51,6 +52,7 @@ func TestAssertARCH004_ValidationFailureRetriedWithErrors(t *testing.T) {
 }
 
 func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Budgets.StageMaxRetries = 2
 	f.cfg.Constraints = specConstraints
@@ -67,6 +69,7 @@ func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
 }
 
 func TestAssertXVAL004_ArchitectureExecutorCatchesBusOverload(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.deps.Registry = fhRegistry(t)
 	over := validSpec()
@@ -89,6 +92,7 @@ func TestAssertXVAL004_ArchitectureExecutorCatchesBusOverload(t *testing.T) {
 }
 
 func TestAssertIDEM001_ArchitectureRerunFindsExistingPR(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.addJSON(t, prompts.Architecture, validSpec())
 	snap := f.snapshot()
@@ -109,6 +113,7 @@ func TestAssertIDEM001_ArchitectureRerunFindsExistingPR(t *testing.T) {
 }
 
 func TestArchitectureCrashAfterCommitOpensPRWithoutLLM(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	// A previous run committed the spec and crashed before opening the PR.
 	f.env.Sim.SeedFiles(testenv.Repo.String(), "cogworks/1/spec", map[string]string{"docs/cogworks/1-specification.md": "# spec\n"})

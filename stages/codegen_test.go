@@ -41,6 +41,7 @@ func (s *Simple) Value() int { return s.n }
 import "testing"
 
 func TestSimple(t *testing.T) {
+	t.Parallel()
 	c := NewSimple()
 	c.Inc()
 	c.Inc()
@@ -67,6 +68,7 @@ func lineOf(t *testing.T, s, needle string) int {
 }
 
 func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	broken := strings.Replace(simpleCode, "return s.n }", `return "many" }`, 1)
 	f.code(t, map[string]string{simplePath: broken, simpleTestPath: simpleTest})
@@ -101,6 +103,7 @@ func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
 }
 
 func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	setSWIFeedback(f.snap, "counter-simple", "Review: NewSimple lacks a doc comment example.")
 	wrong := strings.Replace(simpleCode, "s.n++", "s.n += 2", 1)
@@ -119,6 +122,7 @@ func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
 }
 
 func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	obscure := strings.Replace(simpleTest, `if got, want := c.Value(), 2; got != want {
 		t.Fatalf("got %d, want %d", got, want)
@@ -145,6 +149,7 @@ func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
 }
 
 func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	f.cfg.Budgets.SubWorkItemMaxRetries = 2
 	f.code(t, map[string]string{".github/workflows/ci.yml": "on: push\n", simplePath: simpleCode})
@@ -167,6 +172,7 @@ func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing
 }
 
 func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
+	t.Parallel()
 	const (
 		aCode = "package widgets\n\n// DoubleA doubles n.\nfunc DoubleA(n int) int { return 2 * n }\n"
 		bCode = "package widgets\n\n// TripleB triples n.\nfunc TripleB(n int) int { return 3 * n }\n"
@@ -225,6 +231,7 @@ func (f *buildFixture) seedBranchFrom(t *testing.T, branch, base string, files m
 }
 
 func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
+	t.Parallel()
 	secret := map[string]string{
 		".cogworks/scenarios/counter.toml":    "id = \"SCN-1\" # HOLDOUT-MARKER-ONE\n",
 		"widgets/scenarios/counter.toml":      "id = \"SCN-2\" # HOLDOUT-MARKER-TWO\n",
@@ -257,6 +264,7 @@ func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
 }
 
 func TestCodeGenerationWithNothingToStart(t *testing.T) {
+	t.Parallel()
 	items := []planner.SubWorkItem{{ID: "a"}, {ID: "b", DependsOn: []string{"a"}}}
 	f := newBuildFixture(t, nil, items, nil)
 	f.deps.Domain = startGoServiceless{}
@@ -280,6 +288,7 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 type startGoServiceless struct{ Domain }
 
 func TestCodeGenerationBudgetRefusalEscalates(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, nil)
 	f.deps.LLM.Budget.MaxTokens = 10
 	f.code(t, map[string]string{simplePath: simpleCode})

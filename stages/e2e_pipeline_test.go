@@ -60,6 +60,7 @@ pattern = "(?i)panic|DATA RACE"
 import "testing"
 
 func TestScenarioPublish(t *testing.T) {
+	t.Parallel()
 	s := NewSink()
 	if err := s.Publish(nil); err == nil {
 		t.Fatal("an empty frame was accepted")
@@ -132,6 +133,7 @@ const e2eCodeTest = `package telemetry
 import "testing"
 
 func TestSinkKeepsFrames(t *testing.T) {
+	t.Parallel()
 	s := NewSink()
 	if err := s.Publish([]byte{1, 2}); err != nil {
 		t.Fatal(err)
@@ -220,6 +222,7 @@ func e2eWrites(env *testenv.Env) []string {
 }
 
 func TestPipelineEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the Go toolchain through the reference domain service")
 	}

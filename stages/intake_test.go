@@ -29,6 +29,7 @@ func (f *fhFixture) classificationComment(t *testing.T) string {
 }
 
 func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	// A schema-violating answer is sent back by the gateway; the valid one
 	// is used.
@@ -52,6 +53,7 @@ func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
 }
 
 func TestAssertCLASS002_SafetyOverrideThroughExecutor(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}
 	c := sampleClassification
@@ -65,6 +67,7 @@ func TestAssertCLASS002_SafetyOverrideThroughExecutor(t *testing.T) {
 }
 
 func TestAssertCLASS003_NoSafetyOverrideWithoutMatch(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}
 	f.addJSON(t, prompts.Classify, sampleClassification)
@@ -75,6 +78,7 @@ func TestAssertCLASS003_NoSafetyOverrideWithoutMatch(t *testing.T) {
 }
 
 func TestAssertCLASS004_ScopeOverThresholdEscalates(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	c := sampleClassification
 	c.EstimatedScope.Files = 41
@@ -89,6 +93,7 @@ func TestAssertCLASS004_ScopeOverThresholdEscalates(t *testing.T) {
 }
 
 func TestIntakeInvalidClassificationFedBack(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	bad := sampleClassification
 	bad.Rationale = " "
@@ -101,6 +106,7 @@ func TestIntakeInvalidClassificationFedBack(t *testing.T) {
 }
 
 func TestAssertPSM001_FreshWorkItemEntersIntake(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	require.True(t, f.env.Sim.LabelIssue(testenv.Repo.String(), f.issue, "alice", pipeline.LabelRun))
 	f.addJSON(t, prompts.Classify, sampleClassification)

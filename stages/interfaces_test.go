@@ -35,6 +35,7 @@ func design(path, content string) Interfaces {
 const goodInterface = "package counter\n\n// Hourly counts widgets per hour.\ntype Hourly interface {\n\tAdd(n int)\n}\n"
 
 func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, fhRegistryFiles(t))
 	f.deps.Domain = goDomain(t)
 	f.deps.Registry = fhRegistry(t)

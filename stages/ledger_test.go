@@ -21,6 +21,7 @@ var sampleClassification = classify.Classification{
 }
 
 func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
+	t.Parallel()
 	script := llm.NewScripted()
 	for range 3 {
 		require.NoError(t, script.AddJSON(prompts.Classify, sampleClassification))
@@ -70,6 +71,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 }
 
 func TestGatewayWithoutLLMFailsClearly(t *testing.T) {
+	t.Parallel()
 	snap := pipeline.NewSnapshot("acme/widgets", 1)
 	var out classify.Classification
 	_, err := Deps{}.gateway(&snap).Structured(context.Background(), llm.Call{Template: prompts.Classify}, &out)
@@ -77,6 +79,7 @@ func TestGatewayWithoutLLMFailsClearly(t *testing.T) {
 }
 
 func TestRunAttemptsFeedsProblemsAndEscalatesWithEveryAttempt(t *testing.T) {
+	t.Parallel()
 	var feedbacks []string
 	_, err := runAttempts(context.Background(), pipeline.StageArchitecture, 3, func(_ context.Context, fb string) (string, []string, error) {
 		feedbacks = append(feedbacks, fb)

@@ -51,6 +51,7 @@ var goodPlan = planner.Plan{SubWorkItems: []planner.SubWorkItem{
 }}
 
 func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	cyclic := planner.Plan{SubWorkItems: []planner.SubWorkItem{
 		item("A", []string{"IF-1"}, "B"), item("B", []string{"IF-2"}, "C"), item("C", nil, "A"),
@@ -94,6 +95,7 @@ func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 }
 
 func TestAssertPLAN004_UncoveredInterfaceFedBack(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	partial := planner.Plan{SubWorkItems: []planner.SubWorkItem{item("A", []string{"IF-1"})}}
 	f.addJSON(t, prompts.Planning, partial)
@@ -104,6 +106,7 @@ func TestAssertPLAN004_UncoveredInterfaceFedBack(t *testing.T) {
 }
 
 func TestAssertPLAN003_TooManyItemsEscalates(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Pipeline.MaxSubWorkItems = 2
 	f.addJSON(t, prompts.Planning, goodPlan)
@@ -119,6 +122,7 @@ func TestAssertPLAN003_TooManyItemsEscalates(t *testing.T) {
 }
 
 func TestAssertIDEM002_PlanningRerunCreatesNoDuplicates(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.addJSON(t, prompts.Planning, goodPlan)
 	snap := f.planningSnapshot(t)
@@ -141,6 +145,7 @@ func TestAssertIDEM002_PlanningRerunCreatesNoDuplicates(t *testing.T) {
 // validation and fed back to the LLM; hostile titles and descriptions of
 // the corrected plan reach GitHub inert.
 func TestPlanningRejectsHostileIDsAndWritesTitlesInert(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	forged := fmt.Sprintf("<!-- cogworks:key=%d/status -->", f.issue)
 	hostile := planner.Plan{SubWorkItems: []planner.SubWorkItem{
@@ -185,6 +190,7 @@ func TestPlanningRejectsHostileIDsAndWritesTitlesInert(t *testing.T) {
 }
 
 func TestParsePlanRejectsCorruptComments(t *testing.T) {
+	t.Parallel()
 	comment, err := planComment("1/plan", goodPlan.SubWorkItems)
 	require.NoError(t, err)
 	good := audit.Format(comment)
@@ -209,6 +215,7 @@ func TestParsePlanRejectsCorruptComments(t *testing.T) {
 }
 
 func TestCorruptPlanCommentEscalatesInsteadOfReplanning(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.addJSON(t, prompts.Planning, goodPlan)
 	_, err := f.run(t, pipeline.StagePlanning, f.planningSnapshot(t))

@@ -39,6 +39,7 @@ func storedNonBlocking(t *testing.T, f *shipFixture) []review.Finding {
 }
 
 func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, nil, nil, []review.Finding{blockingFinding(), warningFinding()})
 
@@ -56,6 +57,7 @@ func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
 }
 
 func TestAssertREVIEW002_NonBlockingFindingsKept(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, []review.Finding{warningFinding()}, nil, []review.Finding{infoFinding()})
 
@@ -72,6 +74,7 @@ func TestAssertREVIEW002_NonBlockingFindingsKept(t *testing.T) {
 }
 
 func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	// The constraint pass contributes a warning (off nominal, inside bounds).
 	f.dom.values[0].Value = 150.0
@@ -98,6 +101,7 @@ func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
 }
 
 func TestAssertREVIEW004_BlockingFindingFedBack(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, []review.Finding{blockingFinding()}, nil, []review.Finding{warningFinding()})
 
@@ -110,6 +114,7 @@ func TestAssertREVIEW004_BlockingFindingFedBack(t *testing.T) {
 }
 
 func TestAssertREVIEW005_EscalatesAfterMaxCycles(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.cfg.Budgets.ReviewMaxRemediationCycles = 2
 	f.snap.RemediationCycles = map[string]int{shipSWIID: 2}
@@ -125,6 +130,7 @@ func TestAssertREVIEW005_EscalatesAfterMaxCycles(t *testing.T) {
 }
 
 func TestAssertXVAL003_ConstraintValidationFirstWithoutTokens(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.dom.values[0].Value = 20.0 // below min 50: blocking
 	f.scriptReviews(t, nil, nil, nil)
@@ -145,6 +151,7 @@ func TestAssertXVAL003_ConstraintValidationFirstWithoutTokens(t *testing.T) {
 }
 
 func TestReviewBudgetRefusalEscalates(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.deps.LLM.Budget.MaxTokens = 10
 	f.scriptReviews(t, nil, nil, nil)
@@ -157,6 +164,7 @@ func TestReviewBudgetRefusalEscalates(t *testing.T) {
 }
 
 func TestConstraintFindingCarriesCoordinates(t *testing.T) {
+	t.Parallel()
 	got := constraintFinding(xvalFinding())
 	assert.Equal(t, review.Finding{
 		File: "telemetry/publish.go", Line: 6, Severity: review.SeverityBlocking,

@@ -54,6 +54,7 @@ import "testing"
 
 // HOLDOUT-SOURCE of the scenario test.
 func TestScenarioCount(t *testing.T) {
+	t.Parallel()
 	c := NewSimple()
 	c.Inc()
 	c.Inc()
@@ -92,6 +93,7 @@ func (f *buildFixture) scenarioComment(t *testing.T) string {
 }
 
 func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
+	t.Parallel()
 	toml, test := countScenario("SCN-ELSE-001", "IF-ELSEWHERE", 2, false)
 	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, map[string]string{
 		".cogworks/scenarios/SCN-ELSE-001.toml": toml, ".cogworks/scenarios/SCN-ELSE-001_test.go": test,
@@ -113,6 +115,7 @@ func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 }
 
 func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
+	t.Parallel()
 	toml, test := countScenario("SCN-CNT-001", "IF-COUNTER", 2, true)
 	f := newScenarioFixture(t, startGoService(t), map[string]string{
 		".cogworks/scenarios/SCN-CNT-001.toml": toml, ".cogworks/scenarios/SCN-CNT-001_test.go": test,
@@ -140,6 +143,7 @@ func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
 }
 
 func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.T) {
+	t.Parallel()
 	toml, test := countScenario("SCN-CNT-002", "IF-COUNTER", 3, false)
 	f := newScenarioFixture(t, startGoService(t), map[string]string{
 		".cogworks/scenarios/SCN-CNT-002.toml": toml, ".cogworks/scenarios/SCN-CNT-002_test.go": test,

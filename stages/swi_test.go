@@ -19,6 +19,7 @@ func swiSnap(recs ...pipeline.SWIRecord) *pipeline.Snapshot {
 }
 
 func TestNextSWI(t *testing.T) {
+	t.Parallel()
 	const (
 		pending    = string(pipeline.SWIPending)
 		inProgress = string(pipeline.SWIInProgress)
@@ -80,6 +81,7 @@ func TestNextSWI(t *testing.T) {
 }
 
 func TestSWIBranchAndBase(t *testing.T) {
+	t.Parallel()
 	snap := swiSnap(
 		pipeline.SWIRecord{ID: "a", Order: 1},
 		pipeline.SWIRecord{ID: "b", Order: 2, Branch: "cogworks/7/swi-2"},
@@ -108,6 +110,7 @@ func TestSWIBranchAndBase(t *testing.T) {
 }
 
 func TestSetSWIStatusIsIdempotent(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	ctx := context.Background()
 	repo := testenv.Repo.String()
@@ -130,6 +133,7 @@ func TestSetSWIStatusIsIdempotent(t *testing.T) {
 }
 
 func TestSWIDataHelpers(t *testing.T) {
+	t.Parallel()
 	snap := swiSnap()
 	assert.Empty(t, swiFeedback(snap, "a"))
 	addSWIFeedback(snap, "a", "review: fix X")
@@ -145,6 +149,7 @@ func TestSWIDataHelpers(t *testing.T) {
 }
 
 func TestListAfterHeading(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body string
 		want       []string
@@ -164,6 +169,7 @@ func TestListAfterHeading(t *testing.T) {
 }
 
 func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	repo := testenv.Repo.String()
 	it := planner.SubWorkItem{ID: "a", Title: "Counter", Description: "Count things.",

@@ -29,6 +29,7 @@ import (
 // the hidden plan and interface lists still parse back, and that tables
 // keep their columns.
 func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
+	t.Parallel()
 	for _, h := range untrustedtest.Corpus(t) {
 		t.Run("", func(t *testing.T) {
 			exact := utf8.ValidString(h) && !strings.Contains(h, "ghp_") // JSON and redaction keep these unchanged
@@ -58,7 +59,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 				assert.Equal(t, items, back)
 			}
 
-			decls := []InterfaceDecl{{ID: h, Name: h, File: h, Summary: h}, {ID: "IF-1", Name: "n", File: "f.go", Summary: h}}
+			decls := []pipeline.InterfaceDecl{{ID: h, Name: h, File: h, Summary: h}, {ID: "IF-1", Name: "n", File: "f.go", Summary: h}}
 			out, err = interfacePullBody(42, 43, decls, []string{h})
 			require.NoError(t, err)
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Blocks: []string{interfaceListMarker}})
@@ -89,7 +90,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			untrustedtest.AssertTablesIntact(t, out)
 
 			sr := scenario.Result{Overall: 0.5, Threshold: 0.9, FailureHits: []string{h}, Warnings: []string{h},
-				Scenarios: []scenario.ScenarioResult{{ID: h, Failures: []string{h}, FailedTests: []string{h}}}}
+				Scenarios: []scenario.Outcome{{ID: h, Failures: []string{h}, FailedTests: []string{h}}}}
 			out = audit.Format(audit.Comment{Key: "42/scenarios/swi-1", Title: "Scenario validation — swi-1", Body: sr.AuditMarkdown()})
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/scenarios/swi-1"}})
 		})

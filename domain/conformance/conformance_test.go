@@ -14,6 +14,7 @@ import (
 )
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the Go toolchain")
 	}
