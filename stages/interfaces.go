@@ -47,20 +47,14 @@ const interfaceListMarker = "<!-- cogworks:interfaces="
 // LLM again.
 type interfaceExecutor struct{ d Deps }
 
-// Execute implements engine.StageExecutor.
+// Execute implements engine.StageExecutor: reuse a recorded interface PR,
+// else design (LLM attempts checked by paths, the domain service and the
+// registry), then publish (commit the files, open the PR) and record.
 func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
-	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	d, n := x.d, in.Issue.Number
 	branch := designBranch(n)
-	pr, found, err := findPullByHead(ctx, d.GitHub, in.Repo, branch)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	if found {
-		if decls, ok := parseInterfaceList(pr.Body); ok {
-			recordInterfaces(snap, branch, pr.Number, decls)
-			return engine.StageResult{Outcome: engine.StageDone,
-				Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, nil
-		}
+	if res, done, err := x.recorded(ctx, in, branch); err != nil || done {
+		return res, err
 	}
 	if d.Domain == nil {
 		return engine.StageResult{}, errors.New("interface design: no primary domain service is configured")
@@ -69,17 +63,51 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	spec, err := d.readSpec(ctx, in.Repo, snap)
+	design, err := x.design(ctx, in)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
+	pr, err := x.publish(ctx, in, branch, base, design)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	recordInterfaces(in.Snapshot, branch, pr.Number, design.Interfaces)
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
+}
+
+// recorded finishes the stage from an existing interface PR whose body
+// carries the interface list (a re-run after the PR was opened); done is
+// false when there is none.
+func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch string) (res engine.StageResult, done bool, err error) {
+	pr, found, err := findPullByHead(ctx, x.d.GitHub, in.Repo, branch)
+	if err != nil || !found {
+		return engine.StageResult{}, false, err
+	}
+	decls, ok := parseInterfaceList(pr.Body)
+	if !ok {
+		return engine.StageResult{}, false, nil
+	}
+	recordInterfaces(in.Snapshot, branch, pr.Number, decls)
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, true, nil
+}
+
+// design asks the LLM for the interfaces from the spec, the repository's
+// modules and the registry's contracts until check accepts an answer.
+func (x interfaceExecutor) design(ctx context.Context, in engine.StageInput) (Interfaces, error) {
+	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	spec, err := d.readSpec(ctx, in.Repo, snap)
+	if err != nil {
+		return Interfaces{}, err
+	}
 	modules, err := d.modules(ctx)
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("interface design of #%d: %w", n, err)
+		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
 	}
 	contracts, err := readRepoFiles(ctx, d.repository(), registryFile(in.Config.Interfaces.Directory))
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("interface design of #%d: %w", n, err)
+		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
 	}
 	gw := d.gateway(snap)
 	var design Interfaces
@@ -102,9 +130,13 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 		design = out
 		return "", nil, nil
 	})
-	if err != nil {
-		return engine.StageResult{}, err
-	}
+	return design, err
+}
+
+// publish commits the designed files to branch (from base) and finds or
+// opens the interface PR.
+func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, branch, base string, design Interfaces) (github.PullRequest, error) {
+	d, n := x.d, in.Issue.Number
 	files := make(map[string]string, len(design.Files))
 	for _, f := range design.Files {
 		files[f.Path] = f.Content
@@ -113,22 +145,20 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 		Branch: branch, From: base, Files: files,
 		Message: fmt.Sprintf("CogWorks: interfaces for #%d", n),
 	}); err != nil {
-		return engine.StageResult{}, fmt.Errorf("commit the interfaces of #%d: %w", n, err)
+		return github.PullRequest{}, fmt.Errorf("commit the interfaces of #%d: %w", n, err)
 	}
-	body, err := interfacePullBody(n, snap.Artifacts.SpecPR, design.Interfaces, d.Warnings)
+	body, err := interfacePullBody(n, in.Snapshot.Artifacts.SpecPR, design.Interfaces, d.Warnings)
 	if err != nil {
-		return engine.StageResult{}, err
+		return github.PullRequest{}, err
 	}
-	pr, _, err = idem.FindOrCreatePull(ctx, d.GitHub, in.Repo, github.NewPull{
+	pr, _, err := idem.FindOrCreatePull(ctx, d.GitHub, in.Repo, github.NewPull{
 		Title: fmt.Sprintf("CogWorks interfaces for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  body, Head: branch, Base: base,
 	})
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("open the interface PR of #%d: %w", n, err)
+		return github.PullRequest{}, fmt.Errorf("open the interface PR of #%d: %w", n, err)
 	}
-	recordInterfaces(snap, branch, pr.Number, design.Interfaces)
-	return engine.StageResult{Outcome: engine.StageDone,
-		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
+	return pr, nil
 }
 
 // check validates one design: paths and declarations, the domain

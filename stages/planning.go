@@ -139,74 +139,112 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 // writeSubIssues finds or creates one sub-issue per item, in order, and
 // links each to the parent. Existing records keep their progress.
 func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInput, ordered []planner.SubWorkItem) ([]pipeline.SWIRecord, error) {
-	d, snap, n := x.d, in.Snapshot, in.Issue.Number
-	labels := []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending)}
-	for i := range ordered {
-		labels = append(labels, pipeline.OrderLabel(i+1))
-	}
-	fixer := idem.NewLabels(d.GitHub, in.Repo, pipeline.LabelSpec)
-	if err := fixer.EnsureRepoLabels(ctx, labels...); err != nil {
+	w := subIssueWriter{gh: x.d.GitHub, repo: in.Repo, bot: in.BotLogin, parent: in.Issue.Number, total: len(ordered),
+		labels: idem.NewLabels(x.d.GitHub, in.Repo, pipeline.LabelSpec), issueOf: map[string]int{}}
+	if err := w.prepare(ctx); err != nil {
 		return nil, err
 	}
-	linked, err := d.GitHub.ListSubIssues(ctx, in.Repo, n)
-	if err != nil {
-		return nil, fmt.Errorf("list sub-issues of #%d: %w", n, err)
-	}
-	isLinked := map[int]bool{}
-	for _, is := range linked {
-		isLinked[is.Number] = true
-	}
-	issueOf := map[string]int{}
 	records := make([]pipeline.SWIRecord, 0, len(ordered))
 	for i, it := range ordered {
-		order := i + 1
-		want := []string{pipeline.LabelSubWorkItem, pipeline.OrderLabel(order)}
-		for _, dep := range it.DependsOn {
-			want = append(want, pipeline.DependsOnLabel(issueOf[dep]))
-		}
-		if err := fixer.EnsureRepoLabels(ctx, want...); err != nil {
+		issue, err := w.write(ctx, it, i+1)
+		if err != nil {
 			return nil, err
 		}
-		marker := fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", n, it.ID)
-		issue, created, err := idem.FindOrCreateIssue(ctx, d.GitHub, in.Repo, in.BotLogin, marker,
-			github.IssueFilter{Labels: []string{pipeline.LabelSubWorkItem}},
-			github.NewIssue{
-				Title:  fmt.Sprintf("[#%d %d/%d] %s", n, order, len(ordered), oneLine(it.Title)),
-				Body:   subIssueBody(n, marker, it, issueOf),
-				Labels: append(slices.Clone(want), pipeline.StatusLabel(pipeline.SWIPending)),
-			})
-		if err != nil {
-			return nil, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
-		}
-		if !created {
-			if !hasStatusLabel(issue.Labels) {
-				want = append(want, pipeline.StatusLabel(pipeline.SWIPending))
-			}
-			for _, l := range want {
-				if _, err := fixer.Ensure(ctx, issue.Number, issue.Labels, l); err != nil {
-					return nil, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
-				}
-			}
-		}
-		if !isLinked[issue.Number] {
-			err := d.GitHub.AddSubIssue(ctx, in.Repo, n, issue.ID)
-			if err != nil && !errors.Is(err, github.ErrUnprocessable) { // 422: already a sub-issue
-				return nil, fmt.Errorf("link sub-issue #%d to #%d: %w", issue.Number, n, err)
-			}
-		}
-		issueOf[it.ID] = issue.Number
-		rec := pipeline.SWIRecord{ID: it.ID, Issue: issue.Number, Order: order, Status: string(pipeline.SWIPending)}
-		if len(it.DependsOn) > 0 { // nil when empty, as the snapshot round-trips it
-			rec.DependsOn = slices.Clone(it.DependsOn)
-		}
-		for _, old := range snap.Artifacts.SubWorkItems {
-			if old.ID == it.ID && old.Issue == issue.Number {
-				rec.Status, rec.Branch, rec.PR = old.Status, old.Branch, old.PR
-			}
-		}
-		records = append(records, rec)
+		records = append(records, swiRecord(in.Snapshot, it, issue.Number, i+1))
 	}
 	return records, nil
+}
+
+// subIssueWriter files the plan's sub-issues on the parent, one at a time
+// in topological order, so each names its dependencies' issue numbers.
+type subIssueWriter struct {
+	gh   GitHub
+	repo github.Repo
+	// bot is the bot's login: only its issues are CogWorks's.
+	bot           string
+	parent, total int
+	labels        *idem.Labels
+	// issueOf maps the items written so far to their issue numbers.
+	issueOf  map[string]int
+	isLinked map[int]bool
+}
+
+// prepare creates the repository labels every sub-issue carries and reads
+// which issues are already linked as sub-issues of the parent.
+func (w *subIssueWriter) prepare(ctx context.Context) error {
+	labels := []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending)}
+	for i := range w.total {
+		labels = append(labels, pipeline.OrderLabel(i+1))
+	}
+	if err := w.labels.EnsureRepoLabels(ctx, labels...); err != nil {
+		return err
+	}
+	linked, err := w.gh.ListSubIssues(ctx, w.repo, w.parent)
+	if err != nil {
+		return fmt.Errorf("list sub-issues of #%d: %w", w.parent, err)
+	}
+	w.isLinked = map[int]bool{}
+	for _, is := range linked {
+		w.isLinked[is.Number] = true
+	}
+	return nil
+}
+
+// write finds (by its hidden marker) or creates the sub-issue of item it,
+// brings an existing one's labels up to date, and links it to the parent.
+func (w *subIssueWriter) write(ctx context.Context, it planner.SubWorkItem, order int) (github.Issue, error) {
+	n := w.parent
+	want := []string{pipeline.LabelSubWorkItem, pipeline.OrderLabel(order)}
+	for _, dep := range it.DependsOn {
+		want = append(want, pipeline.DependsOnLabel(w.issueOf[dep]))
+	}
+	if err := w.labels.EnsureRepoLabels(ctx, want...); err != nil {
+		return github.Issue{}, err
+	}
+	marker := fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", n, it.ID)
+	issue, created, err := idem.FindOrCreateIssue(ctx, w.gh, w.repo, w.bot, marker,
+		github.IssueFilter{Labels: []string{pipeline.LabelSubWorkItem}},
+		github.NewIssue{
+			Title:  fmt.Sprintf("[#%d %d/%d] %s", n, order, w.total, oneLine(it.Title)),
+			Body:   subIssueBody(n, marker, it, w.issueOf),
+			Labels: append(slices.Clone(want), pipeline.StatusLabel(pipeline.SWIPending)),
+		})
+	if err != nil {
+		return github.Issue{}, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
+	}
+	if !created {
+		if !hasStatusLabel(issue.Labels) {
+			want = append(want, pipeline.StatusLabel(pipeline.SWIPending))
+		}
+		for _, l := range want {
+			if _, err := w.labels.Ensure(ctx, issue.Number, issue.Labels, l); err != nil {
+				return github.Issue{}, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
+			}
+		}
+	}
+	if !w.isLinked[issue.Number] {
+		err := w.gh.AddSubIssue(ctx, w.repo, n, issue.ID)
+		if err != nil && !errors.Is(err, github.ErrUnprocessable) { // 422: already a sub-issue
+			return github.Issue{}, fmt.Errorf("link sub-issue #%d to #%d: %w", issue.Number, n, err)
+		}
+	}
+	w.issueOf[it.ID] = issue.Number
+	return issue, nil
+}
+
+// swiRecord is the snapshot record of item it filed as issue; a record
+// already in the snapshot for the same item and issue keeps its progress.
+func swiRecord(snap *pipeline.Snapshot, it planner.SubWorkItem, issue, order int) pipeline.SWIRecord {
+	rec := pipeline.SWIRecord{ID: it.ID, Issue: issue, Order: order, Status: string(pipeline.SWIPending)}
+	if len(it.DependsOn) > 0 { // nil when empty, as the snapshot round-trips it
+		rec.DependsOn = slices.Clone(it.DependsOn)
+	}
+	for _, old := range snap.Artifacts.SubWorkItems {
+		if old.ID == it.ID && old.Issue == issue {
+			rec.Status, rec.Branch, rec.PR = old.Status, old.Branch, old.PR
+		}
+	}
+	return rec
 }
 
 func hasStatusLabel(labels []string) bool {

@@ -136,43 +136,18 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 // to code generation, up to the remediation budget.
 type scenarioExecutor struct{ d Deps }
 
-// Execute implements engine.StageExecutor.
+// Execute implements engine.StageExecutor: validate, record the trust
+// history, post the audit comment, then decide (pass, skip, remediate or
+// escalate).
 func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
-	n := workItem(in)
 	rec, _, ok := findSWI(snap, snap.CurrentSWI)
 	if snap.CurrentSWI == "" || !ok {
 		return engine.StageResult{}, fmt.Errorf("scenario validation: no current sub-work-item (current %q)", snap.CurrentSWI)
 	}
-	item, err := planItem(ctx, e.d, in.Repo, snap, rec)
+	res, err := e.validate(ctx, in, rec)
 	if err != nil {
 		return engine.StageResult{}, err
-	}
-	selected := scenario.Select(e.d.Scenarios, item.Interfaces)
-	cfg := scenario.Config{Threshold: in.Config.Scenarios.Threshold, DefaultTrajectories: in.Config.Scenarios.Trajectories}
-	if cfg.Threshold == 0 {
-		cfg.Threshold = defaultScenarioThreshold
-	}
-	if cfg.DefaultTrajectories <= 0 {
-		cfg.DefaultTrajectories = defaultScenarioTrajectories
-	}
-	cfg.History = snap.ScenarioHistory
-	var sim scenario.Simulator
-	if len(selected) > 0 {
-		if e.d.Domain == nil {
-			return engine.StageResult{}, errors.New("scenario validation: no primary domain service is available to run scenarios")
-		}
-		if sim, err = e.simulator(ctx, in, rec, item); err != nil {
-			return engine.StageResult{}, err
-		}
-	}
-	judge := llmJudge{gw: e.d.gateway(snap), swi: rec.ID}
-	res, err := scenario.Validate(ctx, cfg, selected, sim, e.d.Twins, judge)
-	if errors.As(err, new(*llm.BudgetExceededError)) {
-		return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded"}
-	}
-	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
 	}
 	if !res.Skipped {
 		snap.ScenarioHistory = nil
@@ -180,11 +155,70 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 			snap.ScenarioHistory = res.History
 		}
 	}
-	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
-	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: res.AuditMarkdown()})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, n, in.Comments, in.BotLogin, key, body); err != nil {
+	if err := e.postResults(ctx, in, rec, res); err != nil {
 		return engine.StageResult{}, err
 	}
+	return decideScenarios(in, rec, res)
+}
+
+// scenarioConfig is the [scenarios] configuration with defaults applied and
+// the trust history from the snapshot.
+func scenarioConfig(in engine.StageInput) scenario.Config {
+	cfg := scenario.Config{Threshold: in.Config.Scenarios.Threshold, DefaultTrajectories: in.Config.Scenarios.Trajectories}
+	if cfg.Threshold == 0 {
+		cfg.Threshold = defaultScenarioThreshold
+	}
+	if cfg.DefaultTrajectories <= 0 {
+		cfg.DefaultTrajectories = defaultScenarioTrajectories
+	}
+	cfg.History = in.Snapshot.ScenarioHistory
+	return cfg
+}
+
+// validate selects the scenarios covering the SWI's interfaces and runs
+// them through the domain simulator and the LLM judge. A budget refusal is
+// an escalation.
+func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord) (scenario.Result, error) {
+	item, err := planItem(ctx, e.d, in.Repo, in.Snapshot, rec)
+	if err != nil {
+		return scenario.Result{}, err
+	}
+	selected := scenario.Select(e.d.Scenarios, item.Interfaces)
+	var sim scenario.Simulator
+	if len(selected) > 0 {
+		if e.d.Domain == nil {
+			return scenario.Result{}, errors.New("scenario validation: no primary domain service is available to run scenarios")
+		}
+		if sim, err = e.simulator(ctx, in, rec, item); err != nil {
+			return scenario.Result{}, err
+		}
+	}
+	judge := llmJudge{gw: e.d.gateway(in.Snapshot), swi: rec.ID}
+	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, sim, e.d.Twins, judge)
+	if errors.As(err, new(*llm.BudgetExceededError)) {
+		return scenario.Result{}, &escalation.Error{Reason: "cost budget exceeded"}
+	}
+	if err != nil {
+		return scenario.Result{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
+	}
+	return res, nil
+}
+
+// postResults posts the scenario audit comment on the work item.
+func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) error {
+	n := workItem(in)
+	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
+	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: res.AuditMarkdown()})
+	_, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, n, in.Comments, in.BotLogin, key, body)
+	return err
+}
+
+// decideScenarios turns the result into the stage's outcome: skipped or
+// passed moves on; a failure goes back to code generation with the
+// scenario feedback (never the scenario source) until the remediation
+// budget is spent, then escalates.
+func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) (engine.StageResult, error) {
+	snap := in.Snapshot
 	switch {
 	case res.Skipped:
 		return engine.StageResult{Outcome: engine.StageDone, Warnings: res.Warnings,
