@@ -44,7 +44,10 @@ type codeFile struct {
 // completed, assembles its context (never any scenario), asks the LLM for
 // the files and runs them through the domain service, feeding failures
 // back, until an attempt passes or the SWI's retry budget is spent.
-type codeGenExecutor struct{ d Deps }
+type codeGenExecutor struct {
+	d  Deps
+	gh codeGenGitHub
+}
 
 // swiRun is the state of one code generation step.
 type swiRun struct {
@@ -73,15 +76,15 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		return engine.StageResult{}, err
 	}
 	r.rec = rec
-	if r.item, err = planItem(ctx, e.d, r.repo, snap, rec); err != nil {
+	if r.item, err = planItem(ctx, e.gh, r.repo, snap, rec); err != nil {
 		return engine.StageResult{}, err
 	}
-	info, err := e.d.GitHub.GetRepo(ctx, r.repo)
+	info, err := e.gh.GetRepo(ctx, r.repo)
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("read repository %s: %w", r.repo, err)
 	}
 	r.ref = info.DefaultBranch
-	if r.src, err = loadSWISources(ctx, e.d, r.repo, snap, rec, r.item); err != nil {
+	if r.src, err = loadSWISources(ctx, e.gh, r.repo, snap, rec, r.item); err != nil {
 		return engine.StageResult{}, err
 	}
 	others, err := e.contextItems(ctx, in, r.item, r.src)
@@ -185,7 +188,7 @@ func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pip
 		}
 		return rec, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
 	}
-	if err := setSWIStatus(ctx, e.d, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
+	if err := setSWIStatus(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
 		return rec, nil, err
 	}
 	snap.CurrentSWI = rec.ID
@@ -314,7 +317,7 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]
 	if title == "" {
 		title = r.rec.ID
 	}
-	_, _, err := idem.WriteFiles(ctx, e.d.GitHub, r.repo, idem.Commit{
+	_, _, err := idem.WriteFiles(ctx, e.gh, r.repo, idem.Commit{
 		Branch: branch, From: swiBase(snap, r.rec),
 		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree,
 	})

@@ -23,10 +23,10 @@ import (
 // planning.
 func firstHalf(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	return map[pipeline.Stage]engine.StageExecutor{
-		pipeline.StageIntake:          intakeExecutor{d: d},
-		pipeline.StageArchitecture:    architectureExecutor{d: d},
-		pipeline.StageInterfaceDesign: interfaceExecutor{d: d},
-		pipeline.StagePlanning:        planningExecutor{d: d},
+		pipeline.StageIntake:          intakeExecutor{d: d, gh: d.GitHub},
+		pipeline.StageArchitecture:    architectureExecutor{d: d, gh: d.GitHub},
+		pipeline.StageInterfaceDesign: interfaceExecutor{d: d, gh: d.GitHub},
+		pipeline.StagePlanning:        planningExecutor{d: d, gh: d.GitHub},
 	}
 }
 
@@ -129,8 +129,8 @@ func (d Deps) repository() contextpack.Repository {
 }
 
 // defaultBranch asks GitHub for the repository's default branch.
-func (d Deps) defaultBranch(ctx context.Context, repo github.Repo) (string, error) {
-	info, err := d.GitHub.GetRepo(ctx, repo)
+func defaultBranch(ctx context.Context, gh repoInfoReader, repo github.Repo) (string, error) {
+	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
 		return "", fmt.Errorf("read default branch of %s: %w", repo, err)
 	}
@@ -142,19 +142,19 @@ func (d Deps) defaultBranch(ctx context.Context, repo github.Repo) (string, erro
 
 // readSpec returns the Markdown specification of work item n: from the
 // spec branch, else (merged and deleted) from the default branch.
-func (d Deps) readSpec(ctx context.Context, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
+func readSpec(ctx context.Context, gh specReader, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
 	n := snap.WorkItem
 	branch := snap.Artifacts.SpecBranch
 	if branch == "" {
 		branch = specBranch(n)
 	}
-	b, err := d.GitHub.GetFile(ctx, repo, specPath(n), branch)
+	b, err := gh.GetFile(ctx, repo, specPath(n), branch)
 	if errors.Is(err, github.ErrNotFound) {
 		var def string
-		if def, err = d.defaultBranch(ctx, repo); err != nil {
+		if def, err = defaultBranch(ctx, gh, repo); err != nil {
 			return "", err
 		}
-		b, err = d.GitHub.GetFile(ctx, repo, specPath(n), def)
+		b, err = gh.GetFile(ctx, repo, specPath(n), def)
 	}
 	if err != nil {
 		return "", fmt.Errorf("read the specification %s of #%d: %w", specPath(n), n, err)

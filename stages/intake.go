@@ -24,7 +24,10 @@ import (
 // (ASSERT-CLASS-004). The classification is stored in the snapshot and
 // shown in the classification comment even when the scope escalates, so
 // humans see why.
-type intakeExecutor struct{ d Deps }
+type intakeExecutor struct {
+	d  Deps
+	gh intakeGitHub
+}
 
 // Execute implements engine.StageExecutor.
 func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
@@ -61,7 +64,7 @@ func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	})
 	body := classificationComment(final, raw.SafetyAffecting, scope)
 	k := key(in.Issue.Number, "classification")
-	if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, k,
+	if _, _, err := idem.UpsertComment(ctx, x.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, k,
 		audit.Format(audit.Comment{Key: k, Title: "Classification", Body: body})); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post the classification of #%d: %w", in.Issue.Number, err)
 	}

@@ -45,7 +45,10 @@ const interfaceListMarker = "<!-- cogworks:interfaces="
 // to cogworks/<N>/interfaces with a PR that references the issue and the
 // spec PR. An existing PR for that branch is recorded without calling the
 // LLM again.
-type interfaceExecutor struct{ d Deps }
+type interfaceExecutor struct {
+	d  Deps
+	gh interfaceGitHub
+}
 
 // Execute implements engine.StageExecutor: reuse a recorded interface PR,
 // else design (LLM attempts checked by paths, the domain service and the
@@ -59,7 +62,7 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 	if d.Domain == nil {
 		return engine.StageResult{}, errors.New("interface design: no primary domain service is configured")
 	}
-	base, err := d.defaultBranch(ctx, in.Repo)
+	base, err := defaultBranch(ctx, x.gh, in.Repo)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -80,7 +83,7 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 // carries the interface list (a re-run after the PR was opened); done is
 // false when there is none.
 func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch string) (res engine.StageResult, done bool, err error) {
-	pr, found, err := findPullByHead(ctx, x.d.GitHub, in.Repo, branch)
+	pr, found, err := findPullByHead(ctx, x.gh, in.Repo, branch)
 	if err != nil || !found {
 		return engine.StageResult{}, false, err
 	}
@@ -97,7 +100,7 @@ func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, b
 // modules and the registry's contracts until check accepts an answer.
 func (x interfaceExecutor) design(ctx context.Context, in engine.StageInput) (Interfaces, error) {
 	d, snap, n := x.d, in.Snapshot, in.Issue.Number
-	spec, err := d.readSpec(ctx, in.Repo, snap)
+	spec, err := readSpec(ctx, x.gh, in.Repo, snap)
 	if err != nil {
 		return Interfaces{}, err
 	}
@@ -141,7 +144,7 @@ func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, br
 	for _, f := range design.Files {
 		files[f.Path] = f.Content
 	}
-	if _, _, err := idem.WriteFiles(ctx, d.GitHub, in.Repo, idem.Commit{
+	if _, _, err := idem.WriteFiles(ctx, x.gh, in.Repo, idem.Commit{
 		Branch: branch, From: base, Files: files,
 		Message: fmt.Sprintf("CogWorks: interfaces for #%d", n),
 	}); err != nil {
@@ -151,7 +154,7 @@ func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, br
 	if err != nil {
 		return github.PullRequest{}, err
 	}
-	pr, _, err := idem.FindOrCreatePull(ctx, d.GitHub, in.Repo, github.NewPull{
+	pr, _, err := idem.FindOrCreatePull(ctx, x.gh, in.Repo, github.NewPull{
 		Title: fmt.Sprintf("CogWorks interfaces for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  body, Head: branch, Base: base,
 	})
@@ -337,7 +340,7 @@ func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
 
 // loadInterfaces returns the interface list: from the snapshot, else from
 // the interface PR's body.
-func (d Deps) loadInterfaces(ctx context.Context, repo github.Repo, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
+func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
 	if len(snap.Interfaces) > 0 {
 		return slices.Clone(snap.Interfaces), nil
 	}
@@ -345,7 +348,7 @@ func (d Deps) loadInterfaces(ctx context.Context, repo github.Repo, snap *pipeli
 	if branch == "" {
 		branch = designBranch(snap.WorkItem)
 	}
-	pr, found, err := findPullByHead(ctx, d.GitHub, repo, branch)
+	pr, found, err := findPullByHead(ctx, gh, repo, branch)
 	if err != nil {
 		return nil, err
 	}

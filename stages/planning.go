@@ -33,15 +33,18 @@ const planMarker = "<!-- cogworks:plan="
 // issue, then one sub-issue per item is found or created in topological
 // order (ASSERT-PLAN-001, ASSERT-IDEM-002) with the §4 labels and linked
 // as a GitHub sub-issue. A re-run reuses the posted plan.
-type planningExecutor struct{ d Deps }
+type planningExecutor struct {
+	d  Deps
+	gh planningGitHub
+}
 
 // Execute implements engine.StageExecutor.
 func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
-	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	snap, n := in.Snapshot, in.Issue.Number
 	comments := in.Comments
 	var err error
 	if comments == nil {
-		if comments, err = d.GitHub.ListComments(ctx, in.Repo, n); err != nil {
+		if comments, err = x.gh.ListComments(ctx, in.Repo, n); err != nil {
 			return engine.StageResult{}, fmt.Errorf("list comments of #%d: %w", n, err)
 		}
 	}
@@ -60,7 +63,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 		if err != nil {
 			return engine.StageResult{}, err
 		}
-		if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, n, comments, in.BotLogin, planKey, audit.Format(comment)); err != nil {
+		if _, _, err := idem.UpsertComment(ctx, x.gh, in.Repo, n, comments, in.BotLogin, planKey, audit.Format(comment)); err != nil {
 			return engine.StageResult{}, fmt.Errorf("post the plan of #%d: %w", n, err)
 		}
 	}
@@ -82,7 +85,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 // returns the items in topological order.
 func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]planner.SubWorkItem, error) {
 	d, snap := x.d, in.Snapshot
-	decls, err := d.loadInterfaces(ctx, in.Repo, snap)
+	decls, err := loadInterfaces(ctx, x.gh, in.Repo, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +93,7 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 	for i, decl := range decls {
 		ids[i] = decl.ID
 	}
-	spec, err := d.readSpec(ctx, in.Repo, snap)
+	spec, err := readSpec(ctx, x.gh, in.Repo, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -139,8 +142,8 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 // writeSubIssues finds or creates one sub-issue per item, in order, and
 // links each to the parent. Existing records keep their progress.
 func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInput, ordered []planner.SubWorkItem) ([]pipeline.SWIRecord, error) {
-	w := subIssueWriter{gh: x.d.GitHub, repo: in.Repo, bot: in.BotLogin, parent: in.Issue.Number, total: len(ordered),
-		labels: idem.NewLabels(x.d.GitHub, in.Repo, pipeline.LabelSpec), issueOf: map[string]int{}}
+	w := subIssueWriter{gh: x.gh, repo: in.Repo, bot: in.BotLogin, parent: in.Issue.Number, total: len(ordered),
+		labels: idem.NewLabels(x.gh, in.Repo, pipeline.LabelSpec), issueOf: map[string]int{}}
 	if err := w.prepare(ctx); err != nil {
 		return nil, err
 	}
@@ -158,7 +161,7 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 // subIssueWriter files the plan's sub-issues on the parent, one at a time
 // in topological order, so each names its dependencies' issue numbers.
 type subIssueWriter struct {
-	gh   GitHub
+	gh   planningGitHub
 	repo github.Repo
 	// bot is the bot's login: only its issues are CogWorks's.
 	bot           string

@@ -42,12 +42,15 @@ var llmReviewPasses = []llmReviewPass{
 // reviewExecutor runs the review stage for the current SWI: cross-domain
 // constraint validation first, then three separate LLM passes, then the
 // pure aggregation decides proceed, remediate or escalate (SPEC §13).
-type reviewExecutor struct{ d Deps }
+type reviewExecutor struct {
+	d  Deps
+	gh reviewGitHub
+}
 
 // Execute implements engine.StageExecutor.
 func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
-	rec, issue, files, err := loadCurrentSWI(ctx, e.d, in.Repo, snap)
+	rec, issue, files, err := loadCurrentSWI(ctx, e.gh, in.Repo, snap)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -175,7 +178,7 @@ func constraintFinding(f xval.Finding) review.Finding {
 
 // promptVars builds the variables the three review templates share.
 func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []domain.Artifact) (map[string]any, error) {
-	spec, err := e.d.readSpec(ctx, in.Repo, in.Snapshot)
+	spec, err := readSpec(ctx, e.gh, in.Repo, in.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +198,7 @@ func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, ti
 // postSummary upserts the review summary comment on the parent issue.
 func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWIRecord, res review.Result, warnings []string) error {
 	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: reviewSummary(rec, res, warnings)})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
 	}
 	return nil

@@ -134,7 +134,10 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 // scenarios covering its interfaces (SPEC §12). A pass moves on to review;
 // a failure sends the scenario feedback (never the scenario source) back
 // to code generation, up to the remediation budget.
-type scenarioExecutor struct{ d Deps }
+type scenarioExecutor struct {
+	d  Deps
+	gh scenarioGitHub
+}
 
 // Execute implements engine.StageExecutor: validate, record the trust
 // history, post the audit comment, then decide (pass, skip, remediate or
@@ -179,7 +182,7 @@ func scenarioConfig(in engine.StageInput) scenario.Config {
 // them through the domain simulator and the LLM judge. A budget refusal is
 // an escalation.
 func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord) (scenario.Result, error) {
-	item, err := planItem(ctx, e.d, in.Repo, in.Snapshot, rec)
+	item, err := planItem(ctx, e.gh, in.Repo, in.Snapshot, rec)
 	if err != nil {
 		return scenario.Result{}, err
 	}
@@ -209,7 +212,7 @@ func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput,
 	n := workItem(in)
 	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
 	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: res.AuditMarkdown()})
-	_, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, n, in.Comments, in.BotLogin, key, body)
+	_, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, n, in.Comments, in.BotLogin, key, body)
 	return err
 }
 
@@ -251,15 +254,15 @@ func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.
 // simulator reads the SWI's code from GitHub for the domain simulator.
 func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, item planner.SubWorkItem) (scenario.Simulator, error) {
 	snap := in.Snapshot
-	info, err := e.d.GitHub.GetRepo(ctx, in.Repo)
+	info, err := e.gh.GetRepo(ctx, in.Repo)
 	if err != nil {
 		return nil, fmt.Errorf("read repository %s: %w", in.Repo, err)
 	}
-	src, err := loadSWISources(ctx, e.d, in.Repo, snap, rec, item)
+	src, err := loadSWISources(ctx, e.gh, in.Repo, snap, rec, item)
 	if err != nil {
 		return nil, err
 	}
-	own, err := depFiles(ctx, e.d, in.Repo, snap, rec)
+	own, err := depFiles(ctx, e.gh, in.Repo, snap, rec)
 	if err != nil {
 		return nil, err
 	}

@@ -100,7 +100,7 @@ func swiBase(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
 // setSWIStatus records status on the SWI and makes its issue carry
 // cogworks:status:<status> and no other status label. It is idempotent:
 // labels already in the desired state cause no write.
-func setSWIStatus(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
+func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
 	rec, i, ok := findSWI(snap, id)
 	if !ok {
 		return fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
@@ -109,7 +109,7 @@ func setSWIStatus(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.
 		return fmt.Errorf("set status of sub-work-item %q: invalid status %q", id, status)
 	}
 	if rec.Issue > 0 {
-		issue, err := d.GitHub.GetIssue(ctx, repo, rec.Issue)
+		issue, err := gh.GetIssue(ctx, repo, rec.Issue)
 		if err != nil {
 			return fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
 		}
@@ -123,7 +123,7 @@ func setSWIStatus(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.
 			}
 		}
 		if !sameLabels(labels, issue.Labels) {
-			if _, err := d.GitHub.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
+			if _, err := gh.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
 				return fmt.Errorf("set status %s of sub-work-item %s#%d: %w", status, repo, rec.Issue, err)
 			}
 		}
@@ -222,7 +222,7 @@ func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]pipel
 
 // planItem returns the planning stage's item for a SWI: from the plan
 // recorded in the snapshot, else from the lists in the SWI issue's body.
-func planItem(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) (planner.SubWorkItem, error) {
+func planItem(ctx context.Context, gh issueReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) (planner.SubWorkItem, error) {
 	for _, it := range snap.Plan {
 		if it.ID == rec.ID {
 			return it, nil
@@ -232,7 +232,7 @@ func planItem(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snap
 	if rec.Issue == 0 {
 		return it, nil
 	}
-	issue, err := d.GitHub.GetIssue(ctx, repo, rec.Issue)
+	issue, err := gh.GetIssue(ctx, repo, rec.Issue)
 	if err != nil {
 		return it, fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
 	}
@@ -295,12 +295,12 @@ func cleanItem(s string) string {
 }
 
 // branchTree lists the blobs of a branch's head tree, path → blob SHA.
-func branchTree(ctx context.Context, d Deps, repo github.Repo, branch string) (map[string]string, error) {
-	commit, err := d.GitHub.GetBranchHead(ctx, repo, branch)
+func branchTree(ctx context.Context, gh RepoReader, repo github.Repo, branch string) (map[string]string, error) {
+	commit, err := gh.GetBranchHead(ctx, repo, branch)
 	if err != nil {
 		return nil, fmt.Errorf("read branch %s of %s: %w", branch, repo, err)
 	}
-	entries, err := d.GitHub.GetTree(ctx, repo, commit.TreeSHA, true)
+	entries, err := gh.GetTree(ctx, repo, commit.TreeSHA, true)
 	if err != nil {
 		return nil, fmt.Errorf("read tree of %s in %s: %w", branch, repo, err)
 	}
@@ -315,12 +315,12 @@ func branchTree(ctx context.Context, d Deps, repo github.Repo, branch string) (m
 
 // changedPaths lists, sorted, the files that are new or different on
 // branch compared with base.
-func changedPaths(ctx context.Context, d Deps, repo github.Repo, branch, base string) ([]string, error) {
-	head, err := branchTree(ctx, d, repo, branch)
+func changedPaths(ctx context.Context, gh RepoReader, repo github.Repo, branch, base string) ([]string, error) {
+	head, err := branchTree(ctx, gh, repo, branch)
 	if err != nil {
 		return nil, err
 	}
-	old, err := branchTree(ctx, d, repo, base)
+	old, err := branchTree(ctx, gh, repo, base)
 	if err != nil {
 		return nil, err
 	}
@@ -335,10 +335,10 @@ func changedPaths(ctx context.Context, d Deps, repo github.Repo, branch, base st
 }
 
 // readFiles reads paths at ref. A path missing at ref is an error naming it.
-func readFiles(ctx context.Context, d Deps, repo github.Repo, ref string, paths []string) (map[string]string, error) {
+func readFiles(ctx context.Context, gh fileReader, repo github.Repo, ref string, paths []string) (map[string]string, error) {
 	out := make(map[string]string, len(paths))
 	for _, p := range paths {
-		b, err := d.GitHub.GetFile(ctx, repo, p, ref)
+		b, err := gh.GetFile(ctx, repo, p, ref)
 		if err != nil {
 			if errors.Is(err, github.ErrNotFound) {
 				return nil, fmt.Errorf("read %s at %s in %s: file not found: %w", p, ref, repo, err)

@@ -116,20 +116,20 @@ func TestSetSWIStatusIsIdempotent(t *testing.T) {
 	repo := testenv.Repo.String()
 	n := env.Sim.SeedIssue(repo, testenv.Bot, "swi", "body", pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
 	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1, Status: string(pipeline.SWIPending)})
-	d := Deps{GitHub: env.Client}
+	gh := env.Client
 
-	require.NoError(t, setSWIStatus(ctx, d, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	require.NoError(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
 	assert.Equal(t, string(pipeline.SWIInProgress), snap.Artifacts.SubWorkItems[0].Status)
 	assert.ElementsMatch(t, []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIInProgress)}, env.Sim.Labels(repo, n))
 
 	env.Sim.ResetRequests()
-	require.NoError(t, setSWIStatus(ctx, d, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	require.NoError(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
 	for _, r := range env.Sim.Requests() {
 		assert.Equal(t, "GET", r.Method, "nothing written the second time: %s %s", r.Method, r.Path)
 	}
 
-	assert.ErrorContains(t, setSWIStatus(ctx, d, testenv.Repo, snap, "ghost", pipeline.SWICompleted), `"ghost"`)
-	assert.ErrorContains(t, setSWIStatus(ctx, d, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
+	assert.ErrorContains(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "ghost", pipeline.SWICompleted), `"ghost"`)
+	assert.ErrorContains(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
 }
 
 func TestSWIDataHelpers(t *testing.T) {
@@ -177,14 +177,14 @@ func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
 	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, subIssueBody(7, "<!-- cogworks:swi=7/a -->", it, nil))
 	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1})
 
-	got, err := planItem(context.Background(), Deps{GitHub: env.Client}, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	got, err := planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-A", "IF-B"}, got.Interfaces)
 	assert.Equal(t, []string{"widgets/c.go"}, got.Files)
 	assert.Equal(t, "Counter", got.Title)
 
 	snap.Plan = []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}
-	got, err = planItem(context.Background(), Deps{GitHub: env.Client}, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	got, err = planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-Z"}, got.Interfaces, "the stored plan wins")
 }
