@@ -17,7 +17,7 @@ func BenchmarkStatusComment(b *testing.B) {
 	for i := range 200 {
 		s.SetSWI(fmt.Sprintf("swi-%d", i), pipeline.SWIState{Feedback: strings.Repeat("generated code passed go vet and go test; ", 4)})
 	}
-	m := pipeline.PipelineMachine()
+	m := pipeline.StateMachine()
 	for b.Loop() {
 		if _, err := StatusComment(s, m, StatusOptions{Headline: "step done", BudgetTokens: 500000, BudgetUSD: 10}); err != nil {
 			b.Fatal(err)

@@ -75,7 +75,7 @@ func TestRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/x"}})
 
 			snap := hostileSnapshot(h)
-			status, err := audit.StatusComment(snap, pipeline.PipelineMachine(), audit.StatusOptions{
+			status, err := audit.StatusComment(snap, pipeline.StateMachine(), audit.StatusOptions{
 				Headline: h, Warnings: []string{h, h}, RejectedApprovals: []string{h}, BudgetTokens: 100, BudgetUSD: 1,
 			})
 			require.NoError(t, err)
