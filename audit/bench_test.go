@@ -9,16 +9,15 @@ import (
 )
 
 // BenchmarkStatusComment renders the status comment of a work item late in
-// its pipeline: the sample snapshot plus 200 data entries, as a pipeline
-// with several sub-work-items accumulates. Every string in the snapshot is
+// its pipeline: the sample snapshot plus 200 sub-work-item records, as a
+// pipeline with several sub-work-items accumulates. Every string in the snapshot is
 // redacted, so this measures the redaction patterns' cost per call.
 func BenchmarkStatusComment(b *testing.B) {
 	s := sampleSnapshot()
-	s.Data = make(map[string]string, 200)
 	for i := range 200 {
-		s.Data[fmt.Sprintf("swi/swi-%d/note", i)] = strings.Repeat("generated code passed go vet and go test; ", 4)
+		s.SetSWI(fmt.Sprintf("swi-%d", i), pipeline.SWIState{Feedback: strings.Repeat("generated code passed go vet and go test; ", 4)})
 	}
-	m := pipeline.PipelineMachine()
+	m := pipeline.StateMachine()
 	for b.Loop() {
 		if _, err := StatusComment(s, m, StatusOptions{Headline: "step done", BudgetTokens: 500000, BudgetUSD: 10}); err != nil {
 			b.Fatal(err)

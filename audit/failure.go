@@ -5,15 +5,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// Attempt is one executor attempt in a failure report.
-type Attempt struct {
-	N           int
-	Summary     string
-	Diagnostics []string
-}
+// Attempt is one executor attempt in a failure report; it is the
+// escalation vocabulary's type, so an escalation's attempts are listed as
+// they are.
+type Attempt = escalation.Attempt
 
 // Failure is what a failure report says (ASSERT-PSM-006).
 type Failure struct {

@@ -78,7 +78,7 @@ func TestThousands(t *testing.T) {
 func TestStatusCommentGolden(t *testing.T) {
 	s := sampleSnapshot()
 	s.Gate = &pipeline.GateRecord{Stage: pipeline.StageReview, SWI: "swi-2", Since: time.Date(2026, 3, 5, 8, 0, 0, 0, time.UTC), Reason: "safety-critical"}
-	out, err := StatusComment(s, pipeline.PipelineMachine(), StatusOptions{
+	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{
 		Headline: "Review passed with 2 warnings; waiting for approval before integration",
 		Warnings: []string{"75% of the cost budget is spent"}, RejectedApprovals: []string{"mallory (read)"},
 		BudgetTokens: 500000, BudgetUSD: 10,
@@ -89,7 +89,7 @@ func TestStatusCommentGolden(t *testing.T) {
 
 func TestStatusCommentEmbedsEverything(t *testing.T) {
 	s := sampleSnapshot()
-	m := pipeline.PipelineMachine()
+	m := pipeline.StateMachine()
 	out, err := StatusComment(s, m, StatusOptions{})
 	require.NoError(t, err)
 
@@ -112,8 +112,9 @@ func TestStatusCommentRedactsSnapshotSecrets(t *testing.T) {
 	s := sampleSnapshot()
 	token := "ghp_0123456789abcdefghijABCDEFGHIJ0123"
 	pem := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----"
-	s.Data = map[string]string{"leak": "token " + token, "key": pem}
-	out, err := StatusComment(s, pipeline.PipelineMachine(), StatusOptions{})
+	s.SetSWI("leak", pipeline.SWIState{Feedback: "token " + token})
+	s.SetSWI("key", pipeline.SWIState{Feedback: pem})
+	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{})
 	require.NoError(t, err)
 	assert.NotContains(t, out, token)
 	assert.NotContains(t, out, "b3BlbnNzaC1rZXk")
@@ -121,8 +122,8 @@ func TestStatusCommentRedactsSnapshotSecrets(t *testing.T) {
 	parsed, found, err := pipeline.ParseSnapshot(out)
 	require.NoError(t, err, "redaction keeps the block parseable")
 	require.True(t, found)
-	assert.Equal(t, "token "+Redacted, parsed.Data["leak"])
-	assert.Equal(t, Redacted, parsed.Data["key"])
+	assert.Equal(t, "token "+Redacted, parsed.SWI("leak").Feedback)
+	assert.Equal(t, Redacted, parsed.SWI("key").Feedback)
 }
 
 func TestAssertPSM007_StageEntryComment(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/review"
 )
 
 const wj = "\u2060"
@@ -57,7 +58,8 @@ func hostileSnapshot(h string) pipeline.Snapshot {
 	s.Approvals = []pipeline.Approval{{Stage: pipeline.StageArchitecture, SWI: h, By: h, At: at, Via: h}}
 	s.Gate = &pipeline.GateRecord{Stage: pipeline.StageReview, SWI: h, Since: at, Reason: h}
 	s.Failure = &pipeline.FailureRecord{Stage: pipeline.StageReview, SWI: h, Reason: h, At: at}
-	s.Data = map[string]string{h: h}
+	s.Interfaces = []pipeline.InterfaceDecl{{ID: h, Name: h, File: h, Summary: h}}
+	s.SetSWI(h, pipeline.SWIState{Feedback: h, Files: []string{h}, Findings: []review.Finding{{File: h, Severity: review.Severity(h), Explanation: h}}})
 	return s
 }
 
@@ -73,7 +75,7 @@ func TestRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/x"}})
 
 			snap := hostileSnapshot(h)
-			status, err := audit.StatusComment(snap, pipeline.PipelineMachine(), audit.StatusOptions{
+			status, err := audit.StatusComment(snap, pipeline.StateMachine(), audit.StatusOptions{
 				Headline: h, Warnings: []string{h, h}, RejectedApprovals: []string{h}, BudgetTokens: 100, BudgetUSD: 1,
 			})
 			require.NoError(t, err)

@@ -5,7 +5,7 @@
 //     nested under, a configured safety-critical module forces
 //     SafetyAffecting=true; the LLM's verdict is never downgraded.
 //   - CheckScope compares the estimated scope with configured thresholds and
-//     returns an *Escalation (a value, not a crash) when it is exceeded.
+//     returns an *escalation.Error (a value, not a crash) when it is exceeded.
 //   - Validate checks enum values and field sanity, naming the field.
 //
 // The package is pure: no I/O, no globals; every function is safe for

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/cogworks/cogworks/escalation"
 )
 
 // Thresholds are the configured scope limits ([classification] in
@@ -14,21 +16,7 @@ type Thresholds struct {
 	MaxInterfaces int
 }
 
-// Escalation is returned when a classification must go back to humans
-// instead of proceeding. It implements error so callers can errors.As it.
-type Escalation struct {
-	// Reason is a short machine-friendly reason, e.g. "scope_exceeded".
-	Reason string
-	// Details is a human-readable explanation.
-	Details string
-}
-
-// Error implements error.
-func (e *Escalation) Error() string {
-	return fmt.Sprintf("escalation (%s): %s", e.Reason, e.Details)
-}
-
-// ReasonScopeExceeded is the Escalation reason used by CheckScope.
+// ReasonScopeExceeded is the escalation.Error Code used by CheckScope.
 const ReasonScopeExceeded = "scope_exceeded"
 
 // Finalize applies the safety override: if any affected module is one of
@@ -73,9 +61,9 @@ func normaliseModule(m string) string {
 	return strings.Trim(m, "/")
 }
 
-// CheckScope returns an *Escalation when the estimated scope exceeds a
+// CheckScope returns an *escalation.Error when the estimated scope exceeds a
 // threshold, nil when the classification may proceed.
-func CheckScope(c Classification, t Thresholds) *Escalation {
+func CheckScope(c Classification, t Thresholds) *escalation.Error {
 	var over []string
 	if t.MaxFiles > 0 && c.EstimatedScope.Files > t.MaxFiles {
 		over = append(over, fmt.Sprintf("estimated_scope.files %d exceeds max_scope_files %d", c.EstimatedScope.Files, t.MaxFiles))
@@ -86,7 +74,7 @@ func CheckScope(c Classification, t Thresholds) *Escalation {
 	if len(over) == 0 {
 		return nil
 	}
-	return &Escalation{Reason: ReasonScopeExceeded, Details: strings.Join(over, "; ")}
+	return &escalation.Error{Code: ReasonScopeExceeded, Reason: strings.Join(over, "; ")}
 }
 
 // Validate checks the classification's enums and fields, returning every

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/invopop/jsonschema"
 	sjsonschema "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
@@ -92,9 +93,9 @@ func TestAssertCLASS004_ScopeOverThresholdEscalates(t *testing.T) {
 				return
 			}
 			require.NotNil(t, esc)
-			assert.Equal(t, ReasonScopeExceeded, esc.Reason)
-			assert.Contains(t, esc.Details, tt.contains)
-			var target *Escalation
+			assert.Equal(t, ReasonScopeExceeded, esc.Code)
+			assert.Contains(t, esc.Reason, tt.contains)
+			var target *escalation.Error
 			require.True(t, errors.As(error(esc), &target))
 		})
 	}

@@ -22,6 +22,7 @@ import (
 // issue_comment event (a real payload), and `process --event` must not take
 // the forged snapshot, lock claim or status comment for the bot's own.
 func TestAttackThroughIssueCommentEvent(t *testing.T) {
+	t.Parallel()
 	const repo = "Codertocat/Hello-World"
 	env := testenv.New(t)
 	env.Sim.CreateRepo("Codertocat", "Hello-World", "main")

@@ -31,6 +31,7 @@ func budgetLines(text string) []string {
 // report, and the demo's table, the issue's comments, `status` and
 // `cost-report` all show the same budget, the repository config's.
 func TestTinyCostBudgetHaltsThePipelineAndEveryViewShowsOneBudget(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(string) string { return "" }}
 	edit := func(files map[string]string) {

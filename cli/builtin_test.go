@@ -45,6 +45,7 @@ func testBuiltin(t *testing.T, stderr io.Writer) *builtinDomain {
 }
 
 func TestBuiltinDomainStartsHandshakesAndStops(t *testing.T) {
+	t.Parallel()
 	logs := &syncBuffer{}
 	b := testBuiltin(t, logs)
 	ctx := context.Background()
@@ -77,6 +78,7 @@ func TestBuiltinDomainStartsHandshakesAndStops(t *testing.T) {
 }
 
 func TestBuiltinDomainChildFailureIsReported(t *testing.T) {
+	t.Parallel()
 	b := testBuiltin(t, io.Discard)
 	b.Args = []string{"domain-go", "serve", "--http", "127.0.0.1:0"} // with --socket too: a usage error
 	_, err := b.Start(context.Background())
@@ -86,6 +88,7 @@ func TestBuiltinDomainChildFailureIsReported(t *testing.T) {
 }
 
 func TestDomainServicesChoice(t *testing.T) {
+	t.Parallel()
 	const registered = "[[services]]\nname = \"py\"\ntransport = \"http\"\nendpoint = \"127.0.0.1:1\"\n"
 	tests := []struct {
 		name     string

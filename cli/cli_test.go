@@ -14,6 +14,7 @@ import (
 
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -49,6 +50,7 @@ func execute(t *testing.T, f *Factory, args ...string) error {
 }
 
 func TestProcessJSONOutput(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
@@ -71,6 +73,7 @@ func TestProcessJSONOutput(t *testing.T) {
 }
 
 func TestProcessEventPayload(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	env.Sim.CreateRepo("Codertocat", "Hello-World", "main")
 	n := env.Sim.SeedIssue("Codertocat/Hello-World", "Codertocat", "Spelling error in the README file", "It looks like you accidently spelled 'commit' with two 't's.")
@@ -90,6 +93,7 @@ func TestProcessEventPayload(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, _, _ := testFactory(t, env)
 	tests := []struct {
@@ -117,6 +121,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestBadConfigIsUsageError(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	f, _, _ := testFactory(t, env)
@@ -131,13 +136,14 @@ func TestBadConfigIsUsageError(t *testing.T) {
 }
 
 func TestEscalationExitsOne(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
 	f, _, _ := testFactory(t, env)
 	f.Executors = func(context.Context, Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 		return map[pipeline.Stage]engine.StageExecutor{pipeline.StageIntake: engine.StageExecutorFunc(func(context.Context, engine.StageInput) (engine.StageResult, error) {
-			return engine.StageResult{}, &engine.Escalation{Reason: "scope too large"}
+			return engine.StageResult{}, &escalation.Error{Reason: "scope too large"}
 		})}, nil, nil
 	}
 	err := execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir())
@@ -146,6 +152,7 @@ func TestEscalationExitsOne(t *testing.T) {
 }
 
 func TestProcessAllProcessesEveryWorkItemOnce(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	repo := testenv.Repo.String()
 	var items []int
@@ -174,6 +181,7 @@ func TestProcessAllProcessesEveryWorkItemOnce(t *testing.T) {
 }
 
 func TestStatusOutputs(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)

@@ -38,6 +38,9 @@ type DemoOptions struct {
 	// EditFiles, when set, changes the sample repository's files before
 	// the demo starts (tests change the config).
 	EditFiles func(files map[string]string)
+	// WrapDomain, when set, wraps the Go domain service's HTTP handler
+	// (tests replay its answers to identical requests across runs).
+	WrapDomain func(http.Handler) http.Handler
 }
 
 // DemoReport is what a demo run produced, for the summary and for tests.
@@ -170,10 +173,19 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("start Go domain service: %w", err)
 	}
-	svcCtx, stopSvc := context.WithCancel(context.WithoutCancel(ctx))
+	handler := goservice.NewHandler(goservice.Options{})
+	if opts.WrapDomain != nil {
+		handler = opts.WrapDomain(handler)
+	}
+	svc := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan struct{})
-	go func() { defer close(served); _ = goservice.Serve(svcCtx, ln, goservice.Options{}) }()
-	cleanups = append(cleanups, func() { stopSvc(); <-served })
+	go func() { defer close(served); _ = svc.Serve(ln) }()
+	cleanups = append(cleanups, func() {
+		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = svc.Shutdown(shutdownCtx) // in-flight requests get up to 10 s, as goservice.Serve allows
+		<-served
+	})
 	report.Socket = sock
 	files[".cogworks/services.toml"] = fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)
 	if err := demo.WriteWorkspace(ws, files); err != nil {

@@ -22,6 +22,7 @@ import (
 // through the reference domain service, nothing was merged, and re-running
 // a step on the finished pipeline changes nothing.
 func TestDemoRunsThePipelineToCompletion(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(string) string { return "" }}
 	report, cleanup, err := RunDemo(context.Background(), f, &DemoOptions{Listen: "127.0.0.1:0", MaxRounds: 30})

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 )
@@ -64,7 +65,7 @@ func (d *doctorEnv) factory(t *testing.T, opts github.Options) (*Factory, *bytes
 func (d *doctorEnv) writeGoodSetup(t *testing.T, f *Factory) {
 	t.Helper()
 	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", d.ws, "--no-labels"))
-	sock := goservice.StartForTest(t, goservice.Options{})
+	sock := goservicetest.Start(t, goservice.Options{})
 	require.NoError(t, os.WriteFile(filepath.Join(d.ws, ".cogworks", "services.toml"),
 		[]byte(fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)), 0o644))
 }
@@ -86,6 +87,7 @@ func doctorLines(out string) map[string]string {
 }
 
 func TestDoctorPassingSetUp(t *testing.T) {
+	t.Parallel()
 	d := newDoctorEnv(t)
 	d.env.Sim.AddToken("ghp_octocat000000000000000000000000000", "octocat")
 	d.env.Sim.AddTokenScopes("ghp_octocat000000000000000000000000000", "repo", "workflow")
@@ -108,6 +110,7 @@ func TestDoctorPassingSetUp(t *testing.T) {
 }
 
 func TestDoctorFailingSetUps(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		setup   func(t *testing.T, d *doctorEnv) github.Options
@@ -162,6 +165,7 @@ func TestDoctorFailingSetUps(t *testing.T) {
 }
 
 func TestDoctorGitHubApp(t *testing.T) {
+	t.Parallel()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	require.NoError(t, err)
 	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})

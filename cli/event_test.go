@@ -16,6 +16,7 @@ import (
 // renamed to a CogWorks branch, and the *.cogworks-run payloads, whose issue
 // got the cogworks:run label added to its labels.
 func TestParseEventRealPayloads(t *testing.T) {
+	t.Parallel()
 	hello := github.Repo{Owner: "Codertocat", Name: "Hello-World"}
 	tests := []struct {
 		file   string
@@ -58,6 +59,7 @@ func TestParseEventRealPayloads(t *testing.T) {
 }
 
 func TestParseEventBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body, errSub string
 	}{
@@ -80,6 +82,7 @@ func TestParseEventBadInput(t *testing.T) {
 }
 
 func TestParseEventCommentOnPullRequestWithoutLabel(t *testing.T) {
+	t.Parallel()
 	got, err := ParseEvent([]byte(`{"action":"created","repository":{"full_name":"a/b"},"issue":{"number":7,"labels":[],"pull_request":{"url":"x"}}}`))
 	require.NoError(t, err)
 	assert.Equal(t, "pull request #7 has no cogworks:run label", got.Ignore)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -106,7 +107,7 @@ func unknownSubcommand(cmd *cobra.Command, args []string) error {
 
 // usageErr marks err as bad usage, once.
 func usageErr(err error) error {
-	if _, ok := err.(*UsageError); ok {
+	if errors.As(err, new(*UsageError)) {
 		return err
 	}
 	return &UsageError{Err: err}

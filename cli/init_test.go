@@ -16,6 +16,7 @@ import (
 )
 
 func TestInitWritesFilesThatLoadAndCreatesLabels(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, out, _ := testFactory(t, env)
 	ws := t.TempDir()
@@ -68,6 +69,7 @@ func TestInitWritesFilesThatLoadAndCreatesLabels(t *testing.T) {
 }
 
 func TestInitDryRunChangesNothing(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, out, _ := testFactory(t, env)
 	ws := t.TempDir()
@@ -84,6 +86,7 @@ func TestInitDryRunChangesNothing(t *testing.T) {
 }
 
 func TestInitUsage(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, _, _ := testFactory(t, env)
 	tests := []struct {
@@ -107,6 +110,7 @@ func TestInitUsage(t *testing.T) {
 // TestInitWorkflowTemplateIsActionlintClean runs actionlint on the
 // embedded workflow when actionlint is installed (CI installs it).
 func TestInitWorkflowTemplateIsActionlintClean(t *testing.T) {
+	t.Parallel()
 	bin, err := lookActionlint()
 	if err != nil {
 		t.Skip("actionlint not installed")

@@ -53,6 +53,7 @@ func processAllRequests(t *testing.T, concurrency int) (map[string]float64, int)
 // or take a request the interleaving itself can cost, such as a
 // conditional read whose cached copy another step just replaced).
 func TestProcessAllReportsEachStepsOwnRequests(t *testing.T) {
+	t.Parallel()
 	serial, serialTotal := processAllRequests(t, 1)
 	concurrent, concurrentTotal := processAllRequests(t, 6)
 	require.Len(t, serial, 11, "5 items × 2 steps, and the warm-up item's one step")
@@ -77,6 +78,7 @@ func TestProcessAllReportsEachStepsOwnRequests(t *testing.T) {
 // one nobody asked to retry, cost process-all no request; a failed one with
 // cogworks:retry is stepped.
 func TestProcessAllSkipsFinishedWorkItems(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	repo := testenv.Repo.String()
 	complete := env.Sim.SeedIssue(repo, "alice", "done", "b", pipeline.LabelRun, pipeline.StageLabel(pipeline.StageComplete))
@@ -103,5 +105,6 @@ func TestProcessAllSkipsFinishedWorkItems(t *testing.T) {
 }
 
 func TestWorkItemQueryExcludesCompleted(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, `repo:acme/widgets is:issue is:open label:"cogworks:run" -label:"cogworks:stage:complete"`, workItemQuery("repo:acme/widgets"))
 }

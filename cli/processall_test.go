@@ -24,6 +24,7 @@ import (
 )
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		k, n    int
@@ -54,6 +55,7 @@ func TestParseShard(t *testing.T) {
 }
 
 func TestProcessAllFlagErrorsExitTwo(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, _, _ := testFactory(t, env)
 	for _, args := range [][]string{
@@ -97,6 +99,7 @@ func issuesIn(t *testing.T, out string) map[int]int {
 }
 
 func TestProcessAllShardsSplitTheWorkWithoutOverlap(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	items := seedWork(t, env, testenv.Repo.String(), 7)
 	f, out, _ := testFactory(t, env)
@@ -116,6 +119,7 @@ func TestProcessAllShardsSplitTheWorkWithoutOverlap(t *testing.T) {
 }
 
 func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	env.Sim.CreateRepo("acme", "gadgets", "trunk")
 	env.Sim.SeedFiles("acme/gadgets", "trunk", map[string]string{
@@ -155,6 +159,7 @@ func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
 }
 
 func TestProcessAllWritesAndPushesMetrics(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	seedWork(t, env, testenv.Repo.String(), 2)
 	var (

@@ -11,10 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/testenv"
 )
 
 func TestRegistryValidate(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, out, _ := testFactory(t, env)
 	good := filepath.Join("..", "demo", "testdata", "sample")
@@ -37,9 +39,10 @@ func TestRegistryValidate(t *testing.T) {
 }
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, out, _ := testFactory(t, env)
-	sock := goservice.StartForTest(t, goservice.Options{})
+	sock := goservicetest.Start(t, goservice.Options{})
 	ws := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cogworks"), 0o755))
 	services := fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n\n[[services]]\nname = \"firmware\"\ntransport = \"unix\"\nendpoint = %q\n",

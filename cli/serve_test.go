@@ -27,6 +27,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/demo"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/githubsim"
 	"github.com/cogworks/cogworks/metrics"
@@ -56,7 +57,8 @@ func newAppFixture(t *testing.T) *appFixture {
 	require.NoError(t, err)
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(rsaKey)})
 	sim := githubsim.New()
-	url := sim.Start()
+	url, err := sim.Listen("127.0.0.1:0")
+	require.NoError(t, err)
 	t.Cleanup(sim.Close)
 	sim.AddApp(testAppID, "cogworks", "cogworks[bot]", &rsaKey.PublicKey)
 	sim.AddInstallation(testAppID, testInstallation)
@@ -75,7 +77,7 @@ func (a *appFixture) replica(t *testing.T, provider *demo.RuleProvider) (*server
 	t.Helper()
 	m := metrics.New(metrics.Options{})
 	services := filepath.Join(t.TempDir(), "services.toml")
-	sock := goservice.StartForTest(t, goservice.Options{})
+	sock := goservicetest.Start(t, goservice.Options{})
 	require.NoError(t, os.WriteFile(services, []byte(fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)), 0o600))
 	getenv := func(k string) string {
 		if k == "COGWORKS_DOMAIN_SERVICES_CONFIG" {
@@ -152,6 +154,7 @@ func botKeys(sim *githubsim.Server, repo github.Repo, n int) []string {
 }
 
 func TestThreeReplicasAgreeWithOneProcess(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("multi-replica test")
 	}

@@ -84,7 +84,7 @@ func (b PipelineBudget) json() budgetJSON {
 }
 
 func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
-	machine := pipeline.PipelineMachine()
+	machine := pipeline.StateMachine()
 	if opts.Issue <= 0 {
 		_, err := fmt.Fprintln(f.IO.Out, machine.Mermaid(""))
 		return err

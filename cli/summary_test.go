@@ -21,6 +21,7 @@ import (
 // client, LLM provider or domain service is built, even with no LLM key
 // and no GitHub credentials.
 func TestTriggerCheckNeedsNothing(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{"labeled.payload.json", "issues.unlabeled.payload.json", "created.payload.json"} {
 		t.Run(file, func(t *testing.T) {
 			dir := t.TempDir()
@@ -53,6 +54,7 @@ func TestTriggerCheckNeedsNothing(t *testing.T) {
 }
 
 func TestProcessWritesSummaryAndOutputs(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
@@ -77,6 +79,7 @@ func TestProcessWritesSummaryAndOutputs(t *testing.T) {
 }
 
 func TestRunReport(t *testing.T) {
+	t.Parallel()
 	snap := &pipeline.Snapshot{Stage: pipeline.StageIntegration, Artifacts: pipeline.Artifacts{
 		SpecPR: 4, InterfacePR: 9,
 		SubWorkItems: []pipeline.SWIRecord{{ID: "b", PR: 12}, {ID: "a", PR: 11}, {ID: "c"}},

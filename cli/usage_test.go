@@ -16,11 +16,13 @@ import (
 
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
 func TestUsageErrorsExitTwoWithSeeHelp(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, _, _ := testFactory(t, env)
 	tests := []struct {
@@ -46,6 +48,7 @@ func TestUsageErrorsExitTwoWithSeeHelp(t *testing.T) {
 }
 
 func TestEveryCommandsHelpHasExamplesEnvironmentAndExitCodes(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	f, _, _ := testFactory(t, env)
 	root := NewCmdRoot(f, "test")
@@ -91,12 +94,13 @@ func assertSnakeKeys(t *testing.T, v any, path string) {
 }
 
 func TestJSONOutputsUseSnakeCase(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
 	f, out, _ := testFactory(t, env)
 	ws := t.TempDir()
-	sock := goservice.StartForTest(t, goservice.Options{})
+	sock := goservicetest.Start(t, goservice.Options{})
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, ".cogworks"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(ws, ".cogworks", "services.toml"),
 		[]byte(fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)), 0o644))
@@ -128,6 +132,7 @@ func TestJSONOutputsUseSnakeCase(t *testing.T) {
 }
 
 func TestNoSilentWorkspaceFallbacks(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
@@ -171,6 +176,7 @@ func TestNoSilentWorkspaceFallbacks(t *testing.T) {
 }
 
 func TestDryRunNeedsNoLLMKeyAndSaysWouldAdvance(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
@@ -191,6 +197,7 @@ func TestDryRunNeedsNoLLMKeyAndSaysWouldAdvance(t *testing.T) {
 }
 
 func TestTextLogsAreText(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)

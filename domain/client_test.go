@@ -20,6 +20,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 )
 
 // serveUnix serves h on a unix socket in a short temporary directory.
@@ -99,9 +100,10 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("service v1, CogWorks requires v2", func(t *testing.T) {
-		sock := goservice.StartForTest(t, goservice.Options{})
+		sock := goservicetest.Start(t, goservice.Options{})
 		c := unixClient(t, "go", sock, domain.WithAPIVersion("2.0.0"))
 		_, err := c.Handshake(ctx)
 		var de *domain.Error
@@ -131,7 +133,7 @@ func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
 		assert.Equal(t, "1.7.2", hs.APIVersion)
 	})
 	t.Run("service rejects a request with another MAJOR", func(t *testing.T) {
-		c := unixClient(t, "go", goservice.StartForTest(t, goservice.Options{}))
+		c := unixClient(t, "go", goservicetest.Start(t, goservice.Options{}))
 		resp, err := c.PostRaw(ctx, domain.MethodValidate, []byte(`{"api_version":"2.0.0","request_id":"r","method":"validate","repository":{"path":""}}`))
 		require.NoError(t, err)
 		require.NotNil(t, resp.Error)
@@ -140,6 +142,7 @@ func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
 }
 
 func TestAssertEXT004_UnsupportedMethodIsNonRetryable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	fake := newFake(domain.APIVersion, domain.MethodValidate, domain.MethodExtractInterfaces)
 	c := unixClient(t, "fake", serveUnix(t, fake))
@@ -159,7 +162,7 @@ func TestAssertEXT004_UnsupportedMethodIsNonRetryable(t *testing.T) {
 	assert.Equal(t, 1, fake.count(domain.MethodHandshake), "handshake is cached")
 
 	t.Run("service answers unsupported_method for unknown methods", func(t *testing.T) {
-		c := unixClient(t, "go", goservice.StartForTest(t, goservice.Options{}))
+		c := unixClient(t, "go", goservicetest.Start(t, goservice.Options{}))
 		err := c.Call(ctx, "compile_firmware", domain.Request{}, nil, nil)
 		// The client refuses locally: compile_firmware is not a capability.
 		require.True(t, errors.As(err, &de), "%v", err)
@@ -173,6 +176,7 @@ func TestAssertEXT004_UnsupportedMethodIsNonRetryable(t *testing.T) {
 }
 
 func TestAssertEXT001_PrimaryServiceUnavailableHalts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dead := deadSocket(t)
 	set := domain.Connect(ctx, []domain.ServiceConfig{
@@ -189,10 +193,11 @@ func TestAssertEXT001_PrimaryServiceUnavailableHalts(t *testing.T) {
 }
 
 func TestAssertEXT002_SecondaryServiceUnavailableContinuesWithWarning(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dead := deadSocket(t)
 	set := domain.Connect(ctx, []domain.ServiceConfig{
-		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservice.StartForTest(t, goservice.Options{})},
+		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(t, goservice.Options{})},
 		{Name: "ecad", Transport: domain.TransportUnix, Endpoint: dead, Domain: "electrical"},
 	})
 	res, err := set.Resolve([]string{"brake/brake.go"})
@@ -209,6 +214,7 @@ func TestAssertEXT002_SecondaryServiceUnavailableContinuesWithWarning(t *testing
 }
 
 func TestBadServices(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	garbage := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = io.WriteString(w, `{"request_id": 12, "status": `)
@@ -266,6 +272,7 @@ func TestBadServices(t *testing.T) {
 }
 
 func TestClientOverTCP(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(newFake(domain.APIVersion, domain.MethodValidate))
 	t.Cleanup(srv.Close)
 	for _, endpoint := range []string{srv.URL, strings.TrimPrefix(srv.URL, "http://")} {
@@ -278,8 +285,9 @@ func TestClientOverTCP(t *testing.T) {
 }
 
 func TestHealthTable(t *testing.T) {
+	t.Parallel()
 	rows := domain.HealthTable(context.Background(), []domain.ServiceConfig{
-		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservice.StartForTest(t, goservice.Options{})},
+		{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(t, goservice.Options{})},
 		{Name: "dead", Transport: domain.TransportUnix, Endpoint: deadSocket(t), Domain: "mechanical"},
 		{Name: "future", Transport: domain.TransportUnix, Endpoint: serveUnix(t, newFake("3.0.0"))},
 	})
@@ -295,6 +303,7 @@ func TestHealthTable(t *testing.T) {
 }
 
 func TestTimeoutsFor(t *testing.T) {
+	t.Parallel()
 	tm := domain.DefaultTimeouts()
 	assert.Equal(t, 10*time.Minute, tm.For(domain.MethodSimulate))
 	assert.Equal(t, 5*time.Minute, tm.For(domain.MethodValidate))

@@ -12,6 +12,7 @@ import (
 )
 
 func TestEffectiveSeverity(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		cat  domain.Category
 		sev  domain.Severity
@@ -30,6 +31,7 @@ func TestEffectiveSeverity(t *testing.T) {
 }
 
 func TestErrorCodeRecoverability(t *testing.T) {
+	t.Parallel()
 	want := map[domain.ErrorCode]bool{
 		domain.CodeToolNotFound: false, domain.CodeToolFailed: true, domain.CodeInvalidRequest: false,
 		domain.CodeUnsupportedMethod: false, domain.CodeAPIVersionMismatch: false, domain.CodeTimeout: true,
@@ -46,6 +48,7 @@ func TestErrorCodeRecoverability(t *testing.T) {
 }
 
 func TestMajorAndCompatibility(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		client, service string
 		ok              bool
@@ -63,6 +66,7 @@ func TestMajorAndCompatibility(t *testing.T) {
 }
 
 func TestHandshakeHelpers(t *testing.T) {
+	t.Parallel()
 	hs := domain.HandshakeResult{
 		Capabilities:      []string{domain.MethodValidate},
 		ArtifactTypes:     []string{".go", "go.mod"},
@@ -83,6 +87,7 @@ func TestHandshakeHelpers(t *testing.T) {
 }
 
 func TestLoadServices(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, content, wantErr string
 		want                   []domain.ServiceConfig
@@ -131,6 +136,7 @@ domain = "electrical"
 }
 
 func TestServicesPath(t *testing.T) {
+	t.Parallel()
 	assert.Equal(t, filepath.Join("/ws", ".cogworks/services.toml"), domain.ServicesPath("/ws", ""))
 	assert.Equal(t, "/etc/cw.toml", domain.ServicesPath("/ws", "/etc/cw.toml"))
 }

@@ -16,6 +16,7 @@ const schemaDir = "../schemas/extension-api"
 // TestSchemasUpToDate fails when the checked-in schemas drift from the Go
 // types; regenerate with UPDATE=1 go test ./domain -run TestSchemasUpToDate.
 func TestSchemasUpToDate(t *testing.T) {
+	t.Parallel()
 	docs, err := domain.GenerateSchemas()
 	require.NoError(t, err)
 	if os.Getenv("UPDATE") == "1" {
@@ -35,6 +36,7 @@ func TestSchemasUpToDate(t *testing.T) {
 }
 
 func TestSchemasRejectBadDocuments(t *testing.T) {
+	t.Parallel()
 	s, err := domain.CompileSchemas()
 	require.NoError(t, err)
 	tests := []struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/config"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -134,7 +135,7 @@ func TestAssertPSM005_LockBacksOff(t *testing.T) {
 func TestAssertPSM006_FailedStageReportsAndHalts(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
-		return StageResult{}, &Escalation{Reason: "scope of 90 files exceeds the limit of 40", Attempts: []audit.Attempt{
+		return StageResult{}, &escalation.Error{Reason: "scope of 90 files exceeds the limit of 40", Attempts: []escalation.Attempt{
 			{N: 1, Summary: "estimated 90 files", Diagnostics: []string{"max_scope_files = 40"}},
 		}}
 	})
@@ -230,7 +231,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 func TestNewerSnapshotSchemaIsRefused(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	snap := pipeline.NewSnapshot(testenv.Repo.String(), f.issue)
-	snap.SchemaVersion = "2.0.0"
+	snap.SchemaVersion = "99.0.0"
 	block, err := pipeline.RenderSnapshot(snap)
 	require.NoError(t, err)
 	_, err = f.env.Client.CreateComment(context.Background(), testenv.Repo, f.issue,
@@ -238,7 +239,7 @@ func TestNewerSnapshotSchemaIsRefused(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Step(context.Background(), f.deps, f.ref())
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "2.0.0")
+	assert.Contains(t, err.Error(), "99.0.0")
 	assert.Zero(t, f.rec.count(pipeline.StageIntake), "nothing runs")
 	assert.NotContains(t, f.labels(), pipeline.LabelProcessing, "the lock is released")
 	assert.Zero(t, commentsWithKey(f.env.Sim, f.issue, claimKey(f.issue, "run-1")), "the claim is withdrawn")

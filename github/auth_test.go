@@ -25,6 +25,7 @@ func testKeyPEM(t *testing.T) []byte {
 }
 
 func TestAppAuthUsesInstallationToken(t *testing.T) {
+	t.Parallel()
 	var tokenRequests atomic.Int64
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v3/app/installations/99/access_tokens", func(w http.ResponseWriter, r *http.Request) {
@@ -57,6 +58,7 @@ func TestAppAuthUsesInstallationToken(t *testing.T) {
 }
 
 func TestAppAuthTokenFailureIsReported(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v3/app/installations/99/access_tokens", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(t, w, 401, map[string]any{"message": "A JSON web token could not be decoded"})
@@ -72,6 +74,7 @@ func TestAppAuthTokenFailureIsReported(t *testing.T) {
 }
 
 func TestIdentityOfAnAppIsItsBotLogin(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v3/app", func(w http.ResponseWriter, r *http.Request) {
 		assert.True(t, strings.HasPrefix(r.Header.Get("Authorization"), "Bearer "), "GET /app is signed with the App JWT")
@@ -87,6 +90,7 @@ func TestIdentityOfAnAppIsItsBotLogin(t *testing.T) {
 }
 
 func TestIdentityOfATokenIsItsUser(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v3/user", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(t, w, 200, map[string]any{"login": "acme-bot"})

@@ -14,6 +14,7 @@ import (
 )
 
 func TestGetIssueConvertsToNeutralType(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v3/repos/o/r/issues/7", func(w http.ResponseWriter, r *http.Request) {
 		assert.Equal(t, "Bearer test-token", r.Header.Get("Authorization"))
@@ -42,6 +43,7 @@ func TestGetIssueConvertsToNeutralType(t *testing.T) {
 }
 
 func TestGetRepo(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v3/repos/o/r", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(t, w, 200, map[string]any{"full_name": "o/r", "default_branch": "trunk"})
@@ -53,6 +55,7 @@ func TestGetRepo(t *testing.T) {
 }
 
 func TestErrorMapping(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		status   int
@@ -137,6 +140,7 @@ func pagedHandler(t *testing.T, total, per int, item func(i int) map[string]any)
 }
 
 func TestListMethodsFollowAllPages(t *testing.T) {
+	t.Parallel()
 	issue := func(i int) map[string]any {
 		return map[string]any{"id": 100 + i, "number": i + 1, "title": fmt.Sprint("t", i)}
 	}
@@ -198,6 +202,7 @@ func pagedItems(r *http.Request, total, per int, item func(int) map[string]any) 
 }
 
 func TestListPullsQualifiesHeadWithOwner(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ head, want string }{
 		{"cogworks/4/swi-1", "o:cogworks/4/swi-1"},
 		{"fork:feature", "fork:feature"},
@@ -224,6 +229,7 @@ func TestListPullsQualifiesHeadWithOwner(t *testing.T) {
 }
 
 func TestCreateCommentReview(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v3/repos/o/r/pulls/5/reviews", func(w http.ResponseWriter, r *http.Request) {
 		body := readJSON(t, r)
@@ -243,6 +249,7 @@ func TestCreateCommentReview(t *testing.T) {
 }
 
 func TestSubIssueAndPermission(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v3/repos/o/r/issues/1/sub_issues", func(w http.ResponseWriter, r *http.Request) {
 		assert.Equal(t, map[string]any{"sub_issue_id": 4242.0}, readJSON(t, r))
@@ -273,6 +280,7 @@ func TestSubIssueAndPermission(t *testing.T) {
 }
 
 func TestIssueWrites(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/v3/repos/o/r/issues", func(w http.ResponseWriter, r *http.Request) {
 		assert.Equal(t, map[string]any{"title": "SWI 1", "body": "b", "labels": []any{"cogworks:swi"}}, readJSON(t, r))
@@ -319,6 +327,7 @@ func TestIssueWrites(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
+	t.Parallel()
 	permissive := Manifest{Allow: []Operation{OpMergePull}}
 	tests := []struct {
 		name string

@@ -12,6 +12,7 @@ import (
 )
 
 func TestRequestCounterCountsPerContext(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	sim.SeedFiles("o/r", "main", map[string]string{"README.md": "hi\n"})
 	ctx := context.Background()

@@ -15,6 +15,7 @@ func envOf(m map[string]string) func(string) string {
 }
 
 func TestOptionsFromEnv(t *testing.T) {
+	t.Parallel()
 	key := testKeyPEM(t)
 	keyFile := filepath.Join(t.TempDir(), "app.pem")
 	require.NoError(t, os.WriteFile(keyFile, key, 0o600))
@@ -48,6 +49,7 @@ func TestOptionsFromEnv(t *testing.T) {
 }
 
 func TestOptionsFromEnvErrors(t *testing.T) {
+	t.Parallel()
 	secretKey := "-----BEGIN RSA PRIVATE KEY-----\nc2VjcmV0LWtleS1ieXRlcw==\n-----END RSA PRIVATE KEY-----"
 	tests := []struct {
 		name string

@@ -12,6 +12,7 @@ import (
 )
 
 func TestGitObjects(t *testing.T) {
+	t.Parallel()
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/v3/repos/o/r/git/ref/heads/cogworks/4/swi-1", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(t, w, 200, map[string]any{"ref": "refs/heads/cogworks/4/swi-1", "object": map[string]any{"sha": "c1", "type": "commit"}})
@@ -94,6 +95,7 @@ func TestGitObjects(t *testing.T) {
 }
 
 func TestFiles(t *testing.T) {
+	t.Parallel()
 	var created, updated atomic.Int64
 	files := map[string]string{"docs/spec.md": "# Spec\n"}
 	mux := http.NewServeMux()

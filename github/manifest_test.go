@@ -10,6 +10,7 @@ import (
 )
 
 func TestAssertINT003_DeniedOperationsFailLoudly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	content := "x"
 	tests := []struct {
@@ -60,6 +61,7 @@ func TestAssertINT003_DeniedOperationsFailLoudly(t *testing.T) {
 }
 
 func TestUnsafePathsRefusedBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	content := "x"
 	for _, p := range []string{"", "/etc/passwd", `\windows`, "C:/x", "../outside", "a/../../b", `a\..\b`} {
 		t.Run(p, func(t *testing.T) {
@@ -76,6 +78,7 @@ func TestUnsafePathsRefusedBeforeAnyRequest(t *testing.T) {
 }
 
 func TestRestrictedManifestDeniesWrites(t *testing.T) {
+	t.Parallel()
 	readOnly := Manifest{Deny: []Operation{OpMergePull, OpApprovePull, OpRequestChanges, OpClosePull, OpCloseIssue, OpWriteProtectedPath}}
 	c, _ := newTestClient(t, failOnRequest(t), func(o *Options) { o.Manifest = &readOnly })
 	ctx := context.Background()
@@ -100,6 +103,7 @@ func TestRestrictedManifestDeniesWrites(t *testing.T) {
 }
 
 func TestManifestValidate(t *testing.T) {
+	t.Parallel()
 	require.NoError(t, DefaultManifest().Validate())
 	for _, op := range []Operation{OpMergePull, OpApprovePull, OpRequestChanges, OpClosePull, OpCloseIssue, OpWriteProtectedPath} {
 		m := Manifest{Allow: []Operation{op}}

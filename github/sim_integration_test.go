@@ -16,7 +16,8 @@ import (
 func newSimClient(t *testing.T) (*github.Client, *githubsim.Server) {
 	t.Helper()
 	sim := githubsim.New()
-	url := sim.Start()
+	url, err := sim.Listen("127.0.0.1:0")
+	require.NoError(t, err)
 	t.Cleanup(sim.Close)
 	sim.CreateRepo("o", "r", "main")
 	sim.AddToken("tok", "cogworks[bot]")
@@ -31,6 +32,7 @@ func newSimClient(t *testing.T) (*github.Client, *githubsim.Server) {
 var simRepo = github.Repo{Owner: "o", Name: "r"}
 
 func TestSimLabelsAndEvents(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	n := sim.SeedIssue("o/r", "alice", "Add CAN driver", "body")
@@ -72,6 +74,7 @@ func TestSimLabelsAndEvents(t *testing.T) {
 }
 
 func TestSimCommentsSubIssuesAndPermissions(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	parent := sim.SeedIssue("o/r", "alice", "parent", "")
@@ -106,6 +109,7 @@ func TestSimCommentsSubIssuesAndPermissions(t *testing.T) {
 }
 
 func TestSimGitRoundTripAndPullRequest(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	sim.SeedFiles("o/r", "main", map[string]string{"README.md": "hello\n", ".cogworks/interfaces/can.toml": "id = \"x\"\n"})
@@ -182,6 +186,7 @@ func TestSimGitRoundTripAndPullRequest(t *testing.T) {
 }
 
 func TestSimTransportBehaviour(t *testing.T) {
+	t.Parallel()
 	c, sim := newSimClient(t)
 	ctx := context.Background()
 	n := sim.SeedIssue("o/r", "alice", "t", "")

@@ -42,6 +42,7 @@ func status(t *testing.T, code int, headers map[string]string, body map[string]a
 }
 
 func TestRateLimitRetries(t *testing.T) {
+	t.Parallel()
 	secondaryBody := map[string]any{"message": "You have exceeded a secondary rate limit.",
 		"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}
 	tests := []struct {
@@ -98,6 +99,7 @@ func TestRateLimitRetries(t *testing.T) {
 }
 
 func TestRateLimitBeyondMaxDelayFailsTyped(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	c, rec := newTestClient(t, scripted(t, &hits, status(t, 429, map[string]string{"Retry-After": "3600"}, nil)),
 		func(o *Options) { o.Retry.MaxDelay = time.Minute })
@@ -112,6 +114,7 @@ func TestRateLimitBeyondMaxDelayFailsTyped(t *testing.T) {
 }
 
 func TestPlainForbiddenIsNotRetried(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	c, rec := newTestClient(t, scripted(t, &hits, status(t, 403, nil, map[string]any{"message": "Resource not accessible by integration"})))
 	_, err := c.GetIssue(context.Background(), testRepo, 1)
@@ -123,6 +126,7 @@ func TestPlainForbiddenIsNotRetried(t *testing.T) {
 }
 
 func TestServerErrorRetriedThenSucceeds(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	var bodies []string
 	handler := func(code int) func(http.ResponseWriter, *http.Request) {
@@ -155,6 +159,7 @@ func TestServerErrorRetriedThenSucceeds(t *testing.T) {
 // post the comment twice, so the error goes back to the step, whose re-run
 // finds the comment by its key.
 func TestCreatingPostIsNotRepeatedAfterServerError(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	c, rec := newTestClient(t, scripted(t, &hits, status(t, 502, nil, map[string]any{"message": "Bad Gateway"})),
 		func(o *Options) { o.Retry = RetryPolicy{MaxRetries: 3, BaseDelay: time.Second, MaxDelay: time.Minute} })
@@ -168,6 +173,7 @@ func TestCreatingPostIsNotRepeatedAfterServerError(t *testing.T) {
 }
 
 func TestServerErrorRetriesExhausted(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	c, rec := newTestClient(t, scripted(t, &hits, status(t, 502, nil, map[string]any{"message": "Bad Gateway"})),
 		func(o *Options) { o.Retry.MaxRetries = 2 })
@@ -182,6 +188,7 @@ func TestServerErrorRetriesExhausted(t *testing.T) {
 }
 
 func TestNetworkErrorRetried(t *testing.T) {
+	t.Parallel()
 	var failures atomic.Int64
 	c, rec := newTestClient(t, http.HandlerFunc(issueOK(t)), func(o *Options) {
 		base := http.DefaultTransport.(*http.Transport).Clone()
@@ -200,6 +207,7 @@ func TestNetworkErrorRetried(t *testing.T) {
 }
 
 func TestRetriesStopWhenContextCancelled(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	c, _ := newTestClient(t, scripted(t, &hits, status(t, 500, nil, nil)), func(o *Options) {
 		o.Sleep = func(ctx context.Context, d time.Duration) error { return context.Canceled }
@@ -210,6 +218,7 @@ func TestRetriesStopWhenContextCancelled(t *testing.T) {
 }
 
 func TestRateLimitTracking(t *testing.T) {
+	t.Parallel()
 	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Limit", "5000")
 		w.Header().Set("X-RateLimit-Remaining", "4990")
@@ -224,6 +233,7 @@ func TestRateLimitTracking(t *testing.T) {
 }
 
 func TestETagConditionalRequestServesCachedBody(t *testing.T) {
+	t.Parallel()
 	var conditional atomic.Int64
 	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-RateLimit-Limit", "5000")
@@ -251,6 +261,7 @@ func TestETagConditionalRequestServesCachedBody(t *testing.T) {
 }
 
 func TestETagCacheKeyIncludesCredentials(t *testing.T) {
+	t.Parallel()
 	var sawConditional []bool
 	cache := newETagCache(roundTripperFunc(func(r *http.Request) (*http.Response, error) {
 		sawConditional = append(sawConditional, r.Header.Get("If-None-Match") != "")
@@ -276,6 +287,7 @@ func TestETagCacheKeyIncludesCredentials(t *testing.T) {
 }
 
 func TestETagCacheEvictsLeastRecentlyUsed(t *testing.T) {
+	t.Parallel()
 	cache := newETagCache(nil, 2)
 	for i := range 3 {
 		cache.store(&cacheEntry{key: fmt.Sprint(i), etag: "e"})
@@ -286,6 +298,7 @@ func TestETagCacheEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestParseRetryAfter(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
 		in   string
@@ -306,6 +319,7 @@ func TestParseRetryAfter(t *testing.T) {
 }
 
 func TestBackoffIsJitteredAndCapped(t *testing.T) {
+	t.Parallel()
 	rt := &retryTransport{policy: RetryPolicy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}}
 	for attempt := range 10 {
 		d := min(100*time.Millisecond<<attempt, time.Second)
@@ -318,6 +332,7 @@ func TestBackoffIsJitteredAndCapped(t *testing.T) {
 }
 
 func TestRetryWaitSources(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name             string
 		first            func(*testing.T) func(http.ResponseWriter, *http.Request)

@@ -33,7 +33,10 @@ func setup(t *testing.T, opts ...Option) fixture {
 	t.Helper()
 	clock := &fixedClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
 	srv := New(append([]Option{WithClock(clock.now)}, opts...)...)
-	url := srv.Start()
+	url, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(srv.Close)
 	srv.CreateRepo(owner, name, "main")
 	return fixture{srv: srv, client: clientFor(t, url, ""), clock: clock, url: url}

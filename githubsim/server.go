@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"time"
@@ -63,8 +62,7 @@ type Server struct {
 	limits   map[string]*bucket
 	reqSeq   int64
 
-	httpSrv *httptest.Server
-	realSrv *http.Server
+	httpSrv *http.Server
 }
 
 type issueKey struct {
@@ -99,38 +97,35 @@ func New(opts ...Option) *Server {
 // Handler returns the HTTP handler serving both /api/v3/... and bare paths.
 func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serve) }
 
-// Start serves the simulator on a loopback httptest server and returns its
-// base URL (no trailing slash). Use URL+"/api/v3/" as the enterprise base URL.
-func (s *Server) Start() string {
-	s.httpSrv = httptest.NewServer(s.Handler())
-	return s.httpSrv.URL
-}
-
-// Listen serves the simulator on addr (e.g. "127.0.0.1:8080") in the
-// background and returns its base URL. Close stops it.
+// Listen serves the simulator on addr (e.g. "127.0.0.1:8080", or
+// "127.0.0.1:0" for any free loopback port) in the background and returns
+// its base URL (no trailing slash); use URL+"/api/v3/" as the enterprise
+// base URL. Close stops it. (It is a plain net/http server, not httptest:
+// the production binary serves it for `cogworks demo`.)
 func (s *Server) Listen(addr string) (string, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", fmt.Errorf("githubsim listen %s: %w", addr, err)
 	}
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	s.realSrv = srv
+	s.httpSrv = srv
 	// Serve returns ErrServerClosed on Close; there is no caller to report to.
 	go func() { _ = srv.Serve(ln) }()
 	return "http://" + ln.Addr().String(), nil
 }
 
-// Close stops whichever server Start or Listen started.
+// Close stops the server Listen started, giving requests in flight a
+// second to finish. Then it closes what is left: http.Server counts a
+// connection that never sent a request as busy for five seconds, and a
+// client's spare connection must not hold a test's cleanup that long.
 func (s *Server) Close() {
 	if s.httpSrv != nil {
-		s.httpSrv.Close()
-		s.httpSrv = nil
-	}
-	if s.realSrv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		_ = s.realSrv.Shutdown(ctx)
-		s.realSrv = nil
+		if err := s.httpSrv.Shutdown(ctx); err != nil {
+			_ = s.httpSrv.Close()
+		}
+		s.httpSrv = nil
 	}
 }
 

@@ -35,6 +35,7 @@ func intakeCall() Call {
 }
 
 func TestAssertSCHEMA002_ValidAnswerIsDecoded(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		rep      reply
@@ -84,6 +85,7 @@ func TestAssertSCHEMA002_ValidAnswerIsDecoded(t *testing.T) {
 }
 
 func TestAssertSCHEMA001_InvalidAnswerRetriedWithValidatorMessages(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t,
 		anthropicToolReply("classification", invalidComplexity),
 		anthropicToolReply("classification", validClassification),
@@ -109,6 +111,7 @@ func TestAssertSCHEMA001_InvalidAnswerRetriedWithValidatorMessages(t *testing.T)
 }
 
 func TestAssertSCHEMA001_MalformedAnswerRetriedAsSchemaViolation(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t,
 		openaiReply("I'd say this is a bug fix."),
 		openaiReply(validClassification),
@@ -123,6 +126,7 @@ func TestAssertSCHEMA001_MalformedAnswerRetriedAsSchemaViolation(t *testing.T) {
 }
 
 func TestAssertSCHEMA001_SchemaRetriesExhausted(t *testing.T) {
+	t.Parallel()
 	var replies []reply
 	for range 5 {
 		replies = append(replies, openaiReply(`{"type":"feature"}`))
@@ -143,6 +147,7 @@ func TestAssertSCHEMA001_SchemaRetriesExhausted(t *testing.T) {
 }
 
 func TestGatewayHonoursRetryAfter(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t,
 		reply{status: 429, headers: map[string]string{"Retry-After": "3"}, body: `{"type":"error","error":{"type":"rate_limit_error","message":"rate limited"}}`},
 		anthropicToolReply("classification", validClassification),
@@ -157,6 +162,7 @@ func TestGatewayHonoursRetryAfter(t *testing.T) {
 }
 
 func TestGatewayTransientRetriesExhausted(t *testing.T) {
+	t.Parallel()
 	var replies []reply
 	for range 6 {
 		replies = append(replies, reply{status: 500, body: `{"error":{"message":"internal"}}`})
@@ -174,6 +180,7 @@ func TestGatewayTransientRetriesExhausted(t *testing.T) {
 }
 
 func TestGatewayDoesNotRetryPermanentErrors(t *testing.T) {
+	t.Parallel()
 	for _, status := range []int{400, 401, 403} {
 		ws := newWireServer(t, reply{status: status, body: `{"error":{"message":"nope"}}`})
 		g, sr, _ := newTestGateway(&Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()})
@@ -188,6 +195,7 @@ func TestGatewayDoesNotRetryPermanentErrors(t *testing.T) {
 }
 
 func TestGatewayGivesUpOnLongRetryAfter(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, reply{status: 429, headers: map[string]string{"Retry-After": "3600"}})
 	g, sr, _ := newTestGateway(&Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()})
 	var out classify.Classification
@@ -199,6 +207,7 @@ func TestGatewayGivesUpOnLongRetryAfter(t *testing.T) {
 }
 
 func TestAssertCODE005_BudgetRefusesBeforeAnyRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		budget Budget
@@ -247,6 +256,7 @@ func TestAssertCODE005_BudgetRefusesBeforeAnyRequest(t *testing.T) {
 }
 
 func TestBudgetAllowsCallWithinLimitAndWarns(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, anthropicToolReply("classification", validClassification))
 	g, _, _ := newTestGateway(&Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()})
 	g.MaxTokens = 100
@@ -274,6 +284,7 @@ func TestBudgetAllowsCallWithinLimitAndWarns(t *testing.T) {
 }
 
 func TestGatewayRedactsPromptBeforeSending(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, openaiReply(validClassification))
 	g, _, _ := newTestGateway(&OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()})
 	g.Redact = func(s string) string { return strings.ReplaceAll(s, "ghp_SECRET123", "[REDACTED]") }
@@ -290,6 +301,7 @@ func TestGatewayRedactsPromptBeforeSending(t *testing.T) {
 }
 
 func TestGatewayRenderErrorSendsNothing(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t)
 	g, _, _ := newTestGateway(&OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()})
 	g.Prompts = RenderFunc(func(string, map[string]any) (string, string, error) {
@@ -302,6 +314,7 @@ func TestGatewayRenderErrorSendsNothing(t *testing.T) {
 }
 
 func TestGatewayRejectsBadOutputArgument(t *testing.T) {
+	t.Parallel()
 	g, _, _ := newTestGateway(NewScripted())
 	tests := []struct {
 		name string
@@ -320,6 +333,7 @@ func TestGatewayRejectsBadOutputArgument(t *testing.T) {
 }
 
 func TestGatewayStopsWhenContextCancelledDuringBackoff(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, reply{status: 503}, reply{status: 503})
 	g, _, _ := newTestGateway(&OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()})
 	g.Sleep = nil // real sleep, interrupted by the context

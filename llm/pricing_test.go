@@ -11,6 +11,7 @@ import (
 )
 
 func TestLookupPrice(t *testing.T) {
+	t.Parallel()
 	prices := BuiltinPrices()
 	tests := []struct {
 		model  string
@@ -38,6 +39,7 @@ func TestLookupPrice(t *testing.T) {
 }
 
 func TestBuiltinPricesAreFreshAndPositive(t *testing.T) {
+	t.Parallel()
 	a := BuiltinPrices()
 	a["claude-sonnet-4-5"] = Price{}
 	b := BuiltinPrices()
@@ -49,6 +51,7 @@ func TestBuiltinPricesAreFreshAndPositive(t *testing.T) {
 }
 
 func TestGatewayPricesEveryCall(t *testing.T) {
+	t.Parallel()
 	// The wire reply reports model claude-test; it has no price, so the
 	// call is priced by the requested model's family.
 	ws := newWireServer(t, anthropicToolReply("classification", validClassification))
@@ -66,6 +69,7 @@ func TestGatewayPricesEveryCall(t *testing.T) {
 }
 
 func TestUnpricedModelIsHeldToTheTokenBudgetOnly(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		budget  Budget
@@ -98,6 +102,7 @@ func TestUnpricedModelIsHeldToTheTokenBudgetOnly(t *testing.T) {
 }
 
 func TestPricedModelIsHeldToTheCostBudget(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, anthropicToolReply("classification", validClassification))
 	g, _, _ := newTestGateway(&Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()})
 	g.Model = "claude-opus-4-1"

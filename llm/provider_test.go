@@ -17,6 +17,7 @@ func testSchema() json.RawMessage {
 }
 
 func TestAnthropicToolUseWireFormat(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, anthropicToolReply("verdict", `{"ok":true}`))
 	p := &Anthropic{BaseURL: ws.URL, APIKey: "sk-ant-test", Model: "claude-default", HTTPClient: ws.Client()}
 
@@ -53,6 +54,7 @@ func TestAnthropicToolUseWireFormat(t *testing.T) {
 }
 
 func TestOpenAIJSONSchemaWireFormat(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, openaiReply(`{"ok":false}`))
 	p := &OpenAI{BaseURL: ws.URL + "/v1", APIKey: "sk-test", Model: "gpt-default", HTTPClient: ws.Client()}
 
@@ -86,6 +88,7 @@ func TestOpenAIJSONSchemaWireFormat(t *testing.T) {
 }
 
 func TestMalformedAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		provider func(ws *wireServer) Provider
@@ -139,6 +142,7 @@ func TestMalformedAnswers(t *testing.T) {
 }
 
 func TestOpenAIStripsCodeFence(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, openaiReply("```json\n{\"ok\":true}\n```"))
 	p := &OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()}
 	resp, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}, Schema: testSchema(), SchemaName: "v"})
@@ -147,6 +151,7 @@ func TestOpenAIStripsCodeFence(t *testing.T) {
 }
 
 func TestProviderErrorClassification(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		rep        reply
@@ -177,6 +182,7 @@ func TestProviderErrorClassification(t *testing.T) {
 }
 
 func TestProviderTimeoutIsTransient(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, reply{status: 200, delay: 300 * time.Millisecond, body: `{}`})
 	client := ws.Client()
 	client.Timeout = 30 * time.Millisecond
@@ -189,6 +195,7 @@ func TestProviderTimeoutIsTransient(t *testing.T) {
 }
 
 func TestProviderCallerCancellationIsNotTransient(t *testing.T) {
+	t.Parallel()
 	ws := newWireServer(t, reply{status: 200, delay: 300 * time.Millisecond, body: `{}`})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
@@ -200,6 +207,7 @@ func TestProviderCallerCancellationIsNotTransient(t *testing.T) {
 }
 
 func TestParseRetryAfterHTTPDate(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
 	h := http.Header{}
 	h.Set("Retry-After", now.Add(7*time.Second).Format(http.TimeFormat))
@@ -209,6 +217,7 @@ func TestParseRetryAfterHTTPDate(t *testing.T) {
 }
 
 func TestEstimateTokensIsConservative(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want int

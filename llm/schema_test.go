@@ -14,6 +14,7 @@ import (
 )
 
 func TestSchemaForIsSelfContainedAndStrict(t *testing.T) {
+	t.Parallel()
 	s, err := SchemaFor(reflect.TypeOf(classify.Classification{}))
 	require.NoError(t, err)
 	assert.Equal(t, "classification", s.Name)
@@ -33,6 +34,7 @@ func TestSchemaForIsSelfContainedAndStrict(t *testing.T) {
 }
 
 func TestSnakeCase(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Classification": "classification", "InterfaceDesign": "interface_design",
 		"Plan2Items": "plan2_items", "": "output",
@@ -44,6 +46,7 @@ func TestSnakeCase(t *testing.T) {
 // TestPropertySchemaErrorsNameTheViolatingField corrupts one random field
 // of a valid answer and checks the violation names that field's path.
 func TestPropertySchemaErrorsNameTheViolatingField(t *testing.T) {
+	t.Parallel()
 	s, err := SchemaFor(reflect.TypeOf(classify.Classification{}))
 	require.NoError(t, err)
 	corruptions := []struct {

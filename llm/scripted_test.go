@@ -11,6 +11,7 @@ import (
 )
 
 func TestScriptedServesByTemplateThenSchemaThenWildcard(t *testing.T) {
+	t.Parallel()
 	s := NewScripted().
 		Add("classify", "t1", "t2").
 		Add("review", "s1").
@@ -40,6 +41,7 @@ func TestScriptedServesByTemplateThenSchemaThenWildcard(t *testing.T) {
 }
 
 func TestScriptedTokenCountsUseEstimator(t *testing.T) {
+	t.Parallel()
 	s := NewScripted().Add("classify", validClassification)
 	req := Request{System: "system prompt", Messages: []Message{{Role: RoleUser, Content: "user prompt"}}, Schema: testSchema(), SchemaName: "verdict", Template: "classify"}
 	resp, err := s.Complete(context.Background(), req)
@@ -50,6 +52,7 @@ func TestScriptedTokenCountsUseEstimator(t *testing.T) {
 }
 
 func TestScriptedInvalidThenValidThroughGateway(t *testing.T) {
+	t.Parallel()
 	s := NewScripted().Add("classify", invalidComplexity, "not json at all", validClassification)
 	g, _, ledger := newTestGateway(s)
 	var out classify.Classification
@@ -66,6 +69,7 @@ func TestScriptedInvalidThenValidThroughGateway(t *testing.T) {
 }
 
 func TestScriptedExhaustionIsNotRetried(t *testing.T) {
+	t.Parallel()
 	s := NewScripted().Add("classify", invalidComplexity)
 	g, sr, _ := newTestGateway(s)
 	var out classify.Classification
@@ -77,6 +81,7 @@ func TestScriptedExhaustionIsNotRetried(t *testing.T) {
 }
 
 func TestScriptedErrorAnswer(t *testing.T) {
+	t.Parallel()
 	boom := &ProviderError{Provider: "scripted", Status: 503, Retryable: true}
 	s := NewScripted().AddAnswer("classify", ScriptedAnswer{Err: boom}).Add("classify", validClassification)
 	g, sr, _ := newTestGateway(s)
@@ -88,6 +93,7 @@ func TestScriptedErrorAnswer(t *testing.T) {
 }
 
 func TestScriptedAddJSON(t *testing.T) {
+	t.Parallel()
 	s := NewScripted()
 	require.NoError(t, s.AddJSON("classify", map[string]any{"ok": true}))
 	require.Error(t, s.AddJSON("classify", make(chan int)))
@@ -97,6 +103,7 @@ func TestScriptedAddJSON(t *testing.T) {
 }
 
 func TestFromConfig(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		cfg     Config

@@ -16,8 +16,10 @@
 //     contains "--" or '>', so text in the snapshot cannot end the HTML
 //     comment. ParseSnapshot(RenderSnapshot(s)) == s exactly (times in UTC
 //     at second precision). A snapshot with a newer MAJOR schema version is
-//     refused with a *VersionError; newer MINOR fields are ignored.
-//   - State machine. PipelineMachine describes the pipeline under SASS v0.1:
+//     refused with a *VersionError; newer MINOR fields are ignored; a 1.x
+//     snapshot (stage values as JSON strings in "data") is migrated to the
+//     typed fields (Interfaces, Plan, ScenarioHistory, SWIs).
+//   - State machine. StateMachine describes the pipeline under SASS v0.1:
 //     start state wake_up, one operational state per stage, a gate state
 //     after each gated stage, an explicit failure state, and the terminal
 //     exits exit_complete, exit_failed and exit_waiting. Every transition

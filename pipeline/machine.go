@@ -1,9 +1,6 @@
 package pipeline
 
 import (
-	"errors"
-	"fmt"
-	"reflect"
 	"strings"
 )
 
@@ -177,8 +174,12 @@ func operationalStages() []Stage { return append([]Stage(nil), stageOrder[:8]...
 
 func stateKey(s Stage) string { return strings.ReplaceAll(string(s), "-", "_") }
 
-// PipelineMachine returns CogWorks's pipeline as a SASS machine.
-func PipelineMachine() Machine {
+// PipelineMachine is StateMachine under its old, stuttering name, kept only
+// until engine/write.go (being rewritten) calls StateMachine; then it goes.
+func PipelineMachine() Machine { return StateMachine() }
+
+// StateMachine returns CogWorks's pipeline as a SASS machine.
+func StateMachine() Machine {
 	m := Machine{
 		ID:      "cogworks.pipeline",
 		Version: "1.0.0",
@@ -288,195 +289,4 @@ func PipelineMachine() Machine {
 	edge(StateFailure, StateExitFailed, "halt", guard("guard_failure_reported",
 		"failure report posted && labels.stage == failed"))
 	return m
-}
-
-// Violation is one way a machine breaks the SASS contract. Subject names
-// the machine, state, guard or transition at fault.
-type Violation struct {
-	Subject string
-	Problem string
-}
-
-func (v *Violation) Error() string { return v.Subject + ": " + v.Problem }
-
-// Validate checks SASS v0.1 conformance and returns every violation found,
-// joined with errors.Join (each a *Violation), or nil.
-func (m Machine) Validate() error {
-	var errs []error
-	add := func(subject, format string, args ...any) {
-		errs = append(errs, &Violation{Subject: subject, Problem: fmt.Sprintf(format, args...)})
-	}
-	states := map[StateID]State{}
-	for _, s := range m.States {
-		subject := fmt.Sprintf("state %q", s.ID)
-		if _, dup := states[s.ID]; dup {
-			add(subject, "declared more than once")
-		}
-		states[s.ID] = s
-		switch s.Kind {
-		case KindCheckpoint, KindOperational, KindGate, KindFailure, KindExit:
-		default:
-			add(subject, "unknown kind %q", s.Kind)
-		}
-		switch s.Idempotence {
-		case SafeRepeat, RequiresCheckpoint, NonRepeatable:
-		case "":
-			add(subject, "has no idempotence class")
-		default:
-			add(subject, "unknown idempotence class %q", s.Idempotence)
-		}
-		if s.Kind == KindExit && !s.Terminal {
-			add(subject, "is an exit but not terminal")
-		}
-		if s.Kind != KindExit && s.Terminal {
-			add(subject, "is terminal but of kind %q; only exits may be terminal", s.Kind)
-		}
-		if s.Kind == KindOperational && !s.Stage.Valid() {
-			add(subject, "operational state names unknown stage %q", s.Stage)
-		}
-	}
-	if m.Start != StateWakeUp {
-		add("machine "+m.ID, "start state is %q; SASS requires %q", m.Start, StateWakeUp)
-	}
-	if _, ok := states[StateWakeUp]; !ok {
-		add(fmt.Sprintf("state %q", StateWakeUp), "missing; SASS requires a wake_up checkpoint state")
-	}
-	terminals := 0
-	for _, s := range m.States {
-		if s.Kind == KindExit && s.Terminal {
-			terminals++
-		}
-	}
-	if terminals == 0 {
-		add("machine "+m.ID, "has no terminal exit state")
-	}
-
-	guards := map[string]bool{}
-	for _, g := range m.Guards {
-		if guards[g.ID] {
-			add(fmt.Sprintf("guard %q", g.ID), "declared more than once")
-		}
-		guards[g.ID] = true
-		if strings.TrimSpace(g.Expr) == "" {
-			add(fmt.Sprintf("guard %q", g.ID), "has an empty expression")
-		}
-	}
-
-	used := map[string]bool{}
-	next := map[StateID][]StateID{}
-	hasFailureEdge := map[StateID]bool{}
-	for _, t := range m.Transitions {
-		subject := fmt.Sprintf("transition %s -> %s", t.From, t.To)
-		from, fromOK := states[t.From]
-		to, toOK := states[t.To]
-		if !fromOK {
-			add(subject, "source state %q is not declared", t.From)
-		}
-		if !toOK {
-			add(subject, "target state %q is not declared", t.To)
-		}
-		if fromOK && from.Kind == KindExit {
-			add(subject, "leaves exit state %q; exits have no outgoing transitions", t.From)
-		}
-		switch {
-		case t.GuardRef == "":
-			add(subject, "has no guard_ref")
-		case !guards[t.GuardRef]:
-			add(subject, "guard_ref %q does not resolve to a declared guard", t.GuardRef)
-		default:
-			used[t.GuardRef] = true
-		}
-		intoFailure := (toOK && to.Kind == KindFailure) || t.To == StateExitFailed
-		if intoFailure && !t.Failure {
-			add(subject, "leads to failure state %q but is not marked as a failure transition", t.To)
-		}
-		if t.Failure && toOK && !intoFailure && to.Kind != KindExit {
-			add(subject, "is marked as a failure transition but leads to %s state %q", to.Kind, t.To)
-		}
-		if t.Failure {
-			hasFailureEdge[t.From] = true
-		}
-		next[t.From] = append(next[t.From], t.To)
-	}
-	for _, g := range m.Guards {
-		if !used[g.ID] {
-			add(fmt.Sprintf("guard %q", g.ID), "is declared but no transition references it")
-		}
-	}
-
-	reachable := reach([]StateID{m.Start}, next)
-	reverse := map[StateID][]StateID{}
-	var exits []StateID
-	for from, tos := range next {
-		for _, to := range tos {
-			reverse[to] = append(reverse[to], from)
-		}
-	}
-	for _, s := range m.States {
-		if s.Terminal && s.Kind == KindExit {
-			exits = append(exits, s.ID)
-		}
-	}
-	canExit := reach(exits, reverse)
-	for _, s := range m.States {
-		subject := fmt.Sprintf("state %q", s.ID)
-		if _, ok := states[m.Start]; ok && !reachable[s.ID] {
-			add(subject, "is not reachable from %s", m.Start)
-		}
-		if !s.Terminal && !canExit[s.ID] {
-			add(subject, "cannot reach a terminal exit")
-		}
-		if s.Kind == KindOperational && !hasFailureEdge[s.ID] {
-			add(subject, "operational state has no failure transition")
-		}
-	}
-
-	fields := snapshotFields()
-	if len(m.Coordinates) == 0 {
-		add("machine "+m.ID, "declares no coordinates")
-	}
-	for _, c := range m.Coordinates {
-		if !fields[c] {
-			add(fmt.Sprintf("coordinate %q", c), "is not a field of the persisted snapshot")
-		}
-	}
-	denied := map[string]bool{}
-	for _, d := range m.Capabilities.Deny {
-		denied[d] = true
-	}
-	for _, a := range m.Capabilities.Allow {
-		if denied[a] {
-			add(fmt.Sprintf("capability %q", a), "is both allowed and denied")
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// reach returns every state reachable from roots along edges.
-func reach(roots []StateID, edges map[StateID][]StateID) map[StateID]bool {
-	seen := map[StateID]bool{}
-	queue := append([]StateID(nil), roots...)
-	for len(queue) > 0 {
-		id := queue[0]
-		queue = queue[1:]
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		queue = append(queue, edges[id]...)
-	}
-	return seen
-}
-
-// snapshotFields returns the JSON names of Snapshot's fields.
-func snapshotFields() map[string]bool {
-	fields := map[string]bool{}
-	t := reflect.TypeFor[Snapshot]()
-	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" {
-			fields[name] = true
-		}
-	}
-	return fields
 }

@@ -10,12 +10,12 @@ import (
 	"pgregory.net/rapid"
 )
 
-func TestPipelineMachineValidates(t *testing.T) {
-	require.NoError(t, PipelineMachine().Validate())
+func TestStateMachineValidates(t *testing.T) {
+	require.NoError(t, StateMachine().Validate())
 }
 
-func TestPipelineMachineShape(t *testing.T) {
-	m := PipelineMachine()
+func TestStateMachineShape(t *testing.T) {
+	m := StateMachine()
 	assert.Equal(t, StateWakeUp, m.Start)
 
 	for _, st := range AllStages()[:8] {
@@ -72,7 +72,7 @@ func TestStateForSnapshot(t *testing.T) {
 
 // mutate returns a copy of the valid machine with f applied.
 func mutate(f func(m *Machine)) Machine {
-	m := PipelineMachine()
+	m := StateMachine()
 	m.States = slices.Clone(m.States)
 	m.Guards = slices.Clone(m.Guards)
 	m.Transitions = slices.Clone(m.Transitions)

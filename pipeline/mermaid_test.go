@@ -24,11 +24,11 @@ func mermaidGolden(t *testing.T, name, got string) {
 }
 
 func TestMermaidGolden(t *testing.T) {
-	mermaidGolden(t, "pipeline_machine.mmd", PipelineMachine().Mermaid("interface-design"))
+	mermaidGolden(t, "pipeline_machine.mmd", StateMachine().Mermaid("interface-design"))
 }
 
 func TestMermaidStructure(t *testing.T) {
-	m := PipelineMachine()
+	m := StateMachine()
 	out := m.Mermaid("gate_interface-design")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Equal(t, "stateDiagram-v2", lines[0])
@@ -55,7 +55,7 @@ func TestMermaidStructure(t *testing.T) {
 
 func TestMermaidWithoutCurrent(t *testing.T) {
 	for _, current := range []StateID{"", "no-such-state"} {
-		out := PipelineMachine().Mermaid(current)
+		out := StateMachine().Mermaid(current)
 		assert.NotContains(t, out, "classDef")
 		assert.NotContains(t, out, "class ")
 	}

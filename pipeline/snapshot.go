@@ -4,11 +4,21 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/planner"
+	"github.com/cogworks/cogworks/review"
 )
 
 // SchemaVersion is the snapshot schema version this build writes. A
-// snapshot with a newer MAJOR version is refused.
-const SchemaVersion = "1.0.0"
+// snapshot with a newer MAJOR version is refused. 2.0.0 replaced 1.x's
+// string map "data" (JSON inside strings, keyed "feedback/<id>",
+// "files/<id>", ...) with typed fields; that is a MAJOR change because a
+// 1.x build would ignore the typed fields and silently lose the plan and
+// each sub-work-item's files, so it must refuse a 2.x snapshot. This build
+// still reads 1.x snapshots (see decodeV1).
+const SchemaVersion = "2.0.0"
+
+// oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
+const oldestReadableMajor = 1
 
 // Snapshot is the SASS "coordinates snapshot": everything needed to resume
 // a work item, persisted as JSON in the hidden block of the CogWorks status
@@ -44,9 +54,70 @@ type Snapshot struct {
 	// CommandsSeen is the highest comment id whose comment commands were
 	// handled: each command acts once, however often its event arrives.
 	CommandsSeen int64 `json:"commands_seen,omitempty"`
-	// Data holds small stage-owned values that later stages read (e.g. the
-	// interface ids produced by interface design), keyed by name.
-	Data map[string]string `json:"data,omitempty"`
+	// Interfaces is the interface list interface design produced; planning
+	// and code generation read it.
+	Interfaces []InterfaceDecl `json:"interfaces,omitempty"`
+	// Plan is the validated plan's sub-work-items in topological order, as
+	// planning recorded them.
+	Plan []planner.SubWorkItem `json:"plan,omitempty"`
+	// ScenarioHistory keeps each scenario's recent trajectory outcomes
+	// (true = passed) across runs, for trust scores (scenario.History).
+	ScenarioHistory map[string][]bool `json:"scenario_history,omitempty"`
+	// SWIs holds what the per-SWI stages hand each other, by SWI id.
+	SWIs map[string]SWIState `json:"swis,omitempty"`
+}
+
+// InterfaceDecl is one designed interface.
+type InterfaceDecl struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	File    string `json:"file"`
+	Summary string `json:"summary"`
+}
+
+// SWIState is the per-sub-work-item record the per-SWI stages share. Empty
+// lists are nil, so a record round-trips exactly.
+type SWIState struct {
+	// Feedback is pending for the next code generation (from scenario
+	// validation or review); "" when there is none.
+	Feedback string `json:"feedback,omitempty"`
+	// Files are the paths code generation committed, sorted and unique.
+	Files []string `json:"files,omitempty"`
+	// Findings are the non-blocking review findings kept for integration
+	// (ASSERT-REVIEW-002).
+	Findings []review.Finding `json:"findings,omitempty"`
+}
+
+// IsZero reports whether the record holds nothing.
+func (w SWIState) IsZero() bool {
+	return w.Feedback == "" && len(w.Files) == 0 && len(w.Findings) == 0
+}
+
+// SWI returns the record of SWI id (the zero record when there is none).
+func (s *Snapshot) SWI(id string) SWIState {
+	return s.SWIs[id]
+}
+
+// SetSWI stores the record of SWI id; a zero record is removed, so the map
+// holds only records with content and is nil when it holds none.
+func (s *Snapshot) SetSWI(id string, w SWIState) {
+	if len(w.Files) == 0 {
+		w.Files = nil
+	}
+	if len(w.Findings) == 0 {
+		w.Findings = nil
+	}
+	if w.IsZero() {
+		delete(s.SWIs, id)
+		if len(s.SWIs) == 0 {
+			s.SWIs = nil
+		}
+		return
+	}
+	if s.SWIs == nil {
+		s.SWIs = map[string]SWIState{}
+	}
+	s.SWIs[id] = w
 }
 
 // LockRecord records who holds the processing lock and since when.

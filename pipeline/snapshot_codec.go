@@ -33,8 +33,11 @@ type VersionError struct {
 
 func (e *VersionError) Error() string {
 	supported := majorOf(e.Supported) + ".x"
+	if want, _ := parseMajor(e.Supported); want > oldestReadableMajor {
+		supported = fmt.Sprintf("%d.x to %s", oldestReadableMajor, supported)
+	}
 	found, _ := parseMajor(e.Found)
-	if want, _ := parseMajor(e.Supported); found < want {
+	if found < oldestReadableMajor {
 		return fmt.Sprintf("snapshot schema %s is older than this CogWorks build supports (%s) and cannot be migrated", e.Found, supported)
 	}
 	return fmt.Sprintf("snapshot schema %s is newer than this CogWorks build supports (%s); upgrade CogWorks", e.Found, supported)
@@ -63,7 +66,9 @@ func RenderSnapshot(s Snapshot) (string, error) {
 // decodes it. found is false (and err nil) when body holds no block.
 // Malformed JSON, a missing or invalid schema_version and an unsupported
 // MAJOR version (a *VersionError) are errors. Fields added by a newer MINOR
-// version are ignored.
+// version are ignored. A 1.x snapshot is migrated to the current form
+// (see decodeV1) and comes back with the current SchemaVersion, so the
+// next write is in the form this build writes.
 func ParseSnapshot(body string) (s Snapshot, found bool, err error) {
 	start := strings.Index(body, snapshotOpen)
 	if start < 0 {
@@ -85,8 +90,15 @@ func ParseSnapshot(body string) (s Snapshot, found bool, err error) {
 	if head.SchemaVersion == nil {
 		return Snapshot{}, true, errors.New("parse snapshot: schema_version is missing")
 	}
-	if err := checkSchemaVersion(*head.SchemaVersion); err != nil {
+	major, err := checkSchemaVersion(*head.SchemaVersion)
+	if err != nil {
 		return Snapshot{}, true, fmt.Errorf("parse snapshot: %w", err)
+	}
+	if major == 1 {
+		if s, err = decodeV1(raw); err != nil {
+			return Snapshot{}, true, fmt.Errorf("parse snapshot (schema %s): %w", *head.SchemaVersion, err)
+		}
+		return s, true, nil
 	}
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return Snapshot{}, true, fmt.Errorf("parse snapshot: %w", describeJSONError(raw, err))
@@ -108,18 +120,18 @@ func describeJSONError(raw string, err error) error {
 	return err
 }
 
-// checkSchemaVersion accepts any MAJOR.MINOR.PATCH with the same MAJOR as
-// SchemaVersion.
-func checkSchemaVersion(v string) error {
+// checkSchemaVersion accepts any MAJOR.MINOR.PATCH whose MAJOR is between
+// oldestReadableMajor and SchemaVersion's, and returns that MAJOR.
+func checkSchemaVersion(v string) (int, error) {
 	if !validSemver(v) {
-		return fmt.Errorf("schema_version %q is not a MAJOR.MINOR.PATCH version", v)
+		return 0, fmt.Errorf("schema_version %q is not a MAJOR.MINOR.PATCH version", v)
 	}
 	found, _ := parseMajor(v)
 	supported, _ := parseMajor(SchemaVersion)
-	if found != supported {
-		return &VersionError{Found: v, Supported: SchemaVersion}
+	if found < oldestReadableMajor || found > supported {
+		return 0, &VersionError{Found: v, Supported: SchemaVersion}
 	}
-	return nil
+	return found, nil
 }
 
 func validSemver(v string) bool {

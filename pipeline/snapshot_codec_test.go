@@ -11,6 +11,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/planner"
+	"github.com/cogworks/cogworks/review"
 )
 
 func codecSampleSnapshot() Snapshot {
@@ -33,7 +35,11 @@ func codecSampleSnapshot() Snapshot {
 		{Stage: StageInterfaceDesign, By: "bob", At: at, Via: "command", CommentID: 77}}
 	s.Stopped = &StopRecord{By: "carol", At: at, CommentID: 78}
 	s.CommandsSeen = 78
-	s.Data = map[string]string{"note": "a -- b --> c <!-- d"}
+	s.Interfaces = []InterfaceDecl{{ID: "IF-1", Name: "Brake", File: "brake/if.go", Summary: "a -- b --> c <!-- d"}}
+	s.Plan = []planner.SubWorkItem{{ID: "swi-1", Title: "t", Files: []string{"a.go"}, Interfaces: []string{"IF-1"}, DependsOn: []string{}}}
+	s.ScenarioHistory = map[string][]bool{"SC-1": {true, false}}
+	s.SWIs = map[string]SWIState{"swi-2": {Feedback: "fix --> it", Files: []string{"a.go"},
+		Findings: []review.Finding{{File: "a.go", Line: 3, Severity: review.SeverityWarning, Explanation: "x"}}}}
 	return s
 }
 
@@ -72,15 +78,17 @@ func TestParseSnapshotErrors(t *testing.T) {
 		body    string
 		wantErr string
 	}{
-		{"unterminated", `<!-- cogworks:state {"schema_version":"1.0.0"}`, "not terminated"},
-		{"malformed JSON", `<!-- cogworks:state {"schema_version":"1.0.0", -->`, "malformed JSON"},
+		{"unterminated", `<!-- cogworks:state {"schema_version":"2.0.0"}`, "not terminated"},
+		{"malformed JSON", `<!-- cogworks:state {"schema_version":"2.0.0", -->`, "malformed JSON"},
 		{"not an object", `<!-- cogworks:state [1,2] -->`, "malformed JSON"},
 		{"missing version", `<!-- cogworks:state {"repo":"a/b"} -->`, "schema_version is missing"},
 		{"invalid version", `<!-- cogworks:state {"schema_version":"one"} -->`, `schema_version "one" is not a MAJOR.MINOR.PATCH`},
 		{"two-part version", `<!-- cogworks:state {"schema_version":"1.0"} -->`, "not a MAJOR.MINOR.PATCH"},
-		{"wrong field type", `<!-- cogworks:state {"schema_version":"1.0.0","work_item":"x"} -->`, `field "work_item"`},
-		{"newer major", `<!-- cogworks:state {"schema_version":"2.0.0"} -->`,
-			"snapshot schema 2.0.0 is newer than this CogWorks build supports (1.x); upgrade CogWorks"},
+		{"wrong field type", `<!-- cogworks:state {"schema_version":"2.0.0","work_item":"x"} -->`, `field "work_item"`},
+		{"wrong field type in 1.x", `<!-- cogworks:state {"schema_version":"1.0.0","work_item":"x"} -->`, `field "work_item"`},
+		{"undecodable 1.x data", `<!-- cogworks:state {"schema_version":"1.0.0","data":{"files/a":"{"}} -->`, `data key "files/a"`},
+		{"newer major", `<!-- cogworks:state {"schema_version":"3.0.0"} -->`,
+			"snapshot schema 3.0.0 is newer than this CogWorks build supports (1.x to 2.x); upgrade CogWorks"},
 		{"older major", `<!-- cogworks:state {"schema_version":"0.9.0"} -->`, "older than this CogWorks build supports"},
 	}
 	for _, tt := range tests {
@@ -94,17 +102,17 @@ func TestParseSnapshotErrors(t *testing.T) {
 }
 
 func TestParseSnapshotVersionErrorIsTyped(t *testing.T) {
-	_, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"2.1.0","stage":"intake"} -->`)
+	_, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"3.1.0","stage":"intake"} -->`)
 	var verr *VersionError
 	require.True(t, errors.As(err, &verr), "got %v", err)
-	assert.Equal(t, &VersionError{Found: "2.1.0", Supported: SchemaVersion}, verr)
+	assert.Equal(t, &VersionError{Found: "3.1.0", Supported: SchemaVersion}, verr)
 }
 
 func TestParseSnapshotAcceptsNewerMinor(t *testing.T) {
-	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"1.7.2","repo":"a/b","work_item":3,"future_field":{"x":1},"artifacts":{},"ledger":{}} -->`)
+	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"2.7.2","repo":"a/b","work_item":3,"future_field":{"x":1},"artifacts":{},"ledger":{}} -->`)
 	require.NoError(t, err)
 	require.True(t, found)
-	assert.Equal(t, Snapshot{SchemaVersion: "1.7.2", Repo: "a/b", WorkItem: 3}, got)
+	assert.Equal(t, Snapshot{SchemaVersion: "2.7.2", Repo: "a/b", WorkItem: 3}, got)
 }
 
 // Generators for the round-trip property. Empty maps and slices of
@@ -223,8 +231,29 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 			s.Failure = &FailureRecord{Stage: stage.Draw(t, "failure stage"), SWI: genText().Draw(t, "failure swi"),
 				Reason: genText().Draw(t, "failure reason"), At: genTime().Draw(t, "failure at")}
 		}
-		if m := rapid.MapOf(genText(), genText()).Draw(t, "data"); len(m) > 0 {
-			s.Data = m
+		s.Interfaces = nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) InterfaceDecl {
+			return InterfaceDecl{ID: genText().Draw(t, "id"), Name: genText().Draw(t, "name"),
+				File: genText().Draw(t, "file"), Summary: genText().Draw(t, "summary")}
+		}), 0, 3).Draw(t, "interfaces"))
+		s.Plan = nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) planner.SubWorkItem {
+			return planner.SubWorkItem{ID: genText().Draw(t, "id"), Title: genText().Draw(t, "title"),
+				Description: genText().Draw(t, "description"), Files: rapid.SliceOfN(genText(), 0, 2).Draw(t, "files"),
+				Interfaces: rapid.SliceOfN(genText(), 0, 2).Draw(t, "ifaces"), Tests: genText().Draw(t, "tests"),
+				DependsOn: rapid.SliceOfN(genText(), 0, 2).Draw(t, "deps")}
+		}), 0, 3).Draw(t, "plan"))
+		if h := rapid.MapOf(genText(), rapid.SliceOfN(rapid.Bool(), 0, 4)).Draw(t, "history"); len(h) > 0 {
+			s.ScenarioHistory = h
+		}
+		for _, id := range rapid.SliceOfN(genText(), 0, 3).Draw(t, "swi state ids") {
+			s.SetSWI(id, SWIState{
+				Feedback: genText().Draw(t, "feedback"),
+				Files:    rapid.SliceOfN(genText(), 0, 3).Draw(t, "files"),
+				Findings: rapid.SliceOfN(rapid.Custom(func(t *rapid.T) review.Finding {
+					return review.Finding{File: genText().Draw(t, "file"), Line: rapid.IntRange(0, 999).Draw(t, "line"),
+						Severity: review.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
+						Explanation: genText().Draw(t, "explanation")}
+				}), 0, 2).Draw(t, "findings"),
+			})
 		}
 		return s
 	})

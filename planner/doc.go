@@ -9,7 +9,7 @@
 //     depends_on edges and closes on its first element ("A → B → C → A"
 //     means A depends on B, B on C and C on A).
 //   - Validate checks a whole plan: at least one item, unique ids, at most
-//     Limits.MaxItems items (else an *Escalation), no unknown dependencies,
+//     Limits.MaxItems items (else an *escalation.Error), no unknown dependencies,
 //     no cycles, and every interface from the interface-design stage covered
 //     by at least one item (else a *CoverageError).
 //

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -27,21 +26,7 @@ type Limits struct {
 	MaxItems int
 }
 
-// Escalation is returned when a plan must go back to humans instead of
-// proceeding. It implements error so callers can errors.As it.
-type Escalation struct {
-	// Reason is a short machine-friendly reason, e.g. "too_many_sub_work_items".
-	Reason string
-	// Details is a human-readable explanation.
-	Details string
-}
-
-// Error implements error.
-func (e *Escalation) Error() string {
-	return fmt.Sprintf("escalation (%s): %s", e.Reason, e.Details)
-}
-
-// ReasonTooManyItems is the Escalation reason for a plan over Limits.MaxItems.
+// ReasonTooManyItems is the escalation.Error Code for a plan over Limits.MaxItems.
 const ReasonTooManyItems = "too_many_sub_work_items"
 
 // CycleError reports a dependency cycle. Path lists item ids along

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -93,10 +94,10 @@ func TestAssertPLAN003_GranularityLimitEscalates(t *testing.T) {
 		items[i] = swi(fmt.Sprintf("SWI-%02d", i))
 	}
 	_, err := Validate(Plan{SubWorkItems: items}, Limits{MaxItems: 10}, nil)
-	var esc *Escalation
+	var esc *escalation.Error
 	require.ErrorAs(t, err, &esc)
-	assert.Equal(t, ReasonTooManyItems, esc.Reason)
-	assert.Contains(t, esc.Details, "11 sub-work-items, more than max_sub_work_items 10")
+	assert.Equal(t, ReasonTooManyItems, esc.Code)
+	assert.Contains(t, esc.Reason, "11 sub-work-items, more than max_sub_work_items 10")
 
 	ordered, err := Validate(Plan{SubWorkItems: items[:10]}, Limits{MaxItems: 10}, nil)
 	require.NoError(t, err)
@@ -143,7 +144,7 @@ func TestValidateRejectsBadPlans(t *testing.T) {
 			_, err := Validate(tt.plan, Limits{MaxItems: 10}, nil)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.msg)
-			var esc *Escalation
+			var esc *escalation.Error
 			assert.False(t, errors.As(err, &esc), "bad plans are fed back, not escalated")
 		})
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cogworks/cogworks/escalation"
 )
 
 // MaxIDLength is the longest sub-work-item id a plan may use.
@@ -49,7 +51,7 @@ func CheckID(id string) error {
 // Validate checks a plan and returns its sub-work-items in topological
 // order. Checks, in order: at least one item; every id well-formed (see
 // CheckID; all bad ids are reported together); no empty or duplicate ids; at
-// most limits.MaxItems items (else *Escalation, ASSERT-PLAN-003); dependencies
+// most limits.MaxItems items (else *escalation.Error, ASSERT-PLAN-003); dependencies
 // known and acyclic (else an error or *CycleError, ASSERT-PLAN-002); every id
 // in interfaceIDs covered by at least one item's Interfaces (else
 // *CoverageError listing the missing ids sorted, ASSERT-PLAN-004).
@@ -83,9 +85,9 @@ func Validate(plan Plan, limits Limits, interfaceIDs []string) ([]SubWorkItem, e
 		return nil, fmt.Errorf("sub_work_items: duplicate ids %s", strings.Join(dups, ", "))
 	}
 	if limits.MaxItems > 0 && len(items) > limits.MaxItems {
-		return nil, &Escalation{
-			Reason:  ReasonTooManyItems,
-			Details: fmt.Sprintf("plan has %d sub-work-items, more than max_sub_work_items %d", len(items), limits.MaxItems),
+		return nil, &escalation.Error{
+			Code:   ReasonTooManyItems,
+			Reason: fmt.Sprintf("plan has %d sub-work-items, more than max_sub_work_items %d", len(items), limits.MaxItems),
 		}
 	}
 	ordered, err := Order(items)

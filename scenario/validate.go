@@ -43,7 +43,7 @@ type Result struct {
 	Threshold float64
 	Satisfied int
 	Total     int
-	Scenarios []ScenarioResult
+	Scenarios []Outcome
 	// FailureHits describes every trajectory that hit a failure criterion.
 	FailureHits []string
 	// Warnings are problems that did not affect the verdict (a twin that
@@ -53,8 +53,8 @@ type Result struct {
 	History History
 }
 
-// ScenarioResult is one scenario's outcome.
-type ScenarioResult struct {
+// Outcome is one scenario's outcome.
+type Outcome struct {
 	ID string
 	// Score is Satisfied / Trajectories.
 	Score        float64
@@ -165,89 +165,144 @@ func describeHit(id string, index, total int, f CriterionResult) string {
 
 // runScenario executes one scenario's trajectories with its twin, if any.
 // warn reports a twin that failed to stop after an otherwise clean run.
-func runScenario(ctx context.Context, cfg Config, sc Scenario, sim Simulator, twins Twins, judge Judge) (sr ScenarioResult, warn string, err error) {
+func runScenario(ctx context.Context, cfg Config, sc Scenario, sim Simulator, twins Twins, judge Judge) (sr Outcome, warn string, err error) {
 	n := sc.Trajectories
 	if n <= 0 {
 		n = cfg.DefaultTrajectories
 	}
-	sr = ScenarioResult{ID: sc.ID, Trajectories: n}
-	var twin Twin
-	hasTwin := sc.Twin != ""
-	if hasTwin {
-		twin = twins.Defs[sc.Twin]
-		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
-			defer cancel()
-			if stopErr := twins.Runner.Stop(stopCtx, twin); stopErr != nil {
-				if err != nil {
-					err = errors.Join(err, fmt.Errorf("scenario %s: %w", sc.ID, stopErr))
-				} else {
-					warn = fmt.Sprintf("scenario %s: %v", sc.ID, stopErr)
-				}
-			}
-		}()
-		if err := twins.Runner.Start(ctx, twin); err != nil {
-			return sr, "", fmt.Errorf("scenario %s: start twin %s: %w", sc.ID, twin.Name, err)
-		}
-		if err := twins.Runner.Ready(ctx, twin); err != nil {
-			return sr, "", fmt.Errorf("scenario %s: twin %s not ready: %w", sc.ID, twin.Name, err)
+	sr = Outcome{ID: sc.ID, Trajectories: n}
+	var tw *twinSession
+	if sc.Twin != "" {
+		tw = &twinSession{runner: twins.Runner, twin: twins.Defs[sc.Twin], scenario: sc.ID}
+		defer func() { warn, err = tw.stop(ctx, warn, err) }()
+		if err := tw.start(ctx); err != nil {
+			return sr, "", err
 		}
 	}
-	type failureKey struct{ check, message, reason string }
-	var (
-		order   []failureKey
-		where   = map[failureKey][]string{}
-		failing = map[string]bool{}
-	)
+	var tally failureTally
 	for i := 1; i <= n; i++ {
-		if hasTwin && i > 1 {
-			if err := twins.Runner.Reset(ctx, twin); err != nil {
-				return sr, "", fmt.Errorf("scenario %s: reset twin %s before trajectory %d: %w", sc.ID, twin.Name, i, err)
-			}
-		}
-		obs, err := sim.Simulate(ctx, newRun(sc.Run))
-		if err != nil {
-			return sr, "", fmt.Errorf("scenario %s: trajectory %d/%d: simulate: %w", sc.ID, i, n, err)
-		}
-		tr, err := evaluateTrajectory(ctx, sc, i, obs, judge)
+		tr, obs, err := runTrajectory(ctx, sc, i, n, sim, tw, judge)
 		if err != nil {
 			return sr, "", err
 		}
 		if tr.Satisfied {
 			sr.Satisfied++
 		} else {
-			for _, c := range tr.Acceptance {
-				if c.Passed {
-					continue
-				}
-				k := failureKey{c.Check, c.Message, c.Reason}
-				if _, seen := where[k]; !seen {
-					order = append(order, k)
-				}
-				where[k] = append(where[k], fmt.Sprint(i))
-			}
-			for _, t := range obs.Tests {
-				if !t.Passed {
-					failing[t.Name] = true
-				}
-			}
+			tally.add(i, tr, obs)
 		}
 		sr.Runs = append(sr.Runs, tr)
 	}
 	sr.Score = float64(sr.Satisfied) / float64(n)
-	for _, k := range order {
+	sr.Failures = tally.lines(n)
+	sr.FailedTests = slices.Sorted(maps.Keys(tally.failing))
+	return sr, "", nil
+}
+
+// twinSession is a scenario's twin from start to stop.
+type twinSession struct {
+	runner   TwinRunner
+	twin     Twin
+	scenario string
+}
+
+// start starts the twin and waits until it is ready.
+func (s *twinSession) start(ctx context.Context) error {
+	if err := s.runner.Start(ctx, s.twin); err != nil {
+		return fmt.Errorf("scenario %s: start twin %s: %w", s.scenario, s.twin.Name, err)
+	}
+	if err := s.runner.Ready(ctx, s.twin); err != nil {
+		return fmt.Errorf("scenario %s: twin %s not ready: %w", s.scenario, s.twin.Name, err)
+	}
+	return nil
+}
+
+// reset gives trajectory i (from the second on) a fresh twin.
+func (s *twinSession) reset(ctx context.Context, i int) error {
+	if err := s.runner.Reset(ctx, s.twin); err != nil {
+		return fmt.Errorf("scenario %s: reset twin %s before trajectory %d: %w", s.scenario, s.twin.Name, i, err)
+	}
+	return nil
+}
+
+// stop stops the twin even when ctx is done. A stop failure joins the
+// run's error, or becomes a warning after an otherwise clean run.
+func (s *twinSession) stop(ctx context.Context, warn string, err error) (string, error) {
+	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
+	defer cancel()
+	stopErr := s.runner.Stop(stopCtx, s.twin)
+	switch {
+	case stopErr == nil:
+		return warn, err
+	case err != nil:
+		return warn, errors.Join(err, fmt.Errorf("scenario %s: %w", s.scenario, stopErr))
+	}
+	return fmt.Sprintf("scenario %s: %v", s.scenario, stopErr), nil
+}
+
+// runTrajectory runs and evaluates trajectory i of n.
+func runTrajectory(ctx context.Context, sc Scenario, i, n int, sim Simulator, tw *twinSession, judge Judge) (TrajectoryResult, Observation, error) {
+	if tw != nil && i > 1 {
+		if err := tw.reset(ctx, i); err != nil {
+			return TrajectoryResult{}, Observation{}, err
+		}
+	}
+	obs, err := sim.Simulate(ctx, newRun(sc.Run))
+	if err != nil {
+		return TrajectoryResult{}, Observation{}, fmt.Errorf("scenario %s: trajectory %d/%d: simulate: %w", sc.ID, i, n, err)
+	}
+	tr, err := evaluateTrajectory(ctx, sc, i, obs, judge)
+	return tr, obs, err
+}
+
+// failureTally groups the failed acceptance criteria of unsatisfied
+// trajectories (in first-seen order, with the trajectories that hit each)
+// and collects their failing tests.
+type failureTally struct {
+	order   []failureKey
+	where   map[failureKey][]string
+	failing map[string]bool
+}
+
+type failureKey struct{ check, message, reason string }
+
+// add records unsatisfied trajectory i.
+func (f *failureTally) add(i int, tr TrajectoryResult, obs Observation) {
+	if f.where == nil {
+		f.where, f.failing = map[failureKey][]string{}, map[string]bool{}
+	}
+	for _, c := range tr.Acceptance {
+		if c.Passed {
+			continue
+		}
+		k := failureKey{c.Check, c.Message, c.Reason}
+		if _, seen := f.where[k]; !seen {
+			f.order = append(f.order, k)
+		}
+		f.where[k] = append(f.where[k], fmt.Sprint(i))
+	}
+	for _, t := range obs.Tests {
+		if !t.Passed {
+			f.failing[t.Name] = true
+		}
+	}
+}
+
+// lines renders one line per failed criterion: "check (message): reason —
+// trajectories 2, 5 of n".
+func (f *failureTally) lines(n int) []string {
+	var out []string
+	for _, k := range f.order {
 		line := k.check
 		if k.message != "" {
 			line += fmt.Sprintf(" (%s)", k.message)
 		}
 		noun := "trajectories"
-		if len(where[k]) == 1 {
+		if len(f.where[k]) == 1 {
 			noun = "trajectory"
 		}
-		sr.Failures = append(sr.Failures, fmt.Sprintf("%s: %s — %s %s of %d", line, k.reason, noun, strings.Join(where[k], ", "), n))
+		out = append(out, fmt.Sprintf("%s: %s — %s %s of %d", line, k.reason, noun, strings.Join(f.where[k], ", "), n))
 	}
-	sr.FailedTests = slices.Sorted(maps.Keys(failing))
-	return sr, "", nil
+	return out
 }
 
 // newRun builds a fresh simulator request so no trajectory can see another's

@@ -25,7 +25,10 @@ import (
 // Re-running finds its artifacts instead of redoing them: an existing PR
 // for the spec branch is recorded as is (ASSERT-IDEM-001), and a spec file
 // already on the branch only gets its PR opened; neither calls the LLM.
-type architectureExecutor struct{ d Deps }
+type architectureExecutor struct {
+	d  Deps
+	gh architectureGitHub
+}
 
 // archDefaultWindow bounds the architecture context when the config
 // names no model window.
@@ -35,7 +38,7 @@ const archDefaultWindow = 200000
 func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	d, snap, n := x.d, in.Snapshot, in.Issue.Number
 	branch := specBranch(n)
-	pr, found, err := findPullByHead(ctx, d.GitHub, in.Repo, branch)
+	pr, found, err := findPullByHead(ctx, x.gh, in.Repo, branch)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -44,11 +47,11 @@ func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput)
 		return engine.StageResult{Outcome: engine.StageDone,
 			Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
 	}
-	base, err := d.defaultBranch(ctx, in.Repo)
+	base, err := defaultBranch(ctx, x.gh, in.Repo)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	_, err = d.GitHub.GetFile(ctx, in.Repo, specPath(n), branch)
+	_, err = x.gh.GetFile(ctx, in.Repo, specPath(n), branch)
 	switch {
 	case errors.Is(err, github.ErrNotFound):
 		if err := x.writeSpec(ctx, in, branch, base); err != nil {
@@ -57,7 +60,7 @@ func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput)
 	case err != nil:
 		return engine.StageResult{}, fmt.Errorf("look for an earlier specification of #%d on %s: %w", n, branch, err)
 	}
-	pr, _, err = idem.FindOrCreatePull(ctx, d.GitHub, in.Repo, github.NewPull{
+	pr, _, err = idem.FindOrCreatePull(ctx, x.gh, in.Repo, github.NewPull{
 		Title: fmt.Sprintf("CogWorks spec for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  specPullBody(n, d.Warnings),
 		Head:  branch,
@@ -109,7 +112,7 @@ func (x architectureExecutor) writeSpec(ctx context.Context, in engine.StageInpu
 	if err != nil {
 		return err
 	}
-	_, _, err = idem.WriteFiles(ctx, d.GitHub, in.Repo, idem.Commit{
+	_, _, err = idem.WriteFiles(ctx, x.gh, in.Repo, idem.Commit{
 		Branch:  branch,
 		From:    base,
 		Message: fmt.Sprintf("CogWorks: specification for #%d", n),

@@ -26,10 +26,12 @@ func validSpec() Specification {
 }
 
 func TestAssertARCH001_ValidSpecReferencesPass(t *testing.T) {
+	t.Parallel()
 	assert.Empty(t, ValidateSpecification(validSpec(), specModules, specConstraints, fhRegistry(t)))
 }
 
 func TestAssertARCH002_MissingModuleFailsNamingIt(t *testing.T) {
+	t.Parallel()
 	spec := validSpec()
 	spec.AffectedModules = append(spec.AffectedModules, SpecModule{Name: "odometer"}, SpecModule{Name: "firmware/pump"})
 	problems := ValidateSpecification(spec, specModules, specConstraints, nil)
@@ -39,6 +41,7 @@ func TestAssertARCH002_MissingModuleFailsNamingIt(t *testing.T) {
 }
 
 func TestAssertARCH003_ForbiddenDependencyFailsNamingConstraint(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		from, to string
@@ -68,6 +71,7 @@ func TestAssertARCH003_ForbiddenDependencyFailsNamingConstraint(t *testing.T) {
 }
 
 func TestAssertXVAL004_ProposedBusLoadOverMaxFails(t *testing.T) {
+	t.Parallel()
 	reg := fhRegistry(t)
 	spec := validSpec()
 	for _, name := range []string{"WheelFL", "WheelFR", "WheelRL", "WheelRR"} {
@@ -93,6 +97,7 @@ func TestAssertXVAL004_ProposedBusLoadOverMaxFails(t *testing.T) {
 }
 
 func TestRenderSpecificationListsEverySection(t *testing.T) {
+	t.Parallel()
 	spec := validSpec()
 	spec.ProposedValues = []SpecProposedValue{{Interface: "SWD-IF-CAN-01", Parameter: "baud_rate", Value: 500000}}
 	md := RenderSpecification(7, "Count | widgets", spec)

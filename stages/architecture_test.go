@@ -8,12 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/prompts"
 )
 
 func TestAssertARCH004_ValidationFailureRetriedWithErrors(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Constraints = specConstraints
 	bad := validSpec()
@@ -50,6 +52,7 @@ func TestAssertARCH004_ValidationFailureRetriedWithErrors(t *testing.T) {
 }
 
 func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Budgets.StageMaxRetries = 2
 	f.cfg.Constraints = specConstraints
@@ -58,7 +61,7 @@ func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
 	f.addJSON(t, prompts.Architecture, bad)
 	f.addJSON(t, prompts.Architecture, bad)
 	_, err := f.run(t, pipeline.StageArchitecture, f.snapshot())
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "%v", err)
 	require.Len(t, esc.Attempts, 2)
 	assert.Contains(t, esc.Attempts[1].Diagnostics[0], "forbidden_imports")
@@ -66,6 +69,7 @@ func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
 }
 
 func TestAssertXVAL004_ArchitectureExecutorCatchesBusOverload(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.deps.Registry = fhRegistry(t)
 	over := validSpec()
@@ -88,6 +92,7 @@ func TestAssertXVAL004_ArchitectureExecutorCatchesBusOverload(t *testing.T) {
 }
 
 func TestAssertIDEM001_ArchitectureRerunFindsExistingPR(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.addJSON(t, prompts.Architecture, validSpec())
 	snap := f.snapshot()
@@ -108,6 +113,7 @@ func TestAssertIDEM001_ArchitectureRerunFindsExistingPR(t *testing.T) {
 }
 
 func TestArchitectureCrashAfterCommitOpensPRWithoutLLM(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	// A previous run committed the spec and crashed before opening the PR.
 	f.env.Sim.SeedFiles(testenv.Repo.String(), "cogworks/1/spec", map[string]string{"docs/cogworks/1-specification.md": "# spec\n"})

@@ -9,7 +9,7 @@ import (
 // generation and scenario validation.
 func buildHalf(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	return map[pipeline.Stage]engine.StageExecutor{
-		pipeline.StageCodeGeneration:     codeGenExecutor{d: d},
-		pipeline.StageScenarioValidation: scenarioExecutor{d: d},
+		pipeline.StageCodeGeneration:     codeGenExecutor{d: d, gh: d.GitHub},
+		pipeline.StageScenarioValidation: scenarioExecutor{d: d, gh: d.GitHub},
 	}
 }

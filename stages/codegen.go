@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
@@ -44,7 +44,10 @@ type codeFile struct {
 // completed, assembles its context (never any scenario), asks the LLM for
 // the files and runs them through the domain service, feeding failures
 // back, until an attempt passes or the SWI's retry budget is spent.
-type codeGenExecutor struct{ d Deps }
+type codeGenExecutor struct {
+	d  Deps
+	gh codeGenGitHub
+}
 
 // swiRun is the state of one code generation step.
 type swiRun struct {
@@ -73,15 +76,15 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		return engine.StageResult{}, err
 	}
 	r.rec = rec
-	if r.item, err = planItem(ctx, e.d, r.repo, snap, rec); err != nil {
+	if r.item, err = planItem(ctx, e.gh, r.repo, snap, rec); err != nil {
 		return engine.StageResult{}, err
 	}
-	info, err := e.d.GitHub.GetRepo(ctx, r.repo)
+	info, err := e.gh.GetRepo(ctx, r.repo)
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("read repository %s: %w", r.repo, err)
 	}
 	r.ref = info.DefaultBranch
-	if r.src, err = loadSWISources(ctx, e.d, r.repo, snap, rec, r.item); err != nil {
+	if r.src, err = loadSWISources(ctx, e.gh, r.repo, snap, rec, r.item); err != nil {
 		return engine.StageResult{}, err
 	}
 	others, err := e.contextItems(ctx, in, r.item, r.src)
@@ -95,7 +98,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		maxAttempts = codegenDefaultRetries
 	}
 	earlier := swiFeedback(snap, rec.ID)
-	var attempts []audit.Attempt
+	var attempts []escalation.Attempt
 	retry := ""
 	for k := 1; k <= maxAttempts; k++ {
 		feedback := strings.TrimSpace(strings.Join(nonEmpty(earlier, retry), "\n\n"))
@@ -113,7 +116,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		var se *llm.SchemaError
 		switch {
 		case errors.As(err, new(*llm.BudgetExceededError)):
-			return engine.StageResult{}, &engine.Escalation{Reason: "cost budget exceeded", Attempts: attempts}
+			return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
 		case errors.As(err, &se):
 			fail = &attemptFailure{Summary: "the answer did not match the output schema: " + se.Error()}
 		case err != nil:
@@ -122,7 +125,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 			files, fail, err = e.check(ctx, r, out)
 			if err != nil {
 				if errors.As(err, new(*llm.BudgetExceededError)) {
-					return engine.StageResult{}, &engine.Escalation{Reason: "cost budget exceeded", Attempts: attempts}
+					return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
 				}
 				return engine.StageResult{}, err
 			}
@@ -130,10 +133,10 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		if fail == nil {
 			return e.commit(ctx, r, files, k)
 		}
-		attempts = append(attempts, audit.Attempt{N: k, Summary: fail.Summary, Diagnostics: fail.lines()})
+		attempts = append(attempts, escalation.Attempt{N: k, Summary: fail.Summary, Diagnostics: fail.lines()})
 		retry = fail.render(k)
 	}
-	return engine.StageResult{}, &engine.Escalation{
+	return engine.StageResult{}, &escalation.Error{
 		Reason:   fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts),
 		Attempts: attempts,
 	}
@@ -183,9 +186,9 @@ func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pip
 			return rec, &engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete,
 				Summary: "Every sub-work-item is completed."}, nil
 		}
-		return rec, nil, &engine.Escalation{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
+		return rec, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
 	}
-	if err := setSWIStatus(ctx, e.d, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
+	if err := setSWIStatus(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
 		return rec, nil, err
 	}
 	snap.CurrentSWI = rec.ID
@@ -314,7 +317,7 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]
 	if title == "" {
 		title = r.rec.ID
 	}
-	_, _, err := idem.WriteFiles(ctx, e.d.GitHub, r.repo, idem.Commit{
+	_, _, err := idem.WriteFiles(ctx, e.gh, r.repo, idem.Commit{
 		Branch: branch, From: swiBase(snap, r.rec),
 		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree,
 	})
@@ -323,10 +326,7 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]
 	}
 	_, i, _ := findSWI(snap, r.rec.ID)
 	snap.Artifacts.SubWorkItems[i].Branch = branch
-	prev, err := swiFiles(snap, r.rec.ID)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
+	prev := swiFiles(snap, r.rec.ID)
 	setSWIFiles(snap, r.rec.ID, append(prev, slices.Collect(maps.Keys(files))...))
 	setSWIFeedback(snap, r.rec.ID, "")
 	return engine.StageResult{

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/contextpack"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -183,7 +184,7 @@ func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, others []con
 	pack, err := contextpack.Assemble(items, max(window, 0), llm.EstimateTokens)
 	var overflow *contextpack.OverflowError
 	if errors.As(err, &overflow) {
-		return nil, &engine.Escalation{Reason: fmt.Sprintf("sub-work-item %s: %v", r.rec.ID, err)}
+		return nil, &escalation.Error{Reason: fmt.Sprintf("sub-work-item %s: %v", r.rec.ID, err)}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("assemble context for %s: %w", r.rec.ID, err)

@@ -18,6 +18,7 @@ func failed(outputs ...string) domain.SimulateResult {
 }
 
 func TestSelfExplanatory(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		res  domain.SimulateResult
@@ -48,6 +49,7 @@ func TestSelfExplanatory(t *testing.T) {
 }
 
 func TestFailureOutputAndRender(t *testing.T) {
+	t.Parallel()
 	res := domain.SimulateResult{ExitCode: 1, Output: "whole run\n", Tests: []domain.TestResult{
 		{Name: "TestOK", Package: "p", Passed: true, Output: "ok\n"},
 		{Name: "TestBad", Package: "p", Output: "got 1, want 2"},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -40,6 +41,7 @@ func (s *Simple) Value() int { return s.n }
 import "testing"
 
 func TestSimple(t *testing.T) {
+	t.Parallel()
 	c := NewSimple()
 	c.Inc()
 	c.Inc()
@@ -66,6 +68,7 @@ func lineOf(t *testing.T, s, needle string) int {
 }
 
 func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	broken := strings.Replace(simpleCode, "return s.n }", `return "many" }`, 1)
 	f.code(t, map[string]string{simplePath: broken, simpleTestPath: simpleTest})
@@ -95,13 +98,12 @@ func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
 	assert.Equal(t, "counter-simple", f.snap.CurrentSWI)
 	assert.Contains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIInProgress))
 	assert.NotContains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIPending))
-	paths, err := swiFiles(f.snap, "counter-simple")
-	require.NoError(t, err)
-	assert.Equal(t, []string{simplePath, simpleTestPath}, paths)
+	assert.Equal(t, []string{simplePath, simpleTestPath}, swiFiles(f.snap, "counter-simple"))
 	assert.Equal(t, 2, f.snap.Ledger.PerSWI["counter-simple"].Calls, "calls booked per SWI")
 }
 
 func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	setSWIFeedback(f.snap, "counter-simple", "Review: NewSimple lacks a doc comment example.")
 	wrong := strings.Replace(simpleCode, "s.n++", "s.n += 2", 1)
@@ -120,6 +122,7 @@ func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
 }
 
 func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	obscure := strings.Replace(simpleTest, `if got, want := c.Value(), 2; got != want {
 		t.Fatalf("got %d, want %d", got, want)
@@ -146,13 +149,14 @@ func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
 }
 
 func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
 	f.cfg.Budgets.SubWorkItemMaxRetries = 2
 	f.code(t, map[string]string{".github/workflows/ci.yml": "on: push\n", simplePath: simpleCode})
 	f.code(t, map[string]string{simplePath: "package widgets\n\nfunc {\n"})
 
 	_, err := f.run(t, pipeline.StageCodeGeneration)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.ErrorAs(t, err, &esc)
 	assert.Contains(t, esc.Reason, "counter-simple")
 	assert.Contains(t, esc.Reason, "2 attempts")
@@ -168,6 +172,7 @@ func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing
 }
 
 func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
+	t.Parallel()
 	const (
 		aCode = "package widgets\n\n// DoubleA doubles n.\nfunc DoubleA(n int) int { return 2 * n }\n"
 		bCode = "package widgets\n\n// TripleB triples n.\nfunc TripleB(n int) int { return 3 * n }\n"
@@ -226,6 +231,7 @@ func (f *buildFixture) seedBranchFrom(t *testing.T, branch, base string, files m
 }
 
 func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
+	t.Parallel()
 	secret := map[string]string{
 		".cogworks/scenarios/counter.toml":    "id = \"SCN-1\" # HOLDOUT-MARKER-ONE\n",
 		"widgets/scenarios/counter.toml":      "id = \"SCN-2\" # HOLDOUT-MARKER-TWO\n",
@@ -258,13 +264,14 @@ func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
 }
 
 func TestCodeGenerationWithNothingToStart(t *testing.T) {
+	t.Parallel()
 	items := []planner.SubWorkItem{{ID: "a"}, {ID: "b", DependsOn: []string{"a"}}}
 	f := newBuildFixture(t, nil, items, nil)
 	f.deps.Domain = startGoServiceless{}
 	f.snap.Artifacts.SubWorkItems[0].Status = string(pipeline.SWIFailed)
 
 	_, err := f.run(t, pipeline.StageCodeGeneration)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.ErrorAs(t, err, &esc)
 	assert.Contains(t, esc.Reason, "b (pending)")
 
@@ -281,11 +288,12 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 type startGoServiceless struct{ Domain }
 
 func TestCodeGenerationBudgetRefusalEscalates(t *testing.T) {
+	t.Parallel()
 	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, nil)
 	f.deps.LLM.Budget.MaxTokens = 10
 	f.code(t, map[string]string{simplePath: simpleCode})
 	_, err := f.run(t, pipeline.StageCodeGeneration)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "got %v", err)
 	assert.Equal(t, "cost budget exceeded", esc.Reason)
 	assert.Empty(t, f.script.Requests(), "the call is refused before it is sent")

@@ -8,46 +8,11 @@ import (
 	"github.com/cogworks/cogworks/contextpack"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
-	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/scenario"
 	"github.com/cogworks/cogworks/xval"
 )
-
-// GitHub is what the stage executors need from GitHub (a subset of
-// *github.Client).
-type GitHub interface {
-	GetRepo(ctx context.Context, repo github.Repo) (github.RepoInfo, error)
-	GetIssue(ctx context.Context, repo github.Repo, number int) (github.Issue, error)
-	ListIssues(ctx context.Context, repo github.Repo, f github.IssueFilter) ([]github.Issue, error)
-	CreateIssue(ctx context.Context, repo github.Repo, i github.NewIssue) (github.Issue, error)
-	UpdateIssue(ctx context.Context, repo github.Repo, number int, u github.IssueUpdate) (github.Issue, error)
-	ListComments(ctx context.Context, repo github.Repo, number int) ([]github.Comment, error)
-	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
-	EditComment(ctx context.Context, repo github.Repo, id int64, body string) (github.Comment, error)
-	AddLabels(ctx context.Context, repo github.Repo, number int, labels ...string) error
-	SetLabels(ctx context.Context, repo github.Repo, number int, labels []string) ([]string, error)
-	RemoveLabel(ctx context.Context, repo github.Repo, number int, label string) error
-	ListRepoLabels(ctx context.Context, repo github.Repo) ([]github.Label, error)
-	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error
-	AddSubIssue(ctx context.Context, repo github.Repo, parent int, childID int64) error
-	ListSubIssues(ctx context.Context, repo github.Repo, parent int) ([]github.Issue, error)
-	CreatePull(ctx context.Context, repo github.Repo, p github.NewPull) (github.PullRequest, error)
-	ListPulls(ctx context.Context, repo github.Repo, f github.PullFilter) ([]github.PullRequest, error)
-	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
-	CreateReview(ctx context.Context, repo github.Repo, number int, r github.NewReview) (github.Review, error)
-	ListReviewComments(ctx context.Context, repo github.Repo, number int) ([]github.InlineComment, error)
-	GetBranchSHA(ctx context.Context, repo github.Repo, branch string) (string, error)
-	GetBranchHead(ctx context.Context, repo github.Repo, branch string) (github.Commit, error)
-	CreateBranch(ctx context.Context, repo github.Repo, branch, sha string) error
-	UpdateBranch(ctx context.Context, repo github.Repo, branch, sha string, force bool) error
-	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
-	GetTree(ctx context.Context, repo github.Repo, treeSHA string, recursive bool) ([]github.TreeEntry, error)
-	CreateTree(ctx context.Context, repo github.Repo, baseTree string, entries []github.TreeEntry) (string, error)
-	CreateCommit(ctx context.Context, repo github.Repo, message, tree string, parents []string) (github.Commit, error)
-	GetFile(ctx context.Context, repo github.Repo, path, ref string) ([]byte, error)
-}
 
 // Domain is what the executors need from the primary domain service
 // (*domain.Client implements it).

@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -59,6 +60,7 @@ pattern = "(?i)panic|DATA RACE"
 import "testing"
 
 func TestScenarioPublish(t *testing.T) {
+	t.Parallel()
 	s := NewSink()
 	if err := s.Publish(nil); err == nil {
 		t.Fatal("an empty frame was accepted")
@@ -131,6 +133,7 @@ const e2eCodeTest = `package telemetry
 import "testing"
 
 func TestSinkKeepsFrames(t *testing.T) {
+	t.Parallel()
 	s := NewSink()
 	if err := s.Publish([]byte{1, 2}); err != nil {
 		t.Fatal(err)
@@ -171,7 +174,7 @@ func e2eScript(t *testing.T, script *llm.Scripted) {
 	})
 	add(prompts.InterfaceDesign, Interfaces{
 		Files:      []InterfaceFile{{Path: "telemetry/api.go", Content: e2eInterface}},
-		Interfaces: []InterfaceDecl{{ID: "IF-TEL-PUBLISHER", Name: "Publisher", File: "telemetry/api.go", Summary: "publishes frames"}},
+		Interfaces: []pipeline.InterfaceDecl{{ID: "IF-TEL-PUBLISHER", Name: "Publisher", File: "telemetry/api.go", Summary: "publishes frames"}},
 	})
 	add(prompts.Planning, planner.Plan{SubWorkItems: []planner.SubWorkItem{{
 		ID: "sink", Title: "In-memory telemetry sink", Description: "Implement Publisher with an in-memory Sink.",
@@ -219,6 +222,7 @@ func e2eWrites(env *testenv.Env) []string {
 }
 
 func TestPipelineEndToEnd(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the Go toolchain through the reference domain service")
 	}
@@ -235,7 +239,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, scenarios, 1)
 	dom, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix,
-		Endpoint: goservice.StartForTest(t, goservice.Options{})})
+		Endpoint: goservicetest.Start(t, goservice.Options{})})
 	require.NoError(t, err)
 	t.Cleanup(dom.Close)
 

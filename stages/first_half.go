@@ -12,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/contextpack"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
@@ -22,10 +23,10 @@ import (
 // planning.
 func firstHalf(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	return map[pipeline.Stage]engine.StageExecutor{
-		pipeline.StageIntake:          intakeExecutor{d: d},
-		pipeline.StageArchitecture:    architectureExecutor{d: d},
-		pipeline.StageInterfaceDesign: interfaceExecutor{d: d},
-		pipeline.StagePlanning:        planningExecutor{d: d},
+		pipeline.StageIntake:          intakeExecutor{d: d, gh: d.GitHub},
+		pipeline.StageArchitecture:    architectureExecutor{d: d, gh: d.GitHub},
+		pipeline.StageInterfaceDesign: interfaceExecutor{d: d, gh: d.GitHub},
+		pipeline.StagePlanning:        planningExecutor{d: d, gh: d.GitHub},
 	}
 }
 
@@ -54,44 +55,44 @@ type attemptFunc func(ctx context.Context, feedback string) (summary string, pro
 // made, feeding each attempt's problems into the next (ASSERT-ARCH-004).
 // An answer that still violates the output schema after the gateway's own
 // schema retries counts as a failed attempt. Exhaustion is an
-// *engine.Escalation listing every attempt; a budget refusal is an
-// escalation "cost budget exceeded"; an *engine.Escalation from fn gets
+// *escalation.Error listing every attempt; a budget refusal is an
+// escalation "cost budget exceeded"; an *escalation.Error from fn gets
 // the earlier attempts; any other error is returned unchanged.
-func runAttempts(ctx context.Context, stage pipeline.Stage, max int, fn attemptFunc) ([]audit.Attempt, error) {
-	var attempts []audit.Attempt
+func runAttempts(ctx context.Context, stage pipeline.Stage, max int, fn attemptFunc) ([]escalation.Attempt, error) {
+	var attempts []escalation.Attempt
 	feedback := ""
 	for n := 1; n <= max; n++ {
 		summary, problems, err := fn(ctx, feedback)
 		if err != nil {
 			var se *llm.SchemaError
 			if !errors.As(err, &se) {
-				return attempts, escalation(err, attempts)
+				return attempts, escalate(err, attempts)
 			}
 			summary, problems = "the answer did not match the output schema", []string{err.Error()}
 		}
 		if len(problems) == 0 {
 			return attempts, nil
 		}
-		attempts = append(attempts, audit.Attempt{N: n, Summary: summary, Diagnostics: problems})
+		attempts = append(attempts, escalation.Attempt{N: n, Summary: summary, Diagnostics: problems})
 		feedback = feedbackText(n, problems)
 	}
-	return attempts, &engine.Escalation{
+	return attempts, &escalation.Error{
 		Reason:   fmt.Sprintf("%s: the output still failed validation after %d attempts", stage, max),
 		Attempts: attempts,
 	}
 }
 
-// escalation turns a budget refusal into an escalation and gives an
+// escalate turns a budget refusal into an escalation and gives an
 // escalation from an attempt the earlier attempts; other errors pass.
-func escalation(err error, attempts []audit.Attempt) error {
+func escalate(err error, attempts []escalation.Attempt) error {
 	var be *llm.BudgetExceededError
 	if errors.As(err, &be) {
-		return &engine.Escalation{Reason: reasonBudget,
-			Attempts: append(attempts, audit.Attempt{N: len(attempts) + 1, Summary: be.Error()})}
+		return &escalation.Error{Reason: reasonBudget,
+			Attempts: append(attempts, escalation.Attempt{N: len(attempts) + 1, Summary: be.Error()})}
 	}
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	if errors.As(err, &esc) {
-		return &engine.Escalation{Reason: esc.Reason, Attempts: append(attempts, esc.Attempts...)}
+		return &escalation.Error{Code: esc.Code, Reason: esc.Reason, Attempts: append(attempts, esc.Attempts...)}
 	}
 	return err
 }
@@ -128,8 +129,8 @@ func (d Deps) repository() contextpack.Repository {
 }
 
 // defaultBranch asks GitHub for the repository's default branch.
-func (d Deps) defaultBranch(ctx context.Context, repo github.Repo) (string, error) {
-	info, err := d.GitHub.GetRepo(ctx, repo)
+func defaultBranch(ctx context.Context, gh repoInfoReader, repo github.Repo) (string, error) {
+	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
 		return "", fmt.Errorf("read default branch of %s: %w", repo, err)
 	}
@@ -141,19 +142,19 @@ func (d Deps) defaultBranch(ctx context.Context, repo github.Repo) (string, erro
 
 // readSpec returns the Markdown specification of work item n: from the
 // spec branch, else (merged and deleted) from the default branch.
-func (d Deps) readSpec(ctx context.Context, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
+func readSpec(ctx context.Context, gh specReader, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
 	n := snap.WorkItem
 	branch := snap.Artifacts.SpecBranch
 	if branch == "" {
 		branch = specBranch(n)
 	}
-	b, err := d.GitHub.GetFile(ctx, repo, specPath(n), branch)
+	b, err := gh.GetFile(ctx, repo, specPath(n), branch)
 	if errors.Is(err, github.ErrNotFound) {
 		var def string
-		if def, err = d.defaultBranch(ctx, repo); err != nil {
+		if def, err = defaultBranch(ctx, gh, repo); err != nil {
 			return "", err
 		}
-		b, err = d.GitHub.GetFile(ctx, repo, specPath(n), def)
+		b, err = gh.GetFile(ctx, repo, specPath(n), def)
 	}
 	if err != nil {
 		return "", fmt.Errorf("read the specification %s of #%d: %w", specPath(n), n, err)

@@ -20,6 +20,7 @@ import (
 // user's approval does not count) and the interface gate that the
 // safety-critical classification forces to human.
 func TestFirstHalfEndToEnd(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.deps.Domain = goDomain(t)
 	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}

@@ -13,6 +13,7 @@ import (
 )
 
 func TestGitHubRepoListsAndReadsBranch(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	env.Sim.SeedFiles(testenv.Repo.String(), "main", map[string]string{"counter/counter.go": "package counter\n", "docs/adr/1.md": "# one\n"})
 	r := GitHubRepo{GitHub: env.Client, Repo: testenv.Repo, Ref: "main"}

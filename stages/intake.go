@@ -11,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/prompts"
@@ -23,7 +24,10 @@ import (
 // (ASSERT-CLASS-004). The classification is stored in the snapshot and
 // shown in the classification comment even when the scope escalates, so
 // humans see why.
-type intakeExecutor struct{ d Deps }
+type intakeExecutor struct {
+	d  Deps
+	gh intakeGitHub
+}
 
 // Execute implements engine.StageExecutor.
 func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
@@ -60,14 +64,15 @@ func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	})
 	body := classificationComment(final, raw.SafetyAffecting, scope)
 	k := key(in.Issue.Number, "classification")
-	if _, _, err := idem.UpsertComment(ctx, d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, k,
+	if _, _, err := idem.UpsertComment(ctx, x.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, k,
 		audit.Format(audit.Comment{Key: k, Title: "Classification", Body: body})); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post the classification of #%d: %w", in.Issue.Number, err)
 	}
 	if scope != nil {
-		return engine.StageResult{}, &engine.Escalation{
-			Reason:   "estimated scope exceeds the configured threshold: " + scope.Details,
-			Attempts: []audit.Attempt{{N: 1, Summary: "classification " + string(final.Type), Diagnostics: []string{scope.Details}}},
+		return engine.StageResult{}, &escalation.Error{
+			Code:     scope.Code,
+			Reason:   "estimated scope exceeds the configured threshold: " + scope.Reason,
+			Attempts: []escalation.Attempt{{N: 1, Summary: "classification " + string(final.Type), Diagnostics: []string{scope.Reason}}},
 		}
 	}
 	summary := fmt.Sprintf("classified as %s (%s complexity), modules: %s", final.Type,
@@ -79,7 +84,7 @@ func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 }
 
 // classificationComment renders the classification for humans.
-func classificationComment(c classify.Classification, llmSafety bool, scope *classify.Escalation) string {
+func classificationComment(c classify.Classification, llmSafety bool, scope *escalation.Error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Type:** `%s`\n\n", audit.Untrusted(string(c.Type)))
 	fmt.Fprintf(&b, "**Affected modules:** %s\n\n", codeList(c.AffectedModules))
@@ -98,7 +103,7 @@ func classificationComment(c classify.Classification, llmSafety bool, scope *cla
 		b.WriteString("> " + audit.Untrusted(line) + "\n")
 	}
 	if scope != nil {
-		fmt.Fprintf(&b, "\n**Escalated to humans:** %s. Split the issue or raise the threshold in `.cogworks/config.toml`, then add `cogworks:retry`.\n", oneLine(scope.Details))
+		fmt.Fprintf(&b, "\n**Escalated to humans:** %s. Split the issue or raise the threshold in `.cogworks/config.toml`, then add `cogworks:retry`.\n", oneLine(scope.Reason))
 	}
 	return b.String()
 }

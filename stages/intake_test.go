@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/prompts"
@@ -28,6 +29,7 @@ func (f *fhFixture) classificationComment(t *testing.T) string {
 }
 
 func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	// A schema-violating answer is sent back by the gateway; the valid one
 	// is used.
@@ -51,6 +53,7 @@ func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
 }
 
 func TestAssertCLASS002_SafetyOverrideThroughExecutor(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}
 	c := sampleClassification
@@ -64,6 +67,7 @@ func TestAssertCLASS002_SafetyOverrideThroughExecutor(t *testing.T) {
 }
 
 func TestAssertCLASS003_NoSafetyOverrideWithoutMatch(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}
 	f.addJSON(t, prompts.Classify, sampleClassification)
@@ -74,13 +78,14 @@ func TestAssertCLASS003_NoSafetyOverrideWithoutMatch(t *testing.T) {
 }
 
 func TestAssertCLASS004_ScopeOverThresholdEscalates(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	c := sampleClassification
 	c.EstimatedScope.Files = 41
 	f.addJSON(t, prompts.Classify, c)
 	snap := f.snapshot()
 	_, err := f.run(t, pipeline.StageIntake, snap)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "%v", err)
 	assert.Contains(t, esc.Reason, "estimated_scope.files 41 exceeds max_scope_files 40")
 	require.NotNil(t, snap.Classification, "the classification is kept so humans see why")
@@ -88,6 +93,7 @@ func TestAssertCLASS004_ScopeOverThresholdEscalates(t *testing.T) {
 }
 
 func TestIntakeInvalidClassificationFedBack(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	bad := sampleClassification
 	bad.Rationale = " "
@@ -100,6 +106,7 @@ func TestIntakeInvalidClassificationFedBack(t *testing.T) {
 }
 
 func TestAssertPSM001_FreshWorkItemEntersIntake(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	require.True(t, f.env.Sim.LabelIssue(testenv.Repo.String(), f.issue, "alice", pipeline.LabelRun))
 	f.addJSON(t, prompts.Classify, sampleClassification)

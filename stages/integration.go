@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -21,20 +20,19 @@ import (
 // on to the next SWI or completes the work item (SPEC §13). It never
 // merges, approves, requests changes or closes: the GitHub adapter's
 // capability manifest denies those (ASSERT-INT-003).
-type integrationExecutor struct{ d Deps }
+type integrationExecutor struct {
+	d  Deps
+	gh integrationGitHub
+}
 
 // Execute implements engine.StageExecutor.
 func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
-	rec, issue, files, err := loadCurrentSWI(ctx, e.d, in.Repo, snap)
+	rec, issue, files, err := loadCurrentSWI(ctx, e.gh, in.Repo, snap)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	findings, err := storedFindings(snap, rec.ID)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	inline, other := placeFindings(findings, files)
+	inline, other := placeFindings(snap.SWI(rec.ID).Findings, files)
 
 	branch := branchOf(snap, *rec)
 	base := swiBase(snap, *rec)
@@ -42,10 +40,10 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	// The SWI issue's title already carries "[#N k/m]"; the PR names the
 	// parent and the plan item's own title.
 	title := issue.Title
-	if item, err := planItem(ctx, e.d, in.Repo, snap, *rec); err == nil && item.Title != "" {
+	if item, err := planItem(ctx, e.gh, in.Repo, snap, *rec); err == nil && item.Title != "" {
 		title = item.Title
 	}
-	pr, _, err := idem.FindOrCreatePull(ctx, e.d.GitHub, in.Repo, github.NewPull{
+	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
 		Body: prBody(prBodyInput{
 			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
@@ -62,7 +60,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 
 	rec.PR = pr.Number
 	rec.Branch = branch
-	if err := setSWIStatus(ctx, e.d, in.Repo, snap, rec.ID, pipeline.SWICompleted); err != nil {
+	if err := setSWIStatus(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWICompleted); err != nil {
 		return engine.StageResult{}, err
 	}
 	snap.CurrentSWI = ""
@@ -73,7 +71,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "cost")
 	body := audit.Format(audit.Comment{Key: key, Title: "Cost report", Body: "Every sub-work-item has its PR; CogWorks never merges them — humans do, bottom-up.\n\n" +
 		audit.CostTable(snap.Ledger, in.Config.Budgets.PipelineMaxTokens, in.Config.Budgets.PipelineMaxCostUSD)})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
 	}
 	return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil
@@ -88,7 +86,7 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 	}
 	key := audit.Key(strconv.Itoa(workItem), "review", rec.ID, "inline")
 	marker := audit.Marker(key)
-	existing, err := e.d.GitHub.ListReviewComments(ctx, repo, pr.Number)
+	existing, err := e.gh.ListReviewComments(ctx, repo, pr.Number)
 	if err != nil {
 		return fmt.Errorf("list review comments of PR #%d: %w", pr.Number, err)
 	}
@@ -97,7 +95,7 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 			return nil
 		}
 	}
-	head, err := e.d.GitHub.GetBranchSHA(ctx, repo, branch)
+	head, err := e.gh.GetBranchSHA(ctx, repo, branch)
 	if err != nil {
 		return fmt.Errorf("read head of %s: %w", branch, err)
 	}
@@ -105,7 +103,7 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 	for _, f := range inline {
 		comments = append(comments, github.InlineComment{Path: f.File, Line: f.Line, Body: inlineBody(f, marker)})
 	}
-	_, err = e.d.GitHub.CreateReview(ctx, repo, pr.Number, github.NewReview{
+	_, err = e.gh.CreateReview(ctx, repo, pr.Number, github.NewReview{
 		Event:    github.ReviewComment,
 		Body:     audit.Format(audit.Comment{Key: key, Title: "Review findings", Body: fmt.Sprintf("%d non-blocking finding(s) from the review of `%s`. They did not block this PR; a human decides.", len(inline), rec.ID)}),
 		CommitID: head,
@@ -126,20 +124,6 @@ func inlineBody(f review.Finding, marker string) string {
 	}
 	fmt.Fprintf(&b, "\n\n%s\n\n%s", audit.Untrusted(strings.TrimSpace(f.Explanation)), marker)
 	return audit.Redact(b.String())
-}
-
-// storedFindings decodes the non-blocking findings review stored for the
-// SWI (ASSERT-REVIEW-002).
-func storedFindings(snap *pipeline.Snapshot, id string) ([]review.Finding, error) {
-	raw, ok := snap.Data[dataFindingsPrefix+id]
-	if !ok || raw == "" {
-		return nil, nil
-	}
-	var fs []review.Finding
-	if err := json.Unmarshal([]byte(raw), &fs); err != nil {
-		return nil, fmt.Errorf("sub-work-item %s: decode data key findings/%s: %w", id, id, err)
-	}
-	return fs, nil
 }
 
 // placeFindings splits findings into those GitHub can anchor inline (a

@@ -43,6 +43,7 @@ func onlyPull(t *testing.T, f *shipFixture) githubsim.PullRequest {
 }
 
 func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, nil, nil, nil)
 	res := reviewThenIntegrate(t, f)
@@ -71,6 +72,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 }
 
 func TestPRBodyGolden(t *testing.T) {
+	t.Parallel()
 	body := prBody(prBodyInput{
 		WorkItem: 42, SWI: pipeline.SWIRecord{ID: "can-encoder", Issue: 57, Order: 2, DependsOn: []string{"can-frames"}},
 		Artifacts:      pipeline.Artifacts{SpecPR: 43, InterfacePR: 44},
@@ -90,6 +92,7 @@ func TestPRBodyGolden(t *testing.T) {
 }
 
 func TestAssertINT002_NonBlockingFindingsInlineInOneCommentReview(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, []review.Finding{warningFinding()}, nil, []review.Finding{infoFinding(),
 		{File: shipCodePath, Line: 3, Severity: review.SeverityInformational, Criterion: "docs", Explanation: "say what a frame is"}})
@@ -117,6 +120,7 @@ func TestAssertINT002_NonBlockingFindingsInlineInOneCommentReview(t *testing.T) 
 }
 
 func TestAssertINT003_NeverMergesOrApproves(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, []review.Finding{warningFinding()}, nil, nil)
 	reviewThenIntegrate(t, f)
@@ -135,6 +139,7 @@ func TestAssertINT003_NeverMergesOrApproves(t *testing.T) {
 }
 
 func TestAssertREVIEW006_SafetyCriticalPRNeedsHumanApproval(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, true)
 	f.scriptReviews(t, nil, nil, nil)
 	reviewThenIntegrate(t, f)
@@ -157,6 +162,7 @@ func TestAssertREVIEW006_SafetyCriticalPRNeedsHumanApproval(t *testing.T) {
 }
 
 func TestAssertEXT002_DomainWarningInPR(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	warning := `domain service "pcb" (domain electrical) is unavailable: cross-domain validation for electrical was skipped`
 	f.deps.Warnings = []string{warning}
@@ -169,6 +175,7 @@ func TestAssertEXT002_DomainWarningInPR(t *testing.T) {
 }
 
 func TestIntegrationNextSWI(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.snap.Artifacts.SubWorkItems = append(f.snap.Artifacts.SubWorkItems,
 		pipeline.SWIRecord{ID: "telemetry-sink", Order: 2, DependsOn: []string{shipSWIID}, Status: string(pipeline.SWIPending)})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,8 +22,8 @@ import (
 // Interfaces is the interface-design stage's structured LLM output (SPEC
 // §5.3).
 type Interfaces struct {
-	Files      []InterfaceFile `json:"files"`
-	Interfaces []InterfaceDecl `json:"interfaces"`
+	Files      []InterfaceFile          `json:"files"`
+	Interfaces []pipeline.InterfaceDecl `json:"interfaces"`
 }
 
 // InterfaceFile is one generated file.
@@ -30,18 +31,6 @@ type InterfaceFile struct {
 	Path    string `json:"path"`
 	Content string `json:"content"`
 }
-
-// InterfaceDecl is one designed interface.
-type InterfaceDecl struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	File    string `json:"file"`
-	Summary string `json:"summary"`
-}
-
-// dataInterfaces is the snapshot data key of the interface list (a JSON
-// array of InterfaceDecl) that planning and code generation read.
-const dataInterfaces = "interfaces"
 
 // interfaceListMarker prefixes the interface list hidden in the interface
 // PR's body, from which a re-run recovers it when the snapshot was lost.
@@ -56,43 +45,72 @@ const interfaceListMarker = "<!-- cogworks:interfaces="
 // to cogworks/<N>/interfaces with a PR that references the issue and the
 // spec PR. An existing PR for that branch is recorded without calling the
 // LLM again.
-type interfaceExecutor struct{ d Deps }
+type interfaceExecutor struct {
+	d  Deps
+	gh interfaceGitHub
+}
 
-// Execute implements engine.StageExecutor.
+// Execute implements engine.StageExecutor: reuse a recorded interface PR,
+// else design (LLM attempts checked by paths, the domain service and the
+// registry), then publish (commit the files, open the PR) and record.
 func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
-	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	d, n := x.d, in.Issue.Number
 	branch := designBranch(n)
-	pr, found, err := findPullByHead(ctx, d.GitHub, in.Repo, branch)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	if found {
-		if decls, ok := parseInterfaceList(pr.Body); ok {
-			if err := recordInterfaces(snap, branch, pr.Number, decls); err != nil {
-				return engine.StageResult{}, err
-			}
-			return engine.StageResult{Outcome: engine.StageDone,
-				Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, nil
-		}
+	if res, done, err := x.recorded(ctx, in, branch); err != nil || done {
+		return res, err
 	}
 	if d.Domain == nil {
 		return engine.StageResult{}, errors.New("interface design: no primary domain service is configured")
 	}
-	base, err := d.defaultBranch(ctx, in.Repo)
+	base, err := defaultBranch(ctx, x.gh, in.Repo)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	spec, err := d.readSpec(ctx, in.Repo, snap)
+	design, err := x.design(ctx, in)
 	if err != nil {
 		return engine.StageResult{}, err
+	}
+	pr, err := x.publish(ctx, in, branch, base, design)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	recordInterfaces(in.Snapshot, branch, pr.Number, design.Interfaces)
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
+}
+
+// recorded finishes the stage from an existing interface PR whose body
+// carries the interface list (a re-run after the PR was opened); done is
+// false when there is none.
+func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch string) (res engine.StageResult, done bool, err error) {
+	pr, found, err := findPullByHead(ctx, x.gh, in.Repo, branch)
+	if err != nil || !found {
+		return engine.StageResult{}, false, err
+	}
+	decls, ok := parseInterfaceList(pr.Body)
+	if !ok {
+		return engine.StageResult{}, false, nil
+	}
+	recordInterfaces(in.Snapshot, branch, pr.Number, decls)
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, true, nil
+}
+
+// design asks the LLM for the interfaces from the spec, the repository's
+// modules and the registry's contracts until check accepts an answer.
+func (x interfaceExecutor) design(ctx context.Context, in engine.StageInput) (Interfaces, error) {
+	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	spec, err := readSpec(ctx, x.gh, in.Repo, snap)
+	if err != nil {
+		return Interfaces{}, err
 	}
 	modules, err := d.modules(ctx)
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("interface design of #%d: %w", n, err)
+		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
 	}
 	contracts, err := readRepoFiles(ctx, d.repository(), registryFile(in.Config.Interfaces.Directory))
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("interface design of #%d: %w", n, err)
+		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
 	}
 	gw := d.gateway(snap)
 	var design Interfaces
@@ -115,35 +133,35 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 		design = out
 		return "", nil, nil
 	})
-	if err != nil {
-		return engine.StageResult{}, err
-	}
+	return design, err
+}
+
+// publish commits the designed files to branch (from base) and finds or
+// opens the interface PR.
+func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, branch, base string, design Interfaces) (github.PullRequest, error) {
+	d, n := x.d, in.Issue.Number
 	files := make(map[string]string, len(design.Files))
 	for _, f := range design.Files {
 		files[f.Path] = f.Content
 	}
-	if _, _, err := idem.WriteFiles(ctx, d.GitHub, in.Repo, idem.Commit{
+	if _, _, err := idem.WriteFiles(ctx, x.gh, in.Repo, idem.Commit{
 		Branch: branch, From: base, Files: files,
 		Message: fmt.Sprintf("CogWorks: interfaces for #%d", n),
 	}); err != nil {
-		return engine.StageResult{}, fmt.Errorf("commit the interfaces of #%d: %w", n, err)
+		return github.PullRequest{}, fmt.Errorf("commit the interfaces of #%d: %w", n, err)
 	}
-	body, err := interfacePullBody(n, snap.Artifacts.SpecPR, design.Interfaces, d.Warnings)
+	body, err := interfacePullBody(n, in.Snapshot.Artifacts.SpecPR, design.Interfaces, d.Warnings)
 	if err != nil {
-		return engine.StageResult{}, err
+		return github.PullRequest{}, err
 	}
-	pr, _, err = idem.FindOrCreatePull(ctx, d.GitHub, in.Repo, github.NewPull{
+	pr, _, err := idem.FindOrCreatePull(ctx, x.gh, in.Repo, github.NewPull{
 		Title: fmt.Sprintf("CogWorks interfaces for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  body, Head: branch, Base: base,
 	})
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("open the interface PR of #%d: %w", n, err)
+		return github.PullRequest{}, fmt.Errorf("open the interface PR of #%d: %w", n, err)
 	}
-	if err := recordInterfaces(snap, branch, pr.Number, design.Interfaces); err != nil {
-		return engine.StageResult{}, err
-	}
-	return engine.StageResult{Outcome: engine.StageDone,
-		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
+	return pr, nil
 }
 
 // check validates one design: paths and declarations, the domain
@@ -270,22 +288,17 @@ func registryFile(dir string) func(string) bool {
 }
 
 // recordInterfaces stores the interface PR and list in the snapshot.
-func recordInterfaces(snap *pipeline.Snapshot, branch string, pr int, decls []InterfaceDecl) error {
-	raw, err := json.Marshal(decls)
-	if err != nil {
-		return fmt.Errorf("record the interface list: %w", err)
-	}
+func recordInterfaces(snap *pipeline.Snapshot, branch string, pr int, decls []pipeline.InterfaceDecl) {
 	snap.Artifacts.InterfaceBranch, snap.Artifacts.InterfacePR = branch, pr
-	if snap.Data == nil {
-		snap.Data = map[string]string{}
+	snap.Interfaces = nil
+	if len(decls) > 0 {
+		snap.Interfaces = slices.Clone(decls)
 	}
-	snap.Data[dataInterfaces] = string(raw)
-	return nil
 }
 
 // interfacePullBody is the interface PR's body: references, the interface
 // table and the list hidden for recovery.
-func interfacePullBody(n, specPR int, decls []InterfaceDecl, warnings []string) (string, error) {
+func interfacePullBody(n, specPR int, decls []pipeline.InterfaceDecl, warnings []string) (string, error) {
 	var b strings.Builder
 	if specPR > 0 {
 		fmt.Fprintf(&b, "Refs #%d, builds on #%d\n\n", n, specPR)
@@ -294,7 +307,7 @@ func interfacePullBody(n, specPR int, decls []InterfaceDecl, warnings []string) 
 	}
 	fmt.Fprintf(&b, "CogWorks designed these interfaces for #%d from the approved specification.\n\n", n)
 	b.WriteString("| id | name | file | summary |\n|---|---|---|---|\n")
-	sorted := append([]InterfaceDecl(nil), decls...)
+	sorted := append([]pipeline.InterfaceDecl(nil), decls...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
 	for _, decl := range sorted {
 		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", cellText(decl.ID), cellText(decl.Name), cellText(decl.File), cellText(decl.Summary))
@@ -309,7 +322,7 @@ func interfacePullBody(n, specPR int, decls []InterfaceDecl, warnings []string) 
 }
 
 // parseInterfaceList recovers the interface list from an interface PR body.
-func parseInterfaceList(body string) ([]InterfaceDecl, bool) {
+func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
 	_, rest, ok := strings.Cut(body, interfaceListMarker)
 	if !ok {
 		return nil, false
@@ -318,7 +331,7 @@ func parseInterfaceList(body string) ([]InterfaceDecl, bool) {
 	if !ok {
 		return nil, false
 	}
-	var decls []InterfaceDecl
+	var decls []pipeline.InterfaceDecl
 	if err := json.Unmarshal([]byte(raw), &decls); err != nil || len(decls) == 0 {
 		return nil, false
 	}
@@ -327,19 +340,15 @@ func parseInterfaceList(body string) ([]InterfaceDecl, bool) {
 
 // loadInterfaces returns the interface list: from the snapshot, else from
 // the interface PR's body.
-func (d Deps) loadInterfaces(ctx context.Context, repo github.Repo, snap *pipeline.Snapshot) ([]InterfaceDecl, error) {
-	if raw, ok := snap.Data[dataInterfaces]; ok {
-		var decls []InterfaceDecl
-		if err := json.Unmarshal([]byte(raw), &decls); err != nil {
-			return nil, fmt.Errorf("read the interface list from the snapshot: %w", err)
-		}
-		return decls, nil
+func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
+	if len(snap.Interfaces) > 0 {
+		return slices.Clone(snap.Interfaces), nil
 	}
 	branch := snap.Artifacts.InterfaceBranch
 	if branch == "" {
 		branch = designBranch(snap.WorkItem)
 	}
-	pr, found, err := findPullByHead(ctx, d.GitHub, repo, branch)
+	pr, found, err := findPullByHead(ctx, gh, repo, branch)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package stages
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -19,7 +19,7 @@ import (
 func goDomain(t *testing.T) *domain.Client {
 	t.Helper()
 	c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix,
-		Endpoint: goservice.StartForTest(t, goservice.Options{})})
+		Endpoint: goservicetest.Start(t, goservice.Options{})})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
 	return c
@@ -28,13 +28,14 @@ func goDomain(t *testing.T) *domain.Client {
 func design(path, content string) Interfaces {
 	return Interfaces{
 		Files:      []InterfaceFile{{Path: path, Content: content}},
-		Interfaces: []InterfaceDecl{{ID: "IF-1", Name: "Hourly", File: path, Summary: "hourly counter"}},
+		Interfaces: []pipeline.InterfaceDecl{{ID: "IF-1", Name: "Hourly", File: path, Summary: "hourly counter"}},
 	}
 }
 
 const goodInterface = "package counter\n\n// Hourly counts widgets per hour.\ntype Hourly interface {\n\tAdd(n int)\n}\n"
 
 func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, fhRegistryFiles(t))
 	f.deps.Domain = goDomain(t)
 	f.deps.Registry = fhRegistry(t)
@@ -66,16 +67,14 @@ func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
 	assert.Contains(t, pulls[0].Body, "Refs #1, builds on #99")
 	assert.Equal(t, goodInterface, f.env.Sim.BranchFiles(testenv.Repo.String(), "cogworks/1/interfaces")["counter/hourly.go"])
 	assert.Equal(t, pulls[0].Number, snap.Artifacts.InterfacePR)
-	var decls []InterfaceDecl
-	require.NoError(t, json.Unmarshal([]byte(snap.Data[dataInterfaces]), &decls))
-	assert.Equal(t, design("counter/hourly.go", goodInterface).Interfaces, decls)
+	assert.Equal(t, design("counter/hourly.go", goodInterface).Interfaces, snap.Interfaces)
 
 	// The list is recovered from the PR when the snapshot is lost.
 	again := f.snapshot()
 	f.env.Sim.ResetRequests()
 	_, err = f.run(t, pipeline.StageInterfaceDesign, again)
 	require.NoError(t, err)
-	assert.Equal(t, snap.Data[dataInterfaces], again.Data[dataInterfaces])
+	assert.Equal(t, snap.Interfaces, again.Interfaces)
 	assert.Zero(t, fhWrites(f.env.Sim))
 	assert.Equal(t, 4, f.requests(prompts.InterfaceDesign))
 }

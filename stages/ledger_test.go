@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
-	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/prompts"
@@ -21,6 +21,7 @@ var sampleClassification = classify.Classification{
 }
 
 func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
+	t.Parallel()
 	script := llm.NewScripted()
 	for range 3 {
 		require.NoError(t, script.AddJSON(prompts.Classify, sampleClassification))
@@ -62,7 +63,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 	_, err = runAttempts(context.Background(), pipeline.StageIntake, 3, func(context.Context, string) (string, []string, error) {
 		return "", nil, err
 	})
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc))
 	assert.Equal(t, "cost budget exceeded", esc.Reason)
 	require.Len(t, esc.Attempts, 1)
@@ -70,6 +71,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 }
 
 func TestGatewayWithoutLLMFailsClearly(t *testing.T) {
+	t.Parallel()
 	snap := pipeline.NewSnapshot("acme/widgets", 1)
 	var out classify.Classification
 	_, err := Deps{}.gateway(&snap).Structured(context.Background(), llm.Call{Template: prompts.Classify}, &out)
@@ -77,12 +79,13 @@ func TestGatewayWithoutLLMFailsClearly(t *testing.T) {
 }
 
 func TestRunAttemptsFeedsProblemsAndEscalatesWithEveryAttempt(t *testing.T) {
+	t.Parallel()
 	var feedbacks []string
 	_, err := runAttempts(context.Background(), pipeline.StageArchitecture, 3, func(_ context.Context, fb string) (string, []string, error) {
 		feedbacks = append(feedbacks, fb)
 		return "bad", []string{"problem " + string(rune('A'+len(feedbacks)-1))}, nil
 	})
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc))
 	assert.Contains(t, esc.Reason, "after 3 attempts")
 	require.Len(t, esc.Attempts, 3)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRepoModulesListsTopLevelAndNestedGoPackages(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	for _, p := range []string{
 		"go.mod", "README.md",
@@ -32,6 +33,7 @@ func TestRepoModulesListsTopLevelAndNestedGoPackages(t *testing.T) {
 }
 
 func TestCheckGeneratedPaths(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path string
 		want string // "" means allowed
@@ -66,6 +68,7 @@ func TestCheckGeneratedPaths(t *testing.T) {
 }
 
 func TestModulesFromPathsMatchesRepoModules(t *testing.T) {
+	t.Parallel()
 	got := modulesFromPaths([]string{"go.mod", "counter/counter.go", "firmware/motor/motor.go", "firmware/docs/x.md", ".cogworks/a.toml", "vendor/a/b.go"})
 	assert.Equal(t, []string{"counter", "firmware", "firmware/motor"}, got)
 }

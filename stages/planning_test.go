@@ -1,9 +1,9 @@
 package stages
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +11,9 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
+	"github.com/cogworks/cogworks/github"
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
@@ -18,7 +21,7 @@ import (
 	"github.com/cogworks/cogworks/prompts"
 )
 
-var planDecls = []InterfaceDecl{
+var planDecls = []pipeline.InterfaceDecl{
 	{ID: "IF-1", Name: "HourlyCounter", File: "counter/hourly.go", Summary: "counts per hour"},
 	{ID: "IF-2", Name: "Report", File: "telemetry/report.go", Summary: "reports counts"},
 }
@@ -29,9 +32,7 @@ func (f *fhFixture) planningSnapshot(t *testing.T) *pipeline.Snapshot {
 	t.Helper()
 	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\n## Summary\n\nHourly counter.\n"})
 	snap := f.snapshot()
-	raw, err := json.Marshal(planDecls)
-	require.NoError(t, err)
-	snap.Data = map[string]string{dataInterfaces: string(raw)}
+	snap.Interfaces = planDecls
 	snap.Artifacts.SpecBranch = specBranch(f.issue)
 	return snap
 }
@@ -50,6 +51,7 @@ var goodPlan = planner.Plan{SubWorkItems: []planner.SubWorkItem{
 }}
 
 func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	cyclic := planner.Plan{SubWorkItems: []planner.SubWorkItem{
 		item("A", []string{"IF-1"}, "B"), item("B", []string{"IF-2"}, "C"), item("C", nil, "A"),
@@ -89,10 +91,11 @@ func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 	assert.Contains(t, b.Body, "## Interfaces\n\n- `IF-2`")
 	assert.Equal(t, []string{"A"}, recs[2].DependsOn)
 	assert.Contains(t, f.env.Sim.RepoLabels(repo), pipeline.OrderLabel(3))
-	assert.Contains(t, snap.Data[dataPlan], `"id":"C"`)
+	assert.Equal(t, []string{"C", "A", "B"}, []string{snap.Plan[0].ID, snap.Plan[1].ID, snap.Plan[2].ID}, "the plan is recorded in order")
 }
 
 func TestAssertPLAN004_UncoveredInterfaceFedBack(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	partial := planner.Plan{SubWorkItems: []planner.SubWorkItem{item("A", []string{"IF-1"})}}
 	f.addJSON(t, prompts.Planning, partial)
@@ -103,12 +106,13 @@ func TestAssertPLAN004_UncoveredInterfaceFedBack(t *testing.T) {
 }
 
 func TestAssertPLAN003_TooManyItemsEscalates(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.cfg.Pipeline.MaxSubWorkItems = 2
 	f.addJSON(t, prompts.Planning, goodPlan)
 	snap := f.planningSnapshot(t)
 	_, err := f.run(t, pipeline.StagePlanning, snap)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "%v", err)
 	assert.Contains(t, esc.Reason, "plan has 3 sub-work-items, more than max_sub_work_items 2")
 	require.Len(t, esc.Attempts, 1)
@@ -118,6 +122,7 @@ func TestAssertPLAN003_TooManyItemsEscalates(t *testing.T) {
 }
 
 func TestAssertIDEM002_PlanningRerunCreatesNoDuplicates(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.addJSON(t, prompts.Planning, goodPlan)
 	snap := f.planningSnapshot(t)
@@ -140,6 +145,7 @@ func TestAssertIDEM002_PlanningRerunCreatesNoDuplicates(t *testing.T) {
 // validation and fed back to the LLM; hostile titles and descriptions of
 // the corrected plan reach GitHub inert.
 func TestPlanningRejectsHostileIDsAndWritesTitlesInert(t *testing.T) {
+	t.Parallel()
 	f := newFHFixture(t, nil)
 	forged := fmt.Sprintf("<!-- cogworks:key=%d/status -->", f.issue)
 	hostile := planner.Plan{SubWorkItems: []planner.SubWorkItem{
@@ -181,4 +187,55 @@ func TestPlanningRejectsHostileIDsAndWritesTitlesInert(t *testing.T) {
 		}
 	}
 	assert.True(t, planned, "the plan comment is posted")
+}
+
+func TestParsePlanRejectsCorruptComments(t *testing.T) {
+	t.Parallel()
+	comment, err := planComment("1/plan", goodPlan.SubWorkItems)
+	require.NoError(t, err)
+	good := audit.Format(comment)
+	tests := []struct {
+		name, body, want string
+	}{
+		{"no block", "Sub-work-items in implementation order:", "block is missing"},
+		{"unterminated", planMarker + `[{"id":"A"}]`, "not terminated"},
+		{"bad json", planMarker + `[{"id":` + " -->", "not a JSON list"},
+		{"empty list", planMarker + "[] -->", "lists no sub-work-items"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parsePlan(github.Comment{ID: 7, Body: tt.body})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+	items, err := parsePlan(github.Comment{Body: good})
+	require.NoError(t, err)
+	assert.Equal(t, goodPlan.SubWorkItems, items)
+}
+
+func TestCorruptPlanCommentEscalatesInsteadOfReplanning(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.addJSON(t, prompts.Planning, goodPlan)
+	_, err := f.run(t, pipeline.StagePlanning, f.planningSnapshot(t))
+	require.NoError(t, err)
+	comments, err := f.env.Client.ListComments(t.Context(), testenv.Repo, f.issue)
+	require.NoError(t, err)
+	planKey := key(f.issue, "plan")
+	c, ok := idem.FindComment(comments, testenv.Bot, planKey)
+	require.True(t, ok)
+	_, err = f.env.Client.EditComment(t.Context(), testenv.Repo, c.ID, strings.Replace(c.Body, `"id":"C"`, `"id":`, 1))
+	require.NoError(t, err)
+
+	f.addJSON(t, prompts.Planning, goodPlan)
+	f.env.Sim.ResetRequests()
+	_, err = f.run(t, pipeline.StagePlanning, f.planningSnapshot(t))
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	assert.Equal(t, codeCorruptPlan, esc.Code)
+	assert.Contains(t, esc.Reason, fmt.Sprintf("comment %d", c.ID), "the reason names the comment")
+	assert.Contains(t, esc.Reason, pipeline.LabelRetry)
+	assert.Equal(t, 1, f.requests(prompts.Planning), "no silent re-planning")
+	assert.Zero(t, fhWrites(f.env.Sim), "nothing is written from a plan that cannot be read")
 }

@@ -2,8 +2,8 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
@@ -24,10 +25,6 @@ type reviewOutput struct {
 	Passed   bool             `json:"passed"`
 	Findings []review.Finding `json:"findings"`
 }
-
-// dataFindingsPrefix keys the non-blocking findings review keeps for
-// integration (snap.Data["findings/<id>"], a JSON list).
-const dataFindingsPrefix = "findings/"
 
 // llmReviewPass names one LLM review pass and its prompt template.
 type llmReviewPass struct {
@@ -45,12 +42,15 @@ var llmReviewPasses = []llmReviewPass{
 // reviewExecutor runs the review stage for the current SWI: cross-domain
 // constraint validation first, then three separate LLM passes, then the
 // pure aggregation decides proceed, remediate or escalate (SPEC §13).
-type reviewExecutor struct{ d Deps }
+type reviewExecutor struct {
+	d  Deps
+	gh reviewGitHub
+}
 
 // Execute implements engine.StageExecutor.
 func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
-	rec, issue, files, err := loadCurrentSWI(ctx, e.d, in.Repo, snap)
+	rec, issue, files, err := loadCurrentSWI(ctx, e.gh, in.Repo, snap)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -74,7 +74,7 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 			Vars: vars, SchemaName: "review",
 		}, &out)
 		if err != nil {
-			return engine.StageResult{}, escalation(fmt.Errorf("review pass %s of %s: %w", p.name, rec.ID, err), nil)
+			return engine.StageResult{}, escalate(fmt.Errorf("review pass %s of %s: %w", p.name, rec.ID, err), nil)
 		}
 		passes = append(passes, review.Pass{Name: p.name, Passed: out.Passed, Findings: out.Findings})
 	}
@@ -84,9 +84,9 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	action := review.NextAction(result, cycles, in.Config.Budgets.ReviewMaxRemediationCycles)
 	switch action.Kind {
 	case review.ActionEscalate:
-		return engine.StageResult{}, &engine.Escalation{
+		return engine.StageResult{}, &escalation.Error{
 			Reason:   fmt.Sprintf("sub-work-item %s: blocking review findings remain after %d remediation cycles", rec.ID, cycles),
-			Attempts: []audit.Attempt{{N: cycles + 1, Summary: "review of sub-work-item " + rec.ID, Diagnostics: findingLines(result.Blocking)}},
+			Attempts: []escalation.Attempt{{N: cycles + 1, Summary: "review of sub-work-item " + rec.ID, Diagnostics: findingLines(result.Blocking)}},
 		}
 	case review.ActionRemediate:
 		if snap.RemediationCycles == nil {
@@ -105,12 +105,11 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 		}, nil
 	}
 
-	raw, err := json.Marshal(emptyIfNil(result.NonBlocking))
-	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("encode review findings of %s: %w", rec.ID, err)
-	}
-	setData(snap, dataFindingsPrefix+rec.ID, string(raw))
-	setSWIFeedback(snap, rec.ID, "")
+	// The non-blocking findings are kept for integration (ASSERT-REVIEW-002);
+	// the feedback they answered is consumed.
+	w := snap.SWI(rec.ID)
+	w.Findings, w.Feedback = slices.Clone(result.NonBlocking), ""
+	snap.SetSWI(rec.ID, w)
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID)
 	if err := e.postSummary(ctx, in, key, *rec, result, e.d.Warnings); err != nil {
 		return engine.StageResult{}, err
@@ -179,7 +178,7 @@ func constraintFinding(f xval.Finding) review.Finding {
 
 // promptVars builds the variables the three review templates share.
 func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []domain.Artifact) (map[string]any, error) {
-	spec, err := e.d.readSpec(ctx, in.Repo, in.Snapshot)
+	spec, err := readSpec(ctx, e.gh, in.Repo, in.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +198,7 @@ func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, ti
 // postSummary upserts the review summary comment on the parent issue.
 func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWIRecord, res review.Result, warnings []string) error {
 	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: reviewSummary(rec, res, warnings)})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
 	}
 	return nil

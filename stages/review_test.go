@@ -1,7 +1,6 @@
 package stages
 
 import (
-	"encoding/json"
 	"errors"
 	"strconv"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/review"
@@ -35,14 +35,11 @@ func infoFinding() review.Finding {
 
 func storedNonBlocking(t *testing.T, f *shipFixture) []review.Finding {
 	t.Helper()
-	raw, ok := f.snap.Data[dataFindingsPrefix+shipSWIID]
-	require.True(t, ok, "no findings stored")
-	var fs []review.Finding
-	require.NoError(t, json.Unmarshal([]byte(raw), &fs))
-	return fs
+	return f.snap.SWI(shipSWIID).Findings
 }
 
 func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, nil, nil, []review.Finding{blockingFinding(), warningFinding()})
 
@@ -55,11 +52,12 @@ func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
 	for _, w := range writeRequests(f) {
 		assert.NotContains(t, w, "/pulls", "no PR write expected, got %s", w)
 	}
-	assert.NotContains(t, f.snap.Data, dataFindingsPrefix+shipSWIID, "nothing is queued for a PR")
+	assert.Empty(t, f.snap.SWI(shipSWIID).Findings, "nothing is queued for a PR")
 	assert.Contains(t, f.comment(audit.Key(strconv.Itoa(f.parent), "review", shipSWIID, "remediation-1")), "**Decision:** remediate")
 }
 
 func TestAssertREVIEW002_NonBlockingFindingsKept(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, []review.Finding{warningFinding()}, nil, []review.Finding{infoFinding()})
 
@@ -76,6 +74,7 @@ func TestAssertREVIEW002_NonBlockingFindingsKept(t *testing.T) {
 }
 
 func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	// The constraint pass contributes a warning (off nominal, inside bounds).
 	f.dom.values[0].Value = 150.0
@@ -102,6 +101,7 @@ func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
 }
 
 func TestAssertREVIEW004_BlockingFindingFedBack(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.scriptReviews(t, []review.Finding{blockingFinding()}, nil, []review.Finding{warningFinding()})
 
@@ -114,13 +114,14 @@ func TestAssertREVIEW004_BlockingFindingFedBack(t *testing.T) {
 }
 
 func TestAssertREVIEW005_EscalatesAfterMaxCycles(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.cfg.Budgets.ReviewMaxRemediationCycles = 2
 	f.snap.RemediationCycles = map[string]int{shipSWIID: 2}
 	f.scriptReviews(t, nil, []review.Finding{blockingFinding()}, nil)
 
 	_, err := f.run(t, pipeline.StageReview)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "want an escalation, got %v", err)
 	assert.Contains(t, esc.Reason, "after 2 remediation cycles")
 	require.Len(t, esc.Attempts, 1)
@@ -129,6 +130,7 @@ func TestAssertREVIEW005_EscalatesAfterMaxCycles(t *testing.T) {
 }
 
 func TestAssertXVAL003_ConstraintValidationFirstWithoutTokens(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.dom.values[0].Value = 20.0 // below min 50: blocking
 	f.scriptReviews(t, nil, nil, nil)
@@ -149,18 +151,20 @@ func TestAssertXVAL003_ConstraintValidationFirstWithoutTokens(t *testing.T) {
 }
 
 func TestReviewBudgetRefusalEscalates(t *testing.T) {
+	t.Parallel()
 	f := newShipFixture(t, false)
 	f.deps.LLM.Budget.MaxTokens = 10
 	f.scriptReviews(t, nil, nil, nil)
 
 	_, err := f.run(t, pipeline.StageReview)
-	var esc *engine.Escalation
+	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "want an escalation, got %v", err)
 	assert.Equal(t, reasonBudget, esc.Reason)
 	assert.Empty(t, f.script.Requests(), "nothing is sent over budget")
 }
 
 func TestConstraintFindingCarriesCoordinates(t *testing.T) {
+	t.Parallel()
 	got := constraintFinding(xvalFinding())
 	assert.Equal(t, review.Finding{
 		File: "telemetry/publish.go", Line: 6, Severity: review.SeverityBlocking,

@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -13,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/llm"
 	"github.com/cogworks/cogworks/pipeline"
@@ -134,21 +134,39 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 // scenarios covering its interfaces (SPEC §12). A pass moves on to review;
 // a failure sends the scenario feedback (never the scenario source) back
 // to code generation, up to the remediation budget.
-type scenarioExecutor struct{ d Deps }
+type scenarioExecutor struct {
+	d  Deps
+	gh scenarioGitHub
+}
 
-// Execute implements engine.StageExecutor.
+// Execute implements engine.StageExecutor: validate, record the trust
+// history, post the audit comment, then decide (pass, skip, remediate or
+// escalate).
 func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
-	n := workItem(in)
 	rec, _, ok := findSWI(snap, snap.CurrentSWI)
 	if snap.CurrentSWI == "" || !ok {
 		return engine.StageResult{}, fmt.Errorf("scenario validation: no current sub-work-item (current %q)", snap.CurrentSWI)
 	}
-	item, err := planItem(ctx, e.d, in.Repo, snap, rec)
+	res, err := e.validate(ctx, in, rec)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	selected := scenario.Select(e.d.Scenarios, item.Interfaces)
+	if !res.Skipped {
+		snap.ScenarioHistory = nil
+		if len(res.History) > 0 {
+			snap.ScenarioHistory = res.History
+		}
+	}
+	if err := e.postResults(ctx, in, rec, res); err != nil {
+		return engine.StageResult{}, err
+	}
+	return decideScenarios(in, rec, res)
+}
+
+// scenarioConfig is the [scenarios] configuration with defaults applied and
+// the trust history from the snapshot.
+func scenarioConfig(in engine.StageInput) scenario.Config {
 	cfg := scenario.Config{Threshold: in.Config.Scenarios.Threshold, DefaultTrajectories: in.Config.Scenarios.Trajectories}
 	if cfg.Threshold == 0 {
 		cfg.Threshold = defaultScenarioThreshold
@@ -156,40 +174,54 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 	if cfg.DefaultTrajectories <= 0 {
 		cfg.DefaultTrajectories = defaultScenarioTrajectories
 	}
-	if raw := snap.Data[dataScenarioHistory]; raw != "" {
-		if err := json.Unmarshal([]byte(raw), &cfg.History); err != nil {
-			return engine.StageResult{}, fmt.Errorf("snapshot data %s: %w", dataScenarioHistory, err)
-		}
+	cfg.History = in.Snapshot.ScenarioHistory
+	return cfg
+}
+
+// validate selects the scenarios covering the SWI's interfaces and runs
+// them through the domain simulator and the LLM judge. A budget refusal is
+// an escalation.
+func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord) (scenario.Result, error) {
+	item, err := planItem(ctx, e.gh, in.Repo, in.Snapshot, rec)
+	if err != nil {
+		return scenario.Result{}, err
 	}
+	selected := scenario.Select(e.d.Scenarios, item.Interfaces)
 	var sim scenario.Simulator
 	if len(selected) > 0 {
 		if e.d.Domain == nil {
-			return engine.StageResult{}, errors.New("scenario validation: no primary domain service is available to run scenarios")
+			return scenario.Result{}, errors.New("scenario validation: no primary domain service is available to run scenarios")
 		}
 		if sim, err = e.simulator(ctx, in, rec, item); err != nil {
-			return engine.StageResult{}, err
+			return scenario.Result{}, err
 		}
 	}
-	judge := llmJudge{gw: e.d.gateway(snap), swi: rec.ID}
-	res, err := scenario.Validate(ctx, cfg, selected, sim, e.d.Twins, judge)
+	judge := llmJudge{gw: e.d.gateway(in.Snapshot), swi: rec.ID}
+	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, sim, e.d.Twins, judge)
 	if errors.As(err, new(*llm.BudgetExceededError)) {
-		return engine.StageResult{}, &engine.Escalation{Reason: "cost budget exceeded"}
+		return scenario.Result{}, &escalation.Error{Reason: "cost budget exceeded"}
 	}
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
+		return scenario.Result{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
 	}
-	if !res.Skipped {
-		hist, err := json.Marshal(res.History)
-		if err != nil {
-			return engine.StageResult{}, fmt.Errorf("encode scenario history: %w", err)
-		}
-		setData(snap, dataScenarioHistory, string(hist))
-	}
+	return res, nil
+}
+
+// postResults posts the scenario audit comment on the work item.
+func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) error {
+	n := workItem(in)
 	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
 	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: res.AuditMarkdown()})
-	if _, _, err := idem.UpsertComment(ctx, e.d.GitHub, in.Repo, n, in.Comments, in.BotLogin, key, body); err != nil {
-		return engine.StageResult{}, err
-	}
+	_, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, n, in.Comments, in.BotLogin, key, body)
+	return err
+}
+
+// decideScenarios turns the result into the stage's outcome: skipped or
+// passed moves on; a failure goes back to code generation with the
+// scenario feedback (never the scenario source) until the remediation
+// budget is spent, then escalates.
+func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) (engine.StageResult, error) {
+	snap := in.Snapshot
 	switch {
 	case res.Skipped:
 		return engine.StageResult{Outcome: engine.StageDone, Warnings: res.Warnings,
@@ -203,9 +235,9 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 		limit = defaultRemediationCycles
 	}
 	if snap.RemediationCycles[rec.ID] >= limit {
-		return engine.StageResult{}, &engine.Escalation{
+		return engine.StageResult{}, &escalation.Error{
 			Reason: fmt.Sprintf("sub-work-item %s still fails scenario validation after %d remediation cycles", rec.ID, limit),
-			Attempts: []audit.Attempt{{N: snap.RemediationCycles[rec.ID] + 1, Summary: fmt.Sprintf("overall satisfaction %.2f, threshold %.2f", res.Overall, res.Threshold),
+			Attempts: []escalation.Attempt{{N: snap.RemediationCycles[rec.ID] + 1, Summary: fmt.Sprintf("overall satisfaction %.2f, threshold %.2f", res.Overall, res.Threshold),
 				Diagnostics: nonEmpty(strings.Split(res.Feedback(), "\n")...)}},
 		}
 	}
@@ -222,15 +254,15 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 // simulator reads the SWI's code from GitHub for the domain simulator.
 func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, item planner.SubWorkItem) (scenario.Simulator, error) {
 	snap := in.Snapshot
-	info, err := e.d.GitHub.GetRepo(ctx, in.Repo)
+	info, err := e.gh.GetRepo(ctx, in.Repo)
 	if err != nil {
 		return nil, fmt.Errorf("read repository %s: %w", in.Repo, err)
 	}
-	src, err := loadSWISources(ctx, e.d, in.Repo, snap, rec, item)
+	src, err := loadSWISources(ctx, e.gh, in.Repo, snap, rec, item)
 	if err != nil {
 		return nil, err
 	}
-	own, err := depFiles(ctx, e.d, in.Repo, snap, rec)
+	own, err := depFiles(ctx, e.gh, in.Repo, snap, rec)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/engine"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -54,6 +54,7 @@ import "testing"
 
 // HOLDOUT-SOURCE of the scenario test.
 func TestScenarioCount(t *testing.T) {
+	t.Parallel()
 	c := NewSimple()
 	c.Inc()
 	c.Inc()
@@ -92,6 +93,7 @@ func (f *buildFixture) scenarioComment(t *testing.T) string {
 }
 
 func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
+	t.Parallel()
 	toml, test := countScenario("SCN-ELSE-001", "IF-ELSEWHERE", 2, false)
 	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, map[string]string{
 		".cogworks/scenarios/SCN-ELSE-001.toml": toml, ".cogworks/scenarios/SCN-ELSE-001_test.go": test,
@@ -113,6 +115,7 @@ func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 }
 
 func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
+	t.Parallel()
 	toml, test := countScenario("SCN-CNT-001", "IF-COUNTER", 2, true)
 	f := newScenarioFixture(t, startGoService(t), map[string]string{
 		".cogworks/scenarios/SCN-CNT-001.toml": toml, ".cogworks/scenarios/SCN-CNT-001_test.go": test,
@@ -136,12 +139,11 @@ func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
 	assert.Contains(t, body, "**Passed** — overall satisfaction **1.00** (2 of 2 trajectories satisfied)")
 	assert.Contains(t, body, "| SCN-CNT-001 | 1.00 | 2 | 2 |")
 
-	var hist scenario.History
-	require.NoError(t, json.Unmarshal([]byte(f.snap.Data[dataScenarioHistory]), &hist))
-	assert.Equal(t, []bool{true, true}, hist["SCN-CNT-001"], "trust history persists in the snapshot")
+	assert.Equal(t, []bool{true, true}, f.snap.ScenarioHistory["SCN-CNT-001"], "trust history persists in the snapshot")
 }
 
 func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.T) {
+	t.Parallel()
 	toml, test := countScenario("SCN-CNT-002", "IF-COUNTER", 3, false)
 	f := newScenarioFixture(t, startGoService(t), map[string]string{
 		".cogworks/scenarios/SCN-CNT-002.toml": toml, ".cogworks/scenarios/SCN-CNT-002_test.go": test,
@@ -173,7 +175,7 @@ func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.
 	t.Run("after the remediation budget it escalates", func(t *testing.T) {
 		f.snap.Stage = pipeline.StageScenarioValidation
 		_, err := f.run(t, pipeline.StageScenarioValidation)
-		var esc *engine.Escalation
+		var esc *escalation.Error
 		require.ErrorAs(t, err, &esc)
 		assert.Contains(t, esc.Reason, "1 remediation cycles")
 		require.Len(t, esc.Attempts, 1)

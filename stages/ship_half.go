@@ -14,8 +14,8 @@ import (
 // and integration (SPEC §5 items 7–8, §13).
 func shipHalf(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	return map[pipeline.Stage]engine.StageExecutor{
-		pipeline.StageReview:      reviewExecutor{d: d},
-		pipeline.StageIntegration: integrationExecutor{d: d},
+		pipeline.StageReview:      reviewExecutor{d: d, gh: d.GitHub},
+		pipeline.StageIntegration: integrationExecutor{d: d, gh: d.GitHub},
 	}
 }
 
@@ -37,32 +37,32 @@ func shipCurrentSWI(snap *pipeline.Snapshot) (*pipeline.SWIRecord, error) {
 // recorded) from its branch, in path order.
 // loadCurrentSWI returns what review and integration start from: the
 // current SWI's record, its issue and its files as committed on its branch.
-func loadCurrentSWI(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot) (*pipeline.SWIRecord, github.Issue, []domain.Artifact, error) {
+func loadCurrentSWI(ctx context.Context, gh interface {
+	issueReader
+	fileReader
+}, repo github.Repo, snap *pipeline.Snapshot) (*pipeline.SWIRecord, github.Issue, []domain.Artifact, error) {
 	rec, err := shipCurrentSWI(snap)
 	if err != nil {
 		return nil, github.Issue{}, nil, err
 	}
-	issue, err := d.GitHub.GetIssue(ctx, repo, rec.Issue)
+	issue, err := gh.GetIssue(ctx, repo, rec.Issue)
 	if err != nil {
 		return nil, github.Issue{}, nil, fmt.Errorf("read sub-work-item %s issue #%d: %w", rec.ID, rec.Issue, err)
 	}
-	files, err := readSWIFiles(ctx, d, repo, snap, *rec)
+	files, err := readSWIFiles(ctx, gh, repo, snap, *rec)
 	if err != nil {
 		return nil, github.Issue{}, nil, err
 	}
 	return rec, issue, files, nil
 }
 
-func readSWIFiles(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]domain.Artifact, error) {
-	paths, err := swiFiles(snap, rec.ID)
-	if err != nil {
-		return nil, err
-	}
+func readSWIFiles(ctx context.Context, gh fileReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]domain.Artifact, error) {
+	paths := swiFiles(snap, rec.ID)
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("sub-work-item %s: no generated files recorded in the state snapshot (data key %s%s)", rec.ID, dataFilesPrefix, rec.ID)
+		return nil, fmt.Errorf("sub-work-item %s: no generated files recorded in the state snapshot (swis.%s.files)", rec.ID, rec.ID)
 	}
 	branch := branchOf(snap, rec)
-	contents, err := readFiles(ctx, d, repo, branch, paths)
+	contents, err := readFiles(ctx, gh, repo, branch, paths)
 	if err != nil {
 		return nil, fmt.Errorf("read files of sub-work-item %s: %w", rec.ID, err)
 	}

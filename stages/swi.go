@@ -3,7 +3,6 @@ package stages
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,14 +11,6 @@ import (
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
-)
-
-// Snapshot Data keys owned by the per-SWI stages. Feedback is written by
-// scenario validation and review and consumed by code generation.
-const (
-	dataFeedbackPrefix  = "feedback/"
-	dataFilesPrefix     = "files/"
-	dataScenarioHistory = "scenario_history"
 )
 
 // nextSWI returns the first sub-work-item by Order whose status is pending
@@ -109,7 +100,7 @@ func swiBase(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
 // setSWIStatus records status on the SWI and makes its issue carry
 // cogworks:status:<status> and no other status label. It is idempotent:
 // labels already in the desired state cause no write.
-func setSWIStatus(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
+func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
 	rec, i, ok := findSWI(snap, id)
 	if !ok {
 		return fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
@@ -118,7 +109,7 @@ func setSWIStatus(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.
 		return fmt.Errorf("set status of sub-work-item %q: invalid status %q", id, status)
 	}
 	if rec.Issue > 0 {
-		issue, err := d.GitHub.GetIssue(ctx, repo, rec.Issue)
+		issue, err := gh.GetIssue(ctx, repo, rec.Issue)
 		if err != nil {
 			return fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
 		}
@@ -132,7 +123,7 @@ func setSWIStatus(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.
 			}
 		}
 		if !sameLabels(labels, issue.Labels) {
-			if _, err := d.GitHub.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
+			if _, err := gh.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
 				return fmt.Errorf("set status %s of sub-work-item %s#%d: %w", status, repo, rec.Issue, err)
 			}
 		}
@@ -154,27 +145,19 @@ func sameLabels(a, b []string) bool {
 	return true
 }
 
-func setData(snap *pipeline.Snapshot, key, value string) {
-	if snap.Data == nil {
-		snap.Data = map[string]string{}
-	}
-	if value == "" {
-		delete(snap.Data, key)
-		return
-	}
-	snap.Data[key] = value
-}
-
 // swiFeedback returns the pending feedback for SWI id (from scenario
-// validation or review), "" when there is none.
+// validation or review), "" when there is none. Scenario validation and
+// review write it; code generation consumes it.
 func swiFeedback(snap *pipeline.Snapshot, id string) string {
-	return snap.Data[dataFeedbackPrefix+id]
+	return snap.SWI(id).Feedback
 }
 
 // setSWIFeedback stores feedback for the next code generation of SWI id,
 // replacing earlier feedback; "" clears it.
 func setSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
-	setData(snap, dataFeedbackPrefix+id, feedback)
+	w := snap.SWI(id)
+	w.Feedback = feedback
+	snap.SetSWI(id, w)
 }
 
 // addSWIFeedback appends feedback to what is pending for SWI id.
@@ -187,26 +170,19 @@ func addSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
 	}
 }
 
-// swiFiles returns the paths code generation committed for SWI id.
-func swiFiles(snap *pipeline.Snapshot, id string) ([]string, error) {
-	raw, ok := snap.Data[dataFilesPrefix+id]
-	if !ok || raw == "" {
-		return nil, nil
-	}
-	var paths []string
-	if err := json.Unmarshal([]byte(raw), &paths); err != nil {
-		return nil, fmt.Errorf("snapshot data %s%s: %w", dataFilesPrefix, id, err)
-	}
-	return paths, nil
+// swiFiles returns the paths code generation committed for SWI id (nil
+// when none are recorded).
+func swiFiles(snap *pipeline.Snapshot, id string) []string {
+	return slices.Clone(snap.SWI(id).Files)
 }
 
 // setSWIFiles records the paths committed for SWI id (sorted, unique).
 func setSWIFiles(snap *pipeline.Snapshot, id string, paths []string) {
 	paths = slices.Clone(paths)
 	slices.Sort(paths)
-	paths = slices.Compact(paths)
-	b, _ := json.Marshal(paths) // a []string always marshals
-	setData(snap, dataFilesPrefix+id, string(b))
+	w := snap.SWI(id)
+	w.Files = slices.Compact(paths)
+	snap.SetSWI(id, w)
 }
 
 // dependencyClosure returns the SWIs id depends on, directly or not, in
@@ -244,36 +220,19 @@ func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]pipel
 	return out, nil
 }
 
-// planItem returns the planning stage's item for a SWI. It reads the plan
-// stored by the planning stage in the snapshot data ("plan" holding the
-// plan or its item list, or "plan/<id>" holding one item) and falls back to
-// the interfaces list in the SWI issue's body.
-func planItem(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) (planner.SubWorkItem, error) {
-	if raw, ok := snap.Data["plan/"+rec.ID]; ok {
-		var it planner.SubWorkItem
-		if err := json.Unmarshal([]byte(raw), &it); err == nil && it.ID != "" {
+// planItem returns the planning stage's item for a SWI: from the plan
+// recorded in the snapshot, else from the lists in the SWI issue's body.
+func planItem(ctx context.Context, gh issueReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) (planner.SubWorkItem, error) {
+	for _, it := range snap.Plan {
+		if it.ID == rec.ID {
 			return it, nil
-		}
-	}
-	if raw, ok := snap.Data["plan"]; ok {
-		var items []planner.SubWorkItem
-		var plan planner.Plan
-		if err := json.Unmarshal([]byte(raw), &plan); err == nil && len(plan.SubWorkItems) > 0 {
-			items = plan.SubWorkItems
-		} else if err := json.Unmarshal([]byte(raw), &items); err != nil {
-			items = nil
-		}
-		for _, it := range items {
-			if it.ID == rec.ID {
-				return it, nil
-			}
 		}
 	}
 	it := planner.SubWorkItem{ID: rec.ID, DependsOn: rec.DependsOn}
 	if rec.Issue == 0 {
 		return it, nil
 	}
-	issue, err := d.GitHub.GetIssue(ctx, repo, rec.Issue)
+	issue, err := gh.GetIssue(ctx, repo, rec.Issue)
 	if err != nil {
 		return it, fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
 	}
@@ -336,12 +295,12 @@ func cleanItem(s string) string {
 }
 
 // branchTree lists the blobs of a branch's head tree, path → blob SHA.
-func branchTree(ctx context.Context, d Deps, repo github.Repo, branch string) (map[string]string, error) {
-	commit, err := d.GitHub.GetBranchHead(ctx, repo, branch)
+func branchTree(ctx context.Context, gh RepoReader, repo github.Repo, branch string) (map[string]string, error) {
+	commit, err := gh.GetBranchHead(ctx, repo, branch)
 	if err != nil {
 		return nil, fmt.Errorf("read branch %s of %s: %w", branch, repo, err)
 	}
-	entries, err := d.GitHub.GetTree(ctx, repo, commit.TreeSHA, true)
+	entries, err := gh.GetTree(ctx, repo, commit.TreeSHA, true)
 	if err != nil {
 		return nil, fmt.Errorf("read tree of %s in %s: %w", branch, repo, err)
 	}
@@ -356,12 +315,12 @@ func branchTree(ctx context.Context, d Deps, repo github.Repo, branch string) (m
 
 // changedPaths lists, sorted, the files that are new or different on
 // branch compared with base.
-func changedPaths(ctx context.Context, d Deps, repo github.Repo, branch, base string) ([]string, error) {
-	head, err := branchTree(ctx, d, repo, branch)
+func changedPaths(ctx context.Context, gh RepoReader, repo github.Repo, branch, base string) ([]string, error) {
+	head, err := branchTree(ctx, gh, repo, branch)
 	if err != nil {
 		return nil, err
 	}
-	old, err := branchTree(ctx, d, repo, base)
+	old, err := branchTree(ctx, gh, repo, base)
 	if err != nil {
 		return nil, err
 	}
@@ -376,10 +335,10 @@ func changedPaths(ctx context.Context, d Deps, repo github.Repo, branch, base st
 }
 
 // readFiles reads paths at ref. A path missing at ref is an error naming it.
-func readFiles(ctx context.Context, d Deps, repo github.Repo, ref string, paths []string) (map[string]string, error) {
+func readFiles(ctx context.Context, gh fileReader, repo github.Repo, ref string, paths []string) (map[string]string, error) {
 	out := make(map[string]string, len(paths))
 	for _, p := range paths {
-		b, err := d.GitHub.GetFile(ctx, repo, p, ref)
+		b, err := gh.GetFile(ctx, repo, p, ref)
 		if err != nil {
 			if errors.Is(err, github.ErrNotFound) {
 				return nil, fmt.Errorf("read %s at %s in %s: file not found: %w", p, ref, repo, err)

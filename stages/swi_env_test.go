@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/config"
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 	"github.com/cogworks/cogworks/engine"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -50,7 +50,7 @@ type buildFixture struct {
 // client for it; share one per test function (the toolchain is slow).
 func startGoService(t *testing.T) *domain.Client {
 	t.Helper()
-	sock := goservice.StartForTest(t, goservice.Options{})
+	sock := goservicetest.Start(t, goservice.Options{})
 	c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: sock})
 	require.NoError(t, err)
 	t.Cleanup(c.Close)
@@ -93,11 +93,8 @@ func newBuildFixture(t *testing.T, dom Domain, items []planner.SubWorkItem, work
 			ID: it.ID, Issue: n, Order: i + 1, DependsOn: it.DependsOn, Status: string(pipeline.SWIPending),
 		})
 	}
-	plan, err := json.Marshal(planner.Plan{SubWorkItems: items})
-	require.NoError(t, err)
-	ifaces, err := json.Marshal([]map[string]string{{"id": "IF-COUNTER", "name": "Counter", "file": "widgets/counter.go", "summary": "counts"}})
-	require.NoError(t, err)
-	snap.Data = map[string]string{"plan": string(plan), "interfaces": string(ifaces)}
+	snap.Plan = items
+	snap.Interfaces = []pipeline.InterfaceDecl{{ID: "IF-COUNTER", Name: "Counter", File: "widgets/counter.go", Summary: "counts"}}
 
 	script := llm.NewScripted()
 	cfg := config.Default()

@@ -30,8 +30,8 @@ type swiSources struct {
 
 // interfaceFiles maps interface ids and names to the files that define
 // them, from the interface-design stage's interface list.
-func interfaceFiles(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot) (map[string]string, error) {
-	decls, err := d.loadInterfaces(ctx, repo, snap)
+func interfaceFiles(ctx context.Context, gh pullLister, repo github.Repo, snap *pipeline.Snapshot) (map[string]string, error) {
+	decls, err := loadInterfaces(ctx, gh, repo, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -50,21 +50,21 @@ func interfaceFiles(ctx context.Context, d Deps, repo github.Repo, snap *pipelin
 // loadSWISources reads what SWI rec builds on. The SWI's own interface
 // files are those defining its plan item's interfaces; when none of them
 // names a file of the interface branch, every interface file is its own.
-func loadSWISources(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord, item planner.SubWorkItem) (swiSources, error) {
+func loadSWISources(ctx context.Context, gh codeReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord, item planner.SubWorkItem) (swiSources, error) {
 	src := swiSources{Deps: map[string]string{}}
-	info, err := d.GitHub.GetRepo(ctx, repo)
+	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
 		return src, fmt.Errorf("read repository %s: %w", repo, err)
 	}
 	ib := interfaceBranch(snap)
-	paths, err := changedPaths(ctx, d, repo, ib, info.DefaultBranch)
+	paths, err := changedPaths(ctx, gh, repo, ib, info.DefaultBranch)
 	if err != nil {
 		return src, fmt.Errorf("interface files of %s: %w", ib, err)
 	}
-	if src.Interfaces, err = readFiles(ctx, d, repo, ib, paths); err != nil {
+	if src.Interfaces, err = readFiles(ctx, gh, repo, ib, paths); err != nil {
 		return src, err
 	}
-	byID, err := interfaceFiles(ctx, d, repo, snap)
+	byID, err := interfaceFiles(ctx, gh, repo, snap)
 	if err != nil {
 		return src, err
 	}
@@ -90,7 +90,7 @@ func loadSWISources(ctx context.Context, d Deps, repo github.Repo, snap *pipelin
 		direct[id] = true
 	}
 	for _, dep := range closure {
-		files, err := depFiles(ctx, d, repo, snap, dep)
+		files, err := depFiles(ctx, gh, repo, snap, dep)
 		if err != nil {
 			return src, err
 		}
@@ -109,18 +109,16 @@ func loadSWISources(ctx context.Context, d Deps, repo github.Repo, snap *pipelin
 // depFiles reads the files a completed SWI produced from its branch: the
 // paths recorded by code generation, or failing that the branch's changes
 // against the branch it started from.
-func depFiles(ctx context.Context, d Deps, repo github.Repo, snap *pipeline.Snapshot, dep pipeline.SWIRecord) (map[string]string, error) {
+func depFiles(ctx context.Context, gh RepoReader, repo github.Repo, snap *pipeline.Snapshot, dep pipeline.SWIRecord) (map[string]string, error) {
 	branch := branchOf(snap, dep)
-	paths, err := swiFiles(snap, dep.ID)
-	if err != nil {
-		return nil, err
-	}
+	paths := swiFiles(snap, dep.ID)
 	if paths == nil {
-		if paths, err = changedPaths(ctx, d, repo, branch, swiBase(snap, dep)); err != nil {
+		var err error
+		if paths, err = changedPaths(ctx, gh, repo, branch, swiBase(snap, dep)); err != nil {
 			return nil, fmt.Errorf("outputs of sub-work-item %s: %w", dep.ID, err)
 		}
 	}
-	files, err := readFiles(ctx, d, repo, branch, paths)
+	files, err := readFiles(ctx, gh, repo, branch, paths)
 	if err != nil {
 		return nil, fmt.Errorf("outputs of sub-work-item %s: %w", dep.ID, err)
 	}

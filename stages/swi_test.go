@@ -2,7 +2,6 @@ package stages
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,6 +19,7 @@ func swiSnap(recs ...pipeline.SWIRecord) *pipeline.Snapshot {
 }
 
 func TestNextSWI(t *testing.T) {
+	t.Parallel()
 	const (
 		pending    = string(pipeline.SWIPending)
 		inProgress = string(pipeline.SWIInProgress)
@@ -81,6 +81,7 @@ func TestNextSWI(t *testing.T) {
 }
 
 func TestSWIBranchAndBase(t *testing.T) {
+	t.Parallel()
 	snap := swiSnap(
 		pipeline.SWIRecord{ID: "a", Order: 1},
 		pipeline.SWIRecord{ID: "b", Order: 2, Branch: "cogworks/7/swi-2"},
@@ -109,28 +110,30 @@ func TestSWIBranchAndBase(t *testing.T) {
 }
 
 func TestSetSWIStatusIsIdempotent(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	ctx := context.Background()
 	repo := testenv.Repo.String()
 	n := env.Sim.SeedIssue(repo, testenv.Bot, "swi", "body", pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
 	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1, Status: string(pipeline.SWIPending)})
-	d := Deps{GitHub: env.Client}
+	gh := env.Client
 
-	require.NoError(t, setSWIStatus(ctx, d, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	require.NoError(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
 	assert.Equal(t, string(pipeline.SWIInProgress), snap.Artifacts.SubWorkItems[0].Status)
 	assert.ElementsMatch(t, []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIInProgress)}, env.Sim.Labels(repo, n))
 
 	env.Sim.ResetRequests()
-	require.NoError(t, setSWIStatus(ctx, d, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	require.NoError(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
 	for _, r := range env.Sim.Requests() {
 		assert.Equal(t, "GET", r.Method, "nothing written the second time: %s %s", r.Method, r.Path)
 	}
 
-	assert.ErrorContains(t, setSWIStatus(ctx, d, testenv.Repo, snap, "ghost", pipeline.SWICompleted), `"ghost"`)
-	assert.ErrorContains(t, setSWIStatus(ctx, d, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
+	assert.ErrorContains(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "ghost", pipeline.SWICompleted), `"ghost"`)
+	assert.ErrorContains(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
 }
 
 func TestSWIDataHelpers(t *testing.T) {
+	t.Parallel()
 	snap := swiSnap()
 	assert.Empty(t, swiFeedback(snap, "a"))
 	addSWIFeedback(snap, "a", "review: fix X")
@@ -138,18 +141,15 @@ func TestSWIDataHelpers(t *testing.T) {
 	addSWIFeedback(snap, "a", "scenario: fix Y")
 	assert.Equal(t, "review: fix X\n\nscenario: fix Y", swiFeedback(snap, "a"))
 	setSWIFeedback(snap, "a", "")
-	assert.NotContains(t, snap.Data, "feedback/a")
+	assert.Nil(t, snap.SWIs, "cleared feedback leaves no empty record")
 
 	setSWIFiles(snap, "a", []string{"b.go", "a.go", "b.go"})
-	files, err := swiFiles(snap, "a")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"a.go", "b.go"}, files)
-	snap.Data["files/bad"] = "{"
-	_, err = swiFiles(snap, "bad")
-	assert.ErrorContains(t, err, "files/bad")
+	assert.Equal(t, []string{"a.go", "b.go"}, swiFiles(snap, "a"))
+	assert.Nil(t, swiFiles(snap, "none"))
 }
 
 func TestListAfterHeading(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body string
 		want       []string
@@ -169,6 +169,7 @@ func TestListAfterHeading(t *testing.T) {
 }
 
 func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
+	t.Parallel()
 	env := testenv.New(t)
 	repo := testenv.Repo.String()
 	it := planner.SubWorkItem{ID: "a", Title: "Counter", Description: "Count things.",
@@ -176,16 +177,14 @@ func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
 	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, subIssueBody(7, "<!-- cogworks:swi=7/a -->", it, nil))
 	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1})
 
-	got, err := planItem(context.Background(), Deps{GitHub: env.Client}, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	got, err := planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-A", "IF-B"}, got.Interfaces)
 	assert.Equal(t, []string{"widgets/c.go"}, got.Files)
 	assert.Equal(t, "Counter", got.Title)
 
-	raw, err := json.Marshal(planner.Plan{SubWorkItems: []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}})
-	require.NoError(t, err)
-	snap.Data = map[string]string{"plan": string(raw)}
-	got, err = planItem(context.Background(), Deps{GitHub: env.Client}, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	snap.Plan = []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}
+	got, err = planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-Z"}, got.Interfaces, "the stored plan wins")
 }

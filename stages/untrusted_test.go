@@ -12,6 +12,8 @@ import (
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/escalation"
+	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -27,6 +29,7 @@ import (
 // the hidden plan and interface lists still parse back, and that tables
 // keep their columns.
 func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
+	t.Parallel()
 	for _, h := range untrustedtest.Corpus(t) {
 		t.Run("", func(t *testing.T) {
 			exact := utf8.ValidString(h) && !strings.Contains(h, "ghp_") // JSON and redaction keep these unchanged
@@ -34,7 +37,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			c := classify.Classification{Type: classify.Type(h), AffectedModules: []string{h, h},
 				EstimatedScope: classify.Scope{Files: 1, Complexity: h}, SafetyAffecting: true, Rationale: h + "\n" + h}
 			out := audit.Format(audit.Comment{Key: "42/classification", Title: "Classification",
-				Body: classificationComment(c, false, &classify.Escalation{Details: h})})
+				Body: classificationComment(c, false, &escalation.Error{Reason: h})})
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/classification"}})
 
 			it := planner.SubWorkItem{ID: "swi-1", Title: h, Description: h, Files: []string{h}, Interfaces: []string{h},
@@ -50,13 +53,13 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			out = audit.Format(plan)
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/plan"}, Blocks: []string{planMarker}})
 			untrustedtest.AssertTablesIntact(t, out)
-			back, ok := parsePlan(out)
-			require.True(t, ok, "the hidden plan parses back")
+			back, err := parsePlan(github.Comment{Body: out})
+			require.NoError(t, err, "the hidden plan parses back")
 			if exact {
 				assert.Equal(t, items, back)
 			}
 
-			decls := []InterfaceDecl{{ID: h, Name: h, File: h, Summary: h}, {ID: "IF-1", Name: "n", File: "f.go", Summary: h}}
+			decls := []pipeline.InterfaceDecl{{ID: h, Name: h, File: h, Summary: h}, {ID: "IF-1", Name: "n", File: "f.go", Summary: h}}
 			out, err = interfacePullBody(42, 43, decls, []string{h})
 			require.NoError(t, err)
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Blocks: []string{interfaceListMarker}})
@@ -87,7 +90,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			untrustedtest.AssertTablesIntact(t, out)
 
 			sr := scenario.Result{Overall: 0.5, Threshold: 0.9, FailureHits: []string{h}, Warnings: []string{h},
-				Scenarios: []scenario.ScenarioResult{{ID: h, Failures: []string{h}, FailedTests: []string{h}}}}
+				Scenarios: []scenario.Outcome{{ID: h, Failures: []string{h}, FailedTests: []string{h}}}}
 			out = audit.Format(audit.Comment{Key: "42/scenarios/swi-1", Title: "Scenario validation — swi-1", Body: sr.AuditMarkdown()})
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/scenarios/swi-1"}})
 		})

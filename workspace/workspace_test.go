@@ -17,7 +17,8 @@ import (
 func newSim(t *testing.T, files map[string]string) (*githubsim.Server, *github.Client) {
 	t.Helper()
 	sim := githubsim.New()
-	url := sim.Start()
+	url, err := sim.Listen("127.0.0.1:0")
+	require.NoError(t, err)
 	t.Cleanup(sim.Close)
 	sim.AddToken("tok", "cogworks[bot]")
 	sim.CreateRepo("acme", "widgets", "main")

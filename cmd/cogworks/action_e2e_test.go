@@ -113,7 +113,8 @@ func TestActionPipelineEndToEnd(t *testing.T) {
 	bin := buildCogworks(t)
 
 	sim := githubsim.New()
-	url := sim.Start()
+	url, err := sim.Listen("127.0.0.1:0")
+	require.NoError(t, err)
 	t.Cleanup(sim.Close)
 	repo := demo.Owner + "/" + demo.Name
 	files, err := demo.Files()

@@ -10,9 +10,11 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/conformance"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 )
 
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs the Go toolchain")
 	}
@@ -24,7 +26,7 @@ func TestConformance(t *testing.T) {
 		cfg.Transport, cfg.Endpoint = domain.TransportHTTP, os.Getenv("COGWORKS_CONFORMANCE_URL")
 	default:
 		cfg.Name = "reference"
-		cfg.Endpoint = goservice.StartForTest(t, goservice.Options{TestTimeout: 2 * time.Minute})
+		cfg.Endpoint = goservicetest.Start(t, goservice.Options{TestTimeout: 2 * time.Minute})
 	}
 	repo := os.Getenv("COGWORKS_CONFORMANCE_REPO")
 	if repo == "" {

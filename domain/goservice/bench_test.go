@@ -10,6 +10,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 )
 
 // maxSizeRatio bounds how much slower a validate request may be on a
@@ -51,7 +52,7 @@ func BenchmarkValidateModuleSize(b *testing.B) {
 	small, large := b.TempDir(), b.TempDir()
 	writeModule(b, small, 10)
 	writeModule(b, large, 10000)
-	c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: goservice.StartForTest(b, goservice.Options{})})
+	c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(b, goservice.Options{})})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,14 +1,11 @@
 package goservice
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net"
 	"os"
-	"path/filepath"
-	"testing"
 	"time"
 )
 
@@ -37,33 +34,4 @@ func ListenUnix(path string) (net.Listener, error) {
 		return nil, fmt.Errorf("listen unix %s: %w", path, err)
 	}
 	return ln, nil
-}
-
-// StartForTest serves the reference service on a unix socket in a fresh
-// short temporary directory (socket paths are limited to ~107 bytes) and
-// returns the socket path. The service is stopped and the directory removed
-// when the test ends.
-func StartForTest(t testing.TB, opts Options) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "cw")
-	if err != nil {
-		t.Fatalf("create socket dir: %v", err)
-	}
-	sock := filepath.Join(dir, "go.sock")
-	ln, err := ListenUnix(sock)
-	if err != nil {
-		_ = os.RemoveAll(dir)
-		t.Fatalf("start reference service: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, opts) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("stop reference service: %v", err)
-		}
-		_ = os.RemoveAll(dir)
-	})
-	return sock
 }

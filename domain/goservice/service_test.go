@@ -13,6 +13,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
 )
 
 // sampleModule copies testdata/canmod to a temporary directory.
@@ -50,7 +51,7 @@ func TestReferenceService(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the service's workspaces land here
 	repo := sampleModule(t)
-	c := newClient(t, goservice.StartForTest(t, goservice.Options{TestTimeout: 2 * time.Minute}))
+	c := newClient(t, goservicetest.Start(t, goservice.Options{TestTimeout: 2 * time.Minute}))
 	base := domain.Request{Repository: domain.Repository{Path: repo}}
 	with := func(arts ...domain.Artifact) domain.Request {
 		r := base

@@ -67,7 +67,10 @@ func New(t testing.TB) *Env {
 	t.Helper()
 	clock := NewClock()
 	sim := githubsim.New(githubsim.WithClock(clock.Now))
-	url := sim.Start()
+	url, err := sim.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("start the GitHub simulator: %v", err)
+	}
 	t.Cleanup(sim.Close)
 	sim.AddToken(Token, Bot)
 	sim.CreateRepo(Repo.Owner, Repo.Name, "main")
