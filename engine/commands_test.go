@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/audit"
 	"github.com/cogworks/cogworks/config"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -226,7 +227,7 @@ func TestRetryCommandResumesAFailedPipeline(t *testing.T) {
 	fail := true
 	f.deps.Executors[pipeline.StageArchitecture] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
 		if fail {
-			return StageResult{}, &Escalation{Reason: "no spec"}
+			return StageResult{}, &escalation.Error{Reason: "no spec"}
 		}
 		return StageResult{Outcome: StageDone}, nil
 	})

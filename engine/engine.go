@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/config"
-	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/github"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -182,12 +181,6 @@ func (e *FailedError) Error() string {
 	return fmt.Sprintf("stage %s failed: %s", e.Stage, e.Reason)
 }
 func (e *FailedError) Unwrap() error { return e.Err }
-
-// Escalation is an executor's structured hand-back to humans: the stage
-// fails with a report listing every attempt. Executors return
-// *escalation.Error; this alias only keeps run.go compiling until it names
-// escalation.Error itself, and goes then.
-type Escalation = escalation.Error
 
 func (d Deps) now() time.Time {
 	if d.Clock != nil {

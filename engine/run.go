@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/audit"
+	"github.com/cogworks/cogworks/escalation"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -253,7 +254,7 @@ func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot
 	stage := a.stage
 	a.res = Result{Stage: string(pipeline.StageFailed), Action: "fail", Outcome: OutcomeFailed, Reason: reason}
 	failure := audit.Failure{WorkItem: s.ref.Issue, Stage: string(stage), SWI: snap.CurrentSWI, Reason: reason}
-	var esc *Escalation
+	var esc *escalation.Error
 	if errors.As(cause, &esc) {
 		failure.Attempts = esc.Attempts
 	}
@@ -276,7 +277,7 @@ func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot
 }
 
 func reasonOf(err error) string {
-	var esc *Escalation
+	var esc *escalation.Error
 	if errors.As(err, &esc) {
 		return esc.Reason
 	}

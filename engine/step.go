@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/cogworks/cogworks/github"
@@ -190,7 +191,8 @@ func asTransient(err error) error {
 	if err == nil || !isTransient(err) {
 		return err
 	}
-	if _, ok := err.(*TransientError); ok {
+	var te *TransientError
+	if errors.As(err, &te) {
 		return err
 	}
 	return &TransientError{Err: err}

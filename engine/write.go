@@ -21,7 +21,7 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 	if len(o.repaired) > 0 {
 		warnings = append(warnings, "Labels that only CogWorks sets were changed by someone else and were restored from the snapshot: "+strings.Join(o.repaired, ", ")+".")
 	}
-	body, err := audit.StatusComment(snap, pipeline.PipelineMachine(), audit.StatusOptions{
+	body, err := audit.StatusComment(snap, pipeline.StateMachine(), audit.StatusOptions{
 		Warnings:          warnings,
 		RejectedApprovals: o.obs.Approval.Rejected,
 		BudgetTokens:      s.d.Config.Budgets.PipelineMaxTokens,

@@ -174,10 +174,6 @@ func operationalStages() []Stage { return append([]Stage(nil), stageOrder[:8]...
 
 func stateKey(s Stage) string { return strings.ReplaceAll(string(s), "-", "_") }
 
-// PipelineMachine is StateMachine under its old, stuttering name, kept only
-// until engine/write.go (being rewritten) calls StateMachine; then it goes.
-func PipelineMachine() Machine { return StateMachine() }
-
 // StateMachine returns CogWorks's pipeline as a SASS machine.
 func StateMachine() Machine {
 	m := Machine{
