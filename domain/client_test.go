@@ -19,8 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/domain/goservice"
-	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 )
 
 // serveUnix serves h on a unix socket in a short temporary directory.

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cogworks/cogworks/domain/goservice"
+	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/spf13/cobra"
 )
 

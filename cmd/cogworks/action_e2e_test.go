@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/demo"
-	"github.com/cogworks/cogworks/githubsim"
-	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/internal/demo"
+	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/pipeline"
 )
 
 const (
@@ -79,7 +79,7 @@ func runAsAction(t *testing.T, bin string, env map[string]string) actionRun {
 // labels, built from GitHub's own example payload.
 func issuesEvent(t *testing.T, sim *githubsim.Server, repo string, n int, label, path string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "cli", "testdata", "events", "labeled.payload.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "cli", "testdata", "events", "labeled.payload.json"))
 	require.NoError(t, err)
 	var p map[string]any
 	require.NoError(t, json.Unmarshal(data, &p))

@@ -18,8 +18,8 @@ func TestBinariesDoNotLinkTestPackages(t *testing.T) {
 	forbidden := map[string]bool{
 		"testing":           true,
 		"net/http/httptest": true,
-		"github.com/cogworks/cogworks/internal/testenv":               true,
-		"github.com/cogworks/cogworks/domain/goservice/goservicetest": true,
+		"github.com/cogworks/cogworks/internal/testenv":                 true,
+		"github.com/cogworks/cogworks/internal/goservice/goservicetest": true,
 	}
 	// go-abnf (pulled in by prometheus/common/expfmt for the metrics
 	// endpoint) imports testing in a non-test file.

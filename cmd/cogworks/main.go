@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/cogworks/cogworks/cli"
+	"github.com/cogworks/cogworks/internal/cli"
 )
 
 var version = "dev"

@@ -9,8 +9,8 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/conformance"
-	"github.com/cogworks/cogworks/domain/goservice"
-	"github.com/cogworks/cogworks/domain/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 )
 
 func TestConformance(t *testing.T) {

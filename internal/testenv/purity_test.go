@@ -17,11 +17,11 @@ import (
 // non-test files import no network, process, file-system or GitHub code.
 func TestPurePackagesImportNoIO(t *testing.T) {
 	forbidden := []string{"net", "net/http", "os", "os/exec", "io/ioutil", "syscall",
-		"github.com/google/go-github", "github.com/cogworks/cogworks/github", "github.com/cogworks/cogworks/githubsim",
-		"github.com/cogworks/cogworks/engine", "github.com/cogworks/cogworks/llm", "github.com/cogworks/cogworks/domain"}
+		"github.com/google/go-github", "github.com/cogworks/cogworks/internal/github", "github.com/cogworks/cogworks/internal/githubsim",
+		"github.com/cogworks/cogworks/internal/engine", "github.com/cogworks/cogworks/internal/llm", "github.com/cogworks/cogworks/domain"}
 	for _, pkg := range []string{"pipeline", "classify", "planner", "review", "audit", "commands"} {
 		t.Run(pkg, func(t *testing.T) {
-			dir := filepath.Join("..", "..", pkg)
+			dir := filepath.Join("..", pkg)
 			entries, err := os.ReadDir(dir)
 			require.NoError(t, err)
 			for _, e := range entries {

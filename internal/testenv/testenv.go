@@ -13,8 +13,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/github"
-	"github.com/cogworks/cogworks/githubsim"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
 )
 
 // Repo is the repository every fixture seeds.

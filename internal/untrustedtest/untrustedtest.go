@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/audit"
-	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/pipeline"
 )
 
 //go:embed testdata/hostile.txt

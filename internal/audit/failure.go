@@ -1,0 +1,97 @@
+package audit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/pipeline"
+)
+
+// Attempt is one executor attempt in a failure report; it is the
+// escalation vocabulary's type, so an escalation's attempts are listed as
+// they are.
+type Attempt = escalation.Attempt
+
+// Failure is what a failure report says (ASSERT-PSM-006).
+type Failure struct {
+	WorkItem int
+	Stage    string
+	SWI      string
+	Reason   string
+	Attempts []Attempt
+	// Cost, when set, appends the cost table.
+	Cost *CostSummary
+}
+
+// FailureKey is the key of the failure report of a stage.
+func FailureKey(workItem int, stage string) string {
+	return Key(strconv.Itoa(workItem), "failure", stage)
+}
+
+// FailureReport renders the structured report posted when the pipeline
+// halts: stage, SWI, reason, how to resume, every attempt with its
+// diagnostics, and the cost so far. Key "<N>/failure/<stage>".
+func FailureReport(f Failure) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Stage:** %s", code(f.Stage))
+	if f.SWI != "" {
+		fmt.Fprintf(&b, " · **Sub-work-item:** %s", code(f.SWI))
+	}
+	reason := strings.TrimSpace(f.Reason)
+	if reason == "" {
+		reason = "no reason recorded"
+	}
+	fmt.Fprintf(&b, "\n\n**Reason:** %s\n\n", oneLine(reason))
+	fmt.Fprintf(&b, "The pipeline is halted and labelled `%s`. Fix the cause, then apply `%s` to resume at this stage.\n\n",
+		pipeline.StageLabel(pipeline.StageFailed), pipeline.LabelRetry)
+	fmt.Fprintf(&b, "#### Attempts (%d)\n\n", len(f.Attempts))
+	if len(f.Attempts) == 0 {
+		b.WriteString("_No attempt was recorded._\n\n")
+	}
+	for _, a := range f.Attempts {
+		fmt.Fprintf(&b, "**Attempt %d**", a.N)
+		if s := strings.TrimSpace(a.Summary); s != "" {
+			fmt.Fprintf(&b, " — %s", oneLine(s))
+		}
+		b.WriteString("\n\n")
+		if len(a.Diagnostics) == 0 {
+			b.WriteString("_No diagnostics._\n\n")
+			continue
+		}
+		for _, d := range a.Diagnostics {
+			d = Untrusted(strings.TrimRight(d, "\n"))
+			if strings.Contains(d, "\n") {
+				fence := codeFence(d)
+				fmt.Fprintf(&b, "- diagnostic:\n\n  %s\n  %s\n  %s\n", fence, strings.ReplaceAll(d, "\n", "\n  "), fence)
+				continue
+			}
+			fmt.Fprintf(&b, "- %s\n", d)
+		}
+		b.WriteString("\n")
+	}
+	if f.Cost != nil {
+		b.WriteString("#### Cost\n\n")
+		b.WriteString(CostTable(f.Cost.Ledger, f.Cost.BudgetTokens, f.Cost.BudgetUSD))
+	}
+	title := "pipeline halted at " + f.Stage // Format makes the title inert
+	if f.SWI != "" {
+		title += " (" + f.SWI + ")"
+	}
+	return Format(Comment{Key: FailureKey(f.WorkItem, f.Stage), Title: title, Body: b.String()})
+}
+
+// codeFence returns a backtick fence longer than any backtick run in s.
+func codeFence(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}

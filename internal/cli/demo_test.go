@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/pipeline"
+)
+
+// TestDemoRunsThePipelineToCompletion runs `cogworks demo` as a user would
+// and checks what it produced: every PR's code builds and passes go test
+// through the reference domain service, nothing was merged, and re-running
+// a step on the finished pipeline changes nothing.
+func TestDemoRunsThePipelineToCompletion(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(string) string { return "" }}
+	report, cleanup, err := RunDemo(context.Background(), f, &DemoOptions{Listen: "127.0.0.1:0", MaxRounds: 30})
+	t.Cleanup(cleanup)
+	require.NoError(t, err, out.String())
+
+	assert.Equal(t, engine.OutcomeComplete, report.Final)
+	assert.Equal(t, pipeline.StageComplete, report.Snapshot.Stage)
+	assert.Contains(t, report.Sim.Labels(report.Repo.String(), report.Issue), "cogworks:stage:complete")
+	require.Len(t, report.Snapshot.Artifacts.SubWorkItems, 2)
+	for _, swi := range report.Snapshot.Artifacts.SubWorkItems {
+		assert.Equal(t, "completed", swi.Status)
+		assert.NotZero(t, swi.PR)
+	}
+	assert.Len(t, report.Pulls, 4, "spec, interfaces and one PR per sub-work-item")
+	for _, pr := range report.Pulls {
+		assert.Equal(t, "open", pr.State, "CogWorks never merges")
+	}
+	for _, r := range report.Sim.Requests() {
+		assert.False(t, r.Method == "PUT" && strings.HasSuffix(r.Path, "/merge"), "no merge request: %s", r.Path)
+	}
+	var requests int64
+	for _, s := range report.Steps {
+		requests += s.GitHubRequests
+	}
+	assert.LessOrEqual(t, requests, int64(demoRequestBudget), "issue 8's request budget for the whole pipeline")
+	// The simulator saw the steps' requests plus the summary's one read of
+	// the status comment: none of a step's requests went uncounted.
+	assert.Equal(t, int64(report.Sim.RequestCount()), requests+1, "every step request is counted by exactly one step")
+	text := out.String()
+	assert.Contains(t, text, "attempt 2", "the first code attempt failed to compile and was fixed")
+	assert.Contains(t, text, "alice (maintainer) reviews the gate")
+	assert.Contains(t, text, "| **total** |")
+
+	// The top of the PR stack holds every SWI's code: build and test it
+	// through the domain service, on a workspace made of the branch's files.
+	last := report.Snapshot.Artifacts.SubWorkItems[1]
+	files := report.Sim.BranchFiles(report.Repo.String(), last.Branch)
+	require.Contains(t, files, "telemetry/publisher.go")
+	require.Contains(t, files, "telemetry/brake.go")
+	ws := t.TempDir()
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		full := filepath.Join(ws, filepath.FromSlash(p))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte(files[p]), 0o644))
+	}
+	client, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: "unix", Endpoint: report.Socket})
+	require.NoError(t, err)
+	defer client.Close()
+	ctx := context.Background()
+	_, err = client.Handshake(ctx)
+	require.NoError(t, err)
+	req := domain.Request{Repository: domain.Repository{Path: ws}}
+	diags, err := client.Validate(ctx, req)
+	require.NoError(t, err)
+	assert.Empty(t, domain.Blocking(diags.Diagnostics), "the PR's code builds and vets")
+	sim, err := client.Simulate(ctx, req, domain.SimulateParams{Packages: []string{"./..."}})
+	require.NoError(t, err)
+	assert.True(t, sim.Passed, "go test passes on the PR's code:\n%s", sim.Output)
+	assert.NotEmpty(t, sim.Tests)
+
+	// Re-running a step on the finished pipeline writes nothing.
+	report.Sim.ResetRequests()
+	deps, err := report.StepDeps(ctx)
+	require.NoError(t, err)
+	res, err := engine.Step(ctx, deps, engine.Ref{Repo: report.Repo, Issue: report.Issue})
+	require.NoError(t, err)
+	assert.Equal(t, engine.OutcomeComplete, res.Outcome)
+	for _, r := range report.Sim.Requests() {
+		assert.Equal(t, "GET", r.Method, "re-run wrote %s %s", r.Method, r.Path)
+	}
+}

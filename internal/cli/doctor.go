@@ -1,0 +1,354 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/xval"
+)
+
+// DoctorOptions are the flags of `cogworks doctor`.
+type DoctorOptions struct {
+	Repo      string
+	Workspace string
+	Offline   bool
+}
+
+// Validate checks the flags.
+func (o *DoctorOptions) Validate() error {
+	if _, err := github.ParseRepo(o.Repo); err != nil {
+		return fmt.Errorf("--repo: %w", err)
+	}
+	return nil
+}
+
+// Check statuses.
+const (
+	checkOK   = "ok"
+	checkWarn = "warn"
+	checkFail = "FAIL"
+	checkSkip = "skip"
+)
+
+// Check is one line of the doctor's report.
+type Check struct {
+	Name   string
+	Status string // ok | warn | FAIL | skip
+	Detail string
+	// Fix is the hint shown when the check did not pass.
+	Fix string
+}
+
+// accessReader is the GitHub client's view of the credentials' rights.
+type accessReader interface {
+	Access(ctx context.Context, repo github.Repo) (github.Access, error)
+}
+
+// NewCmdDoctor builds `cogworks doctor`. runF replaces the run function in
+// tests.
+func NewCmdDoctor(f *Factory, runF func(context.Context, *DoctorOptions) error) *cobra.Command {
+	opts := &DoctorOptions{}
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check a repository's CogWorks set-up, one line per check with a fix",
+		Long: `Check, in order: the GitHub credentials and their permissions (issues,
+contents and pull requests must be writable), the cogworks:* labels, the
+config, the interface registry, the domain services' handshake, and the LLM
+(one tiny request; skipped with --offline). Each line reads
+"ok|warn|FAIL|skip  check  detail", with "fix:" on the next line when the
+check did not pass. warn means CogWorks could not tell; it does not fail.` +
+			helpEnv(envRepo, envWorkspace, envGitHub, envLLM, envServices, envLog) +
+			helpExit("0  every check passed (or warned, or was skipped)",
+				"1  at least one check failed",
+				"2  bad usage or a missing workspace"),
+		Example: `  cogworks doctor --repo acme/widgets
+  cogworks doctor --offline                 # no LLM request; repo from $GITHUB_REPOSITORY`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Repo == "" {
+				opts.Repo = f.getenv("GITHUB_REPOSITORY")
+			}
+			if opts.Workspace == "" {
+				opts.Workspace = defaultWorkspace(f)
+			}
+			if err := opts.Validate(); err != nil {
+				return &UsageError{Err: err}
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runDoctor(cmd.Context(), f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	fl.StringVar(&opts.Workspace, "workspace", "", "repository checkout (default $GITHUB_WORKSPACE or .)")
+	fl.BoolVar(&opts.Offline, "offline", false, "skip the LLM request")
+	return cmd
+}
+
+func runDoctor(ctx context.Context, f *Factory, opts *DoctorOptions) error {
+	if err := checkWorkspace(opts.Workspace); err != nil {
+		return err
+	}
+	checks := Doctor(ctx, f, opts)
+	failed := 0
+	for _, c := range checks {
+		fmt.Fprintf(f.IO.Out, "%-4s  %-16s %s\n", c.Status, c.Name, c.Detail)
+		if c.Fix != "" && c.Status != checkOK {
+			fmt.Fprintf(f.IO.Out, "      %-16s fix: %s\n", "", c.Fix)
+		}
+		if c.Status == checkFail {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("doctor: %d of %d checks failed", failed, len(checks))
+	}
+	return nil
+}
+
+// Doctor runs every check and returns one result each, in order.
+func Doctor(ctx context.Context, f *Factory, opts *DoctorOptions) []Check {
+	repo, _ := github.ParseRepo(opts.Repo)
+	var checks []Check
+	gh, err := f.Client(ctx)
+	if err != nil {
+		checks = append(checks,
+			Check{Name: "credentials", Status: checkFail, Detail: err.Error(),
+				Fix: "set COGWORKS_GITHUB_TOKEN (or GITHUB_TOKEN), or COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY and COGWORKS_GITHUB_INSTALLATION_ID"},
+			Check{Name: "labels", Status: checkSkip, Detail: "no GitHub client"})
+	} else {
+		checks = append(checks, checkAccess(ctx, gh, repo), checkLabels(ctx, gh, repo))
+	}
+	cfg, cfgCheck := checkConfig(opts.Workspace)
+	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), checkServices(ctx, f, opts.Workspace))
+	if opts.Offline {
+		checks = append(checks, Check{Name: "llm", Status: checkSkip, Detail: "--offline"})
+	} else {
+		checks = append(checks, checkLLM(ctx, f, cfg))
+	}
+	return checks
+}
+
+// neededAppPermissions are the App permissions CogWorks writes with.
+var neededAppPermissions = []string{"contents", "issues", "pull_requests"}
+
+func checkAccess(ctx context.Context, gh Client, repo github.Repo) Check {
+	c := Check{Name: "permissions"}
+	ar, ok := gh.(accessReader)
+	if !ok {
+		c.Status, c.Detail = checkWarn, fmt.Sprintf("the GitHub client %T cannot report its permissions", gh)
+		return c
+	}
+	a, err := ar.Access(ctx, repo)
+	if err != nil {
+		c.Status, c.Detail = checkFail, err.Error()
+		c.Fix = fmt.Sprintf("check that %s exists and the credentials can read it (an App must be installed on it)", repo)
+		return c
+	}
+	switch {
+	case a.App:
+		var missing []string
+		for _, p := range neededAppPermissions {
+			if a.AppPermissions[p] != "write" {
+				missing = append(missing, fmt.Sprintf("%s (has %q)", p, a.AppPermissions[p]))
+			}
+		}
+		if len(missing) > 0 {
+			c.Status, c.Detail = checkFail, "GitHub App installation lacks write access: "+strings.Join(missing, ", ")
+			c.Fix = "in the App's settings grant Contents, Issues and Pull requests: Read and write, then accept the new permissions on the installation"
+			return c
+		}
+		c.Status, c.Detail = checkOK, "GitHub App installation: contents, issues and pull_requests are writable"
+		return c
+	case a.ScopesKnown:
+		need := "repo"
+		if slices.Contains(a.Scopes, "repo") || (!a.Private && slices.Contains(a.Scopes, "public_repo")) {
+			need = ""
+		}
+		if need != "" {
+			c.Status = checkFail
+			c.Detail = fmt.Sprintf("classic token scopes [%s] lack %q", strings.Join(a.Scopes, ", "), need)
+			c.Fix = "create the personal access token with the repo scope (public_repo suffices for a public repository), or use a fine-grained token or a GitHub App"
+			return c
+		}
+	}
+	if a.RepoPermissions == nil {
+		if a.ScopesKnown {
+			c.Status, c.Detail = checkOK, "classic token with the repo scope"
+			return c
+		}
+		c.Status = checkWarn
+		c.Detail = "GitHub does not report this token's permissions (Actions' GITHUB_TOKEN or a fine-grained token)"
+		c.Fix = "grant contents, issues and pull-requests: write (in the workflow's permissions: block, or on the fine-grained token)"
+		return c
+	}
+	if !a.RepoPermissions["push"] {
+		c.Status = checkFail
+		c.Detail = fmt.Sprintf("the credentials have no write access to %s", repo)
+		c.Fix = "give the token's user (or the bot) write access to the repository, or use a token with contents, issues and pull-requests: write"
+		return c
+	}
+	c.Status, c.Detail = checkOK, fmt.Sprintf("write access to %s", repo)
+	if a.ScopesKnown {
+		c.Detail += " (classic token scopes: " + strings.Join(a.Scopes, ", ") + ")"
+	}
+	return c
+}
+
+func checkLabels(ctx context.Context, gh Client, repo github.Repo) Check {
+	c := Check{Name: "labels"}
+	labels, err := gh.ListRepoLabels(ctx, repo)
+	if err != nil {
+		c.Status, c.Detail = checkFail, fmt.Sprintf("list labels of %s: %v", repo, err)
+		c.Fix = "check the credentials can read the repository's issues"
+		return c
+	}
+	have := map[string]bool{}
+	for _, l := range labels {
+		have[strings.ToLower(l.Name)] = true
+	}
+	var missing []string
+	want := CogWorksLabels()
+	for _, name := range want {
+		if !have[strings.ToLower(name)] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		c.Status = checkFail
+		c.Detail = fmt.Sprintf("%d of %d CogWorks labels missing: %s", len(missing), len(want), strings.Join(missing, ", "))
+		c.Fix = fmt.Sprintf("run `cogworks init --repo %s --labels-only` (it creates only the missing ones)", repo)
+		return c
+	}
+	c.Status, c.Detail = checkOK, fmt.Sprintf("all %d CogWorks labels present", len(want))
+	return c
+}
+
+func checkConfig(workspace string) (config.Config, Check) {
+	c := Check{Name: "config"}
+	path := filepath.Join(workspace, config.Path)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		c.Status, c.Detail = checkWarn, fmt.Sprintf("no %s: the built-in defaults apply", config.Path)
+		c.Fix = "run `cogworks init` to write the defaults, commented, for editing"
+		return config.Default(), c
+	}
+	cfg, err := config.Load(workspace)
+	if err != nil {
+		c.Status, c.Detail = checkFail, err.Error()
+		c.Fix = "correct the key named above; `cogworks init --dry-run` shows every key with its default"
+		return config.Default(), c
+	}
+	c.Status, c.Detail = checkOK, fmt.Sprintf("%s valid (provider %s, model %s)", config.Path, cfg.LLM.Provider, cfg.LLM.Model)
+	return cfg, c
+}
+
+func checkRegistry(workspace string, cfg config.Config) Check {
+	c := Check{Name: "registry"}
+	dir := filepath.Join(workspace, cfg.Interfaces.Directory)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		c.Status, c.Detail = checkSkip, fmt.Sprintf("no interface registry (%s does not exist)", cfg.Interfaces.Directory)
+		return c
+	}
+	report, err := xval.ValidateDir(dir, workspace, nil)
+	if err != nil {
+		c.Status, c.Detail = checkFail, oneLine(err.Error(), 300)
+		c.Fix = "run `cogworks registry validate` for every finding"
+		return c
+	}
+	n := 0
+	if report.Registry != nil {
+		n = len(report.Registry.Interfaces)
+	}
+	c.Status, c.Detail = checkOK, fmt.Sprintf("%s: %d interface(s), valid", cfg.Interfaces.Directory, n)
+	return c
+}
+
+func checkServices(ctx context.Context, f *Factory, workspace string) Check {
+	c := Check{Name: "domain services"}
+	path := domain.ServicesPath(workspace, f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG"))
+	cfgs, err := loadServices(path)
+	if err != nil {
+		c.Status, c.Detail = checkFail, err.Error()
+		c.Fix = "correct the services file; see docs/domain-services.md"
+		return c
+	}
+	if len(cfgs) == 0 {
+		c.Status, c.Detail = checkSkip, fmt.Sprintf("none registered in %s", path)
+		return c
+	}
+	var bad, good []string
+	for _, r := range domain.HealthTable(ctx, cfgs) {
+		if r.Status != "ok" {
+			bad = append(bad, fmt.Sprintf("%s %s: %s", r.Name, r.Status, r.Error))
+			continue
+		}
+		good = append(good, fmt.Sprintf("%s (%s %s)", r.Name, r.Domain, r.Version))
+	}
+	if len(bad) > 0 {
+		c.Status, c.Detail = checkFail, strings.Join(bad, "; ")
+		c.Fix = "start the service or correct its endpoint in " + path + "; `cogworks health` shows the handshake"
+		return c
+	}
+	c.Status, c.Detail = checkOK, "handshake answered by "+strings.Join(good, ", ")
+	return c
+}
+
+// doctorLLMTimeout bounds the LLM check's single request.
+const doctorLLMTimeout = 60 * time.Second
+
+func checkLLM(ctx context.Context, f *Factory, cfg config.Config) Check {
+	c := Check{Name: "llm"}
+	lc := f.LLMConfig(cfg)
+	provider := f.LLMProvider
+	if provider == nil {
+		p, err := llm.FromConfig(lc)
+		if err != nil {
+			c.Status, c.Detail = checkFail, err.Error()
+			c.Fix = "set COGWORKS_LLM_API_KEY, or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
+			return c
+		}
+		provider = p
+	}
+	ctx, cancel := context.WithTimeout(ctx, doctorLLMTimeout)
+	defer cancel()
+	resp, err := provider.Complete(ctx, llm.Request{
+		System:    "You are a connectivity check. Answer with the single word OK.",
+		Messages:  []llm.Message{{Role: llm.RoleUser, Content: "ping"}},
+		MaxTokens: 5, Model: lc.Model, Template: "doctor-ping",
+	})
+	if err != nil {
+		c.Status, c.Detail = checkFail, fmt.Sprintf("%s model %s: %v", orAnthropic(lc.Provider), lc.Model, err)
+		c.Fix = "check the API key, the model name and the base URL; use --offline to skip this check"
+		return c
+	}
+	b := f.Budget(cfg)
+	c.Status = checkOK
+	c.Detail = fmt.Sprintf("%s model %s answered (%d in / %d out tokens)", orAnthropic(lc.Provider), lc.Model, resp.InputTokens, resp.OutputTokens)
+	if !b.Priced {
+		c.Status, c.Fix = checkWarn, "set [llm] input_price_per_mtok and output_price_per_mtok so the cost budget holds"
+		c.Detail += "; no price known for the model: only the token budget is enforced"
+	}
+	return c
+}
+
+func orAnthropic(provider string) string {
+	if provider == "" {
+		return llm.ProviderAnthropic
+	}
+	return provider
+}

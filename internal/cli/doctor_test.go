@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/testenv"
+)
+
+// doctorEnv is a simulated repository plus a workspace for doctor.
+type doctorEnv struct {
+	env *testenv.Env
+	ws  string
+	llm *httptest.Server
+	// llmStatus is what the fake OpenAI-compatible server answers.
+	llmStatus int
+}
+
+func newDoctorEnv(t *testing.T) *doctorEnv {
+	t.Helper()
+	d := &doctorEnv{env: testenv.New(t), ws: t.TempDir(), llmStatus: http.StatusOK}
+	d.llm = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(d.llmStatus)
+		if d.llmStatus != http.StatusOK {
+			fmt.Fprint(w, `{"error":{"type":"authentication_error","message":"invalid api key"}}`)
+			return
+		}
+		fmt.Fprint(w, `{"id":"c1","object":"chat.completion","model":"local","choices":[{"index":0,"message":{"role":"assistant","content":"OK"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":1}}`)
+	}))
+	t.Cleanup(d.llm.Close)
+	return d
+}
+
+// factory returns a Factory whose GitHub client uses token and whose LLM
+// is the fake server (provider openai, so no key is needed).
+func (d *doctorEnv) factory(t *testing.T, opts github.Options) (*Factory, *bytes.Buffer) {
+	t.Helper()
+	var out bytes.Buffer
+	env := map[string]string{"COGWORKS_LLM_PROVIDER": "openai", "COGWORKS_LLM_BASE_URL": d.llm.URL + "/v1", "COGWORKS_LLM_MODEL": "gpt-4o"}
+	f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(k string) string { return env[k] }}
+	opts.BaseURL = d.env.URL + "/api/v3/"
+	opts.Retry = github.RetryPolicy{MaxRetries: -1}
+	f.GitHub = func(ctx context.Context) (Client, error) { return github.New(ctx, opts) }
+	return f, &out
+}
+
+func (d *doctorEnv) writeGoodSetup(t *testing.T, f *Factory) {
+	t.Helper()
+	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", d.ws, "--no-labels"))
+	sock := goservicetest.Start(t, goservice.Options{})
+	require.NoError(t, os.WriteFile(filepath.Join(d.ws, ".cogworks", "services.toml"),
+		[]byte(fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)), 0o644))
+}
+
+// lines maps each check name to its report line.
+func doctorLines(out string) map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) >= 2 && fields[0] != "fix:" && !strings.HasPrefix(strings.TrimSpace(line), "fix:") {
+			name := fields[1]
+			if name == "domain" {
+				name = "domain services"
+			}
+			m[name] = line
+		}
+	}
+	return m
+}
+
+func TestDoctorPassingSetUp(t *testing.T) {
+	t.Parallel()
+	d := newDoctorEnv(t)
+	d.env.Sim.AddToken("ghp_octocat000000000000000000000000000", "octocat")
+	d.env.Sim.AddTokenScopes("ghp_octocat000000000000000000000000000", "repo", "workflow")
+	d.env.Sim.AddCollaborator(testenv.Repo.String(), "octocat", "write")
+	f, out := d.factory(t, github.Options{Token: "ghp_octocat000000000000000000000000000"})
+	d.writeGoodSetup(t, f)
+	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--labels-only"))
+	out.Reset()
+
+	err := execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws)
+	require.NoError(t, err, out.String())
+	lines := doctorLines(out.String())
+	for _, name := range []string{"permissions", "labels", "config", "domain services", "llm"} {
+		assert.True(t, strings.HasPrefix(lines[name], "ok"), "%s: %q\n%s", name, lines[name], out.String())
+	}
+	assert.True(t, strings.HasPrefix(lines["registry"], "skip"), lines["registry"])
+	assert.Contains(t, lines["permissions"], "repo, workflow")
+	assert.Contains(t, lines["llm"], "gpt-4o answered")
+	assert.NotContains(t, out.String(), "fix:")
+}
+
+func TestDoctorFailingSetUps(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		setup   func(t *testing.T, d *doctorEnv) github.Options
+		failing map[string]string // check → text in its line
+		fix     string
+	}{
+		{
+			name: "classic token without repo scope on a private repository",
+			setup: func(t *testing.T, d *doctorEnv) github.Options {
+				d.env.Sim.SetPrivate(testenv.Repo.String(), true)
+				d.env.Sim.AddToken("ghp_weak", "octocat")
+				d.env.Sim.AddTokenScopes("ghp_weak", "public_repo")
+				d.env.Sim.AddCollaborator(testenv.Repo.String(), "octocat", "write")
+				return github.Options{Token: "ghp_weak"}
+			},
+			failing: map[string]string{"permissions": `lack "repo"`, "labels": "missing"},
+			fix:     "repo scope",
+		},
+		{
+			name: "read-only user, broken config, dead service, bad LLM key",
+			setup: func(t *testing.T, d *doctorEnv) github.Options {
+				d.env.Sim.AddToken("github_pat_ro", "mallory")
+				require.NoError(t, os.WriteFile(filepath.Join(d.ws, ".cogworks", "config.toml"), []byte("[gates]\nplanning = \"sometimes\"\n"), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(d.ws, ".cogworks", "services.toml"),
+					[]byte(fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", filepath.Join(d.ws, "dead.sock"))), 0o644))
+				d.llmStatus = http.StatusUnauthorized
+				return github.Options{Token: "github_pat_ro"}
+			},
+			failing: map[string]string{"permissions": "no write access", "config": "gates.planning",
+				"domain services": "unavailable", "llm": "invalid api key"},
+			fix: "write access",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDoctorEnv(t)
+			good, _ := d.factory(t, github.Options{Token: testenv.Token})
+			d.writeGoodSetup(t, good)
+			f, out := d.factory(t, tt.setup(t, d))
+			err := execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws)
+			require.Error(t, err, out.String())
+			assert.Equal(t, 1, ExitCode(err))
+			t.Log(out.String())
+			lines := doctorLines(out.String())
+			for name, want := range tt.failing {
+				assert.True(t, strings.HasPrefix(lines[name], "FAIL"), "%s: %q", name, lines[name])
+				assert.Contains(t, lines[name], want)
+			}
+			assert.Contains(t, out.String(), tt.fix)
+		})
+	}
+}
+
+func TestDoctorGitHubApp(t *testing.T) {
+	t.Parallel()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	require.NoError(t, err)
+	pemKey := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+	tests := []struct {
+		name  string
+		perms map[string]string
+		want  string
+	}{
+		{"all writable", map[string]string{"contents": "write", "issues": "write", "pull_requests": "write", "metadata": "read"}, "ok"},
+		{"contents read-only", map[string]string{"contents": "read", "issues": "write", "pull_requests": "write"}, "FAIL"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDoctorEnv(t)
+			inst := int64(100 + i)
+			d.env.Sim.AddInstallationWithPermissions(42, inst, "cogworks-app[bot]", tt.perms)
+			d.env.Sim.AddCollaborator(testenv.Repo.String(), "cogworks-app[bot]", "write")
+			f, out := d.factory(t, github.Options{App: &github.AppAuth{AppID: 42, InstallationID: inst, PrivateKey: pemKey}})
+			_ = execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws, "--offline")
+			t.Log(out.String())
+			line := doctorLines(out.String())["permissions"]
+			assert.True(t, strings.HasPrefix(line, tt.want), line)
+			assert.Contains(t, line, "GitHub App installation")
+			assert.True(t, strings.HasPrefix(doctorLines(out.String())["llm"], "skip"), "--offline")
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/internal/goservice"
+)
+
+// DomainGoOptions are the flags of the hidden `cogworks domain-go serve`.
+type DomainGoOptions struct {
+	Socket         string
+	HTTP           string
+	TestTimeout    time.Duration
+	CommandTimeout time.Duration
+	// StopOnStdinEOF stops the service when its standard input closes: the
+	// parent `cogworks process` holds the write end, so the service never
+	// outlives it, even when the parent is killed.
+	StopOnStdinEOF bool
+}
+
+// Validate requires exactly one of --socket and --http.
+func (o *DomainGoOptions) Validate() error {
+	if (o.Socket == "") == (o.HTTP == "") {
+		return errors.New("exactly one of --socket PATH or --http ADDR is required")
+	}
+	return nil
+}
+
+// NewCmdDomainGo builds the hidden `cogworks domain-go`: the reference Go
+// domain service (the same code as cogworks-domain-go) built into the
+// cogworks binary, so `cogworks process` can start it as a child process
+// when a repository registers no domain service.
+func NewCmdDomainGo(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:    "domain-go",
+		Short:  "The built-in reference Go domain service",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+	}
+	opts := &DomainGoOptions{}
+	serve := &cobra.Command{
+		Use:   "serve (--socket PATH | --http ADDR)",
+		Short: "Serve the Extension API until SIGINT, SIGTERM or (with --stop-on-stdin-eof) the end of standard input",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Validate(); err != nil {
+				return &UsageError{Err: err}
+			}
+			return runDomainGo(cmd.Context(), f, opts)
+		},
+	}
+	fl := serve.Flags()
+	fl.StringVar(&opts.Socket, "socket", "", "unix socket path to listen on (a stale socket file is removed)")
+	fl.StringVar(&opts.HTTP, "http", "", "TCP address to listen on, e.g. 127.0.0.1:7070")
+	fl.DurationVar(&opts.TestTimeout, "test-timeout", 9*time.Minute, "maximum go test duration for simulate")
+	fl.DurationVar(&opts.CommandTimeout, "command-timeout", 4*time.Minute, "maximum duration of build, vet and list")
+	fl.BoolVar(&opts.StopOnStdinEOF, "stop-on-stdin-eof", false, "stop when standard input reaches end of file (set by cogworks process)")
+	root.AddCommand(serve)
+	return root
+}
+
+func runDomainGo(ctx context.Context, f *Factory, opts *DomainGoOptions) error {
+	var ln net.Listener
+	var err error
+	if opts.Socket != "" {
+		ln, err = goservice.ListenUnix(opts.Socket)
+		defer os.Remove(opts.Socket)
+	} else {
+		ln, err = net.Listen("tcp", opts.HTTP)
+	}
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if opts.StopOnStdinEOF && f.IO.In != nil {
+		go func() {
+			_, _ = io.Copy(io.Discard, f.IO.In)
+			cancel()
+		}()
+	}
+	logger := f.Logger().With("component", "domain-go")
+	logger.Info("serving", "address", ln.Addr().String())
+	return goservice.Serve(ctx, ln, goservice.Options{
+		TestTimeout: opts.TestTimeout, CommandTimeout: opts.CommandTimeout, Logger: logger.WithGroup("request"),
+	})
+}

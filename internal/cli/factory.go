@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/metrics"
+	"github.com/cogworks/cogworks/internal/pipeline"
+)
+
+// IOStreams are the command's input and output streams.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+}
+
+// Client is the GitHub client the commands use: the engine's port plus
+// what process-all and status need.
+type Client interface {
+	engine.GitHub
+	SearchIssues(ctx context.Context, query string) ([]github.Issue, error)
+}
+
+// ExecutorsFunc builds the stage executors for one repository.
+type ExecutorsFunc func(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error)
+
+// Factory builds dependencies lazily, on first use.
+type Factory struct {
+	IO     IOStreams
+	Getenv func(string) string
+	Clock  func() time.Time
+	// GitHub returns the GitHub client; the default builds one from the
+	// environment.
+	GitHub func(ctx context.Context) (Client, error)
+	// Executors builds the stage executors.
+	Executors ExecutorsFunc
+	// BotLogin is CogWorks's own login (labels it applies never approve).
+	BotLogin string
+	// LLMProvider, when set, replaces the provider built from config
+	// (demo and tests use the scripted provider).
+	LLMProvider llm.Provider
+	// Metrics, when set, receives step, GitHub request and LLM figures.
+	Metrics *metrics.Metrics
+
+	once   sync.Once
+	client Client
+	err    error
+
+	botOnce sync.Once
+	bot     string
+	botErr  error
+}
+
+// NewFactory returns a Factory reading the process environment.
+func NewFactory(io IOStreams) *Factory {
+	f := &Factory{IO: io, Getenv: os.Getenv, Clock: time.Now}
+	f.GitHub = func(ctx context.Context) (Client, error) {
+		opts, err := github.OptionsFromEnv(f.Getenv)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		opts.Logger = f.Logger()
+		if f.Metrics != nil {
+			opts.Transport = f.Metrics.Transport(nil)
+		}
+		c, err := github.New(ctx, opts)
+		if err != nil {
+			return nil, fmt.Errorf("create GitHub client: %w", err)
+		}
+		return c, nil
+	}
+	return f
+}
+
+// Client returns the memoised GitHub client.
+func (f *Factory) Client(ctx context.Context) (Client, error) {
+	f.once.Do(func() { f.client, f.err = f.GitHub(ctx) })
+	return f.client, f.err
+}
+
+// Logger returns the structured logger configured by COGWORKS_LOG_FORMAT
+// (text or json; unset: text when stderr is a terminal, json otherwise, as
+// in CI) and COGWORKS_LOG_LEVEL (debug|info|warn|error).
+func (f *Factory) Logger() *slog.Logger {
+	level := slog.LevelInfo
+	switch strings.ToLower(f.getenv("COGWORKS_LOG_LEVEL")) {
+	case "debug":
+		level = slog.LevelDebug
+	case "warn", "warning":
+		level = slog.LevelWarn
+	case "error":
+		level = slog.LevelError
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	format := strings.ToLower(f.getenv("COGWORKS_LOG_FORMAT"))
+	if format == "" && isTerminal(f.IO.ErrOut) {
+		format = "text"
+	}
+	if format == "text" {
+		return slog.New(slog.NewTextHandler(f.IO.ErrOut, opts))
+	}
+	return slog.New(slog.NewJSONHandler(f.IO.ErrOut, opts))
+}
+
+func (f *Factory) getenv(k string) string {
+	if f.Getenv == nil {
+		return ""
+	}
+	return f.Getenv(k)
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	fl, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := fl.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/internal/testenv"
+)
+
+func TestInitWritesFilesThatLoadAndCreatesLabels(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	f, out, _ := testFactory(t, env)
+	ws := t.TempDir()
+	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws))
+
+	cfg, err := config.Load(ws)
+	require.NoError(t, err, "the written config loads back")
+	assert.Equal(t, config.Default(), cfg, "and holds exactly the defaults")
+	raw, err := os.ReadFile(filepath.Join(ws, config.Path))
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), "# ", "commented")
+	assert.Contains(t, string(raw), "input_price_per_mtok")
+
+	scns, err := scenario.LoadScenarios(context.Background(), os.DirFS(ws), cfg.Scenarios.Directory)
+	require.NoError(t, err, "the example scenario validates")
+	require.Len(t, scns, 1)
+
+	wf, err := os.ReadFile(filepath.Join(ws, ".github", "workflows", "cogworks.yml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(wf), "uses: cogworks/cogworks@v1")
+	assert.NotContains(t, string(wf), "uses: ./")
+	assert.NotContains(t, string(wf), "go run")
+
+	have := env.Sim.RepoLabels(testenv.Repo.String())
+	for _, l := range CogWorksLabels() {
+		assert.Contains(t, have, l)
+	}
+	assert.Contains(t, out.String(), "wrote .cogworks/config.toml")
+	assert.Contains(t, out.String(), "labels: created")
+
+	// Again: the files exist, so init refuses and writes nothing.
+	require.NoError(t, os.WriteFile(filepath.Join(ws, config.Path), []byte("# mine\n"), 0o644))
+	err = execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws)
+	require.Error(t, err)
+	assert.Equal(t, 2, ExitCode(err))
+	assert.Contains(t, err.Error(), "--force")
+	raw, _ = os.ReadFile(filepath.Join(ws, config.Path))
+	assert.Equal(t, "# mine\n", string(raw), "kept")
+
+	// --force overwrites; labels already there are not created again.
+	env.Sim.ResetRequests()
+	out.Reset()
+	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws, "--force"))
+	raw, _ = os.ReadFile(filepath.Join(ws, config.Path))
+	assert.NotEqual(t, "# mine\n", string(raw))
+	assert.Contains(t, out.String(), "labels: created 0")
+	for _, r := range env.Sim.Requests() {
+		assert.NotEqual(t, "POST", r.Method, "no label created twice: %s", r.Path)
+	}
+}
+
+func TestInitDryRunChangesNothing(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	f, out, _ := testFactory(t, env)
+	ws := t.TempDir()
+	env.Sim.ResetRequests()
+	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws, "--dry-run"))
+	entries, err := os.ReadDir(ws)
+	require.NoError(t, err)
+	assert.Empty(t, entries, "no file written")
+	assert.Zero(t, env.Sim.RequestCount(), "no GitHub request")
+	text := out.String()
+	assert.Contains(t, text, "would write .cogworks/config.toml")
+	assert.Contains(t, text, "would write .github/workflows/cogworks.yml")
+	assert.Contains(t, text, "would create label cogworks:run")
+}
+
+func TestInitUsage(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	f, _, _ := testFactory(t, env)
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"no repo for labels", []string{"init", "--workspace", t.TempDir()}},
+		{"missing workspace", []string{"init", "--no-labels", "--workspace", filepath.Join(t.TempDir(), "nope")}},
+		{"contradicting flags", []string{"init", "--repo", "a/b", "--no-labels", "--labels-only"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := execute(t, f, tt.args...)
+			require.Error(t, err)
+			assert.Equal(t, 2, ExitCode(err))
+			assert.True(t, strings.HasSuffix(err.Error(), "(see --help)"), err.Error())
+		})
+	}
+}
+
+// TestInitWorkflowTemplateIsActionlintClean runs actionlint on the
+// embedded workflow when actionlint is installed (CI installs it).
+func TestInitWorkflowTemplateIsActionlintClean(t *testing.T) {
+	t.Parallel()
+	bin, err := lookActionlint()
+	if err != nil {
+		t.Skip("actionlint not installed")
+	}
+	files, err := InitFiles()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cogworks.yml")
+	require.NoError(t, os.WriteFile(path, files[initWorkflowPath], 0o644))
+	out, err := runCommand(bin, "-shellcheck=", "-pyflakes=", path)
+	require.NoError(t, err, out)
+}

@@ -1,0 +1,322 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/internal/commands"
+	"github.com/cogworks/cogworks/internal/demo"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/metrics"
+	"github.com/cogworks/cogworks/internal/server"
+	"github.com/cogworks/cogworks/internal/workspace"
+)
+
+// EnvWebhookSecret holds the GitHub App's webhook secret.
+const EnvWebhookSecret = "COGWORKS_WEBHOOK_SECRET"
+
+// ServeOptions are the flags of `cogworks serve`.
+type ServeOptions struct {
+	Listen    string
+	Workers   int
+	QueueSize int
+	MaxSteps  int
+	Grace     time.Duration
+	// CacheDir holds the per-repository trees fetched through the API.
+	CacheDir string
+}
+
+// Validate checks the flags.
+func (o *ServeOptions) Validate() error {
+	switch {
+	case o.Workers < 1:
+		return fmt.Errorf("--workers must be ≥ 1, got %d", o.Workers)
+	case o.QueueSize < 1:
+		return fmt.Errorf("--queue-size must be ≥ 1, got %d", o.QueueSize)
+	case o.MaxSteps < 1:
+		return fmt.Errorf("--max-steps must be ≥ 1, got %d", o.MaxSteps)
+	case o.Grace < 0:
+		return fmt.Errorf("--grace must not be negative, got %s", o.Grace)
+	}
+	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
+		return fmt.Errorf("--listen %q: %w", o.Listen, err)
+	}
+	return nil
+}
+
+// NewCmdServe builds `cogworks serve`.
+func NewCmdServe(f *Factory) *cobra.Command {
+	opts := &ServeOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve GitHub App webhooks for every repository that installed the App",
+		Long: `Receive GitHub webhook deliveries on POST /webhook (signed with
+COGWORKS_WEBHOOK_SECRET) and step the work items they name on a bounded queue.
+With COGWORKS_GITHUB_APP_ID and COGWORKS_GITHUB_APP_PRIVATE_KEY each delivery is
+handled as the installation it names; with a token (COGWORKS_GITHUB_TOKEN) one
+identity serves every repository the token can reach. Each repository's
+.cogworks/config.toml and files are read through the API. Also serves
+/healthz, /readyz and /metrics. SIGTERM drains within --grace.` +
+			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required)",
+				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
+				envLLM, envServices, envLog) +
+			helpExit("0  drained and stopped after SIGTERM or SIGINT",
+				"1  the server failed (listen error, a step could not be abandoned cleanly)",
+				"2  bad usage or configuration (no webhook secret, bad flag values, missing credentials)"),
+		Example: `  COGWORKS_WEBHOOK_SECRET=… COGWORKS_GITHUB_APP_ID=12345 COGWORKS_GITHUB_APP_PRIVATE_KEY=/etc/cogworks/app.pem \
+    cogworks serve --listen :8080 --workers 4 --queue-size 100
+  # locally, against the demo's simulator (see docs/serve.md)
+  cogworks serve --listen 127.0.0.1:8080`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Validate(); err != nil {
+				return &UsageError{Err: err}
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runServe(ctx, f, opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Listen, "listen", ":8080", "address to listen on")
+	fl.IntVar(&opts.Workers, "workers", 4, "work items stepped at once")
+	fl.IntVar(&opts.QueueSize, "queue-size", 100, "work items waiting before deliveries get 503")
+	fl.IntVar(&opts.MaxSteps, "max-steps", 10, "steps per work item per delivery")
+	fl.DurationVar(&opts.Grace, "grace", 25*time.Second, "how long SIGTERM waits for in-flight steps")
+	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees (default: a temporary directory)")
+	return cmd
+}
+
+func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
+	if f.Metrics == nil {
+		f.Metrics = metrics.New(metrics.Options{ProcessCollectors: true})
+	}
+	if f.LLMProvider == nil && f.getenv("COGWORKS_LLM_PROVIDER") == "demo" {
+		// The offline rules of `cogworks demo` (they answer the demo issue
+		// only), for trying serve against `cogworks demo --keep`.
+		p, err := demo.Script()
+		if err != nil {
+			return err
+		}
+		f.LLMProvider = p
+	}
+	secret := strings.TrimSpace(f.getenv(EnvWebhookSecret))
+	if secret == "" {
+		return &UsageError{Err: fmt.Errorf("%s is required", EnvWebhookSecret)}
+	}
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		dir, err := os.MkdirTemp("", "cogworks-serve-")
+		if err != nil {
+			return fmt.Errorf("cache dir: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		cacheDir = dir
+	}
+	src, err := f.ClientSource(ctx)
+	if err != nil {
+		return err
+	}
+	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: cacheDir}, MaxSteps: opts.MaxSteps}
+	srv, err := server.New(server.Options{
+		Secret: []byte(secret), Runner: runner, Ready: src.Ready, Installations: src,
+		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(),
+	})
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", opts.Listen, err)
+	}
+	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ln) }()
+	f.Logger().Info("serving", "addr", ln.Addr().String())
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	f.Logger().Info("draining", "grace", opts.Grace.String())
+	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), opts.Grace)
+	defer cancel()
+	drainErr := srv.Shutdown(grace) // new deliveries get 503 while steps finish
+	httpErr := httpSrv.Shutdown(grace)
+	if errors.Is(drainErr, context.DeadlineExceeded) {
+		f.Logger().Warn("grace period ended; in-flight steps were cancelled and released their locks")
+		drainErr = nil
+	}
+	return errors.Join(drainErr, ignoreClosed(httpErr))
+}
+
+func ignoreClosed(err error) error {
+	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, context.DeadlineExceeded) {
+		return nil
+	}
+	return err
+}
+
+// ClientSource gives the GitHub client for a delivery's installation.
+type ClientSource interface {
+	ForInstallation(ctx context.Context, id int64) (Client, error)
+	// BotLogin is the login CogWorks acts as.
+	BotLogin() string
+	Ready(ctx context.Context) error
+	InstallationChanged(action string, id int64)
+}
+
+// ClientSource builds the serve client source from the environment: App
+// mode when COGWORKS_GITHUB_APP_ID is set, else one token client.
+func (f *Factory) ClientSource(ctx context.Context) (ClientSource, error) {
+	if strings.TrimSpace(f.getenv(github.EnvAppID)) == "" {
+		c, err := f.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &tokenSource{client: c, bot: f.BotLogin}, nil
+	}
+	opts, err := github.AppOptionsFromEnv(f.getenv)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	opts.Logger = f.Logger()
+	if f.Metrics != nil {
+		opts.Transport = f.Metrics.Transport(nil)
+	}
+	return NewAppSource(opts, f.BotLogin)
+}
+
+// NewAppSource returns the App-mode client source; bot is the App's bot
+// login ("" reads it from GET /app on first readiness check: <slug>[bot]).
+func NewAppSource(opts github.Options, bot string) (ClientSource, error) {
+	apps, err := github.NewAppClients(opts)
+	if err != nil {
+		return nil, &UsageError{Err: err}
+	}
+	return &appSource{apps: apps, bot: bot}, nil
+}
+
+type appSource struct {
+	apps *github.AppClients
+	mu   sync.Mutex
+	bot  string
+}
+
+func (a *appSource) ForInstallation(ctx context.Context, id int64) (Client, error) {
+	if id <= 0 {
+		return nil, errors.New("the delivery names no App installation")
+	}
+	if a.BotLogin() == "" {
+		if err := a.Ready(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return a.apps.Installation(ctx, id)
+}
+
+func (a *appSource) BotLogin() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.bot
+}
+
+func (a *appSource) Ready(ctx context.Context) error {
+	slug, err := a.apps.CheckApp(ctx)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	if a.bot == "" && slug != "" {
+		a.bot = slug + "[bot]"
+	}
+	a.mu.Unlock()
+	return nil
+}
+
+func (a *appSource) InstallationChanged(action string, id int64) {
+	switch action {
+	case "deleted", "suspend", "new_permissions_accepted":
+		a.apps.Forget(id) // a new token (or none) is needed
+	}
+}
+
+type tokenSource struct {
+	client Client
+	bot    string
+}
+
+func (t *tokenSource) ForInstallation(context.Context, int64) (Client, error) { return t.client, nil }
+func (t *tokenSource) BotLogin() string                                       { return t.bot }
+func (t *tokenSource) InstallationChanged(string, int64)                      {}
+func (t *tokenSource) Ready(ctx context.Context) error {
+	rl, ok := t.client.(interface {
+		GetRepo(ctx context.Context, repo github.Repo) (github.RepoInfo, error)
+	})
+	if !ok {
+		return nil
+	}
+	// Any answer but a transport failure or 401 proves GitHub is reachable
+	// with these credentials; a 404 for a made-up repository is fine.
+	_, err := rl.GetRepo(ctx, github.Repo{Owner: "cogworks-readiness", Name: "probe"})
+	if err == nil || errors.Is(err, github.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// ServeRunner steps a work item for `cogworks serve`: the installation's
+// client, the repository's config and files at its default branch head,
+// then engine.Run.
+type ServeRunner struct {
+	Factory  *Factory
+	Clients  ClientSource
+	Cache    *workspace.Cache
+	MaxSteps int
+}
+
+// Run implements server.Runner.
+func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result, error) {
+	gh, err := r.Clients.ForInstallation(ctx, job.Installation)
+	if err != nil {
+		return nil, fmt.Errorf("%s#%d: %w", job.Repo, job.Issue, err)
+	}
+	wgh, ok := gh.(workspace.GitHub)
+	if !ok {
+		return nil, fmt.Errorf("GitHub client %T cannot read repository trees", gh)
+	}
+	co, err := r.Cache.Head(ctx, wgh, job.Repo)
+	if err != nil {
+		return nil, err
+	}
+	d, err := r.Factory.engineDepsWith(ctx, gh, job.Repo, co.Dir, co.Config, false)
+	if err != nil {
+		return nil, err
+	}
+	d.BotLogin = r.Clients.BotLogin()
+	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: commandEvent(job.Comments)}
+	return engine.Run(ctx, d, ref, r.MaxSteps)
+}
+
+// commandEvent reports whether a job's comments include a new comment by
+// a person that holds a /cogworks command.
+func commandEvent(comments []server.CommentEvent) bool {
+	for _, c := range comments {
+		if c.Action == "created" && c.UserType != "Bot" && len(commands.Parse(c.Body)) > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,289 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"io"
+	mrand "math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/demo"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/metrics"
+	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/server"
+	"github.com/cogworks/cogworks/internal/workspace"
+)
+
+const (
+	testAppID        = 4242
+	testInstallation = 77
+	testWebhookKey   = "webhook-secret-for-tests"
+)
+
+// appFixture is a simulator with the demo repository, a registered App
+// and its installation.
+type appFixture struct {
+	sim  *githubsim.Server
+	url  string
+	key  []byte
+	repo github.Repo
+}
+
+func newAppFixture(t *testing.T) *appFixture {
+	t.Helper()
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	require.NoError(t, err)
+	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(rsaKey)})
+	sim := githubsim.New()
+	url, err := sim.Listen("127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(sim.Close)
+	sim.AddApp(testAppID, "cogworks", "cogworks[bot]", &rsaKey.PublicKey)
+	sim.AddInstallation(testAppID, testInstallation)
+	repo := github.Repo{Owner: demo.Owner, Name: demo.Name}
+	sim.CreateRepo(repo.Owner, repo.Name, "main")
+	files, err := demo.Files()
+	require.NoError(t, err)
+	sim.SeedFiles(repo.String(), "main", files)
+	sim.AddCollaborator(repo.String(), demoHuman, "maintain")
+	return &appFixture{sim: sim, url: url, key: keyPEM, repo: repo}
+}
+
+// replica builds one `cogworks serve` process: its own factory, App
+// clients, workspace cache and metrics, sharing only the simulator.
+func (a *appFixture) replica(t *testing.T, provider *demo.RuleProvider) (*server.Server, *metrics.Metrics) {
+	t.Helper()
+	m := metrics.New(metrics.Options{})
+	services := filepath.Join(t.TempDir(), "services.toml")
+	sock := goservicetest.Start(t, goservice.Options{})
+	require.NoError(t, os.WriteFile(services, []byte(fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)), 0o600))
+	getenv := func(k string) string {
+		if k == "COGWORKS_DOMAIN_SERVICES_CONFIG" {
+			return services
+		}
+		return ""
+	}
+	f := &Factory{IO: IOStreams{Out: io.Discard, ErrOut: io.Discard}, Getenv: getenv,
+		Clock: time.Now, LLMProvider: provider, Metrics: m}
+	Wire(f)
+	src, err := NewAppSource(github.Options{
+		BaseURL: a.url + "/api/v3/", App: &github.AppAuth{AppID: testAppID, PrivateKey: a.key},
+		Transport: m.Transport(nil), Retry: github.RetryPolicy{MaxRetries: 2, BaseDelay: time.Millisecond},
+	}, "")
+	require.NoError(t, err)
+	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: t.TempDir()}, MaxSteps: 10}
+	srv, err := server.New(server.Options{Secret: []byte(testWebhookKey), Runner: runner, Ready: src.Ready,
+		Installations: src, QueueSize: 200, Workers: 3, Metrics: m})
+	require.NoError(t, err)
+	return srv, m
+}
+
+type delivery struct {
+	id, event string
+	body      []byte
+}
+
+func issueEvent(repo github.Repo, n int, action string) []byte {
+	return []byte(fmt.Sprintf(`{"action":%q,"issue":{"number":%d},"label":{"name":"cogworks:run"},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
+		action, n, repo, testInstallation, demoHuman))
+}
+
+func commentEvent(repo github.Repo, n int, id int64) []byte {
+	return []byte(fmt.Sprintf(`{"action":"created","issue":{"number":%d},"comment":{"id":%d,"body":"Thanks, looking forward to it.","user":{"login":%q,"type":"User"}},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
+		n, id, demoHuman, repo, testInstallation, demoHuman))
+}
+
+func post(t *testing.T, url string, d delivery) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url+"/webhook", bytes.NewReader(d.body))
+	require.NoError(t, err)
+	req.Header.Set("X-GitHub-Event", d.event)
+	req.Header.Set("X-GitHub-Delivery", d.id)
+	req.Header.Set("X-Hub-Signature-256", server.Sign([]byte(testWebhookKey), d.body))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// botKeys returns the hidden keys of the bot's comments on issue n, with
+// the issue number replaced so different issues compare.
+func botKeys(sim *githubsim.Server, repo github.Repo, n int) []string {
+	var keys []string
+	for _, c := range sim.Comments(repo.String(), n) {
+		if c.Author != "cogworks[bot]" {
+			continue
+		}
+		k, ok := audit.FindKey(c.Body)
+		if !ok {
+			k = "<no key>"
+		}
+		if rest, ok := strings.CutPrefix(k, fmt.Sprintf("%d/", n)); ok {
+			k = "N/" + rest
+		}
+		if strings.HasPrefix(k, "N/step/") {
+			k = "N/step/<run>" // one record per step, named by the run that made it
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func TestThreeReplicasAgreeWithOneProcess(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("multi-replica test")
+	}
+	fx := newAppFixture(t)
+	provider, err := demo.Script()
+	require.NoError(t, err)
+
+	// Reference: one process steps one issue the way a single CLI run would.
+	ref := fx.sim.SeedIssue(fx.repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
+	fx.sim.LabelIssue(fx.repo.String(), ref, demoHuman, pipeline.LabelRun)
+	single, _ := fx.replica(t, provider)
+	refSrv := httptest.NewServer(single.Handler())
+	require.Equal(t, http.StatusAccepted, post(t, refSrv.URL, delivery{"ref-1", "issues", issueEvent(fx.repo, ref, "labeled")}))
+	require.Eventually(t, single.Idle, 60*time.Second, 10*time.Millisecond)
+	refSrv.Close()
+	require.NoError(t, single.Shutdown(context.Background()))
+	refKeys := botKeys(fx.sim, fx.repo, ref)
+	refLabels := fx.sim.Labels(fx.repo.String(), ref)
+	require.Contains(t, refLabels, "cogworks:stage:architecture", "the reference reached the architecture gate")
+
+	var issues []int
+	for range 20 {
+		n := fx.sim.SeedIssue(fx.repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
+		fx.sim.LabelIssue(fx.repo.String(), n, demoHuman, pipeline.LabelRun)
+		issues = append(issues, n)
+	}
+	var (
+		urls    []string
+		servers []*server.Server
+		mets    []*metrics.Metrics
+	)
+	for range 3 {
+		srv, m := fx.replica(t, provider)
+		hs := httptest.NewServer(srv.Handler())
+		t.Cleanup(hs.Close)
+		servers, mets, urls = append(servers, srv), append(mets, m), append(urls, hs.URL)
+	}
+
+	// 200 deliveries: per issue opened, labeled, edited and comments, then
+	// redeliveries of earlier ids, all shuffled (out of order) and spread
+	// over the replicas at random, 8 at a time.
+	rng := mrand.New(mrand.NewPCG(1, 2))
+	var ds []delivery
+	for i, n := range issues {
+		ds = append(ds,
+			delivery{fmt.Sprintf("open-%d", n), "issues", issueEvent(fx.repo, n, "opened")},
+			delivery{fmt.Sprintf("label-%d", n), "issues", issueEvent(fx.repo, n, "labeled")},
+			delivery{fmt.Sprintf("edit-%d", n), "issues", issueEvent(fx.repo, n, "edited")},
+		)
+		for c := range 4 {
+			ds = append(ds, delivery{fmt.Sprintf("comment-%d-%d", n, c), "issue_comment", commentEvent(fx.repo, n, int64(9000+i*10+c))})
+		}
+	}
+	for len(ds) < 200 {
+		ds = append(ds, ds[rng.IntN(len(ds))]) // redelivery: same id and body
+	}
+	rng.Shuffle(len(ds), func(i, j int) { ds[i], ds[j] = ds[j], ds[i] })
+	var wg sync.WaitGroup
+	work := make(chan delivery)
+	statuses := make(chan int, len(ds))
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range work {
+				statuses <- post(t, urls[mrand.IntN(len(urls))], d)
+			}
+		}()
+	}
+	for _, d := range ds {
+		work <- d
+	}
+	close(work)
+	wg.Wait()
+	close(statuses)
+	for st := range statuses {
+		assert.Contains(t, []int{http.StatusAccepted, http.StatusOK}, st)
+	}
+	require.Eventually(t, func() bool {
+		for _, s := range servers {
+			if !s.Idle() {
+				return false
+			}
+		}
+		return true
+	}, 3*time.Minute, 20*time.Millisecond)
+	for _, s := range servers {
+		require.NoError(t, s.Shutdown(context.Background()))
+	}
+
+	for _, n := range issues {
+		labels := fx.sim.Labels(fx.repo.String(), n)
+		assert.ElementsMatch(t, refLabels, labels, "#%d ends with the reference's labels (no lock left)", n)
+		assert.NotContains(t, labels, pipeline.LabelProcessing)
+		keys := botKeys(fx.sim, fx.repo, n)
+		assert.Equal(t, refKeys, keys, "#%d has exactly the reference's bot comments: none duplicated, no lock claim left", n)
+	}
+	// The architecture stage opens one spec PR per work item on its own
+	// branch: exactly one each, as for the reference.
+	heads := map[string]int{}
+	for _, pr := range fx.sim.Pulls(fx.repo.String()) {
+		heads[pr.Head]++
+	}
+	for _, n := range append([]int{ref}, issues...) {
+		assert.Equal(t, 1, heads[fmt.Sprintf("cogworks/%d/spec", n)], "#%d has exactly one spec PR", n)
+		_, ok := fx.sim.BranchSHA(fx.repo.String(), fmt.Sprintf("cogworks/%d/spec", n))
+		assert.True(t, ok, "#%d spec branch", n)
+	}
+	assert.Len(t, heads, len(issues)+1, "no other PR or branch")
+	var backoffs, steps float64
+	for _, m := range mets {
+		for _, mf := range mustGather(t, m) {
+			switch mf.GetName() {
+			case "cogworks_lock_contention_total":
+				backoffs += mf.GetMetric()[0].GetCounter().GetValue()
+			case "cogworks_steps_total":
+				for _, mm := range mf.GetMetric() {
+					steps += mm.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	t.Logf("replicas stepped %v times, %v backed off on the GitHub lock", steps, backoffs)
+	assert.Positive(t, steps)
+}
+
+func mustGather(t *testing.T, m *metrics.Metrics) []*dto.MetricFamily {
+	t.Helper()
+	mfs, err := m.Registry.Gather()
+	require.NoError(t, err)
+	return mfs
+}

@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/testenv"
+)
+
+// An event for an issue without cogworks:run exits 0 before any GitHub
+// client, LLM provider or domain service is built, even with no LLM key
+// and no GitHub credentials.
+func TestTriggerCheckNeedsNothing(t *testing.T) {
+	t.Parallel()
+	for _, file := range []string{"labeled.payload.json", "issues.unlabeled.payload.json", "created.payload.json"} {
+		t.Run(file, func(t *testing.T) {
+			dir := t.TempDir()
+			env := map[string]string{
+				"GITHUB_OUTPUT":       filepath.Join(dir, "output"),
+				"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
+			}
+			var clients, executors int
+			var errOut syncBuffer
+			f := &Factory{IO: IOStreams{Out: &errOut, ErrOut: &errOut}, Getenv: func(k string) string { return env[k] }}
+			f.GitHub = func(context.Context) (Client, error) { clients++; return nil, errors.New("no client in this test") }
+			f.Executors = func(context.Context, Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+				executors++
+				return nil, nil, errors.New("no executors in this test")
+			}
+			err := execute(t, f, "process", "--event", filepath.Join("testdata", "events", file), "--workspace", "/nonexistent/checkout")
+			require.NoError(t, err)
+			assert.Zero(t, clients, "no GitHub client built")
+			assert.Zero(t, executors, "no LLM provider or domain service built")
+			assert.Contains(t, errOut.String(), "has no cogworks:run label")
+
+			out, err := os.ReadFile(env["GITHUB_OUTPUT"])
+			require.NoError(t, err)
+			assert.Equal(t, "stage=\noutcome=ignored\npull-requests=[]\nissue=1\n", string(out))
+			sum, err := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
+			require.NoError(t, err)
+			assert.Contains(t, string(sum), "Event ignored: issue #1 has no cogworks:run label.")
+		})
+	}
+}
+
+func TestProcessWritesSummaryAndOutputs(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
+	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	f, _, _ := testFactory(t, env)
+	dir := t.TempDir()
+	outputs, summary := filepath.Join(dir, "output"), filepath.Join(dir, "summary.md")
+	require.NoError(t, os.WriteFile(summary, []byte("earlier step\n"), 0o644))
+
+	err := execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(),
+		"--max-steps", "5", "--summary-file", summary, "--outputs-file", outputs)
+	require.NoError(t, err)
+	out, err := os.ReadFile(outputs)
+	require.NoError(t, err)
+	assert.Equal(t, "stage=architecture\noutcome=waiting\npull-requests=[]\nissue=1\n", string(out))
+	sum, err := os.ReadFile(summary)
+	require.NoError(t, err)
+	s := string(sum)
+	assert.Contains(t, s, "earlier step\n### CogWorks · "+testenv.Repo.String()+"#1", "appended, not overwritten")
+	assert.Contains(t, s, "**Stage:** `architecture` · **outcome:** `waiting` · **steps:** 2")
+	assert.Contains(t, s, "| 1 | `intake` |")
+	assert.Contains(t, s, "| **total** |", "cost table")
+}
+
+func TestRunReport(t *testing.T) {
+	t.Parallel()
+	snap := &pipeline.Snapshot{Stage: pipeline.StageIntegration, Artifacts: pipeline.Artifacts{
+		SpecPR: 4, InterfacePR: 9,
+		SubWorkItems: []pipeline.SWIRecord{{ID: "b", PR: 12}, {ID: "a", PR: 11}, {ID: "c"}},
+	}, Ledger: pipeline.Ledger{PerStage: map[string]pipeline.Usage{"intake": {Calls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0123}}}}
+	steps := []engine.Result{{Issue: 3, Stage: "planning", Action: "execute", Outcome: engine.OutcomeAdvanced, Reason: "a | b\nc"}}
+	tests := []struct {
+		name        string
+		r           runReport
+		wantOutputs string
+		wantMD      []string
+	}{
+		{
+			name:        "advanced with pull requests",
+			r:           runReport{Repo: github.Repo{Owner: "o", Name: "r"}, Issue: 3, Results: steps, Snapshot: snap, BudgetUSD: 5},
+			wantOutputs: "stage=integration\noutcome=advanced\npull-requests=[4,9,11,12]\nissue=3\n",
+			wantMD:      []string{"### CogWorks · o/r#3", "**Pull requests:** #4, #9, #11, #12", `a \| b c`, "$0.0123"},
+		},
+		{
+			name:        "pipeline failed",
+			r:           runReport{Issue: 3, Results: steps, Err: &engine.FailedError{Stage: pipeline.StagePlanning, Reason: "budget"}},
+			wantOutputs: "stage=planning\noutcome=failed\npull-requests=[]\nissue=3\n",
+			wantMD:      []string{"> **Error:** stage planning failed: budget"},
+		},
+		{
+			name:        "infrastructure error",
+			r:           runReport{Issue: 3, Err: errors.New("connection refused")},
+			wantOutputs: "stage=\noutcome=error\npull-requests=[]\nissue=3\n",
+			wantMD:      []string{"**Stage:** `(none)` · **outcome:** `error` · **steps:** 0"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.wantOutputs, tt.r.Outputs())
+			md := tt.r.Markdown()
+			for _, w := range tt.wantMD {
+				assert.Contains(t, md, w)
+			}
+		})
+	}
+}

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/contextpack"
+	"github.com/cogworks/cogworks/internal/demo"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/internal/stages"
+	"github.com/cogworks/cogworks/internal/xval"
+)
+
+// Wire installs the production stage executors into f. The returned
+// function stops the built-in Go domain service if a step started it; call
+// it before the process exits.
+func Wire(f *Factory) (stop func()) {
+	b := newBuiltinDomain(f)
+	f.Executors = func(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+		return f.productionExecutors(ctx, gh, repo, workspace, cfg, b)
+	}
+	return b.Stop
+}
+
+// secretEnv are the variables whose values are redacted from everything
+// CogWorks writes or sends.
+var secretEnv = []string{"COGWORKS_GITHUB_TOKEN", "GITHUB_TOKEN", "COGWORKS_GITHUB_APP_PRIVATE_KEY", "COGWORKS_LLM_API_KEY"}
+
+// Redactor returns a redaction function covering token shapes and the
+// secrets present in the environment.
+func (f *Factory) Redactor() func(string) string {
+	var secrets []string
+	for _, k := range secretEnv {
+		if v := strings.TrimSpace(f.getenv(k)); len(v) >= 8 {
+			secrets = append(secrets, v)
+		}
+	}
+	return func(s string) string { return audit.Redact(s, secrets...) }
+}
+
+// LLMConfig resolves the provider from the repo config and the
+// COGWORKS_LLM_* environment overrides.
+func (f *Factory) LLMConfig(cfg config.Config) llm.Config {
+	c := llm.Config{Provider: cfg.LLM.Provider, BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: f.getenv("COGWORKS_LLM_API_KEY")}
+	if v := f.getenv("COGWORKS_LLM_PROVIDER"); v != "" {
+		c.Provider = v
+	}
+	if v := f.getenv("COGWORKS_LLM_BASE_URL"); v != "" {
+		c.BaseURL = v
+	}
+	if v := f.getenv("COGWORKS_LLM_MODEL"); v != "" {
+		c.Model = v
+	}
+	return c
+}
+
+// NewGateway builds the LLM gateway for a workspace around provider p.
+func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config, model string) *llm.Gateway {
+	g := llm.NewGateway(p, prompts.Set{RepoDir: workspace})
+	g.Model = model
+	g.MaxTokens = cfg.LLM.MaxTokens
+	budget := f.Budget(cfg)
+	g.Budget = budget.LLM()
+	if w := budget.Warning(); w != "" {
+		f.Logger().Warn(w)
+	}
+	g.Redact = f.Redactor()
+	if f.Metrics != nil {
+		g.Observer = f.Metrics
+	}
+	return g
+}
+
+// productionExecutors wires the stages for one repository: the LLM
+// provider, the registered domain services, the interface registry and
+// the scenarios, all read from the workspace.
+func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.Repo, workspace string, cfg config.Config, builtin *builtinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+	var provider llm.Provider
+	lc := f.LLMConfig(cfg)
+	switch {
+	case f.LLMProvider != nil:
+		provider = f.LLMProvider
+	case strings.EqualFold(strings.TrimSpace(lc.Provider), "scripted"):
+		// The demo's offline answers, for end-to-end tests of the real
+		// binary; they only fit the demo's sample repository.
+		p, err := demo.Script()
+		if err != nil {
+			return nil, nil, err
+		}
+		f.Logger().Warn("LLM provider \"scripted\": answering with the demo's offline script (tests only)")
+		provider = p
+	default:
+		p, err := llm.FromConfig(lc)
+		if err != nil {
+			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}
+		}
+		provider = p
+	}
+	d, reg, err := f.StageDeps(ctx, gh, workspace, cfg, builtin)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.LLM = f.NewGateway(provider, workspace, cfg, lc.Model)
+	return stages.Executors(d), reg, nil
+}
+
+// StageDeps assembles everything but the LLM gateway. When the workspace
+// registers no domain service and is a Go module, builtin (if not nil)
+// provides the reference Go domain service.
+func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config, builtin *builtinDomain) (stages.Deps, engine.RegistryValidator, error) {
+	stageGH, ok := gh.(stages.GitHub)
+	if !ok {
+		return stages.Deps{}, nil, fmt.Errorf("GitHub client %T lacks the methods the stages need", gh)
+	}
+	d := stages.Deps{
+		GitHub: stageGH, Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
+		Clock: f.Clock, Logger: f.Logger(),
+	}
+	cfgs, err := f.domainServices(ctx, workspace, builtin)
+	if err != nil {
+		return stages.Deps{}, nil, err
+	}
+	if len(cfgs) > 0 {
+		set := domain.Connect(ctx, cfgs)
+		res, err := set.Resolve([]string{".go"})
+		if err != nil {
+			// The primary service is down (ASSERT-EXT-001): stages that need
+			// it fail with this diagnostic; earlier stages still run.
+			d.Domain = unavailableDomain{err: err}
+		} else if res.Primary != nil {
+			d.Domain = res.Primary
+		}
+		d.Warnings = res.Warnings()
+		for _, st := range set.Services() {
+			if st.Available() {
+				d.Services = append(d.Services, xval.ServiceInfo{Name: st.Config.Name, Domain: st.Domain(), InterfaceVersions: st.Handshake.InterfaceVersions})
+			}
+		}
+	}
+	regDir := filepath.Join(workspace, cfg.Interfaces.Directory)
+	reg, err := xval.LoadRegistry(regDir)
+	if err != nil {
+		// Reported by the registry validator before any stage runs.
+		reg = nil
+	}
+	d.Registry = reg
+	fsys := os.DirFS(workspace)
+	if d.Scenarios, err = scenario.LoadScenarios(ctx, fsys, cfg.Scenarios.Directory); err != nil {
+		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("scenarios: %w", err)}
+	}
+	twins, err := scenario.LoadTwins(ctx, fsys, ".cogworks/twins")
+	if err != nil {
+		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
+	}
+	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, f.IO.ErrOut, f.IO.ErrOut)}
+	services := d.Services
+	if len(cfgs) == 0 {
+		services = nil // no registration at all: skip service checks
+	}
+	return d, registryValidator{dir: regDir, root: workspace, services: services}, nil
+}
+
+// domainServices returns the registered domain services: those of the
+// services file, or, when the workspace has none and is a Go module, the
+// built-in Go domain service. A services file named by
+// COGWORKS_DOMAIN_SERVICES_CONFIG must exist.
+func (f *Factory) domainServices(ctx context.Context, workspace string, builtin *builtinDomain) ([]domain.ServiceConfig, error) {
+	override := f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG")
+	path := domain.ServicesPath(workspace, override)
+	_, err := os.Stat(path)
+	switch {
+	case err == nil:
+		cfgs, err := domain.LoadServices(path)
+		if err != nil {
+			return nil, &UsageError{Err: err}
+		}
+		return cfgs, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("domain services %s: %w", path, err)
+	case override != "":
+		return nil, &UsageError{Err: fmt.Errorf("COGWORKS_DOMAIN_SERVICES_CONFIG: %s does not exist", path)}
+	}
+	if _, err := os.Stat(filepath.Join(workspace, "go.mod")); err != nil {
+		f.Logger().Info("no domain service registered in " + domain.DefaultServicesFile + " and no go.mod: stages that need a domain service will halt")
+		return nil, nil
+	}
+	if builtin == nil {
+		return nil, nil
+	}
+	// A service that cannot start is an infrastructure failure (exit 1,
+	// state untouched): the next invocation tries again.
+	cfg, err := builtin.Start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return []domain.ServiceConfig{cfg}, nil
+}
+
+// registryValidator runs xval.ValidateDir before any stage (ASSERT-XDOM-001).
+type registryValidator struct {
+	dir, root string
+	services  []xval.ServiceInfo
+}
+
+func (r registryValidator) ValidateRegistry(context.Context) error {
+	_, err := xval.ValidateDir(r.dir, r.root, r.services)
+	return err
+}
+
+// unavailableDomain stands in for a primary domain service that could not
+// be reached: every call halts with the same clear diagnostic.
+type unavailableDomain struct{ err error }
+
+func (u unavailableDomain) Validate(context.Context, domain.Request) (domain.DiagnosticsResult, error) {
+	return domain.DiagnosticsResult{}, u.err
+}
+func (u unavailableDomain) Normalise(context.Context, domain.Request) (domain.NormaliseResult, error) {
+	return domain.NormaliseResult{}, u.err
+}
+func (u unavailableDomain) ReviewRules(context.Context, domain.Request, domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
+	return domain.DiagnosticsResult{}, u.err
+}
+func (u unavailableDomain) Simulate(context.Context, domain.Request, domain.SimulateParams) (domain.SimulateResult, error) {
+	return domain.SimulateResult{}, u.err
+}
+func (u unavailableDomain) ExtractInterfaces(context.Context, domain.Request) (domain.ExtractResult, error) {
+	return domain.ExtractResult{}, u.err
+}
+
+// loadServices reads a services file; a missing file registers nothing.
+func loadServices(path string) ([]domain.ServiceConfig, error) {
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return nil, nil
+	}
+	return domain.LoadServices(path)
+}

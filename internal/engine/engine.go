@@ -1,0 +1,229 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/pipeline"
+)
+
+// GitHub is what the step function needs from GitHub.
+type GitHub interface {
+	GetIssue(ctx context.Context, repo github.Repo, number int) (github.Issue, error)
+	ListComments(ctx context.Context, repo github.Repo, number int) ([]github.Comment, error)
+	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
+	EditComment(ctx context.Context, repo github.Repo, id int64, body string) (github.Comment, error)
+	DeleteComment(ctx context.Context, repo github.Repo, id int64) error
+	AddLabels(ctx context.Context, repo github.Repo, number int, labels ...string) error
+	SetLabels(ctx context.Context, repo github.Repo, number int, labels []string) ([]string, error)
+	RemoveLabel(ctx context.Context, repo github.Repo, number int, label string) error
+	ListRepoLabels(ctx context.Context, repo github.Repo) ([]github.Label, error)
+	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error
+	ListIssueEvents(ctx context.Context, repo github.Repo, number int) ([]github.IssueEvent, error)
+	CollaboratorPermission(ctx context.Context, repo github.Repo, user string) (string, error)
+	// CreateReaction acknowledges a comment command (eyes, +1, confused).
+	CreateReaction(ctx context.Context, repo github.Repo, commentID int64, content string) error
+	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
+	Requests() int64
+}
+
+// StageExecutor runs one logical action of a stage. It may mutate
+// in.Snapshot (artifacts, attempts, data) and must make its own GitHub
+// writes idempotent; the engine persists the snapshot and moves labels.
+type StageExecutor interface {
+	Execute(ctx context.Context, in StageInput) (StageResult, error)
+}
+
+// StageExecutorFunc adapts a function to StageExecutor.
+type StageExecutorFunc func(ctx context.Context, in StageInput) (StageResult, error)
+
+// Execute calls f.
+func (f StageExecutorFunc) Execute(ctx context.Context, in StageInput) (StageResult, error) {
+	return f(ctx, in)
+}
+
+// StageInput is what an executor gets.
+type StageInput struct {
+	Repo     github.Repo
+	Issue    github.Issue
+	Stage    pipeline.Stage
+	Snapshot *pipeline.Snapshot
+	Config   config.Config
+	RunID    string
+	Logger   *slog.Logger
+	// BotLogin is CogWorks's own login: only comments and issues it wrote
+	// count as state (idem's author argument).
+	BotLogin string
+	// Comments is the work item's comment list as the engine last read
+	// it, so an executor need not list it again; nil means unknown.
+	Comments []github.Comment
+}
+
+// Outcome of an executor's action.
+type Outcome int
+
+// Executor outcomes.
+const (
+	// StageContinue: progress was made and the stage has more to do.
+	StageContinue Outcome = iota
+	// StageDone: the stage finished; its gate (or Next) decides what follows.
+	StageDone
+)
+
+// StageResult is an executor's report.
+type StageResult struct {
+	Outcome Outcome
+	// Next overrides the linear successor (e.g. review → code-generation
+	// for remediation, integration → code-generation for the next SWI or
+	// complete). Only the linear successor passes through a gate.
+	Next pipeline.Stage
+	// Summary is a short human line for the status and stage-entry comments.
+	Summary string
+	// Warnings are shown in the status comment.
+	Warnings []string
+}
+
+// RegistryValidator validates the interface registry before any stage runs
+// (SPEC §3 step 3, ASSERT-XDOM-001/002). A nil validator skips the check.
+type RegistryValidator interface {
+	ValidateRegistry(ctx context.Context) error
+}
+
+// Deps are the step function's ports and settings.
+type Deps struct {
+	GitHub    GitHub
+	Executors map[pipeline.Stage]StageExecutor
+	Registry  RegistryValidator
+	Config    config.Config
+	// RunID identifies this invocation in lock claims.
+	RunID string
+	// BotLogin is CogWorks's own login. Only comments it wrote are state
+	// (snapshot, status, lock claims, idempotency keys), only stage labels
+	// it applied rebuild a lost snapshot, and its labels never approve.
+	BotLogin string
+	Clock    func() time.Time
+	Logger   *slog.Logger
+	DryRun   bool
+}
+
+// Ref names the work item to step.
+type Ref struct {
+	Repo  github.Repo
+	Issue int
+	// CheckMerges makes wake_up look at a waiting gate's PR for a merge by
+	// a human (costs one request); set for pull_request events and cron.
+	CheckMerges bool
+	// Known, when set, is the issue as an event payload or a search result
+	// showed it. wake_up then takes the labels from it instead of reading
+	// the issue, so an event for an issue without cogworks:run costs no
+	// request. It is re-read when it shows the processing lock, which a
+	// queued event may report long after the run that held it ended.
+	Known *github.Issue
+	// CommentEvent is set when the triggering event is a new comment that
+	// mentions /cogworks: wake then reads the comments even on an issue
+	// without cogworks:run, where a stopped pipeline waits for
+	// /cogworks retry. With the label the comments are read anyway, so
+	// this never adds a request there.
+	CommentEvent bool
+}
+
+// StepOutcome is the outcome reported per step (SPEC §3 JSON).
+type StepOutcome string
+
+// Step outcomes.
+const (
+	OutcomeAdvanced     StepOutcome = "advanced"
+	OutcomeWaiting      StepOutcome = "waiting"
+	OutcomeBackedOff    StepOutcome = "backed_off"
+	OutcomeNotTriggered StepOutcome = "not_triggered"
+	OutcomeComplete     StepOutcome = "complete"
+	OutcomeFailed       StepOutcome = "failed"
+	// OutcomeRetrying: a transient failure (GitHub or LLM outage); the
+	// state stays at the stage and the next invocation tries again.
+	OutcomeRetrying StepOutcome = "retrying"
+)
+
+// Result is the report of one step.
+type Result struct {
+	Issue          int         `json:"issue"`
+	Stage          string      `json:"stage"`
+	Action         string      `json:"action"`
+	Outcome        StepOutcome `json:"outcome"`
+	GitHubRequests int64       `json:"github_requests"`
+	DurationMS     int64       `json:"duration_ms"`
+	Reason         string      `json:"reason,omitempty"`
+}
+
+// Final reports whether no further step would make progress now.
+func (r Result) Final() bool { return r.Outcome != OutcomeAdvanced }
+
+// TransientError marks a failure that leaves pipeline state untouched so
+// that the next run simply retries.
+type TransientError struct{ Err error }
+
+func (e *TransientError) Error() string { return "transient: " + e.Err.Error() }
+func (e *TransientError) Unwrap() error { return e.Err }
+
+// FailedError reports that the step failed the pipeline (escalation,
+// unrecoverable error); the failure report is on the issue.
+type FailedError struct {
+	Stage  pipeline.Stage
+	Reason string
+	Err    error
+}
+
+func (e *FailedError) Error() string {
+	return fmt.Sprintf("stage %s failed: %s", e.Stage, e.Reason)
+}
+func (e *FailedError) Unwrap() error { return e.Err }
+
+func (d Deps) now() time.Time {
+	if d.Clock != nil {
+		return d.Clock().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (d Deps) logger() *slog.Logger {
+	if d.Logger != nil {
+		return d.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (d Deps) validate() error {
+	var errs []error
+	if d.GitHub == nil {
+		errs = append(errs, errors.New("engine: Deps.GitHub is nil"))
+	}
+	if d.RunID == "" {
+		errs = append(errs, errors.New("engine: Deps.RunID is empty"))
+	}
+	if d.BotLogin == "" {
+		// Without it a forged comment could not be told from the bot's own.
+		errs = append(errs, errors.New("engine: Deps.BotLogin is empty (the bot's own login is needed to trust only its comments)"))
+	}
+	return errors.Join(errs...)
+}
+
+// isTransient reports whether err should leave the pipeline state alone.
+func isTransient(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var te *TransientError
+	if errors.As(err, &te) {
+		return true
+	}
+	var r interface{ Retryable() bool }
+	if errors.As(err, &r) && r.Retryable() {
+		return true
+	}
+	var t interface{ Transient() bool } // e.g. an LLM provider outage
+	return errors.As(err, &t) && t.Transient()
+}

@@ -1,0 +1,322 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/pipeline"
+)
+
+// The write order of a step that acts, on which crash recovery rests (a
+// crash between any two writes is repaired by simply running again):
+//
+//  1. lock: the processing label, then this run's claim comment;
+//  2. the executor's artifacts (branches, commits, PRs, sub-issues,
+//     comments), each found again by its key on a re-run;
+//  3. the failure report, when the stage failed;
+//  4. the status comment with the snapshot: from here on the step counts;
+//  5. the claim comment becomes the step's record (stage entries, audit);
+//  6. the labels, in one request, with the processing label gone.
+//
+// A crash before 4 repeats the step from the old snapshot; between 4 and
+// 6 the next run finds labels out of step with the snapshot and repairs
+// them; after 5 a processing label without a live claim holds other runs
+// off until it is older than lock_timeout.
+
+// run executes a DecisionRun verdict while holding the lock. It returns
+// the step's record for the claim comment.
+func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Result, string, error) {
+	ctx, events := audit.WithEvents(ctx)
+	if len(o.repaired) > 0 {
+		events.Add(audit.Event{Kind: "repair", Summary: "labels restored from the snapshot: " + strings.Join(o.repaired, ", ")})
+	}
+	a := &action{res: Result{Action: string(v.Action), Reason: v.Reason}, events: events,
+		// An approval label is consumed by every run step: it was either
+		// used to pass this gate or predates the gate the step may open.
+		consumed: []string{pipeline.LabelApprove}}
+	snap, err := s.begin(ctx, o, v, a)
+	if err != nil {
+		// Nothing was written yet: the next run starts over.
+		return a.res, "", asTransient(err)
+	}
+	res, err := s.finish(ctx, o, &snap, a, s.execute(ctx, o, &snap, a))
+	return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
+}
+
+// action is what one acting step accumulates on its way.
+type action struct {
+	res      Result
+	events   *audit.Events
+	consumed []string
+	entered  []pipeline.Stage
+	stage    pipeline.Stage
+	out      StageResult
+	// attempted reports that the executor ran (its attempt was counted).
+	attempted bool
+}
+
+// begin rebuilds or loads the snapshot and applies the verdict's action:
+// resume, pass the gate or retry.
+func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a *action) (pipeline.Snapshot, error) {
+	snap := o.snap
+	if !o.obs.HasSnapshot {
+		var err error
+		if snap, err = s.rebuild(ctx, o); err != nil {
+			return snap, err
+		}
+		snap.CommandsSeen = o.snap.CommandsSeen
+	}
+	now := s.d.now()
+	switch v.Action {
+	case pipeline.ActionRetry:
+		if snap.Failure != nil {
+			snap.Stage = snap.Failure.Stage
+		}
+		if snap.Stage == "" || snap.Stage == pipeline.StageFailed {
+			snap.Stage = pipeline.StageIntake
+		}
+		snap.Failure = nil
+		delete(snap.TransientFailures, string(snap.Stage))
+		a.consumed = append(a.consumed, pipeline.LabelRetry)
+		a.events.Add(audit.Event{Kind: "transition", Stage: string(snap.Stage), Summary: pipeline.LabelRetry + ": resume the failed stage"})
+	case pipeline.ActionPassGate:
+		gate := snap.Gate
+		snap.Approvals = append(snap.Approvals, pipeline.Approval{Stage: gate.Stage, SWI: gate.SWI, By: o.obs.Approval.By, At: now, Via: o.obs.Approval.Via, EventID: o.obs.Approval.EventID, CommentID: o.obs.Approval.CommentID})
+		a.events.Add(audit.Event{Kind: "gate", Stage: string(gate.Stage), SWI: gate.SWI,
+			Summary: fmt.Sprintf("approved by @%s via %s", o.obs.Approval.By, o.obs.Approval.Via)})
+		snap.Gate = nil
+		snap.Stage = gate.Stage.Next()
+		a.entered = append(a.entered, snap.Stage)
+	default:
+		if snap.Stage == "" {
+			snap.Stage = pipeline.StageIntake
+			a.entered = append(a.entered, snap.Stage)
+		}
+	}
+	a.stage = snap.Stage
+	a.res.Stage = string(snap.Stage)
+	return snap, nil
+}
+
+// rebuild starts a snapshot for a fresh item, or for one whose snapshot
+// was lost, from the stage labels the bot itself applied.
+func (s *stepper) rebuild(ctx context.Context, o *observed) (pipeline.Snapshot, error) {
+	snap := pipeline.NewSnapshot(s.ref.Repo.String(), s.ref.Issue)
+	stages, err := s.trustedStages(ctx, o.obs.Labels)
+	if err != nil {
+		return snap, err
+	}
+	// Several trusted stage labels: resume at the most advanced one rather
+	// than restart; the label write at the end leaves exactly one.
+	snap.Stage = mostAdvanced(stages)
+	return snap, nil
+}
+
+// parentLabels are the labels a work item can carry.
+func parentLabels() []string {
+	names := []string{pipeline.LabelRun, pipeline.LabelProcessing, pipeline.LabelAwaitingReview,
+		pipeline.LabelApprove, pipeline.LabelSafetyCritical, pipeline.LabelRetry}
+	for _, st := range pipeline.AllStages() {
+		names = append(names, pipeline.StageLabel(st))
+	}
+	return names
+}
+
+// execute validates the registry and runs the stage's executor.
+func (s *stepper) execute(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action) error {
+	stage := a.stage
+	if s.d.Registry != nil {
+		if err := s.d.Registry.ValidateRegistry(ctx); err != nil {
+			if isTransient(err) {
+				return err
+			}
+			return &FailedError{Stage: stage, Reason: fmt.Sprintf("interface registry is invalid: %v", err), Err: err}
+		}
+	}
+	ex := s.d.Executors[stage]
+	if ex == nil {
+		return &FailedError{Stage: stage, Reason: fmt.Sprintf("no executor is registered for stage %s", stage)}
+	}
+	if snap.Attempts == nil {
+		snap.Attempts = map[string]int{}
+	}
+	snap.Attempts[attemptKey(*snap, stage)]++
+	a.attempted = true
+	out, err := ex.Execute(ctx, StageInput{
+		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: snap,
+		Config: s.d.Config, RunID: s.d.RunID, Logger: s.d.logger().With("stage", stage, "sub_work_item", snap.CurrentSWI),
+		BotLogin: s.d.BotLogin, Comments: o.comments,
+	})
+	if err != nil {
+		return err
+	}
+	a.out = out
+	a.res.Outcome = OutcomeAdvanced
+	if out.Summary != "" {
+		a.res.Reason = out.Summary
+	}
+	delete(snap.TransientFailures, string(stage))
+	if out.Outcome == StageDone {
+		if err := s.transition(snap, stage, out, a); err != nil {
+			return err
+		}
+		a.events.Add(transitionEvent(*snap, stage, a.res.Outcome))
+	}
+	return nil
+}
+
+// finish is the step's one exit: it classifies the error and writes the
+// state that follows — the new snapshot, a transient failure counted
+// against stage_max_retries, or the failed pipeline with its report.
+func (s *stepper) finish(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, err error) (Result, error) {
+	switch {
+	case err == nil:
+		if werr := s.writeState(ctx, o, *snap, a.out.Warnings, a.consumed); werr != nil {
+			return a.res, asTransient(werr)
+		}
+		return a.res, nil
+	case errors.Is(err, context.Canceled):
+		return a.res, asTransient(err)
+	case isTransient(err):
+		return s.deferStep(ctx, o, snap, a, err)
+	}
+	reason := reasonOf(err)
+	a.events.Add(audit.Event{Kind: "transition", Stage: string(a.stage), SWI: snap.CurrentSWI, Summary: "failed: " + reason})
+	return s.fail(ctx, o, snap, a, reason, err)
+}
+
+// deferStep records a transient failure (a GitHub or LLM outage): the
+// stage stays where it is and the next invocation tries again, until
+// stage_max_retries invocations in a row failed this way.
+func (s *stepper) deferStep(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, err error) (Result, error) {
+	if snap.TransientFailures == nil {
+		snap.TransientFailures = map[string]int{}
+	}
+	key := string(a.stage)
+	snap.TransientFailures[key]++
+	n, limit := snap.TransientFailures[key], s.d.Config.Budgets.StageMaxRetries
+	if limit > 0 && n > limit {
+		reason := fmt.Sprintf("%d invocations in a row failed with transient errors (stage_max_retries %d); last: %v", n, limit, err)
+		a.events.Add(audit.Event{Kind: "transition", Stage: key, SWI: snap.CurrentSWI, Summary: "failed: " + reason})
+		return s.fail(ctx, o, snap, a, reason, err)
+	}
+	a.res.Outcome = OutcomeRetrying
+	a.res.Reason = fmt.Sprintf("transient failure %d of %d; the next run retries: %v", n, limit, err)
+	a.events.Add(audit.Event{Kind: "transition", Stage: key, SWI: snap.CurrentSWI, Summary: a.res.Reason})
+	if a.attempted {
+		// An outage is not an attempt: attempts bound the LLM's tries.
+		snap.Attempts[attemptKey(*snap, a.stage)]--
+	}
+	msg := fmt.Sprintf("Transient failure %d of %d at stage %s; the next run retries.", n, limit, key)
+	if werr := s.writeState(ctx, o, *snap, []string{msg}, nil); werr != nil {
+		return a.res, asTransient(errors.Join(err, werr))
+	}
+	return a.res, asTransient(err)
+}
+
+// transition applies a finished stage's gate or successor.
+func (s *stepper) transition(snap *pipeline.Snapshot, stage pipeline.Stage, out StageResult, a *action) error {
+	next := out.Next
+	if next == "" {
+		next = stage.Next()
+		if next == "" {
+			return fmt.Errorf("stage %s finished without naming its successor", stage)
+		}
+		safety := snap.Classification != nil && snap.Classification.SafetyAffecting
+		if s.gates().Mode(stage, safety) == pipeline.HumanGated {
+			snap.Gate = &pipeline.GateRecord{Stage: stage, SWI: snap.CurrentSWI, Since: s.d.now(), Reason: out.Summary}
+			a.res.Outcome = OutcomeWaiting
+			return nil
+		}
+	}
+	snap.Stage = next
+	if next == pipeline.StageComplete {
+		a.res.Outcome = OutcomeComplete
+	}
+	a.entered = append(a.entered, next)
+	return nil
+}
+
+func (s *stepper) gates() pipeline.GatePolicy {
+	modes := map[string]pipeline.GateMode{}
+	for k, v := range s.d.Config.Gates {
+		modes[k] = pipeline.GateMode(v)
+	}
+	return pipeline.GatePolicy{Modes: modes}
+}
+
+// fail marks the pipeline failed with a structured report (ASSERT-PSM-006).
+func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, reason string, cause error) (Result, error) {
+	stage := a.stage
+	a.res = Result{Stage: string(pipeline.StageFailed), Action: "fail", Outcome: OutcomeFailed, Reason: reason}
+	failure := audit.Failure{WorkItem: s.ref.Issue, Stage: string(stage), SWI: snap.CurrentSWI, Reason: reason}
+	var esc *escalation.Error
+	if errors.As(cause, &esc) {
+		failure.Attempts = esc.Attempts
+	}
+	failure.Cost = &audit.CostSummary{Ledger: snap.Ledger, BudgetTokens: s.d.Config.Budgets.PipelineMaxTokens, BudgetUSD: s.d.Config.Budgets.PipelineMaxCostUSD}
+	if _, _, err := upsert(ctx, s, o, audit.FailureKey(s.ref.Issue, string(stage)), audit.FailureReport(failure)); err != nil {
+		return a.res, asTransient(err)
+	}
+	snap.Failure = &pipeline.FailureRecord{Stage: stage, SWI: snap.CurrentSWI, Reason: reason, At: s.d.now()}
+	snap.Stage = pipeline.StageFailed
+	snap.Gate = nil
+	delete(snap.TransientFailures, string(stage))
+	if err := s.writeState(ctx, o, *snap, nil, a.consumed); err != nil {
+		return a.res, asTransient(err)
+	}
+	var fe *FailedError
+	if errors.As(cause, &fe) {
+		return a.res, fe
+	}
+	return a.res, &FailedError{Stage: stage, Reason: reason, Err: cause}
+}
+
+func reasonOf(err error) string {
+	var esc *escalation.Error
+	if errors.As(err, &esc) {
+		return esc.Reason
+	}
+	var fe *FailedError
+	if errors.As(err, &fe) {
+		return fe.Reason
+	}
+	return err.Error()
+}
+
+func attemptKey(snap pipeline.Snapshot, stage pipeline.Stage) string {
+	if stage.PerSWI() && snap.CurrentSWI != "" {
+		return "swi/" + snap.CurrentSWI + "/" + string(stage)
+	}
+	return string(stage)
+}
+
+// transitionEvent records where a finished stage led.
+func transitionEvent(snap pipeline.Snapshot, stage pipeline.Stage, outcome StepOutcome) audit.Event {
+	e := audit.Event{Kind: "transition", Stage: string(stage), SWI: snap.CurrentSWI}
+	if outcome == OutcomeWaiting && snap.Gate != nil {
+		e.Kind, e.Summary = "gate", fmt.Sprintf("%s finished; human gate waits for %s", stage, pipeline.LabelApprove)
+		return e
+	}
+	e.Summary = fmt.Sprintf("%s → %s", stage, snap.Stage)
+	return e
+}
+
+// mostAdvanced returns the stage furthest along the pipeline order.
+func mostAdvanced(stages []pipeline.Stage) pipeline.Stage {
+	var best pipeline.Stage
+	rank := map[pipeline.Stage]int{}
+	for i, st := range pipeline.AllStages() {
+		rank[st] = i
+	}
+	for _, st := range stages {
+		if best == "" || rank[st] > rank[best] {
+			best = st
+		}
+	}
+	return best
+}

@@ -1,0 +1,293 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/pipeline"
+)
+
+// observed is what wake_up read and decoded.
+type observed struct {
+	issue github.Issue
+	// issueRead reports that issue was read in this step rather than taken
+	// from Ref.Known.
+	issueRead bool
+	// comments is nil until the comment list was read in this step.
+	comments []github.Comment
+	snap     pipeline.Snapshot
+	obs      pipeline.Observation
+	// repaired names label changes that undo someone else's edits of the
+	// labels only CogWorks sets; the status comment shows them.
+	repaired []string
+	// want is the label set release writes; nil while the step plans no
+	// label change.
+	want []string
+	// judged reports that the waiting gate was evaluated.
+	judged bool
+	// cmd holds the comment commands the step found and handled.
+	cmd commandState
+}
+
+func statusKey(n int) string            { return audit.StatusKey(n) }
+func claimKeyPrefix(n int) string       { return audit.Key(fmt.Sprint(n), "lock") + "/" }
+func claimKey(n int, run string) string { return claimKeyPrefix(n) + run }
+
+// wake reads as little as the decision needs. The labels come from the
+// event payload when there is one (no request) or from the issue; the
+// comments (snapshot and lock claims) are read here only when the labels
+// show a lock, a gate, an approval or an end, because on the run path the
+// lock round reads them anyway. A waiting gate thus costs one request and
+// an untriggered event none.
+func (s *stepper) wake(ctx context.Context, o *observed) error {
+	if s.ref.Known != nil {
+		o.issue = *s.ref.Known
+		o.issue.Labels = slices.Clone(o.issue.Labels)
+	} else if err := s.readIssue(ctx, o); err != nil {
+		return err
+	}
+	o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
+	if !o.obs.Labels.Run {
+		if !s.ref.CommentEvent {
+			return nil
+		}
+		// A command may be for a stopped pipeline, whose stop removed
+		// the label.
+		if err := s.readComments(ctx, o); err != nil {
+			return err
+		}
+		return s.scanCommands(ctx, o)
+	}
+	if o.obs.Labels.Processing && !o.issueRead {
+		// A queued event may show a lock released long ago.
+		if err := s.readIssue(ctx, o); err != nil {
+			return err
+		}
+		o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
+	}
+	l := o.obs.Labels
+	if !l.Processing && !l.AwaitingReview && !l.Approve && !l.Retry && !endLabel(l) {
+		return nil // the run path: the lock round reads the comments
+	}
+	if err := s.readComments(ctx, o); err != nil {
+		return err
+	}
+	if o.obs.Lock == pipeline.LockFresh && len(s.policy().Live(s.claims, s.d.now())) == 0 {
+		// A bare label: its age decides.
+		at, err := s.processingLabelAt(ctx)
+		if err != nil {
+			return err
+		}
+		o.obs.Lock = s.policy().Evaluate(true, at, nil, s.d.now())
+	}
+	if o.obs.Lock != pipeline.LockFresh && o.obs.HasSnapshot && o.snap.Gate != nil {
+		if err := s.judgeGate(ctx, o); err != nil {
+			return err
+		}
+	}
+	if o.obs.Lock != pipeline.LockFresh {
+		return s.scanCommands(ctx, o)
+	}
+	return nil
+}
+
+// endLabel reports a complete or failed stage label.
+func endLabel(l pipeline.LabelSet) bool {
+	return slices.Contains(l.Stages, pipeline.StageComplete) || slices.Contains(l.Stages, pipeline.StageFailed)
+}
+
+func (s *stepper) readIssue(ctx context.Context, o *observed) error {
+	issue, err := s.d.GitHub.GetIssue(ctx, s.ref.Repo, s.ref.Issue)
+	if err != nil {
+		return fmt.Errorf("read issue %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	}
+	o.issue, o.issueRead = issue, true
+	return nil
+}
+
+// readComments (re)reads the comments and decodes the snapshot and lock
+// claims from the bot's own comments only: anyone who can comment can
+// copy a marker or a state block, and none of that is state. The bot's
+// first status comment wins.
+func (s *stepper) readComments(ctx context.Context, o *observed) error {
+	comments, err := s.d.GitHub.ListComments(ctx, s.ref.Repo, s.ref.Issue)
+	if err != nil {
+		return fmt.Errorf("read comments of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	}
+	if comments == nil {
+		comments = []github.Comment{}
+	}
+	o.comments = comments
+	o.obs.HasSnapshot = false
+	o.snap = pipeline.Snapshot{}
+	var claims []pipeline.LockClaim
+	prefix := claimKeyPrefix(s.ref.Issue)
+	for _, c := range comments {
+		if c.User != s.d.BotLogin {
+			continue
+		}
+		key, ok := audit.FindKey(c.Body)
+		if !ok {
+			continue
+		}
+		switch {
+		case key == statusKey(s.ref.Issue) && !o.obs.HasSnapshot:
+			snap, found, err := pipeline.ParseSnapshot(c.Body)
+			if err != nil {
+				return fmt.Errorf("state snapshot in comment %d of %s#%d: %w", c.ID, s.ref.Repo, s.ref.Issue, err)
+			}
+			if found {
+				o.snap, o.obs.HasSnapshot = snap, true
+			}
+		case strings.HasPrefix(key, prefix):
+			// A run that holds the lock over several steps edits its claim
+			// after each one: the last edit is its heartbeat.
+			at := c.UpdatedAt
+			if at.IsZero() {
+				at = c.CreatedAt
+			}
+			claims = append(claims, pipeline.LockClaim{CommentID: c.ID, Owner: strings.TrimPrefix(key, prefix), At: at})
+		}
+	}
+	o.obs.Snapshot = o.snap
+	// A present label counts as fresh until its age is known (wake reads
+	// it only when no claim is live).
+	o.obs.Lock = s.policy().Evaluate(o.obs.Labels.Processing, s.d.now(), claims, s.d.now())
+	s.claims = claims
+	return nil
+}
+
+// processingLabelAt returns when the processing label was last applied
+// (zero when no event says so), from the issue's events.
+func (s *stepper) processingLabelAt(ctx context.Context) (time.Time, error) {
+	events, err := s.events(ctx)
+	if err != nil {
+		return time.Time{}, err
+	}
+	var at time.Time
+	for _, e := range events {
+		if e.Event == "labeled" && e.Label == pipeline.LabelProcessing && e.CreatedAt.After(at) {
+			at = e.CreatedAt
+		}
+	}
+	return at, nil
+}
+
+// events reads the issue's events once per step.
+func (s *stepper) events(ctx context.Context) ([]github.IssueEvent, error) {
+	if s.issueEvents != nil {
+		return s.issueEvents, nil
+	}
+	events, err := s.d.GitHub.ListIssueEvents(ctx, s.ref.Repo, s.ref.Issue)
+	if err != nil {
+		return nil, fmt.Errorf("read events of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	}
+	if events == nil {
+		events = []github.IssueEvent{}
+	}
+	s.issueEvents = events
+	return events, nil
+}
+
+// judgeGate evaluates a waiting gate: the cogworks:approve label (checked
+// against the label event's actor and their permission) or, when asked, a
+// merge of the stage's PR by someone with write permission.
+func (s *stepper) judgeGate(ctx context.Context, o *observed) error {
+	o.judged = true
+	if o.obs.Labels.Approve {
+		events, err := s.events(ctx)
+		if err != nil {
+			return err
+		}
+		var labelEvents []pipeline.LabelEvent
+		for _, e := range events {
+			if e.Event == "labeled" || e.Event == "unlabeled" {
+				labelEvents = append(labelEvents, pipeline.LabelEvent{ID: e.ID, Action: e.Event, Label: e.Label, Actor: e.Actor})
+			}
+		}
+		perms := map[string]string{}
+		for _, actor := range pipeline.ApprovalActors(labelEvents) {
+			if actor == s.d.BotLogin {
+				continue
+			}
+			p, err := s.d.GitHub.CollaboratorPermission(ctx, s.ref.Repo, actor)
+			if err != nil {
+				return fmt.Errorf("read permission of %s on %s: %w", actor, s.ref.Repo, err)
+			}
+			perms[actor] = p
+		}
+		var used []int64
+		for _, a := range o.snap.Approvals {
+			used = append(used, a.EventID)
+		}
+		o.obs.Approval = pipeline.EvaluateLabelApproval(true, labelEvents, perms, s.d.BotLogin, used)
+		if o.obs.Approval.Approved {
+			return nil
+		}
+	}
+	if !s.ref.CheckMerges {
+		return nil
+	}
+	pr := gatePR(o.snap)
+	if pr == 0 {
+		return nil
+	}
+	p, err := s.d.GitHub.GetPull(ctx, s.ref.Repo, pr)
+	if err != nil {
+		return fmt.Errorf("read gate PR #%d of %s: %w", pr, s.ref.Repo, err)
+	}
+	if !p.Merged || p.MergedBy == "" || p.MergedBy == s.d.BotLogin {
+		return nil
+	}
+	perm, err := s.d.GitHub.CollaboratorPermission(ctx, s.ref.Repo, p.MergedBy)
+	if err != nil {
+		return fmt.Errorf("read permission of %s on %s: %w", p.MergedBy, s.ref.Repo, err)
+	}
+	if pipeline.CanApprove(perm) {
+		o.obs.Approval = pipeline.ApprovalVerdict{Approved: true, By: p.MergedBy, Via: "merge"}
+	}
+	return nil
+}
+
+// gatePR is the PR whose merge passes the waiting gate, if the gated
+// stage produced one.
+func gatePR(s pipeline.Snapshot) int {
+	switch s.Gate.Stage {
+	case pipeline.StageArchitecture:
+		return s.Artifacts.SpecPR
+	case pipeline.StageInterfaceDesign:
+		return s.Artifacts.InterfacePR
+	}
+	return 0
+}
+
+// trustedStages returns the stage labels the bot itself applied last,
+// from the issue's events. It rebuilds a lost snapshot: a stage label a
+// person applied (triage permission suffices) must not move the pipeline.
+func (s *stepper) trustedStages(ctx context.Context, labels pipeline.LabelSet) ([]pipeline.Stage, error) {
+	if len(labels.Stages) == 0 {
+		return nil, nil
+	}
+	events, err := s.events(ctx)
+	if err != nil {
+		return nil, err
+	}
+	lastActor := map[string]string{}
+	for _, e := range events {
+		if e.Event == "labeled" {
+			lastActor[e.Label] = e.Actor
+		}
+	}
+	var out []pipeline.Stage
+	for _, st := range labels.Stages {
+		if lastActor[pipeline.StageLabel(st)] == s.d.BotLogin {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,446 @@
+package llm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/cogworks/cogworks/internal/audit"
+)
+
+// Renderer renders a named prompt template into a system and a user
+// prompt. prompts.Set implements it.
+type Renderer interface {
+	Render(name string, vars map[string]any) (system, user string, err error)
+}
+
+// Defaults applied by NewGateway and to zero fields of a Gateway.
+const (
+	DefaultMaxTokens        = 8192
+	DefaultSchemaRetries    = 3
+	DefaultTransientRetries = 4
+	DefaultBaseBackoff      = time.Second
+	DefaultMaxBackoff       = 30 * time.Second
+	DefaultMaxRetryAfter    = 2 * time.Minute
+	DefaultHTTPTimeout      = 5 * time.Minute
+)
+
+// Gateway is the single way CogWorks talks to an LLM: it renders the
+// prompt, redacts it, checks the budget, calls the provider with transient
+// retries, validates the answer against the schema generated from the
+// output type with feedback retries, records usage in the ledger and
+// returns an audit CallRecord. A Gateway is safe for concurrent use once
+// configured; do not change its fields while calls are in flight.
+type Gateway struct {
+	Provider Provider
+	Prompts  Renderer
+	Ledger   Ledger
+	Budget   Budget
+	// Model is passed to the provider and used for pricing ("" lets the
+	// provider choose its default).
+	Model string
+	// MaxTokens bounds each answer.
+	MaxTokens int
+	// SchemaRetries is how many times an invalid answer is sent back with
+	// the validator's messages before giving up.
+	SchemaRetries int
+	// TransientRetries is how many times a transient provider failure is
+	// retried (with jittered exponential backoff) per request.
+	TransientRetries int
+	// BaseBackoff and MaxBackoff shape the exponential backoff.
+	BaseBackoff, MaxBackoff time.Duration
+	// MaxRetryAfter is the longest Retry-After the gateway waits for; a
+	// longer one fails the call so the next invocation can try again.
+	MaxRetryAfter time.Duration
+	// Redact runs over every text sent to the provider (secrets removal).
+	Redact func(string) string
+	// Sleep waits between retries; tests inject a recorder.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Jitter maps a backoff delay to the delay actually waited.
+	Jitter func(d time.Duration) time.Duration
+	// Now is the clock used for latency.
+	Now func() time.Time
+	// Observer, when set, is told about every answered provider call
+	// (metrics); nil observes nothing.
+	Observer UsageObserver
+
+	schemas schemaCache
+}
+
+// NewGateway returns a gateway with default limits, an in-memory ledger and
+// no budget bound.
+func NewGateway(p Provider, r Renderer) *Gateway {
+	return &Gateway{Provider: p, Prompts: r, Ledger: NewMemoryLedger(0, 0)}
+}
+
+// Validate reports a gateway that cannot make calls.
+func (g *Gateway) Validate() error {
+	switch {
+	case g.Provider == nil:
+		return errors.New("llm gateway: no provider configured")
+	case g.Prompts == nil:
+		return errors.New("llm gateway: no prompt renderer configured")
+	case g.Ledger == nil:
+		return errors.New("llm gateway: no ledger configured")
+	case g.MaxTokens < 0 || g.SchemaRetries < 0 || g.TransientRetries < 0:
+		return errors.New("llm gateway: negative limits")
+	}
+	return nil
+}
+
+// Call describes one structured LLM call.
+type Call struct {
+	Stage string
+	SWI   string
+	// Template is the prompt template's name; Vars its variables.
+	Template string
+	Vars     map[string]any
+	// SchemaName overrides the schema name derived from the output type.
+	SchemaName string
+	// MaxTokens and Model override the gateway's defaults when set.
+	MaxTokens int
+	Model     string
+}
+
+// CallRecord is the audit record of one Structured call, returned on
+// success and failure alike.
+type CallRecord struct {
+	Stage, SWI, Template string
+	Model                string
+	// InputHash is the hex sha256 of the rendered, redacted prompt.
+	InputHash    string
+	InputTokens  int
+	OutputTokens int
+	CostUSD      float64
+	LatencyMS    int64
+	// Attempts counts provider requests; SchemaRetries counts answers sent
+	// back for violating the schema.
+	Attempts      int
+	SchemaRetries int
+	// BudgetWarning is 75 or 90 when this call pushed the pipeline's spend
+	// past that percentage of its budget, else 0.
+	BudgetWarning int
+	// Unpriced is set when the model has no price: CostUSD is 0 and only
+	// the token budget was enforced.
+	Unpriced bool
+}
+
+// Structured renders call.Template, asks the provider for an answer that
+// matches the JSON Schema generated from out's type, and decodes the valid
+// answer into out, which must be a non-nil pointer to a struct
+// (ASSERT-SCHEMA-002). A schema-violating or malformed answer is sent back
+// with the validator's messages (JSON pointer paths) appended to the
+// conversation, up to SchemaRetries times (ASSERT-SCHEMA-001). Before every
+// provider request the budget is checked; a refusal is a
+// *BudgetExceededError and no request is sent (ASSERT-CODE-005).
+//
+// Every call, answered or refused, is recorded as an audit event in the
+// step's event log carried by ctx (audit.WithEvents).
+func (g *Gateway) Structured(ctx context.Context, call Call, out any) (CallRecord, error) {
+	rec, err := g.structured(ctx, call, out)
+	audit.Record(ctx, callEvent(rec, err))
+	return rec, err
+}
+
+// callEvent summarises a call for the audit trail: model, input hash,
+// tokens, latency and the outcome — never the prompt itself.
+func callEvent(rec CallRecord, err error) audit.Event {
+	hash := rec.InputHash
+	if len(hash) > 12 {
+		hash = hash[:12]
+	}
+	summary := fmt.Sprintf("LLM %s · model %s · input %s · %d in / %d out tokens · %d ms · %d request(s), %d schema retr(ies)",
+		rec.Template, rec.Model, hash, rec.InputTokens, rec.OutputTokens, rec.LatencyMS, rec.Attempts, rec.SchemaRetries)
+	if rec.Unpriced {
+		summary += fmt.Sprintf(" · no price for model %s: cost not counted, token budget only", rec.Model)
+	} else if rec.CostUSD > 0 {
+		summary += fmt.Sprintf(" · $%.4f", rec.CostUSD)
+	}
+	if err != nil {
+		summary += " · failed: " + err.Error()
+	}
+	return audit.Event{Kind: "llm_call", Stage: rec.Stage, SWI: rec.SWI, Summary: summary}
+}
+
+func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecord, error) {
+	rec := CallRecord{Stage: call.Stage, SWI: call.SWI, Template: call.Template}
+	if err := g.Validate(); err != nil {
+		return rec, err
+	}
+	rv := reflect.ValueOf(out)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return rec, fmt.Errorf("llm call %s: output must be a non-nil pointer, got %T", call.Template, out)
+	}
+	schema, err := g.schemas.get(rv.Type())
+	if err != nil {
+		return rec, fmt.Errorf("llm call %s: %w", call.Template, err)
+	}
+	schemaName := schema.Name
+	if call.SchemaName != "" {
+		schemaName = call.SchemaName
+	}
+	system, user, err := g.Prompts.Render(call.Template, call.Vars)
+	if err != nil {
+		return rec, fmt.Errorf("llm call %s: render prompt: %w", call.Template, err)
+	}
+	system, user = g.redact(system), g.redact(user)
+	sum := sha256.Sum256([]byte(system + "\x00" + user))
+	rec.InputHash = hex.EncodeToString(sum[:])
+
+	req := Request{
+		System:     system,
+		Messages:   []Message{{Role: RoleUser, Content: user}},
+		Schema:     schema.JSON,
+		SchemaName: schemaName,
+		MaxTokens:  firstPositive(call.MaxTokens, g.MaxTokens, DefaultMaxTokens),
+		Model:      firstNonEmpty(call.Model, g.Model),
+		Template:   call.Template,
+	}
+	rec.Model = req.Model
+	_, priced := g.Budget.Price(req.Model)
+	rec.Unpriced = !priced
+	schemaRetries := g.SchemaRetries
+	if schemaRetries == 0 {
+		schemaRetries = DefaultSchemaRetries
+	}
+	for {
+		resp, err := g.complete(ctx, req, &rec)
+		var verr error
+		var raw string
+		var me *MalformedError
+		switch {
+		case err == nil:
+			raw = string(resp.Content)
+			verr = schema.Validate(resp.Content)
+		case errors.As(err, &me):
+			raw = me.Raw
+			verr = &SchemaError{Schema: schemaName, Violations: []Violation{{Message: me.Reason}}}
+		default:
+			return rec, fmt.Errorf("llm call %s (stage %s): %w", call.Template, call.Stage, err)
+		}
+		if verr == nil {
+			if err := json.Unmarshal(resp.Content, out); err != nil {
+				return rec, fmt.Errorf("llm call %s: decode valid answer into %T: %w", call.Template, out, err)
+			}
+			return rec, nil
+		}
+		var se *SchemaError
+		if !errors.As(verr, &se) {
+			return rec, fmt.Errorf("llm call %s: %w", call.Template, verr)
+		}
+		se.Schema = schemaName
+		if rec.SchemaRetries >= schemaRetries {
+			return rec, fmt.Errorf("llm call %s (stage %s): answer still invalid after %d schema retries: %w",
+				call.Template, call.Stage, rec.SchemaRetries, se)
+		}
+		rec.SchemaRetries++
+		if strings.TrimSpace(raw) == "" {
+			raw = "(no usable answer)"
+		}
+		req.Messages = append(req.Messages,
+			Message{Role: RoleAssistant, Content: g.redact(raw)},
+			Message{Role: RoleUser, Content: SchemaFeedback(se)},
+		)
+	}
+}
+
+// SchemaFeedback is the message appended to the conversation after an
+// invalid answer: every violation with its JSON pointer path.
+func SchemaFeedback(se *SchemaError) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your previous answer did not match the required JSON schema %q.\n", se.Schema)
+	b.WriteString("Fix every problem below and answer again with the complete corrected object:\n")
+	for _, v := range se.Violations {
+		fmt.Fprintf(&b, "- %s\n", v)
+	}
+	return b.String()
+}
+
+// complete sends req with budget checks and transient retries, recording
+// every answered attempt in the ledger and in rec.
+func (g *Gateway) complete(ctx context.Context, req Request, rec *CallRecord) (Response, error) {
+	retries := g.TransientRetries
+	if retries == 0 {
+		retries = DefaultTransientRetries
+	}
+	for attempt := 0; ; attempt++ {
+		if err := g.checkBudget(req, rec); err != nil {
+			return Response{}, err
+		}
+		start := g.now()
+		resp, err := g.Provider.Complete(ctx, req)
+		rec.LatencyMS += g.now().Sub(start).Milliseconds()
+		rec.Attempts++
+		if resp.Model != "" {
+			rec.Model = resp.Model
+		}
+		g.record(resp, req.Model, rec)
+		var pe *ProviderError
+		if err == nil || !errors.As(err, &pe) || !pe.Retryable {
+			return resp, err
+		}
+		if attempt >= retries {
+			return resp, fmt.Errorf("giving up after %d attempts: %w", attempt+1, err)
+		}
+		delay, err := g.retryDelay(attempt, pe)
+		if err != nil {
+			return resp, err
+		}
+		if err := g.sleep(ctx, delay); err != nil {
+			return resp, fmt.Errorf("waiting to retry: %w", err)
+		}
+	}
+}
+
+// checkBudget refuses the request when spent + estimate exceeds a bound.
+func (g *Gateway) checkBudget(req Request, rec *CallRecord) error {
+	spentTok, spentUSD := g.Ledger.Spent()
+	inEst := EstimateRequestTokens(req)
+	estTok := inEst + req.MaxTokens
+	b := g.Budget
+	if b.MaxTokens > 0 && spentTok+estTok > b.MaxTokens {
+		return &BudgetExceededError{Stage: rec.Stage, SWI: rec.SWI, Unit: UnitTokens,
+			Spent: float64(spentTok), Estimated: float64(estTok), Limit: float64(b.MaxTokens)}
+	}
+	// Without a price the dollar bound cannot be checked; the token bound
+	// above still holds (the wiring warns about the unpriced model).
+	if _, priced := b.Price(req.Model); b.MaxCostUSD > 0 && priced {
+		estUSD := b.Cost(req.Model, inEst, req.MaxTokens)
+		if spentUSD+estUSD > b.MaxCostUSD {
+			return &BudgetExceededError{Stage: rec.Stage, SWI: rec.SWI, Unit: UnitUSD,
+				Spent: spentUSD, Estimated: estUSD, Limit: b.MaxCostUSD}
+		}
+	}
+	return nil
+}
+
+// record books an answered attempt's usage and notes crossed warning
+// thresholds.
+func (g *Gateway) record(resp Response, model string, rec *CallRecord) {
+	if resp.InputTokens == 0 && resp.OutputTokens == 0 {
+		return
+	}
+	// Price by the model that answered when it has a price (a dated
+	// snapshot of the requested family), else by the requested one.
+	if _, ok := g.Budget.Price(resp.Model); ok || (resp.Model != "" && model == "") {
+		model = resp.Model
+	}
+	beforeTok, beforeUSD := g.Ledger.Spent()
+	u := Usage{Model: model, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens,
+		CostUSD: g.Budget.Cost(model, resp.InputTokens, resp.OutputTokens)}
+	g.Ledger.Record(rec.Stage, rec.SWI, u)
+	_, priced := g.Budget.Price(model)
+	rec.Unpriced = !priced
+	if g.Observer != nil {
+		g.Observer.LLMUsage(rec.Stage, u)
+	}
+	afterTok, afterUSD := g.Ledger.Spent()
+	rec.InputTokens += u.InputTokens
+	rec.OutputTokens += u.OutputTokens
+	rec.CostUSD += u.CostUSD
+	before := g.Budget.fraction(beforeTok, beforeUSD)
+	after := g.Budget.fraction(afterTok, afterUSD)
+	for _, t := range []int{90, 75} {
+		if before < float64(t)/100 && after >= float64(t)/100 && t > rec.BudgetWarning {
+			rec.BudgetWarning = t
+			break
+		}
+	}
+}
+
+// retryDelay is Retry-After when the server sent one, else jittered
+// exponential backoff.
+func (g *Gateway) retryDelay(attempt int, pe *ProviderError) (time.Duration, error) {
+	maxRA := g.MaxRetryAfter
+	if maxRA == 0 {
+		maxRA = DefaultMaxRetryAfter
+	}
+	if pe.RetryAfter > 0 {
+		if pe.RetryAfter > maxRA {
+			return 0, fmt.Errorf("server asked to retry after %s (more than %s): %w", pe.RetryAfter, maxRA, pe)
+		}
+		return pe.RetryAfter, nil
+	}
+	base := firstPositiveDur(g.BaseBackoff, DefaultBaseBackoff)
+	ceiling := firstPositiveDur(g.MaxBackoff, DefaultMaxBackoff)
+	d := base << min(attempt, 20)
+	if d > ceiling || d <= 0 {
+		d = ceiling
+	}
+	if g.Jitter != nil {
+		return g.Jitter(d), nil
+	}
+	// Equal jitter: half fixed, half random, so retries spread out but
+	// never collapse to zero.
+	return d/2 + rand.N(d/2+1), nil
+}
+
+func (g *Gateway) sleep(ctx context.Context, d time.Duration) error {
+	if g.Sleep != nil {
+		return g.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (g *Gateway) redact(s string) string {
+	if g.Redact == nil {
+		return s
+	}
+	return g.Redact(s)
+}
+
+func (g *Gateway) now() time.Time {
+	if g.Now != nil {
+		return g.Now()
+	}
+	return time.Now()
+}
+
+func firstPositive(vs ...int) int {
+	for _, v := range vs {
+		if v > 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+func firstPositiveDur(vs ...time.Duration) time.Duration {
+	for _, v := range vs {
+		if v > 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// RenderFunc adapts a function to the Renderer port.
+type RenderFunc func(name string, vars map[string]any) (system, user string, err error)
+
+// Render implements Renderer.
+func (f RenderFunc) Render(name string, vars map[string]any) (string, string, error) {
+	return f(name, vars)
+}

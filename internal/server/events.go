@@ -1,0 +1,79 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/webhook"
+)
+
+// Job is one work item to step, with what the triggering event said.
+type Job struct {
+	Installation int64
+	Repo         github.Repo
+	Issue        int
+	// CheckMerges is set for pull_request events, whose merge may pass a gate.
+	CheckMerges bool
+	// Comments are the issue_comment events (created) coalesced into this
+	// job, oldest first, for comment commands.
+	Comments []CommentEvent
+}
+
+// CommentEvent is an issue comment as the webhook delivered it.
+type CommentEvent struct {
+	ID     int64
+	Action string // created | edited | deleted
+	Body   string
+	User   string
+	// UserType is "User" or "Bot".
+	UserType string
+}
+
+func (j Job) key() string { return fmt.Sprintf("%s#%d", j.Repo, j.Issue) }
+
+// parseWork turns an issues, issue_comment or pull_request payload into a
+// job; ignore explains why the event concerns no work item.
+func parseWork(event string, data []byte) (job Job, ignore string, err error) {
+	switch event {
+	case "issues", "issue_comment", "pull_request":
+	default:
+		return Job{}, "", fmt.Errorf("event %q carries no work item", event)
+	}
+	p, err := webhook.Parse(data)
+	if err != nil {
+		return Job{}, "", fmt.Errorf("%s payload: %w", event, err)
+	}
+	job = Job{Repo: p.Repo, Installation: p.Installation}
+	if p.Sender.Type == "Bot" {
+		// CogWorks's own writes (and other bots') echo back as events;
+		// stepping on them would only loop.
+		return job, "sent by a bot (" + p.Sender.Login + ")", nil
+	}
+	if event == "pull_request" && p.PullRequest == nil {
+		return Job{}, "", fmt.Errorf("pull_request payload has no pull_request")
+	}
+	if event != "pull_request" && p.Issue == nil {
+		return Job{}, "", fmt.Errorf("%s payload has no issue.number", event)
+	}
+	n, checkMerges, ignore, err := p.WorkItem()
+	if err != nil || ignore != "" {
+		return job, ignore, err
+	}
+	job.Issue, job.CheckMerges = n, checkMerges
+	if event == "issue_comment" && p.Comment != nil {
+		job.Comments = []CommentEvent{{ID: p.Comment.ID, Action: p.Action, Body: p.Comment.Body,
+			User: p.Comment.User.Login, UserType: p.Comment.User.Type}}
+	}
+	return job, "", nil
+}
+
+// installationEvent is the subset of an installation payload read.
+type installationEvent struct {
+	Action       string `json:"action"`
+	Installation struct {
+		ID      int64 `json:"id"`
+		Account struct {
+			Login string `json:"login"`
+		} `json:"account"`
+	} `json:"installation"`
+}

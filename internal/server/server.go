@@ -1,0 +1,424 @@
+package server
+
+import (
+	"container/list"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/metrics"
+)
+
+// Runner steps one work item (engine.Run with the item's repository
+// configuration). It must be safe for concurrent use on different items.
+type Runner interface {
+	Run(ctx context.Context, job Job) ([]engine.Result, error)
+}
+
+// InstallationHook is told about installation events (e.g. to drop a
+// cached client when the App is uninstalled). Optional.
+type InstallationHook interface {
+	InstallationChanged(action string, id int64)
+}
+
+// Options configure a Server.
+type Options struct {
+	// Secret is the webhook secret (COGWORKS_WEBHOOK_SECRET); required.
+	Secret []byte
+	Runner Runner
+	// Ready reports whether the server can work (App key loads, GitHub
+	// answers); nil means always ready.
+	Ready func(ctx context.Context) error
+	// Installations is optional.
+	Installations InstallationHook
+	// QueueSize bounds the work items waiting (default 100); Workers is
+	// how many items are stepped at once (default 4).
+	QueueSize, Workers int
+	// Dedupe is how many delivery ids are remembered (default 10000).
+	Dedupe  int
+	Metrics *metrics.Metrics
+	Logger  *slog.Logger
+	// MaxBody bounds a delivery's size (default 25 MiB, GitHub's cap).
+	MaxBody int64
+}
+
+// Server is the webhook receiver and its work queue.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	mux  *http.ServeMux
+
+	mu       sync.Mutex
+	draining bool
+	queue    []string        // keys waiting, FIFO
+	pending  map[string]*Job // key → coalesced job, queued or running
+	running  map[string]bool
+	again    map[string]*Job // events that arrived while the key ran
+	seen     map[string]*list.Element
+	seenList *list.List
+	wake     chan struct{}
+
+	workCtx    context.Context
+	cancelWork context.CancelFunc
+	wg         sync.WaitGroup
+}
+
+// New validates opts and starts the workers.
+func New(opts Options) (*Server, error) {
+	if len(opts.Secret) == 0 {
+		return nil, errors.New("server: the webhook secret is empty (set COGWORKS_WEBHOOK_SECRET)")
+	}
+	if opts.Runner == nil {
+		return nil, errors.New("server: Runner is nil")
+	}
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = 100
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = 4
+	}
+	if opts.Dedupe <= 0 {
+		opts.Dedupe = 10000
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = 25 << 20
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{
+		opts: opts, log: log, mux: http.NewServeMux(),
+		pending: map[string]*Job{}, running: map[string]bool{}, again: map[string]*Job{},
+		seen: map[string]*list.Element{}, seenList: list.New(), wake: make(chan struct{}, 1),
+	}
+	s.workCtx, s.cancelWork = context.WithCancel(context.Background())
+	s.mux.HandleFunc("POST /webhook", s.handleWebhook)
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { writeText(w, http.StatusOK, "ok") })
+	s.mux.HandleFunc("GET /readyz", s.handleReady)
+	if opts.Metrics != nil {
+		s.mux.Handle("GET /metrics", opts.Metrics.Handler())
+	}
+	for range opts.Workers {
+		s.wg.Add(1)
+		go s.worker()
+	}
+	return s, nil
+}
+
+// Handler serves POST /webhook, /healthz, /readyz and /metrics.
+func (s *Server) Handler() http.Handler { return s.mux }
+
+func writeText(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, msg+"\n")
+}
+
+// VerifySignature checks an X-Hub-Signature-256 header ("sha256=<hex>")
+// against body in constant time.
+func VerifySignature(secret, body []byte, header string) bool {
+	hexSig, ok := strings.CutPrefix(header, "sha256=")
+	if !ok {
+		return false
+	}
+	got, err := hex.DecodeString(hexSig)
+	if err != nil {
+		return false
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return hmac.Equal(got, mac.Sum(nil))
+}
+
+// Sign returns the X-Hub-Signature-256 value for body (for tests and
+// local tooling).
+func Sign(secret, body []byte) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	if err != nil {
+		s.opts.Metrics.Rejected("bad_payload")
+		writeText(w, http.StatusRequestEntityTooLarge, "cannot read the delivery")
+		return
+	}
+	if !VerifySignature(s.opts.Secret, body, r.Header.Get("X-Hub-Signature-256")) {
+		s.opts.Metrics.Rejected("signature")
+		writeText(w, http.StatusUnauthorized, "bad or missing X-Hub-Signature-256")
+		return
+	}
+	event := r.Header.Get("X-GitHub-Event")
+	delivery := r.Header.Get("X-GitHub-Delivery")
+	log := s.log.With("event", event, "delivery", delivery)
+	switch event {
+	case "ping":
+		s.opts.Metrics.Delivery(event, "pong")
+		writeText(w, http.StatusOK, "pong")
+		return
+	case "installation":
+		var ev installationEvent
+		if err := json.Unmarshal(body, &ev); err != nil {
+			s.opts.Metrics.Rejected("bad_payload")
+			writeText(w, http.StatusBadRequest, "installation payload is not JSON")
+			return
+		}
+		log.Info("installation event", "action", ev.Action, "installation", ev.Installation.ID, "account", ev.Installation.Account.Login)
+		if s.opts.Installations != nil {
+			s.opts.Installations.InstallationChanged(ev.Action, ev.Installation.ID)
+		}
+		s.opts.Metrics.Delivery(event, "handled")
+		writeText(w, http.StatusOK, "ok")
+		return
+	case "issues", "issue_comment", "pull_request":
+	default:
+		s.opts.Metrics.Delivery(event, "ignored")
+		writeText(w, http.StatusAccepted, fmt.Sprintf("event %q ignored", event))
+		return
+	}
+	job, ignore, err := parseWork(event, body)
+	if err != nil {
+		s.opts.Metrics.Rejected("bad_payload")
+		writeText(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if ignore != "" {
+		s.opts.Metrics.Delivery(event, "ignored")
+		writeText(w, http.StatusAccepted, "ignored: "+ignore)
+		return
+	}
+	status, result := s.enqueue(delivery, job)
+	log.Debug("delivery", "work_item", job.key(), "result", result)
+	if status == http.StatusServiceUnavailable {
+		s.opts.Metrics.Rejected(result)
+	} else {
+		s.opts.Metrics.Delivery(event, result)
+	}
+	writeText(w, status, result)
+}
+
+// enqueue adds job to the queue, coalescing it with a queued or running
+// job for the same item. It returns the HTTP status and a result word.
+func (s *Server) enqueue(delivery string, job Job) (int, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.draining {
+		return http.StatusServiceUnavailable, "draining"
+	}
+	if delivery != "" {
+		if _, dup := s.seen[delivery]; dup {
+			return http.StatusOK, "duplicate"
+		}
+	}
+	key := job.key()
+	switch {
+	case s.running[key]:
+		mergeInto(s.again, key, job)
+	case s.pending[key] != nil:
+		mergeJob(s.pending[key], job)
+	default:
+		if len(s.queue) >= s.opts.QueueSize {
+			return http.StatusServiceUnavailable, "queue_full"
+		}
+		j := job
+		s.pending[key] = &j
+		s.queue = append(s.queue, key)
+		s.opts.Metrics.SetQueueDepth(len(s.queue))
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
+	s.remember(delivery)
+	return http.StatusAccepted, "queued"
+}
+
+func mergeInto(m map[string]*Job, key string, job Job) {
+	if cur := m[key]; cur != nil {
+		mergeJob(cur, job)
+		return
+	}
+	j := job
+	m[key] = &j
+}
+
+// mergeJob folds a later event for the same item into a waiting job.
+func mergeJob(into *Job, job Job) {
+	into.CheckMerges = into.CheckMerges || job.CheckMerges
+	if job.Installation != 0 {
+		into.Installation = job.Installation
+	}
+	into.Comments = append(into.Comments, job.Comments...)
+}
+
+// remember records an accepted delivery id, forgetting the oldest beyond
+// the bound.
+func (s *Server) remember(delivery string) {
+	if delivery == "" {
+		return
+	}
+	s.seen[delivery] = s.seenList.PushBack(delivery)
+	for s.seenList.Len() > s.opts.Dedupe {
+		old := s.seenList.Front()
+		s.seenList.Remove(old)
+		delete(s.seen, old.Value.(string))
+	}
+}
+
+// next takes the oldest queued job; ok is false when draining left nothing.
+func (s *Server) next() (Job, bool) {
+	for {
+		s.mu.Lock()
+		if len(s.queue) > 0 {
+			key := s.queue[0]
+			s.queue = s.queue[1:]
+			job := *s.pending[key]
+			delete(s.pending, key)
+			s.running[key] = true
+			s.opts.Metrics.SetQueueDepth(len(s.queue))
+			if len(s.queue) > 0 {
+				select {
+				case s.wake <- struct{}{}:
+				default:
+				}
+			}
+			s.mu.Unlock()
+			return job, true
+		}
+		draining := s.draining
+		s.mu.Unlock()
+		if draining {
+			// Pass the wake-up on so every idle worker sees the drain.
+			select {
+			case s.wake <- struct{}{}:
+			default:
+			}
+			return Job{}, false
+		}
+		select {
+		case <-s.wake:
+		case <-s.workCtx.Done():
+			return Job{}, false
+		}
+	}
+}
+
+// finish ends a job's run; events that arrived meanwhile run it again.
+func (s *Server) finish(key string) (Job, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j := s.again[key]
+	delete(s.again, key)
+	if j == nil || s.draining {
+		delete(s.running, key)
+		return Job{}, false
+	}
+	return *j, true
+}
+
+func (s *Server) worker() {
+	defer s.wg.Done()
+	for {
+		job, ok := s.next()
+		if !ok {
+			return
+		}
+		for {
+			s.runJob(job)
+			again, more := s.finish(job.key())
+			if !more {
+				break
+			}
+			job = again
+		}
+	}
+}
+
+func (s *Server) runJob(job Job) {
+	log := s.log.With("work_item", job.key(), "installation", job.Installation)
+	results, err := s.opts.Runner.Run(s.workCtx, job)
+	s.opts.Metrics.ObserveSteps(results)
+	if err != nil {
+		log.Warn("step ended with an error", "error", err)
+		return
+	}
+	if n := len(results); n > 0 {
+		log.Info("stepped", "steps", n, "stage", results[n-1].Stage, "outcome", results[n-1].Outcome)
+	}
+}
+
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	draining := s.draining
+	s.mu.Unlock()
+	if draining {
+		writeText(w, http.StatusServiceUnavailable, "draining")
+		return
+	}
+	if s.opts.Ready != nil {
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		if err := s.opts.Ready(ctx); err != nil {
+			writeText(w, http.StatusServiceUnavailable, "not ready: "+err.Error())
+			return
+		}
+	}
+	writeText(w, http.StatusOK, "ready")
+}
+
+// Idle reports whether nothing is queued or running.
+func (s *Server) Idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue) == 0 && len(s.running) == 0
+}
+
+// QueueDepth reports how many items wait.
+func (s *Server) QueueDepth() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+// Shutdown stops accepting deliveries and lets queued and in-flight work
+// finish until ctx ends; then it cancels the steps still running (each
+// releases its lock on the way out) and waits for them. It returns
+// ctx.Err() when work had to be abandoned.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.draining = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		s.cancelWork()
+		return nil
+	case <-ctx.Done():
+		s.cancelWork()
+		<-done
+		s.mu.Lock()
+		abandoned := len(s.queue)
+		s.mu.Unlock()
+		s.log.Warn("grace period over: in-flight steps cancelled", "abandoned_queued", abandoned)
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,155 @@
+// Package webhook reads the GitHub webhook payloads CogWorks acts on
+// (issues, issue_comment, pull_request), whether they arrive as an
+// Action's GITHUB_EVENT_PATH file or as a delivery to `cogworks serve`.
+// It is pure: bytes in, typed values out.
+package webhook
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/cogworks/cogworks/internal/github"
+)
+
+// Payload is the part of an event payload CogWorks reads.
+type Payload struct {
+	Action       string
+	Repo         github.Repo
+	Installation int64
+	Sender       User
+	// Issue is set for issues and issue_comment events: the issue as it
+	// was after the event, labels included.
+	Issue *github.Issue
+	// Comment is set for issue_comment events.
+	Comment *Comment
+	// PullRequest is set for pull_request events.
+	PullRequest *PullRequest
+}
+
+// User is an event's sender or a comment's author.
+type User struct {
+	Login string
+	Type  string // User | Bot | Organization
+}
+
+// Comment is an issue comment as the event carried it.
+type Comment struct {
+	ID   int64
+	Body string
+	User User
+}
+
+// PullRequest is a pull request as the event carried it.
+type PullRequest struct {
+	Number  int
+	HeadRef string
+}
+
+// raw mirrors the JSON of the payloads.
+type raw struct {
+	Action string `json:"action"`
+	Issue  *struct {
+		ID     int64   `json:"id"`
+		Number int     `json:"number"`
+		Title  string  `json:"title"`
+		Body   string  `json:"body"`
+		State  string  `json:"state"`
+		User   rawUser `json:"user"`
+		Labels []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
+		// PullRequest is set when the issue is a pull request (a comment on
+		// a PR arrives as an issue_comment event).
+		PullRequest *struct{} `json:"pull_request"`
+	} `json:"issue"`
+	Comment *struct {
+		ID   int64   `json:"id"`
+		Body string  `json:"body"`
+		User rawUser `json:"user"`
+	} `json:"comment"`
+	PullRequest *struct {
+		Number int `json:"number"`
+		Head   struct {
+			Ref string `json:"ref"`
+		} `json:"head"`
+	} `json:"pull_request"`
+	Repository *struct {
+		FullName string `json:"full_name"`
+	} `json:"repository"`
+	Installation *struct {
+		ID int64 `json:"id"`
+	} `json:"installation"`
+	Sender *rawUser `json:"sender"`
+}
+
+type rawUser struct {
+	Login string `json:"login"`
+	Type  string `json:"type"`
+}
+
+// Parse reads a payload. Errors name the field that is missing or wrong.
+func Parse(data []byte) (Payload, error) {
+	var r raw
+	if err := json.Unmarshal(data, &r); err != nil {
+		return Payload{}, fmt.Errorf("not a JSON GitHub event payload: %w", err)
+	}
+	if r.Repository == nil || r.Repository.FullName == "" {
+		return Payload{}, fmt.Errorf("payload has no repository.full_name")
+	}
+	repo, err := github.ParseRepo(r.Repository.FullName)
+	if err != nil {
+		return Payload{}, fmt.Errorf("repository.full_name: %w", err)
+	}
+	p := Payload{Action: r.Action, Repo: repo}
+	if r.Installation != nil {
+		p.Installation = r.Installation.ID
+	}
+	if r.Sender != nil {
+		p.Sender = User(*r.Sender)
+	}
+	if r.Issue != nil {
+		if r.Issue.Number <= 0 {
+			return Payload{}, fmt.Errorf("issue.number must be positive, got %d", r.Issue.Number)
+		}
+		is := &github.Issue{ID: r.Issue.ID, Number: r.Issue.Number, Title: r.Issue.Title, Body: r.Issue.Body,
+			State: r.Issue.State, User: r.Issue.User.Login, IsPullRequest: r.Issue.PullRequest != nil, Labels: []string{}}
+		for _, l := range r.Issue.Labels {
+			is.Labels = append(is.Labels, l.Name)
+		}
+		p.Issue = is
+	}
+	if r.Comment != nil {
+		p.Comment = &Comment{ID: r.Comment.ID, Body: r.Comment.Body, User: User(r.Comment.User)}
+	}
+	if r.PullRequest != nil {
+		p.PullRequest = &PullRequest{Number: r.PullRequest.Number, HeadRef: r.PullRequest.Head.Ref}
+	}
+	return p, nil
+}
+
+// cogworksBranch matches branches CogWorks creates: cogworks/<N>/<what>.
+var cogworksBranch = regexp.MustCompile(`^cogworks/(\d+)/`)
+
+// WorkItem returns the work item a payload concerns: the issue of an
+// issues or issue_comment event, or the N of a pull request's
+// cogworks/<N>/… head branch (checkMerges: its merge may pass a gate).
+// ignore explains why a pull request concerns none.
+func (p Payload) WorkItem() (n int, checkMerges bool, ignore string, err error) {
+	switch {
+	case p.Issue != nil:
+		return p.Issue.Number, false, "", nil
+	case p.PullRequest != nil:
+		m := cogworksBranch.FindStringSubmatch(p.PullRequest.HeadRef)
+		if m == nil {
+			return 0, false, fmt.Sprintf("pull request #%d (head %q) is not a CogWorks branch", p.PullRequest.Number, p.PullRequest.HeadRef), nil
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n <= 0 {
+			return 0, false, "", fmt.Errorf("pull_request.head.ref %q: bad work item number", p.PullRequest.HeadRef)
+		}
+		return n, true, "", nil
+	}
+	return 0, false, "", fmt.Errorf("payload has neither issue nor pull_request (want an issues, issue_comment or pull_request event)")
+}
