@@ -305,7 +305,9 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if err != nil {
 		return nil, err
 	}
-	d.BotLogin = r.Clients.BotLogin()
+	if bot := r.Clients.BotLogin(); bot != "" {
+		d.BotLogin = bot // the App's "<slug>[bot]"; with a token, engineDepsWith asked GitHub
+	}
 	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: commandEvent(job.Comments)}
 	return engine.Run(ctx, d, ref, r.MaxSteps)
 }

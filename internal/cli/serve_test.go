@@ -26,6 +26,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/demo"
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/goservice"
@@ -33,6 +34,7 @@ import (
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/server"
+	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/workspace"
 )
 
@@ -286,4 +288,23 @@ func mustGather(t *testing.T, m *metrics.Metrics) []*dto.MetricFamily {
 	mfs, err := m.Registry.Gather()
 	require.NoError(t, err)
 	return mfs
+}
+
+// TestServeWithATokenAsksGitHubWhoItIs: in token mode (no App) serve knows
+// no bot login up front; the step must ask GitHub rather than run without
+// one (which the engine refuses: it could not tell its own comments).
+func TestServeWithATokenAsksGitHubWhoItIs(t *testing.T) {
+	env := testenv.New(t)
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
+	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	f, _, _ := testFactory(t, env)
+	f.BotLogin = "" // as NewFactory leaves it
+	runner := &ServeRunner{Factory: f, Clients: &tokenSource{client: env.Client}, Cache: &workspace.Cache{Root: t.TempDir()}, MaxSteps: 1}
+	results, err := runner.Run(context.Background(), server.Job{Repo: testenv.Repo, Issue: n})
+	require.NoError(t, err)
+	require.Len(t, results, 1)
+	assert.Equal(t, engine.OutcomeAdvanced, results[0].Outcome)
+	for _, c := range env.Sim.Comments(testenv.Repo.String(), n) {
+		assert.Equal(t, testenv.Bot, c.Author, "the bot's comments, found as its own")
+	}
 }
