@@ -149,7 +149,7 @@ func (s *stepper) release(ctx context.Context, o *observed, record string) {
 		want = o.issue.Labels
 	}
 	want = slices.DeleteFunc(slices.Clone(want), func(l string) bool { return l == pipeline.LabelProcessing })
-	if sameSet(want, o.issue.Labels) {
+	if pipeline.SameLabels(want, o.issue.Labels) {
 		return
 	}
 	got, err := s.d.GitHub.SetLabels(ctx, s.ref.Repo, s.ref.Issue, want)
@@ -159,19 +159,6 @@ func (s *stepper) release(ctx context.Context, o *observed, record string) {
 		return
 	}
 	o.issue.Labels = got
-}
-
-// sameSet reports whether a and b hold the same labels.
-func sameSet(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
 }
 
 func isNotFound(err error) bool { return errors.Is(err, github.ErrNotFound) }

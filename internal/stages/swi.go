@@ -122,7 +122,7 @@ func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, sna
 				labels = append(labels, l)
 			}
 		}
-		if !sameLabels(labels, issue.Labels) {
+		if !pipeline.SameLabels(labels, issue.Labels) {
 			if _, err := gh.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
 				return fmt.Errorf("set status %s of sub-work-item %s#%d: %w", status, repo, rec.Issue, err)
 			}
@@ -130,19 +130,6 @@ func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, sna
 	}
 	snap.Artifacts.SubWorkItems[i].Status = string(status)
 	return nil
-}
-
-// sameLabels reports whether a and b hold the same labels.
-func sameLabels(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	return true
 }
 
 // swiFeedback returns the pending feedback for SWI id (from scenario
