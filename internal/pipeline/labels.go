@@ -313,5 +313,10 @@ func SameLabels(a, b []string) bool {
 			return false
 		}
 	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
 	return true
 }
