@@ -24,8 +24,9 @@ type identifier interface {
 
 // botLogin resolves, once, the login whose comments are CogWorks's state:
 // Factory.BotLogin, then COGWORKS_BOT_LOGIN, then GitHub's answer (the
-// App's "<slug>[bot]" or the token's user). An Actions GITHUB_TOKEN may
-// not read /user (403), and its writes are github-actions[bot]'s.
+// App's "<slug>[bot]", the token's user, or for an installation token the
+// GraphQL viewer). Should GitHub refuse both inside an Action, the writes
+// of its GITHUB_TOKEN are github-actions[bot]'s.
 func (f *Factory) botLogin(ctx context.Context, gh Client) (string, error) {
 	f.botOnce.Do(func() { f.bot, f.botErr = f.resolveBotLogin(ctx, gh) })
 	return f.bot, f.botErr

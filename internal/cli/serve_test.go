@@ -308,3 +308,19 @@ func TestServeWithATokenAsksGitHubWhoItIs(t *testing.T) {
 		assert.Equal(t, testenv.Bot, c.Author, "the bot's comments, found as its own")
 	}
 }
+
+// TestBotLoginOfAnInstallationTokenIsItsApp: an App installation token
+// passed as COGWORKS_GITHUB_TOKEN (actions/create-github-app-token) may not
+// read /user; the bot is who GraphQL says it is, not github-actions[bot].
+func TestBotLoginOfAnInstallationTokenIsItsApp(t *testing.T) {
+	env := testenv.New(t) // testenv.Token is a ghs_ installation token
+	f := &Factory{Getenv: func(k string) string {
+		if k == "GITHUB_ACTIONS" {
+			return "true"
+		}
+		return ""
+	}}
+	login, err := f.botLogin(context.Background(), env.Client)
+	require.NoError(t, err)
+	assert.Equal(t, testenv.Bot, login)
+}

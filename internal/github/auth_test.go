@@ -100,3 +100,22 @@ func TestIdentityOfATokenIsItsUser(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "acme-bot", login)
 }
+
+func TestIdentityOfAnInstallationTokenComesFromGraphQL(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v3/user", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(t, w, 403, map[string]any{"message": "Resource not accessible by integration"})
+	})
+	mux.HandleFunc("POST /api/graphql", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(t, w, 200, map[string]any{"data": map[string]any{"viewer": map[string]any{"login": "my-app[bot]"}}})
+	})
+	c, _ := newTestClient(t, mux)
+	login, err := c.Identity(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "my-app[bot]", login, "an App token passed as a token (actions/create-github-app-token) is its App's bot")
+}
+
+func TestGraphQLURL(t *testing.T) {
+	assert.Equal(t, "https://api.github.com/graphql", graphQLURL("https://api.github.com/"))
+	assert.Equal(t, "https://ghe.example.com/api/graphql", graphQLURL("https://ghe.example.com/api/v3/"))
+}

@@ -1,6 +1,7 @@
 package githubsim
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 )
@@ -57,7 +58,40 @@ func (s *Server) handleUser(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.newCall(w, r)
+	if installationToken(r) {
+		// GitHub: an installation token (an App's, or an Actions
+		// GITHUB_TOKEN) may not read the authenticated user.
+		writeMessage(w, http.StatusForbidden, "Resource not accessible by integration")
+		return
+	}
 	c.json(http.StatusOK, c.userJSON(c.actor))
+}
+
+// installationToken reports a request authenticated with an installation
+// token (GitHub prefixes them ghs_).
+func installationToken(r *http.Request) bool {
+	return strings.HasPrefix(bearerToken(r), "ghs_")
+}
+
+// handleGraphQL answers the one GraphQL query CogWorks sends, which every
+// kind of token may ask: { viewer { login } }.
+func (s *Server) handleGraphQL(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.newCall(w, r)
+	var q struct {
+		Query string `json:"query"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&q); err != nil {
+		writeMessage(w, http.StatusBadRequest, "Problems parsing JSON")
+		return
+	}
+	compact := strings.Join(strings.Fields(q.Query), "")
+	if !strings.Contains(compact, "viewer{login}") {
+		c.json(http.StatusOK, map[string]any{"errors": []any{map[string]any{"message": "the simulator answers only { viewer { login } }"}}})
+		return
+	}
+	c.json(http.StatusOK, map[string]any{"data": map[string]any{"viewer": map[string]any{"login": c.actor}}})
 }
 
 func (s *Server) handleGetUser(w http.ResponseWriter, r *http.Request) {

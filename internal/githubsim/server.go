@@ -263,6 +263,8 @@ func (s *Server) routes() {
 	m := s.mux
 	const rp = "/repos/{owner}/{repo}"
 	m.HandleFunc("GET /user", s.handleUser)
+	m.HandleFunc("POST /graphql", s.handleGraphQL)
+	m.HandleFunc("POST /api/graphql", s.handleGraphQL)
 	m.HandleFunc("GET /users/{login}", s.handleGetUser)
 	m.HandleFunc("GET /rate_limit", s.handleRateLimit)
 	m.HandleFunc("GET /app", s.handleGetApp)
