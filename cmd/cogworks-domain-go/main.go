@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"os/signal"
 	"syscall"
@@ -80,17 +79,11 @@ func newServeCmd(stderr io.Writer, runF func(context.Context, serveOptions) erro
 }
 
 func runServe(ctx context.Context, opts serveOptions) error {
-	var ln net.Listener
-	var err error
-	if opts.Socket != "" {
-		ln, err = goservice.ListenUnix(opts.Socket)
-		defer os.Remove(opts.Socket)
-	} else {
-		ln, err = net.Listen("tcp", opts.HTTP)
-	}
+	ln, cleanup, err := goservice.Listen(opts.Socket, opts.HTTP)
 	if err != nil {
 		return err
 	}
+	defer cleanup()
 	logger := slog.New(slog.NewJSONHandler(opts.Stderr, nil))
 	logger.Info("serving", "address", ln.Addr().String())
 	return goservice.Serve(ctx, ln, goservice.Options{

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -67,17 +65,11 @@ func NewCmdDomainGo(f *Factory) *cobra.Command {
 }
 
 func runDomainGo(ctx context.Context, f *Factory, opts *DomainGoOptions) error {
-	var ln net.Listener
-	var err error
-	if opts.Socket != "" {
-		ln, err = goservice.ListenUnix(opts.Socket)
-		defer os.Remove(opts.Socket)
-	} else {
-		ln, err = net.Listen("tcp", opts.HTTP)
-	}
+	ln, cleanup, err := goservice.Listen(opts.Socket, opts.HTTP)
 	if err != nil {
 		return err
 	}
+	defer cleanup()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if opts.StopOnStdinEOF && f.IO.In != nil {

@@ -35,3 +35,21 @@ func ListenUnix(path string) (net.Listener, error) {
 	}
 	return ln, nil
 }
+
+// Listen opens the service's listener: a unix socket at socket when it is
+// set (see ListenUnix; close removes the socket file), TCP at addr
+// otherwise. close releases what Listen made beyond the listener itself.
+func Listen(socket, addr string) (ln net.Listener, close func(), err error) {
+	if socket == "" {
+		ln, err = net.Listen("tcp", addr)
+		if err != nil {
+			return nil, nil, fmt.Errorf("listen tcp %s: %w", addr, err)
+		}
+		return ln, func() {}, nil
+	}
+	ln, err = ListenUnix(socket)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ln, func() { _ = os.Remove(socket) }, nil
+}
