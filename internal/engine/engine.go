@@ -29,7 +29,6 @@ type GitHub interface {
 	// CreateReaction acknowledges a comment command (eyes, +1, confused).
 	CreateReaction(ctx context.Context, repo github.Repo, commentID int64, content string) error
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
-	Requests() int64
 }
 
 // StageExecutor runs one logical action of a stage. It may mutate
