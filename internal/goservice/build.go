@@ -100,7 +100,7 @@ func (s *service) validate(ctx context.Context, req domain.Request) (any, error)
 		return nil, err
 	}
 	defer ws.Remove()
-	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, nil, append([]string{"build", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
+	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, nil, append([]string{"build", "-trimpath", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func (s *service) reviewRules(ctx context.Context, req domain.Request) (any, err
 }
 
 func (s *service) vet(ctx context.Context, ws *workspace, analyzers []string) ([]domain.Diagnostic, error) {
-	args := []string{"vet"}
+	args := []string{"vet", "-trimpath"}
 	for _, a := range analyzers {
 		args = append(args, "-"+a)
 	}

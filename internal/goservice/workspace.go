@@ -67,7 +67,7 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 			return nil, failf(domain.CodeInternalError, "resolve repository.path %q: %v", req.Repository.Path, err)
 		}
 	}
-	dir, err := os.MkdirTemp("", "cogworks-go-")
+	dir, err := os.MkdirTemp("", workspacePrefix)
 	if err != nil {
 		return nil, failf(domain.CodeInternalError, "create workspace: %v", err)
 	}
@@ -285,25 +285,43 @@ func (w *workspace) walkDir(fn fs.WalkDirFunc) error {
 	})
 }
 
+// workspacePrefix starts the name of every workspace directory.
+const workspacePrefix = "cogworks-go-"
+
 // relPath turns a path printed by the toolchain into a slash-separated path
 // relative to the workspace root.
 func (w *workspace) relPath(p string) string {
 	if filepath.IsAbs(p) {
-		roots := []string{w.dir}
-		if real, err := filepath.EvalSymlinks(w.dir); err == nil {
-			roots = append(roots, real)
-		}
-		if w.repo != "" {
-			roots = append(roots, w.repo) // a linked path the toolchain resolved
-		}
-		for _, root := range roots {
-			if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
-				p = rel
-				break
-			}
-		}
+		p = w.relAbs(p)
 	}
 	return strings.TrimPrefix(filepath.ToSlash(p), "./")
+}
+
+// relAbs relativises an absolute path printed by the toolchain. Commands run
+// with -trimpath, so identical packages share the build cache across
+// workspaces, and go vet then replays a cached finding with the path of the
+// workspace that first produced it: a path under another workspace maps to
+// the same file in this one.
+func (w *workspace) relAbs(p string) string {
+	roots := []string{w.dir}
+	if real, err := filepath.EvalSymlinks(w.dir); err == nil {
+		roots = append(roots, real)
+	}
+	if w.repo != "" {
+		roots = append(roots, w.repo) // a linked path the toolchain resolved
+	}
+	for _, root := range roots {
+		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	slashed := filepath.ToSlash(p)
+	if i := strings.LastIndex(slashed, "/"+workspacePrefix); i >= 0 {
+		if _, rest, ok := strings.Cut(slashed[i+1:], "/"); ok {
+			return rest
+		}
+	}
+	return p
 }
 
 // modulePath returns the module path declared in the workspace's go.mod, or

@@ -164,3 +164,22 @@ func withParams(t *testing.T, req domain.Request, params any) domain.Request {
 	req.Params = raw
 	return req
 }
+
+func TestRelPathMapsToolchainPaths(t *testing.T) {
+	w := &workspace{dir: filepath.FromSlash("/tmp/cogworks-go-222"), repo: filepath.FromSlash("/src/repo")}
+	tests := []struct {
+		name, printed, want string
+	}{
+		{"relative", "./can/fmt.go", "can/fmt.go"},
+		{"bare", "can/fmt.go", "can/fmt.go"},
+		{"under the workspace", "/tmp/cogworks-go-222/can/fmt.go", "can/fmt.go"},
+		{"resolved through a link", "/src/repo/a/a.go", "a/a.go"},
+		{"replayed from another workspace's cached vet run", "/tmp/TestX/001/cogworks-go-111/can/fmt.go", "can/fmt.go"},
+		{"outside every workspace", "/usr/local/go/src/fmt/print.go", "/usr/local/go/src/fmt/print.go"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, w.relPath(filepath.FromSlash(tt.printed)))
+		})
+	}
+}
