@@ -183,36 +183,17 @@ func capturePipeline(t *testing.T, r *DemoReport) pipelineState {
 	return st
 }
 
-// TestDemoPipelineCrashAtWritesRecovers interrupts the real pipeline
-// (real stages, real Go domain service) at a spread of its GitHub writes,
-// before and after the write lands, then lets a new process carry on
-// after the lock timeout, and finds exactly the state of an uninterrupted
-// run: no duplicate comments, issues or PRs and no lock left.
-func TestDemoPipelineCrashAtWritesRecovers(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the whole pipeline many times")
-	}
-	ctx := context.Background()
-	replay := &domainReplay{answers: map[string][]byte{}}
-	run := func(t *testing.T, tr http.RoundTripper, clock func() time.Time) (*DemoReport, error) {
-		// A dead process does not retry: the crashing client sends each
-		// request once.
-		t.Helper()
-		f := &Factory{IO: IOStreams{Out: &bytes.Buffer{}, ErrOut: io.Discard}, Getenv: func(string) string { return "" }}
-		report, cleanup, err := RunDemo(ctx, f, &DemoOptions{Listen: "127.0.0.1:0", MaxRounds: 30, Transport: tr, Clock: clock,
-			Retry: github.RetryPolicy{MaxRetries: -1}, WrapDomain: replay.wrap})
-		t.Cleanup(cleanup)
-		return report, err
-	}
-	counter := &crashAt{k: -1}
-	clean, err := run(t, counter, nil)
-	require.NoError(t, err)
-	want := capturePipeline(t, clean)
-	total := counter.writes.Load()
+// crashMatrix interrupts the real pipeline (real stages, and the real Go
+// domain service's answers replayed from the clean run) at a spread of its
+// total GitHub writes, before and after the write lands, then lets a new
+// process carry on after the lock timeout, and finds exactly want, the
+// state of the uninterrupted run: no duplicate comments, issues or PRs and
+// no lock left.
+func crashMatrix(t *testing.T, want pipelineState, total int64, replay *domainReplay) {
+	t.Helper()
 	require.Greater(t, total, int64(50))
 	require.NotEmpty(t, replay.answers, "the clean run asked the real domain service")
-
+	ctx := context.Background()
 	const stride = 13
 	for k := int64(3); k <= total; k += stride {
 		after := (k/stride)%2 == 1
@@ -226,7 +207,7 @@ func TestDemoPipelineCrashAtWritesRecovers(t *testing.T) {
 			// starts after the lock timeout, as a cron run would.
 			var offset atomic.Int64
 			clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
-			report, err := run(t, &crashAt{k: k, after: after}, clock)
+			report, err := runCrashableDemo(t, io.Discard, &crashAt{k: k, after: after}, clock, replay)
 			require.Error(t, err, "the injected crash stops the run")
 			offset.Store(int64(31 * time.Minute))
 			require.NoError(t, report.Resume(ctx, clock))
@@ -239,4 +220,17 @@ func TestDemoPipelineCrashAtWritesRecovers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runCrashableDemo runs the demo through tr, the crashing transport, with
+// the domain service's answers recorded into (or replayed from) replay. A
+// dead process does not retry: the crashing client sends each request
+// once.
+func runCrashableDemo(t *testing.T, out io.Writer, tr http.RoundTripper, clock func() time.Time, replay *domainReplay) (*DemoReport, error) {
+	t.Helper()
+	f := &Factory{IO: IOStreams{Out: out, ErrOut: out}, Getenv: func(string) string { return "" }}
+	report, cleanup, err := RunDemo(context.Background(), f, &DemoOptions{Listen: "127.0.0.1:0", MaxRounds: 30, Transport: tr, Clock: clock,
+		Retry: github.RetryPolicy{MaxRetries: -1}, WrapDomain: replay.wrap})
+	t.Cleanup(cleanup)
+	return report, err
 }

@@ -17,18 +17,38 @@ import (
 	"github.com/cogworks/cogworks/internal/pipeline"
 )
 
-// TestDemoRunsThePipelineToCompletion runs `cogworks demo` as a user would
-// and checks what it produced: every PR's code builds and passes go test
-// through the reference domain service, nothing was merged, and re-running
-// a step on the finished pipeline changes nothing.
-func TestDemoRunsThePipelineToCompletion(t *testing.T) {
+// TestDemoPipeline runs the demo pipeline once for real, as `cogworks demo`
+// does, and checks what a user gets from it; then it interrupts the same
+// pipeline at a spread of its GitHub writes and checks that a new process
+// recovers to the same state. The crash runs replay the clean run's domain
+// service answers: the toolchain is nearly all of a run's CPU, and a second
+// real run would only repeat it.
+func TestDemoPipeline(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(string) string { return "" }}
-	report, cleanup, err := RunDemo(context.Background(), f, &DemoOptions{Listen: "127.0.0.1:0", MaxRounds: 30})
-	t.Cleanup(cleanup)
+	replay := &domainReplay{answers: map[string][]byte{}}
+	counter := &crashAt{k: -1}
+	report, err := runCrashableDemo(t, &out, counter, nil, replay)
 	require.NoError(t, err, out.String())
+	want := capturePipeline(t, report)
 
+	t.Run("completes as a user sees it", func(t *testing.T) {
+		checkDemoCompleted(t, report, out.String())
+	})
+	t.Run("recovers from a crash at any write", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("runs the whole pipeline many times")
+		}
+		crashMatrix(t, want, counter.writes.Load(), replay)
+	})
+}
+
+// checkDemoCompleted checks a finished demo run: every PR's code builds and
+// passes go test through the reference domain service, nothing was merged,
+// the request budget held, and re-running a step on the finished pipeline
+// changes nothing.
+func checkDemoCompleted(t *testing.T, report *DemoReport, text string) {
+	t.Helper()
 	assert.Equal(t, engine.OutcomeComplete, report.Final)
 	assert.Equal(t, pipeline.StageComplete, report.Snapshot.Stage)
 	assert.Contains(t, report.Sim.Labels(report.Repo.String(), report.Issue), "cogworks:stage:complete")
@@ -52,7 +72,6 @@ func TestDemoRunsThePipelineToCompletion(t *testing.T) {
 	// The simulator saw the steps' requests plus the summary's one read of
 	// the status comment: none of a step's requests went uncounted.
 	assert.Equal(t, int64(report.Sim.RequestCount()), requests+1, "every step request is counted by exactly one step")
-	text := out.String()
 	assert.Contains(t, text, "attempt 2", "the first code attempt failed to compile and was fixed")
 	assert.Contains(t, text, "alice (maintainer) reviews the gate")
 	assert.Contains(t, text, "| **total** |")
