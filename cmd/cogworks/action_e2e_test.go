@@ -27,11 +27,14 @@ const (
 	e2eHuman = "alice"
 )
 
-// buildCogworks builds the real binary, as a release would.
+// buildCogworks builds the real binary, linked as a release links it
+// (-s -w, as in .goreleaser.yaml). It leaves out the release's -trimpath,
+// which only changes recorded paths and would compile every dependency
+// again rather than share the compiled packages of the test build.
 func buildCogworks(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "cogworks")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd := exec.Command("go", "build", "-ldflags", "-s -w", "-o", bin, ".")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
