@@ -137,7 +137,7 @@ func TestReferenceService(t *testing.T) {
 	t.Run("simulate bounds a hanging test", func(t *testing.T) {
 		hang := domain.Artifact{Path: "can/hang_test.go", Content: "package can\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestHangs(t *testing.T) {\n\ttime.Sleep(time.Hour)\n}\n"}
 		start := time.Now()
-		res, err := c.Simulate(ctx, with(hang), domain.SimulateParams{Timeout: "2s", Packages: []string{"./can"}, Filter: "TestHangs"})
+		res, err := c.Simulate(ctx, with(hang), domain.SimulateParams{Timeout: "1s", Packages: []string{"./can"}, Filter: "TestHangs"})
 		require.NoError(t, err)
 		assert.Less(t, time.Since(start), time.Minute)
 		assert.False(t, res.Passed)
