@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/cogworks/cogworks/internal/commands"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/webhook"
 )
 
@@ -59,17 +57,10 @@ func ParseEvent(data []byte) (EventTarget, error) {
 		return EventTarget{}, err
 	}
 	t := EventTarget{Repo: p.Repo, Issue: n, CheckMerges: checkMerges, Ignore: ignore}
-	if is := p.Issue; is != nil {
-		t.Known = is
-		t.CommentEvent = !is.IsPullRequest && p.Action == "created" && p.Comment != nil &&
-			p.Comment.User.Type != "Bot" && len(commands.Parse(p.Comment.Body)) > 0
-		if !is.HasLabel(pipeline.LabelRun) && !t.CommentEvent {
-			kind := "issue"
-			if is.IsPullRequest {
-				kind = "pull request"
-			}
-			t.Ignore = fmt.Sprintf("%s #%d has no %s label", kind, is.Number, pipeline.LabelRun)
-		}
+	if p.Issue != nil {
+		t.Known = p.Issue
+		t.CommentEvent = p.CommandComment()
+		t.Ignore = p.Untriggered()
 	}
 	return t, nil
 }

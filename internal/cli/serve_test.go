@@ -107,13 +107,21 @@ type delivery struct {
 	body      []byte
 }
 
+// issueEvent is an issues payload for #n. As on GitHub, it carries the
+// issue's labels after the event: an opened issue has none yet, the later
+// events find cogworks:run.
 func issueEvent(repo github.Repo, n int, action string) []byte {
-	return []byte(fmt.Sprintf(`{"action":%q,"issue":{"number":%d},"label":{"name":"cogworks:run"},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
-		action, n, repo, testInstallation, demoHuman))
+	labels := `[{"name":"cogworks:run"}]`
+	if action == "opened" {
+		labels = `[]`
+	}
+	return []byte(fmt.Sprintf(`{"action":%q,"issue":{"number":%d,"labels":%s},"label":{"name":"cogworks:run"},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
+		action, n, labels, repo, testInstallation, demoHuman))
 }
 
+// commentEvent is a person's comment on #n, which carries cogworks:run.
 func commentEvent(repo github.Repo, n int, id int64) []byte {
-	return []byte(fmt.Sprintf(`{"action":"created","issue":{"number":%d},"comment":{"id":%d,"body":"Thanks, looking forward to it.","user":{"login":%q,"type":"User"}},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
+	return []byte(fmt.Sprintf(`{"action":"created","issue":{"number":%d,"labels":[{"name":"cogworks:run"}]},"comment":{"id":%d,"body":"Thanks, looking forward to it.","user":{"login":%q,"type":"User"}},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
 		n, id, demoHuman, repo, testInstallation, demoHuman))
 }
 

@@ -59,6 +59,12 @@ func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 	if err != nil || ignore != "" {
 		return job, ignore, err
 	}
+	if ignore := p.Untriggered(); ignore != "" {
+		// Most issue events in an installed repository concern no
+		// pipeline; this answers them without a GitHub request, as the
+		// Action does.
+		return job, ignore, nil
+	}
 	job.Issue, job.CheckMerges = n, checkMerges
 	if event == "issue_comment" && p.Comment != nil {
 		job.Comments = []CommentEvent{{ID: p.Comment.ID, Action: p.Action, Body: p.Comment.Body,

@@ -148,9 +148,13 @@ func TestEventsAreRoutedByType(t *testing.T) {
 		{"ping", "ping.json", http.StatusOK, "pong"},
 		{"label", "label.created.json", http.StatusAccepted, "ignored"},
 		{"installation", "installation.deleted.json", http.StatusOK, "ok"},
-		{"issue_comment", "issue_comment.created.json", http.StatusAccepted, "queued"},
+		{"issue_comment", "issue_comment.created.cogworks-run.json", http.StatusAccepted, "queued"},
 		{"pull_request", "pull_request.opened.json", http.StatusAccepted, "not a CogWorks branch"},
-		{"issues", "issues.labeled.json", http.StatusAccepted, "queued"},
+		{"issues", "issues.labeled.cogworks-run.json", http.StatusAccepted, "queued"},
+		// GitHub's own examples: an issue labelled "bug" only concerns no
+		// pipeline, and the payload says so without a GitHub request.
+		{"issues", "issues.labeled.json", http.StatusAccepted, "ignored: issue #1 has no cogworks:run label"},
+		{"issue_comment", "issue_comment.created.json", http.StatusAccepted, "ignored: issue #1 has no cogworks:run label"},
 	}
 	for i, tt := range tests {
 		body := fixture(t, tt.file)
@@ -187,7 +191,7 @@ func TestBadPayloadIs400AndBotEventsAreIgnored(t *testing.T) {
 }
 
 func issueBody(n int) []byte {
-	return []byte(fmt.Sprintf(`{"action":"labeled","issue":{"number":%d},"repository":{"full_name":"acme/widgets"},"installation":{"id":7},"sender":{"login":"alice","type":"User"}}`, n))
+	return []byte(fmt.Sprintf(`{"action":"labeled","issue":{"number":%d,"labels":[{"name":"cogworks:run"}]},"repository":{"full_name":"acme/widgets"},"installation":{"id":7},"sender":{"login":"alice","type":"User"}}`, n))
 }
 
 func TestQueueCoalescesSerialisesAndSheds(t *testing.T) {

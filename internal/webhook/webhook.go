@@ -10,7 +10,9 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/cogworks/cogworks/internal/commands"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/pipeline"
 )
 
 // Payload is the part of an event payload CogWorks reads.
@@ -152,4 +154,29 @@ func (p Payload) WorkItem() (n int, checkMerges bool, ignore string, err error) 
 		return n, true, "", nil
 	}
 	return 0, false, "", fmt.Errorf("payload has neither issue nor pull_request (want an issues, issue_comment or pull_request event)")
+}
+
+// CommandComment reports whether the event is a new comment by a person
+// (not a bot) on an issue that holds a /cogworks command.
+func (p Payload) CommandComment() bool {
+	return p.Issue != nil && !p.Issue.IsPullRequest && p.Action == "created" && p.Comment != nil &&
+		p.Comment.User.Type != "Bot" && len(commands.Parse(p.Comment.Body)) > 0
+}
+
+// Untriggered explains why an issues or issue_comment event can neither
+// start nor advance a pipeline, and is "" when it may: the issue carries
+// cogworks:run, or the event is a new /cogworks command comment (a stopped
+// pipeline has no label). The payload holds the issue's labels after the
+// event, so the check costs no GitHub request; a label added later comes
+// with its own event. Pull request events are never untriggered here.
+func (p Payload) Untriggered() string {
+	is := p.Issue
+	if is == nil || is.HasLabel(pipeline.LabelRun) || p.CommandComment() {
+		return ""
+	}
+	kind := "issue"
+	if is.IsPullRequest {
+		kind = "pull request"
+	}
+	return fmt.Sprintf("%s #%d has no %s label", kind, is.Number, pipeline.LabelRun)
 }

@@ -102,3 +102,36 @@ func TestWorkItemOfAPullRequest(t *testing.T) {
 		})
 	}
 }
+
+func TestUntriggeredNeedsTheRunLabelOrACommand(t *testing.T) {
+	tests := []struct {
+		name, payload string
+		command       bool
+		ignore        string
+	}{
+		{"issue with cogworks:run",
+			`{"action":"edited","issue":{"number":4,"labels":[{"name":"bug"},{"name":"cogworks:run"}]}}`, false, ""},
+		{"issue without it",
+			`{"action":"edited","issue":{"number":4,"labels":[{"name":"bug"}]}}`, false, "issue #4 has no cogworks:run label"},
+		{"a person's command on a stopped pipeline",
+			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks retry","user":{"login":"alice","type":"User"}}}`, true, ""},
+		{"an edited command",
+			`{"action":"edited","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks retry","user":{"login":"alice","type":"User"}}}`, false, "issue #4 has no cogworks:run label"},
+		{"a bot's command",
+			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks approve","user":{"login":"other[bot]","type":"Bot"}}}`, false, "issue #4 has no cogworks:run label"},
+		{"a plain comment",
+			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"+1","user":{"login":"alice","type":"User"}}}`, false, "issue #4 has no cogworks:run label"},
+		{"a command on a pull request",
+			`{"action":"created","issue":{"number":9,"labels":[],"pull_request":{}},"comment":{"id":1,"body":"/cogworks approve","user":{"login":"alice","type":"User"}}}`, false, "pull request #9 has no cogworks:run label"},
+		{"a pull_request event",
+			`{"action":"closed","pull_request":{"number":9,"head":{"ref":"cogworks/4/spec"}}}`, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Parse([]byte(tt.payload[:len(tt.payload)-1] + `,"repository":{"full_name":"a/b"}}`))
+			require.NoError(t, err)
+			assert.Equal(t, tt.command, p.CommandComment())
+			assert.Equal(t, tt.ignore, p.Untriggered())
+		})
+	}
+}
