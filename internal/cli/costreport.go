@@ -26,8 +26,11 @@ config and what remains, and the model's price and where it comes from.` +
   cogworks cost-report --issue 42 --workspace ~/src/widgets   # repo from $GITHUB_REPOSITORY`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if workspace == "" {
+				workspace = defaultWorkspace(f)
+			}
 			if repoName == "" {
-				repoName = f.getenv("GITHUB_REPOSITORY")
+				repoName = defaultRepo(f, workspace)
 			}
 			repo, err := github.ParseRepo(repoName)
 			if err != nil {
@@ -35,9 +38,6 @@ config and what remains, and the model's price and where it comes from.` +
 			}
 			if issue <= 0 {
 				return &UsageError{Err: fmt.Errorf("need --issue N")}
-			}
-			if workspace == "" {
-				workspace = defaultWorkspace(f)
 			}
 			cfg, err := f.LoadConfig(workspace)
 			if err != nil {
@@ -50,7 +50,7 @@ config and what remains, and the model's price and where it comes from.` +
 			return writeCostReport(f.IO.Out, snap.Ledger, f.Budget(cfg))
 		},
 	}
-	cmd.Flags().StringVar(&repoName, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	cmd.Flags().StringVar(&repoName, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY, else the origin remote)")
 	cmd.Flags().IntVar(&issue, "issue", 0, "issue number of the work item")
 	cmd.Flags().StringVar(&workspace, "workspace", "", "repository checkout holding .cogworks/config.toml, for the budget (default $GITHUB_WORKSPACE or .)")
 	return cmd

@@ -78,11 +78,11 @@ check did not pass. warn means CogWorks could not tell; it does not fail.` +
   cogworks doctor --offline                 # no LLM request; repo from $GITHUB_REPOSITORY`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Repo == "" {
-				opts.Repo = f.getenv("GITHUB_REPOSITORY")
-			}
 			if opts.Workspace == "" {
 				opts.Workspace = defaultWorkspace(f)
+			}
+			if opts.Repo == "" {
+				opts.Repo = defaultRepo(f, opts.Workspace)
 			}
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
@@ -94,7 +94,7 @@ check did not pass. warn means CogWorks could not tell; it does not fail.` +
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY, else the origin remote)")
 	fl.StringVar(&opts.Workspace, "workspace", "", "repository checkout (default $GITHUB_WORKSPACE or .)")
 	fl.BoolVar(&opts.Offline, "offline", false, "skip the LLM request")
 	return cmd
@@ -129,7 +129,7 @@ func Doctor(ctx context.Context, f *Factory, opts *DoctorOptions) []Check {
 	if err != nil {
 		checks = append(checks,
 			Check{Name: "credentials", Status: checkFail, Detail: err.Error(),
-				Fix: "set COGWORKS_GITHUB_TOKEN (or GITHUB_TOKEN), or COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY and COGWORKS_GITHUB_INSTALLATION_ID"},
+				Fix: "set COGWORKS_GITHUB_TOKEN (or GITHUB_TOKEN; with the GitHub CLI: export COGWORKS_GITHUB_TOKEN=$(gh auth token)), or COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY and COGWORKS_GITHUB_INSTALLATION_ID"},
 			Check{Name: "labels", Status: checkSkip, Detail: "no GitHub client"})
 	} else {
 		checks = append(checks, checkAccess(ctx, gh, repo), checkLabels(ctx, gh, repo))

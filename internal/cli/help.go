@@ -10,7 +10,7 @@ import (
 
 // Environment variables, as documented in every command's --help.
 const (
-	envRepo      = "GITHUB_REPOSITORY  owner/name when --repo is not given"
+	envRepo      = "GITHUB_REPOSITORY  owner/name when --repo is not given; without it, the checkout's origin remote when it is on the GitHub host"
 	envWorkspace = "GITHUB_WORKSPACE  the repository checkout when --workspace is not given (default .)"
 	envGitHub    = "COGWORKS_GITHUB_TOKEN or GITHUB_TOKEN, or COGWORKS_GITHUB_APP_ID + COGWORKS_GITHUB_APP_PRIVATE_KEY + COGWORKS_GITHUB_INSTALLATION_ID  GitHub credentials; COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL"
 	envLLM       = "COGWORKS_LLM_PROVIDER (anthropic|openai|ollama|vllm), COGWORKS_LLM_MODEL, COGWORKS_LLM_BASE_URL, COGWORKS_LLM_API_KEY  override [llm] of the config"

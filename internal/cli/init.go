@@ -79,11 +79,11 @@ done and changes nothing.` + helpEnv(envRepo, envWorkspace, envGitHub+" (not nee
   cogworks init --repo acme/widgets --labels-only`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Repo == "" {
-				opts.Repo = f.getenv("GITHUB_REPOSITORY")
-			}
 			if opts.Workspace == "" {
 				opts.Workspace = defaultWorkspace(f)
+			}
+			if opts.Repo == "" {
+				opts.Repo = defaultRepo(f, opts.Workspace)
 			}
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
@@ -95,7 +95,7 @@ done and changes nothing.` + helpEnv(envRepo, envWorkspace, envGitHub+" (not nee
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name whose labels to create (default $GITHUB_REPOSITORY)")
+	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name whose labels to create (default $GITHUB_REPOSITORY, else the origin remote)")
 	fl.StringVar(&opts.Workspace, "workspace", "", "repository checkout to write the files into (default $GITHUB_WORKSPACE or .)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "print what would be written and created, change nothing")
 	fl.BoolVar(&opts.Force, "force", false, "overwrite files that exist")

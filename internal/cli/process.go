@@ -72,7 +72,7 @@ it repeats until the pipeline waits, finishes, fails or K steps ran.`,
 				opts.Workspace = defaultWorkspace(f)
 			}
 			if opts.Repo == "" && opts.EventPath == "" {
-				opts.Repo = f.getenv("GITHUB_REPOSITORY")
+				opts.Repo = defaultRepo(f, opts.Workspace)
 			}
 			if !cmd.Flags().Changed("summary-file") {
 				opts.SummaryFile = f.getenv("GITHUB_STEP_SUMMARY")
@@ -90,7 +90,7 @@ it repeats until the pipeline waits, finishes, fails or K steps ran.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY, else the origin remote)")
 	fl.IntVar(&opts.Issue, "issue", 0, "issue number of the work item")
 	fl.StringVar(&opts.EventPath, "event", "", "GitHub event payload file (issues, issue_comment, pull_request), as $GITHUB_EVENT_PATH")
 	fl.StringVar(&opts.Workspace, "workspace", "", "local checkout of the target repository (default $GITHUB_WORKSPACE or .)")

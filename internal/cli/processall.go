@@ -108,11 +108,11 @@ repository's .cogworks/config.toml and files are then read through the API
 format for the node-exporter textfile collector; --pushgateway pushes them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Repo == "" && opts.Org == "" {
-				opts.Repo = f.getenv("GITHUB_REPOSITORY")
-			}
 			if opts.Workspace == "" && opts.Org == "" {
 				opts.Workspace = defaultWorkspace(f)
+			}
+			if opts.Repo == "" && opts.Org == "" {
+				opts.Repo = defaultRepo(f, opts.Workspace)
 			}
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
@@ -124,7 +124,7 @@ format for the node-exporter textfile collector; --pushgateway pushes them.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY, else the origin remote)")
 	fl.StringVar(&opts.Org, "org", "", "step work items in every repository of this organisation")
 	fl.StringVar(&opts.Workspace, "workspace", "", "local checkout of the target repository (with --org: a cache directory for API-fetched trees)")
 	fl.IntVar(&opts.MaxSteps, "max-steps", 1, "steps per work item")

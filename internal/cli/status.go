@@ -38,11 +38,11 @@ pipeline enforces and cost-report shows).` + helpEnv(envRepo, envWorkspace, envG
   cogworks status --output mermaid            # the whole state machine`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Repo == "" {
-				opts.Repo = f.getenv("GITHUB_REPOSITORY")
-			}
 			if opts.Workspace == "" {
 				opts.Workspace = defaultWorkspace(f)
+			}
+			if opts.Repo == "" {
+				opts.Repo = defaultRepo(f, opts.Workspace)
 			}
 			if err := validateOutput(opts.Output, "text", "json", "mermaid"); err != nil {
 				return &UsageError{Err: err}
@@ -53,7 +53,7 @@ pipeline enforces and cost-report shows).` + helpEnv(envRepo, envWorkspace, envG
 			return runStatus(cmd.Context(), f, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY)")
+	cmd.Flags().StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY, else the origin remote)")
 	cmd.Flags().IntVar(&opts.Issue, "issue", 0, "issue number of the work item (optional with --output mermaid)")
 	cmd.Flags().StringVar(&opts.Workspace, "workspace", "", "repository checkout holding .cogworks/config.toml, for the budget (default $GITHUB_WORKSPACE or .)")
 	cmd.Flags().StringVar(&opts.Output, "output", "text", "output format: text|json|mermaid")
