@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/demo"
+	"github.com/cogworks/cogworks/internal/pipeline"
+)
+
+// serveWaitingBudget is what a delivery costs `serve` in GitHub requests
+// when its item waits at a gate: the default branch head (config and files
+// are cached per commit), the issue's labels and the comments.
+const serveWaitingBudget = 3
+
+// TestServeRequestBudget measures what deliveries cost an App's serve in
+// GitHub requests: an event on an issue without cogworks:run costs none,
+// and a comment on an item waiting at a gate costs serveWaitingBudget.
+func TestServeRequestBudget(t *testing.T) {
+	t.Parallel()
+	fx := newAppFixture(t)
+	provider, err := demo.Script()
+	require.NoError(t, err)
+	n := fx.sim.SeedIssue(fx.repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
+	fx.sim.LabelIssue(fx.repo.String(), n, demoHuman, pipeline.LabelRun)
+	other := fx.sim.SeedIssue(fx.repo.String(), demoHuman, "Typo in README", "s/teh/the/")
+	srv, _ := fx.replica(t, provider)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
+
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"label-1", "issues", issueEvent(fx.repo, n, "labeled")}))
+	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
+	require.Contains(t, fx.sim.Labels(fx.repo.String(), n), pipeline.LabelAwaitingReview, "the item waits at the architecture gate")
+
+	fx.sim.ResetRequests()
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"open-other", "issues", issueEvent(fx.repo, other, "opened")}))
+	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
+	assert.Zero(t, fx.sim.RequestCount(), "an issue without cogworks:run costs nothing")
+
+	for i := range 3 {
+		fx.sim.ResetRequests()
+		id := fmt.Sprintf("comment-%d", i)
+		require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{id, "issue_comment", commentEvent(fx.repo, n, int64(500+i))}))
+		require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
+		var got []string
+		for _, r := range fx.sim.Requests() {
+			got = append(got, r.Method+" "+r.Path)
+			assert.Equal(t, http.MethodGet, r.Method, "a waiting gate writes nothing")
+		}
+		assert.LessOrEqual(t, len(got), serveWaitingBudget, "delivery %d: %v", i, got)
+	}
+	assert.Contains(t, fx.sim.Labels(fx.repo.String(), n), pipeline.LabelAwaitingReview, "still waiting")
+}
