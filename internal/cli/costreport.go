@@ -26,12 +26,7 @@ config and what remains, and the model's price and where it comes from.` +
   cogworks cost-report --issue 42 --workspace ~/src/widgets   # repo from $GITHUB_REPOSITORY`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if workspace == "" {
-				workspace = defaultWorkspace(f)
-			}
-			if repoName == "" {
-				repoName = defaultRepo(f, workspace)
-			}
+			defaultTarget(f, &repoName, &workspace)
 			repo, err := github.ParseRepo(repoName)
 			if err != nil {
 				return &UsageError{Err: fmt.Errorf("--repo: %w", err)}

@@ -78,12 +78,7 @@ check did not pass. warn means CogWorks could not tell; it does not fail.` +
   cogworks doctor --offline                 # no LLM request; repo from $GITHUB_REPOSITORY`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Workspace == "" {
-				opts.Workspace = defaultWorkspace(f)
-			}
-			if opts.Repo == "" {
-				opts.Repo = defaultRepo(f, opts.Workspace)
-			}
+			defaultTarget(f, &opts.Repo, &opts.Workspace)
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
 			}

@@ -10,6 +10,18 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 )
 
+// defaultTarget fills in what the flags left empty: the checkout
+// (defaultWorkspace), then the repository (defaultRepo, which may read the
+// checkout's git config).
+func defaultTarget(f *Factory, repo, workspace *string) {
+	if *workspace == "" {
+		*workspace = defaultWorkspace(f)
+	}
+	if *repo == "" {
+		*repo = defaultRepo(f, *workspace)
+	}
+}
+
 // defaultRepo is the repository a command works on when --repo is not
 // given: $GITHUB_REPOSITORY (set in Actions), else the checkout's origin
 // remote when it points at the GitHub host CogWorks talks to, as gh does.

@@ -79,12 +79,7 @@ done and changes nothing.` + helpEnv(envRepo, envWorkspace, envGitHub+" (not nee
   cogworks init --repo acme/widgets --labels-only`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Workspace == "" {
-				opts.Workspace = defaultWorkspace(f)
-			}
-			if opts.Repo == "" {
-				opts.Repo = defaultRepo(f, opts.Workspace)
-			}
+			defaultTarget(f, &opts.Repo, &opts.Workspace)
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
 			}

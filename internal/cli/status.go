@@ -38,12 +38,7 @@ pipeline enforces and cost-report shows).` + helpEnv(envRepo, envWorkspace, envG
   cogworks status --output mermaid            # the whole state machine`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if opts.Workspace == "" {
-				opts.Workspace = defaultWorkspace(f)
-			}
-			if opts.Repo == "" {
-				opts.Repo = defaultRepo(f, opts.Workspace)
-			}
+			defaultTarget(f, &opts.Repo, &opts.Workspace)
 			if err := validateOutput(opts.Output, "text", "json", "mermaid"); err != nil {
 				return &UsageError{Err: err}
 			}
