@@ -33,6 +33,9 @@ type ProcessAllOptions struct {
 	Shard       string
 	MetricsFile string
 	Pushgateway string
+	// RateReserve is the number of REST requests of the rate-limit window
+	// left unused: no work item starts below it (0 disables).
+	RateReserve int
 
 	shardK, shardN int
 }
@@ -56,6 +59,9 @@ func (o *ProcessAllOptions) Validate() error {
 	}
 	if o.MaxSteps < 1 {
 		return fmt.Errorf("--max-steps must be ≥ 1, got %d", o.MaxSteps)
+	}
+	if o.RateReserve < 0 {
+		return fmt.Errorf("--rate-reserve must be ≥ 0, got %d", o.RateReserve)
 	}
 	k, n, err := ParseShard(o.Shard)
 	if err != nil {
@@ -105,7 +111,12 @@ number ≡ k (mod n) are stepped, so n cron jobs or an Actions matrix split the
 work. With --org every repository of the organisation is searched; each
 repository's .cogworks/config.toml and files are then read through the API
 (no checkout needed). --metrics-file writes Prometheus metrics in the text
-format for the node-exporter textfile collector; --pushgateway pushes them.`,
+format for the node-exporter textfile collector; --pushgateway pushes them.
+
+Once GitHub's REST rate limit (1,000 requests an hour per repository for an
+Actions token) has fewer than --rate-reserve requests left, no further work
+item starts: each is reported with outcome "deferred" and the time the
+window resets, and the next run takes it. Steps already running finish.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Workspace == "" && opts.Org == "" {
@@ -134,6 +145,7 @@ format for the node-exporter textfile collector; --pushgateway pushes them.`,
 	fl.StringVar(&opts.Shard, "shard", "", "process only issues whose number ≡ k mod n (k/n)")
 	fl.StringVar(&opts.MetricsFile, "metrics-file", "", "write Prometheus metrics (text format, atomic rename) to this file")
 	fl.StringVar(&opts.Pushgateway, "pushgateway", "", "push Prometheus metrics to this Pushgateway URL")
+	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "start no work item once the GitHub REST rate limit has fewer requests left than this (0: no reserve)")
 	return cmd
 }
 
@@ -192,8 +204,17 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 	)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(opts.Concurrency)
+	reserve := newRateReserve(gh, opts.RateReserve)
 	for _, it := range items {
 		g.Go(func() error {
+			// Checked once the item has a slot, just before it starts, so
+			// the figures include every step that ran before it.
+			if why := reserve.short(gctx); why != "" {
+				mu.Lock()
+				defer mu.Unlock()
+				results = append(results, engine.Result{Issue: it.number, Outcome: outcomeDeferred, Reason: why})
+				return nil
+			}
 			rs, err := func() ([]engine.Result, error) {
 				d, err := depsFor(gctx, it.repo)
 				if err != nil {

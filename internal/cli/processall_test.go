@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -189,4 +190,43 @@ func TestProcessAllWritesAndPushesMetrics(t *testing.T) {
 	defer mu.Unlock()
 	assert.Equal(t, "/metrics/job/cogworks/shard/0-of-1", path)
 	assert.NotEmpty(t, pushed)
+}
+
+func TestProcessAllDefersWorkBelowTheRateReserve(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	items := seedWork(t, env, testenv.Repo.String(), 4)
+	f, out, _ := testFactory(t, env)
+	env.Sim.SetRateLimitRemaining(60)
+
+	require.NoError(t, execute(t, f, "process-all", "--repo", testenv.Repo.String(), "--workspace", t.TempDir(),
+		"--concurrency", "1", "--rate-reserve", "50", "--output", "json"), "deferring is not a failure")
+	var stepped, deferred []int
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r engine.Result
+		require.NoError(t, json.Unmarshal([]byte(line), &r))
+		if r.Outcome == outcomeDeferred {
+			deferred = append(deferred, r.Issue)
+			assert.Contains(t, r.Reason, "GitHub rate limit")
+			assert.Contains(t, r.Reason, "reserve 50")
+			continue
+		}
+		stepped = append(stepped, r.Issue)
+	}
+	require.NotEmpty(t, stepped, "items start until the window is down to the reserve")
+	require.NotEmpty(t, deferred, "then the rest waits")
+	assert.ElementsMatch(t, items, append(slices.Clone(stepped), deferred...), "every item is reported once")
+	rl := env.Client.RateLimit()
+	assert.GreaterOrEqual(t, rl.Remaining, 50-20, "the last item started above the reserve and spent one step's requests")
+
+	// A new window: the next run takes the deferred items.
+	env.Sim.SetRateLimitRemaining(1000)
+	out.Reset()
+	require.NoError(t, execute(t, f, "process-all", "--repo", testenv.Repo.String(), "--workspace", t.TempDir(),
+		"--concurrency", "1", "--rate-reserve", "50", "--output", "json"))
+	again := issuesIn(t, out.String())
+	for _, n := range deferred {
+		assert.Equal(t, 1, again[n], "deferred #%d is stepped by the next run", n)
+	}
+	assert.NotContains(t, out.String(), `"deferred"`)
 }

@@ -200,8 +200,27 @@ func uploadURL(base string) string {
 // retries, conditional requests and App token requests.
 func (c *Client) Requests() int64 { return c.counter.n.Load() }
 
-// RateLimit returns the last X-RateLimit-* values seen.
+// RateLimit returns the last X-RateLimit-* values seen of the core (REST)
+// resource; Limit is 0 until an answer carried them.
 func (c *Client) RateLimit() RateLimit { return c.tracker.get() }
+
+// FetchRateLimit asks GitHub for the core window now (GET /rate_limit,
+// which does not count against the limit) and remembers it, for when the
+// last figures seen may be stale: a window resets, other clients spend it.
+func (c *Client) FetchRateLimit(ctx context.Context) (RateLimit, error) {
+	limits, _, err := c.gh.RateLimit.Get(ctx)
+	if err != nil {
+		return RateLimit{}, convertError("get rate limit", err)
+	}
+	core := limits.GetCore()
+	if core == nil {
+		return RateLimit{}, fmt.Errorf("get rate limit: the answer has no core resource")
+	}
+	rl := RateLimit{Limit: core.Limit, Remaining: core.Remaining, Reset: core.Reset.Time, Resource: CoreResource}
+	rl.Used = rl.Limit - rl.Remaining
+	c.tracker.set(rl)
+	return rl, nil
+}
 
 // maxPages guards against servers that never stop paginating.
 const maxPages = 1000

@@ -41,29 +41,37 @@ func (c *requestCounter) RoundTrip(req *http.Request) (*http.Response, error) {
 	return c.next.RoundTrip(req)
 }
 
-// rateTracker records the last X-RateLimit-* headers seen.
+// rateTracker records the last X-RateLimit-* headers seen of the core
+// resource. Search answers carry their own, much smaller window (30 a
+// minute); mixing the two would make the REST budget look spent.
 type rateTracker struct {
 	next http.RoundTripper
 	mu   sync.Mutex
-	last RateLimit
+	core RateLimit
 }
 
 func (t *rateTracker) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(req)
 	if err == nil {
-		if rl, ok := parseRateLimit(resp.Header); ok {
+		if rl, ok := parseRateLimit(resp.Header); ok && rl.Core() {
 			t.mu.Lock()
-			t.last = rl
+			t.core = rl
 			t.mu.Unlock()
 		}
 	}
 	return resp, err
 }
 
+func (t *rateTracker) set(rl RateLimit) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.core = rl
+}
+
 func (t *rateTracker) get() RateLimit {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.last
+	return t.core
 }
 
 // parseRateLimit reads X-RateLimit-*; ok is false when the limit header is
@@ -73,7 +81,7 @@ func parseRateLimit(h http.Header) (RateLimit, bool) {
 	if err != nil {
 		return RateLimit{}, false
 	}
-	rl := RateLimit{Limit: limit}
+	rl := RateLimit{Limit: limit, Resource: h.Get("X-RateLimit-Resource")}
 	rl.Remaining, _ = strconv.Atoi(h.Get("X-RateLimit-Remaining"))
 	rl.Used, _ = strconv.Atoi(h.Get("X-RateLimit-Used"))
 	if reset, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {

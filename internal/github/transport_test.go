@@ -232,6 +232,33 @@ func TestRateLimitTracking(t *testing.T) {
 	assert.Equal(t, RateLimit{Limit: 5000, Remaining: 4990, Used: 10, Reset: time.Unix(1717236000, 0)}, c.RateLimit())
 }
 
+func TestRateLimitTracksTheCoreResourceOnly(t *testing.T) {
+	t.Parallel()
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Reset", "1717236000")
+		if r.URL.Path == "/search/issues" {
+			w.Header().Set("X-RateLimit-Limit", "30")
+			w.Header().Set("X-RateLimit-Remaining", "29")
+			w.Header().Set("X-RateLimit-Resource", "search")
+			writeJSON(t, w, 200, map[string]any{"total_count": 0, "items": []any{}})
+			return
+		}
+		w.Header().Set("X-RateLimit-Limit", "1000")
+		w.Header().Set("X-RateLimit-Remaining", "880")
+		w.Header().Set("X-RateLimit-Resource", "core")
+		writeJSON(t, w, 200, map[string]any{"number": 1})
+	}))
+	ctx := context.Background()
+	_, err := c.GetIssue(ctx, testRepo, 1)
+	require.NoError(t, err)
+	_, err = c.SearchIssues(ctx, "repo:o/r is:issue")
+	require.NoError(t, err)
+	rl := c.RateLimit()
+	assert.Equal(t, 880, rl.Remaining, "a search answer does not replace the REST window")
+	assert.Equal(t, 1000, rl.Limit)
+	assert.True(t, rl.Core())
+}
+
 func TestETagConditionalRequestServesCachedBody(t *testing.T) {
 	t.Parallel()
 	var conditional atomic.Int64

@@ -193,13 +193,23 @@ type TreeEntry struct {
 	Delete  bool
 }
 
-// RateLimit is the last X-RateLimit-* state seen.
+// RateLimit is the last X-RateLimit-* state seen for one resource.
 type RateLimit struct {
 	Limit     int
 	Remaining int
 	Used      int
 	Reset     time.Time
+	// Resource is X-RateLimit-Resource: "core" for the REST API, "search",
+	// "graphql"… Each has its own window; "" when GitHub did not say.
+	Resource string
 }
+
+// CoreResource is the rate-limit resource of every REST call but search.
+const CoreResource = "core"
+
+// Core reports whether the figures are the REST API's (core) window. An
+// answer without X-RateLimit-Resource counts as core.
+func (r RateLimit) Core() bool { return r.Resource == "" || r.Resource == CoreResource }
 
 // Sentinel errors matched with errors.Is.
 var (

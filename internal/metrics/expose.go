@@ -27,10 +27,10 @@ func (m *Metrics) Transport(next http.RoundTripper) http.RoundTripper {
 	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 		resp, err := next.RoundTrip(req)
 		if err != nil {
-			m.githubRequest(req.Method, 0, err, "")
+			m.githubRequest(req.Method, 0, err, nil)
 			return resp, err
 		}
-		m.githubRequest(req.Method, resp.StatusCode, nil, resp.Header.Get("X-RateLimit-Remaining"))
+		m.githubRequest(req.Method, resp.StatusCode, nil, resp.Header)
 		return resp, nil
 	})
 }

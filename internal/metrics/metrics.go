@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"net/http"
 	"strconv"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,7 +21,7 @@ type Metrics struct {
 	lockBackoffs   prometheus.Counter
 	gateWaits      *prometheus.CounterVec
 	githubRequests *prometheus.CounterVec
-	rateRemaining  prometheus.Gauge
+	rateRemaining  *prometheus.GaugeVec
 	llmCalls       *prometheus.CounterVec
 	llmTokens      *prometheus.CounterVec
 	llmCost        *prometheus.CounterVec
@@ -57,9 +58,9 @@ func New(opts Options) *Metrics {
 		githubRequests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "cogworks_github_requests_total", Help: "GitHub API requests on the wire (every attempt), by method and status.",
 		}, []string{"method", "status"}),
-		rateRemaining: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "cogworks_github_rate_limit_remaining", Help: "X-RateLimit-Remaining of the last GitHub answer that carried it.",
-		}),
+		rateRemaining: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "cogworks_github_rate_limit_remaining", Help: "X-RateLimit-Remaining of the last GitHub answer that carried it, by X-RateLimit-Resource (core, search, graphql…).",
+		}, []string{"resource"}),
 		llmCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "cogworks_llm_calls_total", Help: "Answered LLM provider calls, by stage and model.",
 		}, []string{"stage", "model"}),
@@ -135,17 +136,23 @@ func (m *Metrics) LLMUsage(stage string, u llm.Usage) {
 	m.llmCost.WithLabelValues(stage, model).Add(u.CostUSD)
 }
 
-// githubRequest records one HTTP attempt.
-func (m *Metrics) githubRequest(method string, status int, err error, remaining string) {
+// githubRequest records one HTTP attempt and, when the answer carried
+// them, the rate-limit headers of its resource ("" counts as core).
+func (m *Metrics) githubRequest(method string, status int, err error, h http.Header) {
 	code := "error"
 	if err == nil {
 		code = strconv.Itoa(status)
 	}
 	m.githubRequests.WithLabelValues(method, code).Inc()
-	if remaining != "" {
-		if n, perr := strconv.Atoi(remaining); perr == nil {
-			m.rateRemaining.Set(float64(n))
+	if h == nil {
+		return
+	}
+	if n, perr := strconv.Atoi(h.Get("X-RateLimit-Remaining")); perr == nil {
+		resource := h.Get("X-RateLimit-Resource")
+		if resource == "" {
+			resource = "core"
 		}
+		m.rateRemaining.WithLabelValues(resource).Set(float64(n))
 	}
 }
 

@@ -52,6 +52,10 @@ func TestTransportCountsEveryAttemptAndTracksRateLimit(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls++
 		w.Header().Set("X-RateLimit-Remaining", map[bool]string{true: "4999", false: "4998"}[calls == 1])
+		if r.URL.Path == "/search/issues" {
+			w.Header().Set("X-RateLimit-Remaining", "29")
+			w.Header().Set("X-RateLimit-Resource", "search")
+		}
 		if r.Method == http.MethodPost {
 			w.WriteHeader(http.StatusCreated)
 			return
@@ -63,8 +67,8 @@ func TestTransportCountsEveryAttemptAndTracksRateLimit(t *testing.T) {
 	defer srv.Close()
 	m := New(Options{})
 	client := &http.Client{Transport: m.Transport(nil)}
-	for _, method := range []string{http.MethodGet, http.MethodGet, http.MethodPost} {
-		req, err := http.NewRequest(method, srv.URL, nil)
+	for _, call := range []struct{ method, path string }{{http.MethodGet, "/"}, {http.MethodGet, "/"}, {http.MethodPost, "/"}, {http.MethodGet, "/search/issues"}} {
+		req, err := http.NewRequest(call.method, srv.URL+call.path, nil)
 		require.NoError(t, err)
 		resp, err := client.Do(req)
 		require.NoError(t, err)
@@ -74,11 +78,12 @@ func TestTransportCountsEveryAttemptAndTracksRateLimit(t *testing.T) {
 	_, err := client.Get("http://127.0.0.1:1/unreachable")
 	require.Error(t, err)
 
-	assert.InDelta(t, 1, testutil.ToFloat64(m.githubRequests.WithLabelValues("GET", "200")), 0)
+	assert.InDelta(t, 2, testutil.ToFloat64(m.githubRequests.WithLabelValues("GET", "200")), 0)
 	assert.InDelta(t, 1, testutil.ToFloat64(m.githubRequests.WithLabelValues("GET", "404")), 0)
 	assert.InDelta(t, 1, testutil.ToFloat64(m.githubRequests.WithLabelValues("POST", "201")), 0)
 	assert.InDelta(t, 1, testutil.ToFloat64(m.githubRequests.WithLabelValues("GET", "error")), 0)
-	assert.InDelta(t, 4998, testutil.ToFloat64(m.rateRemaining), 0)
+	assert.InDelta(t, 4998, testutil.ToFloat64(m.rateRemaining.WithLabelValues("core")), 0, "answers without a resource are core")
+	assert.InDelta(t, 29, testutil.ToFloat64(m.rateRemaining.WithLabelValues("search")), 0, "search has its own window")
 }
 
 func TestGatewayReportsLLMUsageByStageAndModel(t *testing.T) {

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+)
+
+// outcomeDeferred is process-all's result for a work item it did not start
+// because the GitHub rate limit was down to the reserve. The next run
+// (the next cron tick) picks it up; it is not a failure.
+const outcomeDeferred engine.StepOutcome = "deferred"
+
+// rateSource reports the REST rate-limit window as last seen, and asks
+// GitHub for it afresh; the GitHub adapter's client implements it.
+type rateSource interface {
+	RateLimit() github.RateLimit
+	FetchRateLimit(ctx context.Context) (github.RateLimit, error)
+}
+
+// rateReserve keeps process-all from starting work items once the REST
+// window is down to reserve requests: an Actions token has 1,000 an hour
+// per repository, shared with every other workflow of the repository, and
+// a step that started must be able to finish its writes.
+type rateReserve struct {
+	src     rateSource // nil: nothing to check
+	reserve int
+}
+
+func newRateReserve(gh Client, reserve int) rateReserve {
+	src, _ := gh.(rateSource)
+	if reserve <= 0 {
+		src = nil
+	}
+	return rateReserve{src: src, reserve: reserve}
+}
+
+// short explains why no work item may start now, or is "". The figures
+// of the last answer decide, at no cost; before any answer carried them,
+// items may start. Figures below the reserve are confirmed by asking
+// GitHub (free of the limit), since the window may have reset or the
+// figures be a previous run's; if that fails, the last figures stand.
+func (r rateReserve) short(ctx context.Context) string {
+	if r.src == nil {
+		return ""
+	}
+	rl := r.src.RateLimit()
+	if rl.Limit == 0 || rl.Remaining >= r.reserve {
+		return ""
+	}
+	if fresh, err := r.src.FetchRateLimit(ctx); err == nil {
+		rl = fresh
+	}
+	if rl.Remaining >= r.reserve {
+		return ""
+	}
+	return fmt.Sprintf("GitHub rate limit: %d of %d requests left (reserve %d, --rate-reserve), window resets at %s; the next run takes it",
+		rl.Remaining, rl.Limit, r.reserve, rl.Reset.UTC().Format(time.TimeOnly+" MST"))
+}
