@@ -19,13 +19,14 @@ import (
 	"github.com/cogworks/cogworks/internal/testenv"
 )
 
-// countScenario renders a scenario whose overlay test expects want after
-// two increments. HOLDOUT-* markers must never reach code generation.
-func countScenario(id string, covers string, want int, judge bool) (toml, test string) {
+// countScenario renders a scenario of the given trajectories whose
+// overlay test expects want after two increments. HOLDOUT-* markers must
+// never reach code generation.
+func countScenario(id string, covers string, trajectories, want int, judge bool) (toml, test string) {
 	toml = fmt.Sprintf(`id = %q
 description = "HOLDOUT-DESC counting twice"
 covers = [%q]
-trajectories = 2
+trajectories = %d
 
 [run]
 overlay = [{ from = ".cogworks/scenarios/%s_test.go", to = "widgets/zz_scenario_test.go" }]
@@ -39,7 +40,7 @@ equals = 0
 [[failure]]
 check = "content_matches"
 pattern = "(?i)panic:"
-`, id, covers, id)
+`, id, covers, trajectories, id)
 	if judge {
 		toml += `
 [[acceptance]]
@@ -94,7 +95,7 @@ func (f *buildFixture) scenarioComment(t *testing.T) string {
 
 func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 	t.Parallel()
-	toml, test := countScenario("SCN-ELSE-001", "IF-ELSEWHERE", 2, false)
+	toml, test := countScenario("SCN-ELSE-001", "IF-ELSEWHERE", 1, 2, false)
 	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, map[string]string{
 		".cogworks/scenarios/SCN-ELSE-001.toml": toml, ".cogworks/scenarios/SCN-ELSE-001_test.go": test,
 	})
@@ -116,7 +117,7 @@ func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 
 func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
 	t.Parallel()
-	toml, test := countScenario("SCN-CNT-001", "IF-COUNTER", 2, true)
+	toml, test := countScenario("SCN-CNT-001", "IF-COUNTER", 2, 2, true)
 	f := newScenarioFixture(t, startGoService(t), map[string]string{
 		".cogworks/scenarios/SCN-CNT-001.toml": toml, ".cogworks/scenarios/SCN-CNT-001_test.go": test,
 	})
@@ -144,7 +145,7 @@ func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
 
 func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.T) {
 	t.Parallel()
-	toml, test := countScenario("SCN-CNT-002", "IF-COUNTER", 3, false)
+	toml, test := countScenario("SCN-CNT-002", "IF-COUNTER", 1, 3, false)
 	f := newScenarioFixture(t, startGoService(t), map[string]string{
 		".cogworks/scenarios/SCN-CNT-002.toml": toml, ".cogworks/scenarios/SCN-CNT-002_test.go": test,
 	})
