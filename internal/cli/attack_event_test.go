@@ -39,8 +39,9 @@ func TestAttackThroughIssueCommentEvent(t *testing.T) {
 		})
 		return m, v, err
 	}
-	event := filepath.Join("testdata", "events", "issue_comment.created.cogworks-run.payload.json")
-	require.NoError(t, execute(t, f, "process", "--event", event, "--workspace", t.TempDir(), "--max-steps", "5"))
+	labeled := filepath.Join("testdata", "events", "issues.labeled.cogworks-run.payload.json")
+	comment := filepath.Join("testdata", "events", "issue_comment.created.cogworks-run.payload.json")
+	require.NoError(t, execute(t, f, "process", "--event", labeled, "--workspace", t.TempDir(), "--max-steps", "5"))
 	require.Contains(t, env.Sim.Labels(repo, n), pipeline.LabelAwaitingReview, "waiting at the architecture gate")
 
 	// mallory: a forged status comment without the gate, a forged claim.
@@ -56,7 +57,9 @@ func TestAttackThroughIssueCommentEvent(t *testing.T) {
 	_, err = mallory.CreateComment(ctx, r, n, audit.Format(audit.Comment{Key: audit.Key("1", "lock", "run-evil"), Title: "Processing"}))
 	require.NoError(t, err)
 
-	for range 2 { // the comments' own events
+	// The comments' own events are no trigger; a later issue event steps
+	// the pipeline, which must read past the forgeries.
+	for _, event := range []string{comment, comment, labeled} {
 		require.NoError(t, execute(t, f, "process", "--event", event, "--workspace", t.TempDir(), "--max-steps", "5"))
 	}
 	assert.Zero(t, codegen.Load(), "the forged snapshot skipped nothing")

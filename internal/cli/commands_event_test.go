@@ -59,10 +59,11 @@ func TestParseEventCommentCommands(t *testing.T) {
 	}{
 		{"command with the label", "/cogworks approve", "User", []string{pipeline.LabelRun}, EventTarget{Repo: hello, Issue: 1, CommentEvent: true}},
 		{"command without the label (a stopped pipeline)", "/cogworks retry", "User", nil, EventTarget{Repo: hello, Issue: 1, CommentEvent: true}},
-		{"no command with the label", "thanks!", "User", []string{pipeline.LabelRun}, EventTarget{Repo: hello, Issue: 1}},
-		{"no command without the label", "thanks!", "User", nil, EventTarget{Repo: hello, Issue: 1, Ignore: "issue #1 has no cogworks:run label"}},
-		{"quoted command", "> /cogworks retry", "User", nil, EventTarget{Repo: hello, Issue: 1, Ignore: "issue #1 has no cogworks:run label"}},
-		{"a bot's command", "/cogworks retry", "Bot", nil, EventTarget{Repo: hello, Issue: 1, Ignore: "issue #1 has no cogworks:run label"}},
+		// Comments are never state: only a command makes a comment a trigger.
+		{"no command with the label", "thanks!", "User", []string{pipeline.LabelRun}, EventTarget{Repo: hello, Issue: 1, Ignore: "comment 5 on #1 is not a new /cogworks command by a person"}},
+		{"no command without the label", "thanks!", "User", nil, EventTarget{Repo: hello, Issue: 1, Ignore: "comment 5 on #1 is not a new /cogworks command by a person"}},
+		{"quoted command", "> /cogworks retry", "User", nil, EventTarget{Repo: hello, Issue: 1, Ignore: "comment 5 on #1 is not a new /cogworks command by a person"}},
+		{"a bot's command", "/cogworks retry", "Bot", []string{pipeline.LabelRun}, EventTarget{Repo: hello, Issue: 1, Ignore: "comment 5 on #1 is not a new /cogworks command by a person"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,9 +128,14 @@ func TestCommentCommandsThroughProcessEvent(t *testing.T) {
 		return out
 	}
 
+	// A plain comment is no trigger; the label's own event (twice: a
+	// redelivery) steps the pipeline to the architecture gate.
 	first := post(t, "Codertocat", "Please take this one.")
+	process(t, commentPayload(t, first, "User", labels()...))
+	assert.Empty(t, replies(first.ID))
+	assert.Equal(t, []string{pipeline.LabelRun}, labels(), "a plain comment steps nothing")
 	for range 2 {
-		process(t, commentPayload(t, first, "User", labels()...))
+		process(t, filepath.Join("testdata", "events", "issues.labeled.cogworks-run.payload.json"))
 	}
 	require.Contains(t, labels(), pipeline.LabelAwaitingReview, "waiting at the architecture gate")
 

@@ -25,10 +25,11 @@ func TestParseEventRealPayloads(t *testing.T) {
 		errSub string
 	}{
 		{file: "issues.labeled.cogworks-run.payload.json", want: EventTarget{Repo: hello, Issue: 1}},
-		{file: "issue_comment.created.cogworks-run.payload.json", want: EventTarget{Repo: hello, Issue: 1}},
+		{file: "issue_comment.created.command.payload.json", want: EventTarget{Repo: hello, Issue: 1, CommentEvent: true}},
+		{file: "issue_comment.created.cogworks-run.payload.json", ignore: "is not a new /cogworks command by a person"},
 		{file: "labeled.payload.json", ignore: "issue #1 has no cogworks:run label"},
 		{file: "issues.unlabeled.payload.json", ignore: "issue #1 has no cogworks:run label"},
-		{file: "created.payload.json", ignore: "issue #1 has no cogworks:run label"},
+		{file: "created.payload.json", ignore: "is not a new /cogworks command by a person"},
 		{file: "closed.payload.json", ignore: "changes"},
 		{file: "pull_request.cogworks-merged.payload.json", want: EventTarget{Repo: hello, Issue: 1, CheckMerges: true}},
 		{file: "ping.payload.json", errSub: "neither issue nor pull_request"},

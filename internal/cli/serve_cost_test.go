@@ -21,8 +21,9 @@ import (
 const serveWaitingBudget = 3
 
 // TestServeRequestBudget measures what deliveries cost an App's serve in
-// GitHub requests: an event on an issue without cogworks:run costs none,
-// and a comment on an item waiting at a gate costs serveWaitingBudget.
+// GitHub requests: an event on an issue without cogworks:run and a comment
+// that is no /cogworks command cost none, and an issue event on an item
+// waiting at a gate costs serveWaitingBudget.
 func TestServeRequestBudget(t *testing.T) {
 	t.Parallel()
 	fx := newAppFixture(t)
@@ -42,13 +43,14 @@ func TestServeRequestBudget(t *testing.T) {
 
 	fx.sim.ResetRequests()
 	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"open-other", "issues", issueEvent(fx.repo, other, "opened")}))
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"chat", "issue_comment", commentEvent(fx.repo, n, 499)}))
 	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
-	assert.Zero(t, fx.sim.RequestCount(), "an issue without cogworks:run costs nothing")
+	assert.Zero(t, fx.sim.RequestCount(), "an issue without cogworks:run and a plain comment cost nothing")
 
 	for i := range 3 {
 		fx.sim.ResetRequests()
-		id := fmt.Sprintf("comment-%d", i)
-		require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{id, "issue_comment", commentEvent(fx.repo, n, int64(500+i))}))
+		id := fmt.Sprintf("edit-%d", i)
+		require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{id, "issues", issueEvent(fx.repo, n, "edited")}))
 		require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
 		var got []string
 		for _, r := range fx.sim.Requests() {

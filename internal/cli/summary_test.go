@@ -22,7 +22,11 @@ import (
 // and no GitHub credentials.
 func TestTriggerCheckNeedsNothing(t *testing.T) {
 	t.Parallel()
-	for _, file := range []string{"labeled.payload.json", "issues.unlabeled.payload.json", "created.payload.json"} {
+	for file, why := range map[string]string{
+		"labeled.payload.json":          "issue #1 has no cogworks:run label",
+		"issues.unlabeled.payload.json": "issue #1 has no cogworks:run label",
+		"created.payload.json":          "comment 492700400 on #1 is not a new /cogworks command by a person",
+	} {
 		t.Run(file, func(t *testing.T) {
 			dir := t.TempDir()
 			env := map[string]string{
@@ -41,14 +45,14 @@ func TestTriggerCheckNeedsNothing(t *testing.T) {
 			require.NoError(t, err)
 			assert.Zero(t, clients, "no GitHub client built")
 			assert.Zero(t, executors, "no LLM provider or domain service built")
-			assert.Contains(t, errOut.String(), "has no cogworks:run label")
+			assert.Contains(t, errOut.String(), why)
 
 			out, err := os.ReadFile(env["GITHUB_OUTPUT"])
 			require.NoError(t, err)
 			assert.Equal(t, "stage=\noutcome=ignored\npull-requests=[]\nissue=1\n", string(out))
 			sum, err := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
 			require.NoError(t, err)
-			assert.Contains(t, string(sum), "Event ignored: issue #1 has no cogworks:run label.")
+			assert.Contains(t, string(sum), "Event ignored: "+why+".")
 		})
 	}
 }

@@ -148,13 +148,15 @@ func TestEventsAreRoutedByType(t *testing.T) {
 		{"ping", "ping.json", http.StatusOK, "pong"},
 		{"label", "label.created.json", http.StatusAccepted, "ignored"},
 		{"installation", "installation.deleted.json", http.StatusOK, "ok"},
-		{"issue_comment", "issue_comment.created.cogworks-run.json", http.StatusAccepted, "queued"},
+		{"issue_comment", "issue_comment.created.command.json", http.StatusAccepted, "queued"},
 		{"pull_request", "pull_request.opened.json", http.StatusAccepted, "not a CogWorks branch"},
 		{"issues", "issues.labeled.cogworks-run.json", http.StatusAccepted, "queued"},
 		// GitHub's own examples: an issue labelled "bug" only concerns no
 		// pipeline, and the payload says so without a GitHub request.
 		{"issues", "issues.labeled.json", http.StatusAccepted, "ignored: issue #1 has no cogworks:run label"},
-		{"issue_comment", "issue_comment.created.json", http.StatusAccepted, "ignored: issue #1 has no cogworks:run label"},
+		// A comment that is no /cogworks command is never pipeline state,
+		// even on a work item.
+		{"issue_comment", "issue_comment.created.cogworks-run.json", http.StatusAccepted, "ignored: comment 492700400 on #1 is not a new /cogworks command by a person"},
 	}
 	for i, tt := range tests {
 		body := fixture(t, tt.file)

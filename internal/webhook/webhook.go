@@ -164,14 +164,22 @@ func (p Payload) CommandComment() bool {
 }
 
 // Untriggered explains why an issues or issue_comment event can neither
-// start nor advance a pipeline, and is "" when it may: the issue carries
-// cogworks:run, or the event is a new /cogworks command comment (a stopped
-// pipeline has no label). The payload holds the issue's labels after the
-// event, so the check costs no GitHub request; a label added later comes
-// with its own event. Pull request events are never untriggered here.
+// start nor advance a pipeline, and is "" when it may. A comment event may
+// only when it is a new /cogworks command comment by a person: other
+// comments are never pipeline state, so discussion on a work item costs
+// no runner and no request. An issues event may when the issue carries
+// cogworks:run. The payload holds the issue's labels after the event, so
+// the check costs no GitHub request; a label added later comes with its
+// own event. Pull request events are never untriggered here.
 func (p Payload) Untriggered() string {
 	is := p.Issue
-	if is == nil || is.HasLabel(pipeline.LabelRun) || p.CommandComment() {
+	if is == nil || p.CommandComment() {
+		return ""
+	}
+	if p.Comment != nil {
+		return fmt.Sprintf("comment %d on #%d is not a new /cogworks command by a person", p.Comment.ID, is.Number)
+	}
+	if is.HasLabel(pipeline.LabelRun) {
 		return ""
 	}
 	kind := "issue"

@@ -103,7 +103,7 @@ func TestWorkItemOfAPullRequest(t *testing.T) {
 	}
 }
 
-func TestUntriggeredNeedsTheRunLabelOrACommand(t *testing.T) {
+func TestUntriggeredNeedsTheRunLabelOrACommandComment(t *testing.T) {
 	tests := []struct {
 		name, payload string
 		command       bool
@@ -116,13 +116,17 @@ func TestUntriggeredNeedsTheRunLabelOrACommand(t *testing.T) {
 		{"a person's command on a stopped pipeline",
 			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks retry","user":{"login":"alice","type":"User"}}}`, true, ""},
 		{"an edited command",
-			`{"action":"edited","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks retry","user":{"login":"alice","type":"User"}}}`, false, "issue #4 has no cogworks:run label"},
+			`{"action":"edited","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks retry","user":{"login":"alice","type":"User"}}}`, false, "comment 1 on #4 is not a new /cogworks command by a person"},
 		{"a bot's command",
-			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks approve","user":{"login":"other[bot]","type":"Bot"}}}`, false, "issue #4 has no cogworks:run label"},
+			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks approve","user":{"login":"other[bot]","type":"Bot"}}}`, false, "comment 1 on #4 is not a new /cogworks command by a person"},
 		{"a plain comment",
-			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"+1","user":{"login":"alice","type":"User"}}}`, false, "issue #4 has no cogworks:run label"},
+			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"+1","user":{"login":"alice","type":"User"}}}`, false, "comment 1 on #4 is not a new /cogworks command by a person"},
+		{"a plain comment on a work item",
+			`{"action":"created","issue":{"number":4,"labels":[{"name":"cogworks:run"}]},"comment":{"id":1,"body":"Looks good to me","user":{"login":"alice","type":"User"}}}`, false, "comment 1 on #4 is not a new /cogworks command by a person"},
+		{"a command on a work item",
+			`{"action":"created","issue":{"number":4,"labels":[{"name":"cogworks:run"}]},"comment":{"id":1,"body":"/cogworks approve","user":{"login":"alice","type":"User"}}}`, true, ""},
 		{"a command on a pull request",
-			`{"action":"created","issue":{"number":9,"labels":[],"pull_request":{}},"comment":{"id":1,"body":"/cogworks approve","user":{"login":"alice","type":"User"}}}`, false, "pull request #9 has no cogworks:run label"},
+			`{"action":"created","issue":{"number":9,"labels":[],"pull_request":{}},"comment":{"id":1,"body":"/cogworks approve","user":{"login":"alice","type":"User"}}}`, false, "comment 1 on #9 is not a new /cogworks command by a person"},
 		{"a pull_request event",
 			`{"action":"closed","pull_request":{"number":9,"head":{"ref":"cogworks/4/spec"}}}`, false, ""},
 	}
