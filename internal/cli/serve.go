@@ -27,6 +27,10 @@ import (
 // EnvWebhookSecret holds the GitHub App's webhook secret.
 const EnvWebhookSecret = "COGWORKS_WEBHOOK_SECRET"
 
+// EnvWebhookSecretPrevious holds the secret being rotated out, accepted
+// too until it is unset.
+const EnvWebhookSecretPrevious = "COGWORKS_WEBHOOK_SECRET_PREVIOUS"
+
 // ServeOptions are the flags of `cogworks serve`.
 type ServeOptions struct {
 	Listen    string
@@ -69,7 +73,7 @@ handled as the installation it names; with a token (COGWORKS_GITHUB_TOKEN) one
 identity serves every repository the token can reach. Each repository's
 .cogworks/config.toml and files are read through the API. Also serves
 /healthz, /readyz and /metrics. SIGTERM drains within --grace.` +
-			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required)",
+			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required); COGWORKS_WEBHOOK_SECRET_PREVIOUS  the secret being rotated out, accepted too while set",
 				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
 				envLLM, envServices, envLog) +
 			helpExit("0  drained and stopped after SIGTERM or SIGINT",
@@ -131,7 +135,7 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	}
 	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: cacheDir}, MaxSteps: opts.MaxSteps}
 	srv, err := server.New(server.Options{
-		Secret: []byte(secret), Runner: runner, Ready: src.Ready, Installations: src,
+		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.getenv(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
 		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(),
 	})
 	if err != nil {

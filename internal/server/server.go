@@ -36,6 +36,10 @@ type InstallationHook interface {
 type Options struct {
 	// Secret is the webhook secret (COGWORKS_WEBHOOK_SECRET); required.
 	Secret []byte
+	// PreviousSecret (COGWORKS_WEBHOOK_SECRET_PREVIOUS), when set, is
+	// accepted too, so that the App's secret can be rotated without
+	// refusing the deliveries GitHub signed with the old one meanwhile.
+	PreviousSecret []byte
 	Runner Runner
 	// Ready reports whether the server can work (App key loads, GitHub
 	// answers); nil means always ready.
@@ -150,6 +154,15 @@ func Sign(secret, body []byte) string {
 	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
 
+// signed reports whether sig is body's signature under the secret or,
+// while it is being rotated out, the previous one.
+func (s *Server) signed(body []byte, sig string) bool {
+	if VerifySignature(s.opts.Secret, body, sig) {
+		return true
+	}
+	return len(s.opts.PreviousSecret) > 0 && VerifySignature(s.opts.PreviousSecret, body, sig)
+}
+
 func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
 	if err != nil {
@@ -157,7 +170,7 @@ func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
 		writeText(w, http.StatusRequestEntityTooLarge, "cannot read the delivery")
 		return
 	}
-	if !VerifySignature(s.opts.Secret, body, r.Header.Get("X-Hub-Signature-256")) {
+	if !s.signed(body, r.Header.Get("X-Hub-Signature-256")) {
 		s.opts.Metrics.Rejected("signature")
 		writeText(w, http.StatusUnauthorized, "bad or missing X-Hub-Signature-256")
 		return

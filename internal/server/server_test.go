@@ -134,6 +134,31 @@ func TestSignatureWithRealPayloads(t *testing.T) {
 	}
 }
 
+func TestPreviousSecretIsAcceptedWhileRotating(t *testing.T) {
+	body := fixture(t, "issues.labeled.cogworks-run.json")
+	old, next := []byte("old-secret"), []byte("new-secret")
+	rotating := newTestServer(t, &fakeRunner{}, func(o *Options) { o.Secret, o.PreviousSecret = next, old })
+	done := newTestServer(t, &fakeRunner{}, func(o *Options) { o.Secret = next })
+	tests := []struct {
+		name string
+		s    *Server
+		sig  string
+		want int
+	}{
+		{"new secret while rotating", rotating, Sign(next, body), http.StatusAccepted},
+		{"old secret while rotating", rotating, Sign(old, body), http.StatusAccepted},
+		{"another secret while rotating", rotating, Sign([]byte("guess"), body), http.StatusUnauthorized},
+		{"old secret after the rotation", done, Sign(old, body), http.StatusUnauthorized},
+		{"new secret after the rotation", done, Sign(next, body), http.StatusAccepted},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := deliver(t, tt.s.Handler(), "issues", fmt.Sprint("d-rot-", i), body, tt.sig)
+			assert.Equal(t, tt.want, rec.Code, rec.Body.String())
+		})
+	}
+}
+
 func TestEventsAreRoutedByType(t *testing.T) {
 	r := &fakeRunner{}
 	var changed []string
