@@ -40,7 +40,7 @@ type Options struct {
 	// accepted too, so that the App's secret can be rotated without
 	// refusing the deliveries GitHub signed with the old one meanwhile.
 	PreviousSecret []byte
-	Runner Runner
+	Runner         Runner
 	// Ready reports whether the server can work (App key loads, GitHub
 	// answers); nil means always ready.
 	Ready func(ctx context.Context) error
