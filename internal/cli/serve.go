@@ -40,6 +40,10 @@ type ServeOptions struct {
 	Grace     time.Duration
 	// CacheDir holds the per-repository trees fetched through the API.
 	CacheDir string
+	// RateReserve is the number of REST requests of an installation's
+	// rate-limit window left unused: below it, jobs are deferred (0
+	// disables).
+	RateReserve int
 }
 
 // Validate checks the flags.
@@ -53,6 +57,8 @@ func (o *ServeOptions) Validate() error {
 		return fmt.Errorf("--max-steps must be ≥ 1, got %d", o.MaxSteps)
 	case o.Grace < 0:
 		return fmt.Errorf("--grace must not be negative, got %s", o.Grace)
+	case o.RateReserve < 0:
+		return fmt.Errorf("--rate-reserve must be ≥ 0, got %d", o.RateReserve)
 	}
 	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
 		return fmt.Errorf("--listen %q: %w", o.Listen, err)
@@ -99,6 +105,7 @@ identity serves every repository the token can reach. Each repository's
 	fl.IntVar(&opts.QueueSize, "queue-size", 100, "work items waiting before deliveries get 503")
 	fl.IntVar(&opts.MaxSteps, "max-steps", 10, "steps per work item per delivery")
 	fl.DurationVar(&opts.Grace, "grace", 25*time.Second, "how long SIGTERM waits for in-flight steps")
+	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "defer a job once its installation's GitHub REST rate limit has fewer requests left than this (0: no reserve)")
 	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees (default: a temporary directory)")
 	return cmd
 }
@@ -133,7 +140,7 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: cacheDir}, MaxSteps: opts.MaxSteps}
+	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: cacheDir}, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
 	srv, err := server.New(server.Options{
 		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.getenv(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
 		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(),
@@ -289,6 +296,9 @@ type ServeRunner struct {
 	Clients  ClientSource
 	Cache    *workspace.Cache
 	MaxSteps int
+	// RateReserve: a job whose installation has fewer REST requests left
+	// is deferred, not run (0 disables). See rateReserve.
+	RateReserve int
 }
 
 // Run implements server.Runner.
@@ -296,6 +306,12 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	gh, err := r.Clients.ForInstallation(ctx, job.Installation)
 	if err != nil {
 		return nil, fmt.Errorf("%s#%d: %w", job.Repo, job.Issue, err)
+	}
+	if why := newRateReserve(gh, r.RateReserve).short(ctx); why != "" {
+		// The installation's window is shared with its people and other
+		// apps; waiting out a limit would hold a worker for up to an hour.
+		// The next event or a process-all cron run takes the item.
+		return []engine.Result{{Issue: job.Issue, Outcome: outcomeDeferred, Reason: why}}, nil
 	}
 	wgh, ok := gh.(workspace.GitHub)
 	if !ok {

@@ -61,3 +61,46 @@ func TestServeRequestBudget(t *testing.T) {
 	}
 	assert.Contains(t, fx.sim.Labels(fx.repo.String(), n), pipeline.LabelAwaitingReview, "still waiting")
 }
+
+// TestServeDefersJobsBelowTheRateReserve: once an installation's REST
+// window is down to the reserve, a job writes nothing and ends deferred.
+// The figures are those of the replica's last answer from GitHub for the
+// installation (the first job of an installation always runs).
+func TestServeDefersJobsBelowTheRateReserve(t *testing.T) {
+	t.Parallel()
+	fx := newAppFixture(t)
+	fx.rateReserve = 50
+	provider, err := demo.Script()
+	require.NoError(t, err)
+	first := fx.sim.SeedIssue(fx.repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
+	fx.sim.LabelIssue(fx.repo.String(), first, demoHuman, pipeline.LabelRun)
+	n := fx.sim.SeedIssue(fx.repo.String(), demoHuman, demo.IssueTitle, demo.IssueBody)
+	fx.sim.LabelIssue(fx.repo.String(), n, demoHuman, pipeline.LabelRun)
+	srv, m := fx.replica(t, provider)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"label-first", "issues", issueEvent(fx.repo, first, "labeled")}))
+	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
+	require.Contains(t, fx.sim.Labels(fx.repo.String(), first), pipeline.LabelAwaitingReview)
+
+	// The window runs low (other apps, other replicas); a waiting gate's
+	// reads bring the figures to this replica.
+	fx.sim.SetRateLimitRemaining(40)
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"edit-first", "issues", issueEvent(fx.repo, first, "edited")}))
+	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
+	fx.sim.ResetRequests()
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"label-n", "issues", issueEvent(fx.repo, n, "labeled")}))
+	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
+	for _, r := range fx.sim.Requests() {
+		assert.Equal(t, http.MethodGet, r.Method, "a deferred job writes nothing: %s %s", r.Method, r.Path)
+	}
+	assert.Equal(t, []string{pipeline.LabelRun}, fx.sim.Labels(fx.repo.String(), n), "the item did not move")
+	assert.InDelta(t, 1, counterValue(t, m, "cogworks_steps_total", map[string]string{"outcome": "deferred"}), 0)
+
+	// The window resets; the next delivery steps the item.
+	fx.sim.SetRateLimitRemaining(5000)
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"edit-n", "issues", issueEvent(fx.repo, n, "edited")}))
+	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
+	assert.Contains(t, fx.sim.Labels(fx.repo.String(), n), pipeline.LabelAwaitingReview)
+}

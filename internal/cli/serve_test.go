@@ -51,6 +51,8 @@ type appFixture struct {
 	url  string
 	key  []byte
 	repo github.Repo
+	// rateReserve is the replicas' --rate-reserve (0: none).
+	rateReserve int
 }
 
 func newAppFixture(t *testing.T) *appFixture {
@@ -95,7 +97,7 @@ func (a *appFixture) replica(t *testing.T, provider *demo.RuleProvider) (*server
 		Transport: m.Transport(nil), Retry: github.RetryPolicy{MaxRetries: 2, BaseDelay: time.Millisecond},
 	}, "")
 	require.NoError(t, err)
-	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: t.TempDir()}, MaxSteps: 10}
+	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: t.TempDir()}, MaxSteps: 10, RateReserve: a.rateReserve}
 	srv, err := server.New(server.Options{Secret: []byte(testWebhookKey), Runner: runner, Ready: src.Ready,
 		Installations: src, QueueSize: 200, Workers: 3, Metrics: m})
 	require.NoError(t, err)
@@ -331,4 +333,29 @@ func TestBotLoginOfAnInstallationTokenIsItsApp(t *testing.T) {
 	login, err := f.botLogin(context.Background(), env.Client)
 	require.NoError(t, err)
 	assert.Equal(t, testenv.Bot, login)
+}
+
+// counterValue sums the counter name's series whose labels include want.
+func counterValue(t *testing.T, m *metrics.Metrics, name string, want map[string]string) float64 {
+	t.Helper()
+	var sum float64
+	for _, mf := range mustGather(t, m) {
+		if mf.GetName() != name {
+			continue
+		}
+	series:
+		for _, mm := range mf.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range mm.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			for k, v := range want {
+				if labels[k] != v {
+					continue series
+				}
+			}
+			sum += mm.GetCounter().GetValue()
+		}
+	}
+	return sum
 }
