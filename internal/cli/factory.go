@@ -60,6 +60,21 @@ type Factory struct {
 	botOnce sync.Once
 	bot     string
 	botErr  error
+
+	// logMu serialises the loggers' writes to IO.ErrOut: every Logger
+	// call builds its own handler, whose lock guards only itself, and
+	// process-all and serve log from several goroutines at once.
+	logMu sync.Mutex
+}
+
+// logWriter writes to the factory's IO.ErrOut under logMu, one log line
+// per Write.
+type logWriter struct{ f *Factory }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.f.logMu.Lock()
+	defer w.f.logMu.Unlock()
+	return w.f.IO.ErrOut.Write(p)
 }
 
 // NewFactory returns a Factory reading the process environment.
@@ -108,9 +123,9 @@ func (f *Factory) Logger() *slog.Logger {
 		format = "text"
 	}
 	if format == "text" {
-		return slog.New(slog.NewTextHandler(f.IO.ErrOut, opts))
+		return slog.New(slog.NewTextHandler(logWriter{f}, opts))
 	}
-	return slog.New(slog.NewJSONHandler(f.IO.ErrOut, opts))
+	return slog.New(slog.NewJSONHandler(logWriter{f}, opts))
 }
 
 func (f *Factory) getenv(k string) string {
