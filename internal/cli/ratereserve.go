@@ -9,9 +9,10 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 )
 
-// outcomeDeferred is process-all's result for a work item it did not start
-// because the GitHub rate limit was down to the reserve. The next run
-// (the next cron tick) picks it up; it is not a failure.
+// outcomeDeferred is the result of process-all for a work item it did not
+// start, and of a serve job it did not run, because the GitHub rate limit
+// was down to the reserve. The item's next event or the next cron run
+// takes it; it is not a failure.
 const outcomeDeferred engine.StepOutcome = "deferred"
 
 // rateSource reports the REST rate-limit window as last seen, and asks
@@ -21,10 +22,11 @@ type rateSource interface {
 	FetchRateLimit(ctx context.Context) (github.RateLimit, error)
 }
 
-// rateReserve keeps process-all from starting work items once the REST
-// window is down to reserve requests: an Actions token has 1,000 an hour
-// per repository, shared with every other workflow of the repository, and
-// a step that started must be able to finish its writes.
+// rateReserve keeps process-all and serve from starting work items once
+// the REST window is down to reserve requests: an Actions token has 1,000
+// an hour per repository, shared with every other workflow of the
+// repository, an installation's window with its people and other apps,
+// and a step that started must be able to finish its writes.
 type rateReserve struct {
 	src     rateSource // nil: nothing to check
 	reserve int
@@ -57,6 +59,6 @@ func (r rateReserve) short(ctx context.Context) string {
 	if rl.Remaining >= r.reserve {
 		return ""
 	}
-	return fmt.Sprintf("GitHub rate limit: %d of %d requests left (reserve %d, --rate-reserve), window resets at %s; the next run takes it",
+	return fmt.Sprintf("GitHub rate limit: %d of %d requests left (reserve %d, --rate-reserve), window resets at %s; the item waits for its next event or run",
 		rl.Remaining, rl.Limit, r.reserve, rl.Reset.UTC().Format(time.TimeOnly+" MST"))
 }
