@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/contextpack"
 	"github.com/cogworks/cogworks/internal/demo"
@@ -33,22 +32,6 @@ func Wire(f *Factory) (stop func()) {
 		return f.productionExecutors(ctx, gh, repo, workspace, cfg, b)
 	}
 	return b.Stop
-}
-
-// secretEnv are the variables whose values are redacted from everything
-// CogWorks writes or sends.
-var secretEnv = []string{"COGWORKS_GITHUB_TOKEN", "GITHUB_TOKEN", "COGWORKS_GITHUB_APP_PRIVATE_KEY", "COGWORKS_LLM_API_KEY"}
-
-// Redactor returns a redaction function covering token shapes and the
-// secrets present in the environment.
-func (f *Factory) Redactor() func(string) string {
-	var secrets []string
-	for _, k := range secretEnv {
-		if v := strings.TrimSpace(f.getenv(k)); len(v) >= 8 {
-			secrets = append(secrets, v)
-		}
-	}
-	return func(s string) string { return audit.Redact(s, secrets...) }
 }
 
 // LLMConfig resolves the provider from the repo config and the
@@ -77,7 +60,7 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 	if w := budget.Warning(); w != "" {
 		f.Logger().Warn(w)
 	}
-	g.Redact = f.Redactor()
+	g.Redact = f.Redactor().Redact
 	if f.Metrics != nil {
 		g.Observer = f.Metrics
 	}

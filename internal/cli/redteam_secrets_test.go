@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/testenv"
+)
+
+// leakForms are the ways a secret leaks through output and error text.
+func leakForms(secret string) map[string]string {
+	return map[string]string{
+		"plain":  secret,
+		"base64": base64.StdEncoding.EncodeToString([]byte(secret)),
+		"hex":    hex.EncodeToString([]byte(secret)),
+		"url":    url.QueryEscape(secret),
+	}
+}
+
+// assertNoLeak fails when text holds secret in any of leakForms.
+func assertNoLeak(t *testing.T, text, secret, where string) {
+	t.Helper()
+	for form, leak := range leakForms(secret) {
+		assert.NotContains(t, text, leak, "%s carries the secret (%s)", where, form)
+	}
+}
+
+// secretEnvFactory is a production factory (the GitHub client built from
+// the environment, the production stage executors) against the
+// simulator, with the given extra environment.
+func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (*Factory, *syncBuffer) {
+	t.Helper()
+	ghToken := "ghs_" + strings.Repeat("R", 36)
+	env.Sim.AddToken(ghToken, testenv.Bot)
+	vars := map[string]string{
+		"COGWORKS_GITHUB_TOKEN":   ghToken,
+		"COGWORKS_GITHUB_API_URL": env.URL + "/api/v3/",
+		"COGWORKS_LOG_FORMAT":     "json",
+	}
+	for k, v := range extra {
+		vars[k] = v
+	}
+	var errOut syncBuffer
+	f := NewFactory(IOStreams{Out: &bytes.Buffer{}, ErrOut: &errOut})
+	f.Getenv = func(k string) string { return vars[k] }
+	f.Environ = func() []string { return nil }
+	f.Clock = env.Clock.Now
+	f.BotLogin = testenv.Bot
+	t.Cleanup(Wire(f))
+	return f, &errOut
+}
+
+// TestRedTeamLLMProviderErrorEchoingTheKey: a provider answers 401 with a
+// body quoting the API key (as some do, and as a proxy might); neither
+// the issue's comments nor the logs may carry the key.
+func TestRedTeamLLMProviderErrorEchoingTheKey(t *testing.T) {
+	t.Parallel()
+	const apiKey = "sk-ant-api03-redteamKEY0123456789"
+	for _, provider := range []string{"anthropic", "openai"} {
+		t.Run(provider, func(t *testing.T) {
+			t.Parallel()
+			llmSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				fmt.Fprintf(w, `{"error":{"type":"authentication_error","message":"invalid x-api-key %s (b64 %s)"}}`,
+					apiKey, base64.StdEncoding.EncodeToString([]byte(apiKey)))
+			}))
+			t.Cleanup(llmSrv.Close)
+			env := testenv.New(t)
+			n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Add a widget", "Please add a widget.")
+			env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+			f, errOut := secretEnvFactory(t, env, map[string]string{
+				"COGWORKS_LLM_PROVIDER": provider, "COGWORKS_LLM_BASE_URL": llmSrv.URL,
+				"COGWORKS_LLM_API_KEY": apiKey, "COGWORKS_LLM_MODEL": "m",
+			})
+			err := execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", fmt.Sprint(n), "--workspace", t.TempDir(), "--max-steps", "3")
+			comments := env.Sim.Comments(testenv.Repo.String(), n)
+			var all strings.Builder
+			for _, c := range comments {
+				all.WriteString(c.Body)
+			}
+			t.Logf("err: %v\ncomments: %s\nlog: %s", err, all.String(), errOut.String())
+			require.NotEmpty(t, comments, "the step reported on the issue")
+			assert.Contains(t, all.String(), "authentication_error", "the provider's answer is reported")
+			assertNoLeak(t, all.String(), apiKey, "a comment")
+			assertNoLeak(t, errOut.String(), apiKey, "the log")
+			if err != nil {
+				assertNoLeak(t, err.Error(), apiKey, "the command's error")
+			}
+		})
+	}
+}
+
+// TestRedTeamLogLineCarryingTheToken: whatever a log call carries, the
+// CLI's logger writes no secret of the environment.
+func TestRedTeamLogLineCarryingTheToken(t *testing.T) {
+	t.Parallel()
+	token := "ghp_" + strings.Repeat("L", 36)
+	npm := "npm-token-redteam-42"
+	for _, format := range []string{"text", "json"} {
+		var errOut bytes.Buffer
+		vars := map[string]string{"COGWORKS_GITHUB_TOKEN": token, "COGWORKS_LOG_FORMAT": format}
+		f := &Factory{IO: IOStreams{ErrOut: &errOut}, Getenv: func(k string) string { return vars[k] },
+			Environ: func() []string { return []string{"NPM_TOKEN=" + npm} }}
+		log := f.Logger()
+		log.Error("push failed: "+token, "err", errors.New("remote: "+hex.EncodeToString([]byte(token))),
+			"url", "https://x:"+url.QueryEscape(npm)+"@example.com", "out", base64.StdEncoding.EncodeToString([]byte(npm)))
+		log.With("auth", "Bearer "+token).Info("request")
+		assertNoLeak(t, errOut.String(), token, format+" log")
+		assertNoLeak(t, errOut.String(), npm, format+" log")
+		assert.Contains(t, errOut.String(), "[REDACTED]")
+		assert.Contains(t, errOut.String(), "push failed")
+	}
+}
