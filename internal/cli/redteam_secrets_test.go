@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -15,6 +16,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/testenv"
 )
@@ -123,4 +128,44 @@ func TestRedTeamLogLineCarryingTheToken(t *testing.T) {
 		assert.Contains(t, errOut.String(), "[REDACTED]")
 		assert.Contains(t, errOut.String(), "push failed")
 	}
+}
+
+// TestRedTeamSecretInFailingTestOutput: a generated test prints the GitHub
+// token base64-, hex- and URL-encoded and fails; code generation gives up
+// and the engine posts the failure report. No comment on the issue may
+// carry the token in any form, and the report quotes the output's head,
+// not all of it.
+func TestRedTeamSecretInFailingTestOutput(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Add a widget", "Please add a widget.")
+	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	f, errOut := secretEnvFactory(t, env, nil)
+	token := f.getenv("COGWORKS_GITHUB_TOKEN")
+	forms := leakForms(token)
+	var out strings.Builder
+	out.WriteString("TestLeak failed:\n=== RUN   TestLeak\n")
+	fmt.Fprintf(&out, "    leak_test.go:12: env dump: b64=%s hex=%s\n", forms["base64"], forms["hex"])
+	fmt.Fprintf(&out, "    leak_test.go:13: calling https://api.example.com/x?token=%s\n", forms["url"])
+	for i := range 500 {
+		fmt.Fprintf(&out, "    leak_test.go:%d: noise %d\n", 20+i, i)
+	}
+	fmt.Fprintf(&out, "    leak_test.go:999: at the end: %s\n--- FAIL: TestLeak (0.00s)\n", forms["plain"])
+	f.Executors = func(context.Context, Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+		return map[pipeline.Stage]engine.StageExecutor{pipeline.StageIntake: engine.StageExecutorFunc(func(context.Context, engine.StageInput) (engine.StageResult, error) {
+			return engine.StageResult{}, &escalation.Error{Reason: "sub-work-item swi-1 failed after 1 attempts",
+				Attempts: []escalation.Attempt{{N: 1, Summary: "tests failed (exit code 1)", Diagnostics: []string{"[blocking test_failure] leak_test.go:12: " + out.String()}}}}
+		})}, nil, nil
+	}
+	err := execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", fmt.Sprint(n), "--workspace", t.TempDir())
+	require.Error(t, err, "the escalation halts the pipeline")
+	var all strings.Builder
+	for _, c := range env.Sim.Comments(testenv.Repo.String(), n) {
+		all.WriteString(c.Body)
+	}
+	require.Contains(t, all.String(), "TestLeak failed", "the failure report was posted")
+	assert.Contains(t, all.String(), "more lines not shown", "the output is summarised")
+	assert.NotContains(t, all.String(), "noise 499", "the output is not quoted whole")
+	assertNoLeak(t, all.String(), token, "a comment")
+	assertNoLeak(t, errOut.String(), token, "the log")
 }
