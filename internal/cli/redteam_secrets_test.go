@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -140,7 +142,8 @@ func TestRedTeamSecretInFailingTestOutput(t *testing.T) {
 	env := testenv.New(t)
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Add a widget", "Please add a widget.")
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
-	f, errOut := secretEnvFactory(t, env, nil)
+	summary := filepath.Join(t.TempDir(), "summary.md")
+	f, errOut := secretEnvFactory(t, env, map[string]string{"GITHUB_STEP_SUMMARY": summary})
 	token := f.getenv("COGWORKS_GITHUB_TOKEN")
 	forms := leakForms(token)
 	var out strings.Builder
@@ -153,7 +156,7 @@ func TestRedTeamSecretInFailingTestOutput(t *testing.T) {
 	fmt.Fprintf(&out, "    leak_test.go:999: at the end: %s\n--- FAIL: TestLeak (0.00s)\n", forms["plain"])
 	f.Executors = func(context.Context, Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 		return map[pipeline.Stage]engine.StageExecutor{pipeline.StageIntake: engine.StageExecutorFunc(func(context.Context, engine.StageInput) (engine.StageResult, error) {
-			return engine.StageResult{}, &escalation.Error{Reason: "sub-work-item swi-1 failed after 1 attempts",
+			return engine.StageResult{}, &escalation.Error{Reason: "sub-work-item swi-1 failed after 1 attempts; last output " + forms["hex"],
 				Attempts: []escalation.Attempt{{N: 1, Summary: "tests failed (exit code 1)", Diagnostics: []string{"[blocking test_failure] leak_test.go:12: " + out.String()}}}}
 		})}, nil, nil
 	}
@@ -168,4 +171,8 @@ func TestRedTeamSecretInFailingTestOutput(t *testing.T) {
 	assert.NotContains(t, all.String(), "noise 499", "the output is not quoted whole")
 	assertNoLeak(t, all.String(), token, "a comment")
 	assertNoLeak(t, errOut.String(), token, "the log")
+	sum, err := os.ReadFile(summary)
+	require.NoError(t, err)
+	assert.Contains(t, string(sum), "sub-work-item swi-1 failed", "the step summary was written")
+	assertNoLeak(t, string(sum), token, "the Actions step summary")
 }
