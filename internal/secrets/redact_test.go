@@ -179,3 +179,14 @@ func BenchmarkRedact64KiB(b *testing.B) {
 		_ = r.Redact(text)
 	}
 }
+
+// BenchmarkNew builds the Redactor of a realistic environment, App
+// private key included (done once per process).
+func BenchmarkNew(b *testing.B) {
+	raw, err := readTestdata("key.pem")
+	require.NoError(b, err)
+	values := append([]string{"ghp_" + strings.Repeat("t", 36), "sk-ant-" + strings.Repeat("k", 40), "webhook-secret-1"}, PEMValues(raw)...)
+	for b.Loop() {
+		_ = New(values...)
+	}
+}
