@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -70,4 +71,28 @@ func TestFactoryRedactorCoversEverySecretOfTheEnvironment(t *testing.T) {
 	// The LLM gateway redacts prompts with the same Redactor.
 	g := f.NewGateway(llm.NewScripted(), t.TempDir(), config.Default(), "m")
 	assert.Equal(t, "token [REDACTED]", g.Redact("token "+base64.StdEncoding.EncodeToString([]byte("llm-api-key-value"))))
+}
+
+// What the built-in domain service prints (here its own usage error,
+// quoting an argument) reaches standard error redacted.
+func TestBuiltinDomainOutputIsRedacted(t *testing.T) {
+	t.Parallel()
+	const key = "llm-key-in-child-output"
+	logs := &syncBuffer{}
+	f := &Factory{IO: IOStreams{ErrOut: logs}, Getenv: func(k string) string {
+		if k == "COGWORKS_LLM_API_KEY" {
+			return key
+		}
+		return ""
+	}}
+	b := newBuiltinDomain(f)
+	b.Env = append(os.Environ(), reexecEnv+"=1")
+	t.Cleanup(b.Stop)
+	leak := hex.EncodeToString([]byte(key))
+	b.Args = []string{"domain-go", "serve", "--no-such-flag-" + leak}
+	_, err := b.Start(context.Background())
+	require.Error(t, err)
+	b.Stop()
+	assert.Contains(t, logs.String(), "no-such-flag-[REDACTED]", "the child's message is kept, the secret is not")
+	assert.NotContains(t, logs.String(), leak)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/stages"
 	"github.com/cogworks/cogworks/internal/xval"
 )
@@ -148,7 +149,9 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	if err != nil {
 		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
 	}
-	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, f.IO.ErrOut, f.IO.ErrOut)}
+	// Twins are repository code: their output reaches the log redacted.
+	twinOut := secrets.NewWriter(f.IO.ErrOut, f.Redactor())
+	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, twinOut, twinOut)}
 	services := d.Services
 	if len(cfgs) == 0 {
 		services = nil // no registration at all: skip service checks
