@@ -122,8 +122,7 @@ func TestEnvValues(t *testing.T) {
 
 func TestPEMValuesFindTheKeyInEveryShape(t *testing.T) {
 	t.Parallel()
-	raw, err := readTestdata("key.pem")
-	require.NoError(t, err)
+	raw := testKeyPEM(t, 1024)
 	r := New(EnvValues(func(k string) string {
 		if k == EnvAppPrivateKey {
 			return strings.ReplaceAll(raw, "\n", `\n`) // as a CI secret store flattens it
@@ -159,8 +158,7 @@ func mustJSON(t *testing.T, s string) string {
 // secrets with a Redactor of a realistic environment (two tokens, an API
 // key, two webhook secrets, a state key and an App private key).
 func BenchmarkRedact64KiB(b *testing.B) {
-	raw, err := readTestdata("key.pem")
-	require.NoError(b, err)
+	raw := testKeyPEM(b, 2048)
 	values := append([]string{"ghp_" + strings.Repeat("t", 36), "ghs_" + strings.Repeat("s", 36), "sk-ant-" + strings.Repeat("k", 40),
 		"webhook-secret-1", "webhook-secret-0", "state-key-0123456789"}, PEMValues(raw)...)
 	r := New(values...)
@@ -183,8 +181,7 @@ func BenchmarkRedact64KiB(b *testing.B) {
 // BenchmarkNew builds the Redactor of a realistic environment, App
 // private key included (done once per process).
 func BenchmarkNew(b *testing.B) {
-	raw, err := readTestdata("key.pem")
-	require.NoError(b, err)
+	raw := testKeyPEM(b, 2048)
 	values := append([]string{"ghp_" + strings.Repeat("t", 36), "sk-ant-" + strings.Repeat("k", 40), "webhook-secret-1"}, PEMValues(raw)...)
 	for b.Loop() {
 		_ = New(values...)
