@@ -63,3 +63,26 @@ func capLine(l string) string {
 	}
 	return l[:cut] + fmt.Sprintf(" … (%d bytes cut)", len(l)-cut)
 }
+
+// Cap bounds a report body rendered from tool or judge output (a
+// scenario validation's details) to MaxReportBytes: whole lines, each
+// capped at SummaryLineBytes unless it is a Markdown table row, then a
+// last line counting what was left out.
+func Cap(body string) string {
+	lines := strings.Split(body, "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "|") {
+			l = capLine(l)
+		}
+		if b.Len()+len(l)+1 > MaxReportBytes {
+			fmt.Fprintf(&b, "\n_… %d more lines not shown: the report is capped at %d KiB._\n", len(lines)-i, MaxReportBytes>>10)
+			return b.String()
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	return b.String()
+}

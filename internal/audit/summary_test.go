@@ -67,3 +67,20 @@ func TestFailureReportIsCappedAndSummarised(t *testing.T) {
 	assert.Contains(t, report, "not shown: the report is capped at 8 KiB")
 	require.Contains(t, report, "**Attempt 1** — tests failed (51 diagnostics)")
 }
+
+func TestCap(t *testing.T) {
+	t.Parallel()
+	short := "### Scenario validation\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+	assert.Equal(t, short, Cap(short), "a short body is kept as it is")
+	var b strings.Builder
+	b.WriteString("**Failure details:**\n\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "- s%d: is %q, which does not match\n", i, strings.Repeat("v", 300))
+	}
+	got := Cap(b.String())
+	assert.LessOrEqual(t, len(got), MaxReportBytes+100)
+	assert.Contains(t, got, "- s0: is")
+	assert.Contains(t, got, "bytes cut)", "long lines are cut")
+	assert.Regexp(t, `more lines not shown: the report is capped at 8 KiB`, got)
+	assert.NotContains(t, got, "- s1999:")
+}
