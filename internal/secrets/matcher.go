@@ -5,10 +5,13 @@ package secrets
 // redaction needs: a shorter pattern ending at the same byte lies inside
 // the longer one's span.
 type matcher struct {
-	// root is the root's dense transition table: most bytes of a text are
-	// read in the root state, so its step is one index.
-	root [256]int32
-	// edges holds every other node's children, sorted by node; nodes[i]
+	// dense holds full transition rows of the root and of every node with
+	// more than denseKids children (the shallow nodes that hex and base64
+	// forms share); denseOf[i] is node i's row, or -1. A row's 0 means no
+	// child (the root is never a child).
+	dense   [][256]int32
+	denseOf []int32
+	// edges holds the other nodes' children, grouped by node; nodes[i]
 	// is the [lo, hi) range of node i's children in edges.
 	edges []edge
 	nodes [][2]int32
@@ -23,10 +26,14 @@ type edge struct {
 	to int32
 }
 
+// denseKids is the number of children above which a node gets a dense
+// row: a linear scan of more edges costs more than the row's cache miss.
+const denseKids = 4
+
 // child returns node n's child on b, or -1.
 func (m *matcher) child(n int32, b byte) int32 {
-	if n == 0 {
-		if t := m.root[b]; t != 0 {
+	if d := m.denseOf[n]; d >= 0 {
+		if t := m.dense[d][b]; t != 0 {
 			return t
 		}
 		return -1
@@ -85,15 +92,20 @@ func newMatcher(patterns []string) *matcher {
 		trie[n].terminal = true
 	}
 	m := &matcher{
+		denseOf: make([]int32, len(trie)),
 		nodes:   make([][2]int32, len(trie)),
 		fail:    make([]int32, len(trie)),
 		longest: make([]int32, len(trie)),
 	}
 	for i, bn := range trie {
-		if i == 0 {
+		m.denseOf[i] = -1
+		if i == 0 || len(bn.kids) > denseKids {
+			var row [256]int32
 			for _, e := range bn.kids {
-				m.root[e.b] = e.to
+				row[e.b] = e.to
 			}
+			m.denseOf[i] = int32(len(m.dense))
+			m.dense = append(m.dense, row)
 			continue
 		}
 		lo := int32(len(m.edges))

@@ -72,31 +72,42 @@ func (r *Redactor) Redact(text string) string {
 	return RedactShapes(text)
 }
 
-// tokenPattern is one secret shape and the literals every match contains,
-// checked first so that text without them skips the regular expression.
-type tokenPattern struct {
-	hints []string
-	re    *regexp.Regexp
-}
+// The token shapes' patterns, compiled once: compiling them on every
+// call cost most of a status comment's rendering time, since every string
+// of a snapshot is redacted. They are never modified.
+var (
+	pemPattern = regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`)
+	patPattern = regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`)
+	ghPattern  = regexp.MustCompile(`\bgh[opsur]_[A-Za-z0-9]{20,}`)
+	skPattern  = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)
+)
 
-// tokenPatterns match common secret shapes. They are compiled once:
-// compiling them on every call cost most of a status comment's rendering
-// time, since every string of a snapshot is redacted. The slice is never
-// modified.
-var tokenPatterns = []tokenPattern{
-	{[]string{"-----BEGIN "}, regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`)},
-	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`)},
-	{[]string{"gho_", "ghp_", "ghs_", "ghu_", "ghr_"}, regexp.MustCompile(`\bgh[opsur]_[A-Za-z0-9]{20,}`)},
-	{[]string{"sk-"}, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
-}
-
-func containsAny(text string, literals []string) bool {
-	for _, l := range literals {
-		if strings.Contains(text, l) {
-			return true
+// shapeHints reports which shapes text may hold, by the literal each
+// match contains ("-----BEGIN ", "github_pat_", "gh?_", "sk-"), found
+// from the rarer '-' and '_' bytes so that text holding none skips the
+// regular expressions after two fast scans.
+func shapeHints(text string) (pem, pat, gh, sk bool) {
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '-')
+		if j < 0 {
+			break
 		}
+		p := i + j
+		sk = sk || p >= 2 && text[p-2:p] == "sk"
+		pem = pem || strings.HasPrefix(text[p:], "-----BEGIN ")
+		i = p + 1
 	}
-	return false
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '_')
+		if j < 0 {
+			break
+		}
+		p := i + j
+		gh = gh || p >= 3 && text[p-3:p-1] == "gh" && strings.IndexByte("opsur", text[p-1]) >= 0
+		pat = pat || p >= 6 && text[p-6:p] == "github" && strings.HasPrefix(text[p:], "_pat_")
+		i = p + 1
+	}
+	return pem, pat, gh, sk
 }
 
 // RedactShapes replaces common token shapes (GitHub tokens
@@ -104,8 +115,12 @@ func containsAny(text string, literals []string) bool {
 // sk-ant-…, PEM private key blocks) with "[REDACTED]", whatever their
 // values.
 func RedactShapes(text string) string {
-	for _, p := range tokenPatterns {
-		if !containsAny(text, p.hints) {
+	pem, pat, gh, sk := shapeHints(text)
+	for _, p := range []struct {
+		hinted bool
+		re     *regexp.Regexp
+	}{{pem, pemPattern}, {pat, patPattern}, {gh, ghPattern}, {sk, skPattern}} {
+		if !p.hinted {
 			continue
 		}
 		text = p.re.ReplaceAllStringFunc(text, func(m string) string {
