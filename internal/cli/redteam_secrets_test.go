@@ -176,3 +176,29 @@ func TestRedTeamSecretInFailingTestOutput(t *testing.T) {
 	assert.Contains(t, string(sum), "sub-work-item swi-1 failed", "the step summary was written")
 	assertNoLeak(t, string(sum), token, "the Actions step summary")
 }
+
+// TestRedTeamDoctorPrintsNoKeyAProviderEchoes: doctor asks the provider
+// directly (no gateway) and prints its error; a 401 quoting the key must
+// not put the key in the output.
+func TestRedTeamDoctorPrintsNoKeyAProviderEchoes(t *testing.T) {
+	t.Parallel()
+	const apiKey = "sk-ant-api03-doctorKEY0123456789"
+	llmSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintf(w, `{"error":{"type":"authentication_error","message":"invalid x-api-key %s"}}`, hex.EncodeToString([]byte(apiKey)))
+	}))
+	t.Cleanup(llmSrv.Close)
+	env := testenv.New(t)
+	f, _ := secretEnvFactory(t, env, map[string]string{
+		"COGWORKS_LLM_PROVIDER": "anthropic", "COGWORKS_LLM_BASE_URL": llmSrv.URL,
+		"COGWORKS_LLM_API_KEY": apiKey, "COGWORKS_LLM_MODEL": "m",
+	})
+	var out bytes.Buffer
+	f.IO.Out = &out
+	err := execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", t.TempDir())
+	require.Error(t, err, "the LLM check fails")
+	assert.Contains(t, out.String(), "authentication_error")
+	assertNoLeak(t, out.String(), apiKey, "doctor's output")
+	assert.NotContains(t, out.String(), hex.EncodeToString([]byte(apiKey)))
+}
