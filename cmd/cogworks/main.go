@@ -26,7 +26,8 @@ func run() int {
 	defer stopServices()
 	root := cli.NewCmdRoot(f, version)
 	if err := root.ExecuteContext(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "cogworks:", err)
+		// The error may quote a secret (a provider's answer, a URL).
+		fmt.Fprintln(os.Stderr, "cogworks:", f.Redactor().Redact(err.Error()))
 		return cli.ExitCode(err)
 	}
 	return 0

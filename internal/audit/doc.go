@@ -10,6 +10,7 @@
 // Contracts: pure functions, no I/O, safe for concurrent use. Output is
 // deterministic for a given input. Every formatted comment passes through
 // Redact, which removes token-shaped secrets (GitHub tokens, LLM API keys,
-// PEM private keys); callers pass their configured secrets to Redact
-// themselves for anything else they write.
+// PEM private keys) through package secrets. The configured secrets'
+// values are removed later, at the GitHub adapter's write methods, by the
+// one secrets.Redactor the CLI builds from the environment.
 package audit

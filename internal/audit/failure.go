@@ -33,6 +33,9 @@ func FailureKey(workItem int, stage string) string {
 // FailureReport renders the structured report posted when the pipeline
 // halts: stage, SWI, reason, how to resume, every attempt with its
 // diagnostics, and the cost so far. Key "<N>/failure/<stage>".
+// Diagnostics are summarised (see Summarize) and the attempts section is
+// capped at MaxReportBytes: the full tool output went to the implementer,
+// a public comment never quotes it whole.
 func FailureReport(f Failure) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Stage:** %s", code(f.Stage))
@@ -50,27 +53,7 @@ func FailureReport(f Failure) string {
 	if len(f.Attempts) == 0 {
 		b.WriteString("_No attempt was recorded._\n\n")
 	}
-	for _, a := range f.Attempts {
-		fmt.Fprintf(&b, "**Attempt %d**", a.N)
-		if s := strings.TrimSpace(a.Summary); s != "" {
-			fmt.Fprintf(&b, " — %s", oneLine(s))
-		}
-		b.WriteString("\n\n")
-		if len(a.Diagnostics) == 0 {
-			b.WriteString("_No diagnostics._\n\n")
-			continue
-		}
-		for _, d := range a.Diagnostics {
-			d = Untrusted(strings.TrimRight(d, "\n"))
-			if strings.Contains(d, "\n") {
-				fence := codeFence(d)
-				fmt.Fprintf(&b, "- diagnostic:\n\n  %s\n  %s\n  %s\n", fence, strings.ReplaceAll(d, "\n", "\n  "), fence)
-				continue
-			}
-			fmt.Fprintf(&b, "- %s\n", d)
-		}
-		b.WriteString("\n")
-	}
+	b.WriteString(attemptsSection(f.Attempts))
 	if f.Cost != nil {
 		b.WriteString("#### Cost\n\n")
 		b.WriteString(CostTable(f.Cost.Ledger, f.Cost.BudgetTokens, f.Cost.BudgetUSD))
@@ -94,4 +77,60 @@ func codeFence(s string) string {
 		}
 	}
 	return strings.Repeat("`", max(3, longest+1))
+}
+
+// attemptsSection lists the attempts with their summarised diagnostics,
+// up to MaxReportBytes; what does not fit is counted, not shown.
+func attemptsSection(attempts []Attempt) string {
+	var b strings.Builder
+	left := 0
+	for i, a := range attempts {
+		var ab strings.Builder
+		fmt.Fprintf(&ab, "**Attempt %d**", a.N)
+		if s := strings.TrimSpace(a.Summary); s != "" {
+			fmt.Fprintf(&ab, " — %s", capLine(oneLine(s)))
+		}
+		if n := len(a.Diagnostics); n > 1 {
+			fmt.Fprintf(&ab, " (%d diagnostics)", n)
+		}
+		ab.WriteString("\n\n")
+		if len(a.Diagnostics) == 0 {
+			ab.WriteString("_No diagnostics._\n\n")
+		}
+		if b.Len()+ab.Len() > MaxReportBytes {
+			left = len(attempts) - i
+			break
+		}
+		b.WriteString(ab.String())
+		shown := 0
+		for _, d := range a.Diagnostics {
+			item := diagnosticItem(d)
+			if b.Len()+len(item) > MaxReportBytes {
+				break
+			}
+			b.WriteString(item)
+			shown++
+		}
+		if rest := len(a.Diagnostics) - shown; rest > 0 {
+			fmt.Fprintf(&b, "- _%d more diagnostics not shown: the report is capped at %d KiB._\n", rest, MaxReportBytes>>10)
+		}
+		if len(a.Diagnostics) > 0 {
+			b.WriteString("\n")
+		}
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, "_%d more attempts not shown: the report is capped at %d KiB._\n\n", left, MaxReportBytes>>10)
+	}
+	return b.String()
+}
+
+// diagnosticItem renders one summarised diagnostic as a list item, in a
+// code fence when it spans lines.
+func diagnosticItem(d string) string {
+	d = Untrusted(Summarize(strings.TrimRight(d, "\n")))
+	if strings.Contains(d, "\n") {
+		fence := codeFence(d)
+		return fmt.Sprintf("- diagnostic:\n\n  %s\n  %s\n  %s\n", fence, strings.ReplaceAll(d, "\n", "\n  "), fence)
+	}
+	return fmt.Sprintf("- %s\n", d)
 }

@@ -1,10 +1,9 @@
 package audit
 
 import (
-	"cmp"
-	"regexp"
-	"slices"
 	"strings"
+
+	"github.com/cogworks/cogworks/internal/secrets"
 )
 
 const (
@@ -13,7 +12,7 @@ const (
 	// Footer ends every CogWorks comment.
 	Footer = "<sub>CogWorks · automated pipeline bot · it never merges</sub>"
 	// Redacted replaces every secret.
-	Redacted = "[REDACTED]"
+	Redacted = secrets.Redacted
 )
 
 // Comment is one bot comment before formatting.
@@ -102,57 +101,16 @@ func Format(c Comment) string {
 	return Redact(b.String())
 }
 
-// tokenPattern is one secret shape and the literals every match contains,
-// checked first so that text without them skips the regular expression.
-type tokenPattern struct {
-	hints []string
-	re    *regexp.Regexp
-}
-
-// tokenPatterns match common secret shapes. They are compiled once, like
-// the project's other fixed patterns: compiling them on every call cost
-// most of a status comment's rendering time, since every string of the
-// snapshot is redacted. The slice is never modified.
-var tokenPatterns = []tokenPattern{
-	{[]string{"-----BEGIN "}, regexp.MustCompile(`(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)`)},
-	{[]string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}`)},
-	{[]string{"gho_", "ghp_", "ghs_", "ghu_", "ghr_"}, regexp.MustCompile(`\bgh[opsur]_[A-Za-z0-9]{20,}`)},
-	{[]string{"sk-"}, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`)},
-}
-
-func containsAny(text string, literals []string) bool {
-	for _, l := range literals {
-		if strings.Contains(text, l) {
-			return true
-		}
+// Redact replaces every occurrence of the given secrets (in every form
+// secrets.New finds: plain, base64, hex, URL- and JSON-escaped; values
+// shorter than secrets.MinLen are ignored) and of common token shapes
+// (GitHub tokens ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_, LLM API keys
+// sk-… and sk-ant-…, PEM private key blocks) with "[REDACTED]". Callers
+// redacting often with the same secrets build one secrets.Redactor
+// instead.
+func Redact(text string, values ...string) string {
+	if len(values) == 0 {
+		return secrets.RedactShapes(text)
 	}
-	return false
-}
-
-// Redact replaces every occurrence of the given secrets, and of common
-// token shapes (GitHub tokens ghp_/gho_/ghu_/ghs_/ghr_ and github_pat_,
-// LLM API keys sk-… and sk-ant-…, PEM private key blocks), with
-// "[REDACTED]". Empty secrets are ignored; longer secrets are replaced
-// first so that one secret containing another is removed whole.
-func Redact(text string, secrets ...string) string {
-	sorted := slices.Clone(secrets)
-	slices.SortFunc(sorted, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	for _, s := range sorted {
-		if s != "" {
-			text = strings.ReplaceAll(text, s, Redacted)
-		}
-	}
-	for _, p := range tokenPatterns {
-		if !containsAny(text, p.hints) {
-			continue
-		}
-		text = p.re.ReplaceAllStringFunc(text, func(m string) string {
-			// An sk- word without a digit is prose ("sk-learn-…"), not a key.
-			if strings.HasPrefix(m, "sk-") && !strings.ContainsAny(m, "0123456789") {
-				return m
-			}
-			return Redacted
-		})
-	}
-	return text
+	return secrets.New(values...).Redact(text)
 }

@@ -28,10 +28,75 @@ func markerNames() []string { return []string{"key", "state", "swi", "plan", "in
 // writes next cannot complete an opener. Everything else
 // is kept, Markdown table pipes included (cell and code escape those).
 // Untrusted is idempotent.
+//
+// It also keeps the text from acting on people: a word joiner after the
+// "@" of every mention ("@user", "@org/team") keeps it readable while
+// GitHub notifies nobody, and one after the "/" of a line starting with
+// "/cogworks" keeps the command parser (package commands) from reading a
+// command the bot never meant. The bot's own deliberate mentions (the
+// reply to a command's author, "approved by @…") are written outside
+// Untrusted and keep working.
 func Untrusted(s string) string {
 	s = strings.ReplaceAll(s, "--!>", "--"+wordJoiner+"!>")
 	s = strings.ReplaceAll(s, "-->", "--"+wordJoiner+">")
-	return defuseOpeners(s)
+	return defuseCommands(defuseMentions(defuseOpeners(s)))
+}
+
+// defuseMentions inserts a word joiner after every "@" GitHub would read
+// as a mention: one not preceded by a letter, digit or underscore (an
+// e-mail address or "pkg@v1" is no mention) and followed by a letter or
+// digit (a login or organisation starts so).
+func defuseMentions(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if s[i] == '@' && i+1 < len(s) && isASCIIAlnum(s[i+1]) && (i == 0 || !(isASCIIAlnum(s[i-1]) || s[i-1] == '_')) {
+			b.WriteString(wordJoiner)
+		}
+	}
+	return b.String()
+}
+
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// commandWord is commands.Prefix without its slash; audit stays free of
+// the commands package, whose parser this defeats.
+const commandWord = "cogworks"
+
+// defuseCommands inserts a word joiner after the "/" of every line whose
+// first non-blank text is "/cogworks" in any case, and of any quoted
+// ("> /cogworks") line, whatever the indentation.
+func defuseCommands(s string) string {
+	lower := asciiLower(s)
+	if !strings.Contains(lower, "/"+commandWord) {
+		return s
+	}
+	var b strings.Builder
+	start := 0
+	for start <= len(s) {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		line, lowerLine := s[start:end], lower[start:end]
+		lead := len(lowerLine) - len(strings.TrimLeft(lowerLine, " \t>"))
+		if strings.HasPrefix(lowerLine[lead:], "/"+commandWord) {
+			line = line[:lead+1] + wordJoiner + line[lead+1:]
+		}
+		b.WriteString(line)
+		if end < len(s) {
+			b.WriteByte('\n')
+		}
+		start = end + 1
+	}
+	return b.String()
 }
 
 // defuseOpeners is Untrusted without the closers: what Format applies to a

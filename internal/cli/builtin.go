@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/secrets"
 )
 
 // BuiltinServiceName is the registration name of the built-in Go domain
@@ -59,8 +60,10 @@ func newBuiltinDomain(f *Factory) *builtinDomain {
 	return &builtinDomain{
 		Executable: os.Executable,
 		Args:       []string{"domain-go", "serve"},
-		Stderr:     f.IO.ErrOut,
-		Logger:     f.Logger(),
+		// The service runs generated tests: what it prints may quote a
+		// secret, and standard error is the (often public) CI log.
+		Stderr: secrets.NewWriter(f.IO.ErrOut, f.Redactor()),
+		Logger: f.Logger(),
 	}
 }
 
@@ -168,6 +171,9 @@ func (b *builtinDomain) stopLocked() {
 		case <-time.After(builtinStopTimeout):
 			_ = b.cmd.Process.Kill()
 			<-b.exited
+		}
+		if fl, ok := b.Stderr.(interface{ Flush() error }); ok {
+			_ = fl.Flush() // the log stream's errors have nowhere to go
 		}
 		var ee *exec.ExitError
 		if b.waitErr != nil && !errors.As(b.waitErr, &ee) {

@@ -101,10 +101,13 @@ func runDoctor(ctx context.Context, f *Factory, opts *DoctorOptions) error {
 	}
 	checks := Doctor(ctx, f, opts)
 	failed := 0
+	// A check's detail may quote a provider's answer, which may quote the
+	// key: doctor runs in CI logs too.
+	r := f.Redactor()
 	for _, c := range checks {
-		fmt.Fprintf(f.IO.Out, "%-4s  %-16s %s\n", c.Status, c.Name, c.Detail)
+		fmt.Fprintf(f.IO.Out, "%-4s  %-16s %s\n", c.Status, c.Name, r.Redact(c.Detail))
 		if c.Fix != "" && c.Status != checkOK {
-			fmt.Fprintf(f.IO.Out, "      %-16s fix: %s\n", "", c.Fix)
+			fmt.Fprintf(f.IO.Out, "      %-16s fix: %s\n", "", r.Redact(c.Fix))
 		}
 		if c.Status == checkFail {
 			failed++

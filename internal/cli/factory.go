@@ -16,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/secrets"
 )
 
 // IOStreams are the command's input and output streams.
@@ -39,7 +40,12 @@ type ExecutorsFunc func(ctx context.Context, gh Client, repo github.Repo, worksp
 type Factory struct {
 	IO     IOStreams
 	Getenv func(string) string
-	Clock  func() time.Time
+	// Environ lists the environment CogWorks started with ("NAME=value");
+	// the values of its *_TOKEN, *_KEY, *_SECRET and *PASSWORD*
+	// variables are redacted (see Redactor). nil: only the named
+	// secrets read through Getenv are.
+	Environ func() []string
+	Clock   func() time.Time
 	// GitHub returns the GitHub client; the default builds one from the
 	// environment.
 	GitHub func(ctx context.Context) (Client, error)
@@ -61,6 +67,9 @@ type Factory struct {
 	bot     string
 	botErr  error
 
+	redactOnce sync.Once
+	redactor   *secrets.Redactor
+
 	// logMu serialises the loggers' writes to IO.ErrOut: every Logger
 	// call builds its own handler, whose lock guards only itself, and
 	// process-all and serve log from several goroutines at once.
@@ -79,13 +88,14 @@ func (w logWriter) Write(p []byte) (int, error) {
 
 // NewFactory returns a Factory reading the process environment.
 func NewFactory(io IOStreams) *Factory {
-	f := &Factory{IO: io, Getenv: os.Getenv, Clock: time.Now}
+	f := &Factory{IO: io, Getenv: os.Getenv, Environ: os.Environ, Clock: time.Now}
 	f.GitHub = func(ctx context.Context) (Client, error) {
 		opts, err := github.OptionsFromEnv(f.Getenv)
 		if err != nil {
 			return nil, &UsageError{Err: err}
 		}
 		opts.Logger = f.Logger()
+		opts.Redactor = f.Redactor()
 		if f.Metrics != nil {
 			opts.Transport = f.Metrics.Transport(nil)
 		}
@@ -106,7 +116,8 @@ func (f *Factory) Client(ctx context.Context) (Client, error) {
 
 // Logger returns the structured logger configured by COGWORKS_LOG_FORMAT
 // (text or json; unset: text when stderr is a terminal, json otherwise, as
-// in CI) and COGWORKS_LOG_LEVEL (debug|info|warn|error).
+// in CI) and COGWORKS_LOG_LEVEL (debug|info|warn|error). Every record
+// passes through the factory's Redactor first.
 func (f *Factory) Logger() *slog.Logger {
 	level := slog.LevelInfo
 	switch strings.ToLower(f.getenv("COGWORKS_LOG_LEVEL")) {
@@ -122,10 +133,11 @@ func (f *Factory) Logger() *slog.Logger {
 	if format == "" && isTerminal(f.IO.ErrOut) {
 		format = "text"
 	}
+	var h slog.Handler = slog.NewJSONHandler(logWriter{f}, opts)
 	if format == "text" {
-		return slog.New(slog.NewTextHandler(logWriter{f}, opts))
+		h = slog.NewTextHandler(logWriter{f}, opts)
 	}
-	return slog.New(slog.NewJSONHandler(logWriter{f}, opts))
+	return slog.New(secrets.NewHandler(h, f.Redactor()))
 }
 
 func (f *Factory) getenv(k string) string {
@@ -143,4 +155,28 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := fl.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Redactor returns the one Redactor of this process, built on first use
+// from the secrets of the environment (secrets.EnvValues) and, when
+// COGWORKS_GITHUB_APP_PRIVATE_KEY names a key file, that file's key. The
+// GitHub client, the LLM gateway and the loggers all use it.
+func (f *Factory) Redactor() *secrets.Redactor {
+	f.redactOnce.Do(func() {
+		var environ []string
+		if f.Environ != nil {
+			environ = f.Environ()
+		}
+		values := secrets.EnvValues(f.getenv, environ)
+		if path := strings.TrimSpace(f.getenv(secrets.EnvAppPrivateKey)); path != "" && !strings.Contains(path, "-----BEGIN") &&
+			!strings.ContainsAny(path, "\n\r") {
+			// A key file that cannot be read fails GitHub auth later,
+			// with its own error; there is nothing to redact then.
+			if pem, err := os.ReadFile(path); err == nil {
+				values = append(values, secrets.PEMValues(string(pem))...)
+			}
+		}
+		f.redactor = secrets.New(values...)
+	})
+	return f.redactor
 }

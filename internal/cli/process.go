@@ -168,13 +168,15 @@ func stepIssue(ctx context.Context, f *Factory, opts *ProcessOptions, t EventTar
 }
 
 // writeReport appends the step summary and the step outputs where asked.
+// Both are public on the workflow run, and errors and reasons in them may
+// quote a secret: they pass through the factory's Redactor.
 func writeReport(f *Factory, opts *ProcessOptions, r runReport) error {
 	var errs []error
 	if opts.SummaryFile != "" {
-		errs = append(errs, appendFile(opts.SummaryFile, r.Markdown()))
+		errs = append(errs, appendFile(opts.SummaryFile, f.Redactor().Redact(r.Markdown())))
 	}
 	if opts.OutputsFile != "" {
-		errs = append(errs, appendFile(opts.OutputsFile, r.Outputs()))
+		errs = append(errs, appendFile(opts.OutputsFile, f.Redactor().Redact(r.Outputs())))
 	}
 	if err := errors.Join(errs...); err != nil {
 		f.Logger().Error("write GitHub Actions summary or outputs", "error", err)

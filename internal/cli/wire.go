@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/contextpack"
 	"github.com/cogworks/cogworks/internal/demo"
@@ -20,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/stages"
 	"github.com/cogworks/cogworks/internal/xval"
 )
@@ -33,22 +33,6 @@ func Wire(f *Factory) (stop func()) {
 		return f.productionExecutors(ctx, gh, repo, workspace, cfg, b)
 	}
 	return b.Stop
-}
-
-// secretEnv are the variables whose values are redacted from everything
-// CogWorks writes or sends.
-var secretEnv = []string{"COGWORKS_GITHUB_TOKEN", "GITHUB_TOKEN", "COGWORKS_GITHUB_APP_PRIVATE_KEY", "COGWORKS_LLM_API_KEY"}
-
-// Redactor returns a redaction function covering token shapes and the
-// secrets present in the environment.
-func (f *Factory) Redactor() func(string) string {
-	var secrets []string
-	for _, k := range secretEnv {
-		if v := strings.TrimSpace(f.getenv(k)); len(v) >= 8 {
-			secrets = append(secrets, v)
-		}
-	}
-	return func(s string) string { return audit.Redact(s, secrets...) }
 }
 
 // LLMConfig resolves the provider from the repo config and the
@@ -77,7 +61,7 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 	if w := budget.Warning(); w != "" {
 		f.Logger().Warn(w)
 	}
-	g.Redact = f.Redactor()
+	g.Redact = f.Redactor().Redact
 	if f.Metrics != nil {
 		g.Observer = f.Metrics
 	}
@@ -165,7 +149,9 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	if err != nil {
 		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
 	}
-	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, f.IO.ErrOut, f.IO.ErrOut)}
+	// Twins are repository code: their output reaches the log redacted.
+	twinOut := secrets.NewWriter(f.IO.ErrOut, f.Redactor())
+	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, twinOut, twinOut)}
 	services := d.Services
 	if len(cfgs) == 0 {
 		services = nil // no registration at all: skip service checks

@@ -13,6 +13,8 @@ import (
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v62/github"
+
+	"github.com/cogworks/cogworks/internal/secrets"
 )
 
 // AppAuth authenticates as a GitHub App installation.
@@ -53,6 +55,15 @@ type Options struct {
 	// CacheSize is the number of ETag-cached GET responses (default 256;
 	// negative disables the cache).
 	CacheSize int
+	// Redactor removes secrets from everything the client writes:
+	// comment, issue, PR and review text, commit messages and file
+	// contents. nil removes token shapes only (secrets.RedactShapes).
+	Redactor Redactor
+}
+
+// Redactor removes secrets from text (a *secrets.Redactor).
+type Redactor interface {
+	Redact(string) string
 }
 
 // Validate reports configuration mistakes. It never includes secrets.
@@ -98,6 +109,9 @@ type Client struct {
 	apps *gh.Client
 	// app is the installation transport under App auth (nil for tokens).
 	app *ghinstallation.Transport
+	// redact is applied to every text the client writes, here at the
+	// narrowest waist so that no caller can forget it.
+	redact func(string) string
 }
 
 // New builds a Client from opts. ctx is accepted for symmetry with other
@@ -168,7 +182,10 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.Manifest != nil {
 		manifest = *opts.Manifest
 	}
-	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app}
+	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app, redact: secrets.RedactShapes}
+	if opts.Redactor != nil {
+		c.redact = opts.Redactor.Redact
+	}
 	if opts.App != nil {
 		jwt, err := ghinstallation.NewAppsTransport(counter, opts.App.AppID, opts.App.PrivateKey)
 		if err != nil {

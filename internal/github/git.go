@@ -147,7 +147,7 @@ func (c *Client) CreateTree(ctx context.Context, repo Repo, baseTree string, ent
 		switch {
 		case e.Delete:
 		case e.Content != nil:
-			ge.Content = e.Content
+			ge.Content = gh.String(c.redact(*e.Content))
 		case e.SHA != "":
 			ge.SHA = gh.String(e.SHA)
 		default:
@@ -167,6 +167,7 @@ func (c *Client) CreateCommit(ctx context.Context, repo Repo, message, tree stri
 	if err := c.manifest.Check(OpWriteGit); err != nil {
 		return Commit{}, err
 	}
+	message = c.redact(message)
 	in := &gh.Commit{Message: &message, Tree: &gh.Tree{SHA: &tree}}
 	for _, p := range parents {
 		in.Parents = append(in.Parents, &gh.Commit{SHA: gh.String(p)})
@@ -228,6 +229,7 @@ func (c *Client) PutFile(ctx context.Context, repo Repo, filePath, branch, messa
 		return err
 	}
 	what := fmt.Sprintf("put file %s on %s in %s", filePath, branch, repo)
+	message, content = c.redact(message), []byte(c.redact(string(content)))
 	if err := c.checkWritePath(filePath); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

@@ -68,6 +68,7 @@ func (c *Client) CreateIssue(ctx context.Context, repo Repo, in NewIssue) (Issue
 	if err := c.manifest.Check(OpWriteIssue); err != nil {
 		return Issue{}, err
 	}
+	in.Title, in.Body = c.redact(in.Title), c.redact(in.Body)
 	req := &gh.IssueRequest{Title: &in.Title, Body: &in.Body}
 	if len(in.Labels) > 0 {
 		req.Labels = &in.Labels
@@ -84,7 +85,7 @@ func (c *Client) UpdateIssue(ctx context.Context, repo Repo, number int, u Issue
 	if err := c.manifest.Check(OpWriteIssue); err != nil {
 		return Issue{}, err
 	}
-	req := &gh.IssueRequest{Title: u.Title, Body: u.Body, Labels: u.Labels}
+	req := &gh.IssueRequest{Title: c.redactPtr(u.Title), Body: c.redactPtr(u.Body), Labels: u.Labels}
 	i, _, err := c.gh.Issues.Edit(ctx, repo.Owner, repo.Name, number, req)
 	if err != nil {
 		return Issue{}, convertError(fmt.Sprintf("update issue %s#%d", repo, number), err)
@@ -113,6 +114,7 @@ func (c *Client) CreateComment(ctx context.Context, repo Repo, number int, body 
 	if err := c.manifest.Check(OpWriteComments); err != nil {
 		return Comment{}, err
 	}
+	body = c.redact(body)
 	cm, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gh.IssueComment{Body: &body})
 	if err != nil {
 		return Comment{}, convertError(fmt.Sprintf("comment on %s#%d", repo, number), err)
@@ -125,6 +127,7 @@ func (c *Client) EditComment(ctx context.Context, repo Repo, commentID int64, bo
 	if err := c.manifest.Check(OpWriteComments); err != nil {
 		return Comment{}, err
 	}
+	body = c.redact(body)
 	cm, _, err := c.gh.Issues.EditComment(ctx, repo.Owner, repo.Name, commentID, &gh.IssueComment{Body: &body})
 	if err != nil {
 		return Comment{}, convertError(fmt.Sprintf("edit comment %d in %s", commentID, repo), err)
@@ -366,4 +369,13 @@ func repoFromURL(u string) string {
 		return ""
 	}
 	return parts[0] + "/" + parts[1]
+}
+
+// redactPtr redacts an optional text field.
+func (c *Client) redactPtr(s *string) *string {
+	if s == nil {
+		return nil
+	}
+	r := c.redact(*s)
+	return &r
 }

@@ -14,6 +14,7 @@ func (c *Client) CreatePull(ctx context.Context, repo Repo, in NewPull) (PullReq
 	if err := c.manifest.Check(OpWritePull); err != nil {
 		return PullRequest{}, err
 	}
+	in.Title, in.Body = c.redact(in.Title), c.redact(in.Body)
 	req := &gh.NewPullRequest{Title: &in.Title, Body: &in.Body, Head: &in.Head, Base: &in.Base, Draft: &in.Draft}
 	pr, _, err := c.gh.PullRequests.Create(ctx, repo.Owner, repo.Name, req)
 	if err != nil {
@@ -75,14 +76,14 @@ func (c *Client) CreateReview(ctx context.Context, repo Repo, number int, in New
 	if err := c.manifest.Check(op); err != nil {
 		return Review{}, err
 	}
-	event := string(in.Event)
-	req := &gh.PullRequestReviewRequest{Event: &event, Body: &in.Body}
+	event, body := string(in.Event), c.redact(in.Body)
+	req := &gh.PullRequestReviewRequest{Event: &event, Body: &body}
 	if in.CommitID != "" {
 		req.CommitID = &in.CommitID
 	}
 	for _, ic := range in.Comments {
 		req.Comments = append(req.Comments, &gh.DraftReviewComment{
-			Path: gh.String(ic.Path), Line: gh.Int(ic.Line), Side: gh.String("RIGHT"), Body: gh.String(ic.Body)})
+			Path: gh.String(ic.Path), Line: gh.Int(ic.Line), Side: gh.String("RIGHT"), Body: gh.String(c.redact(ic.Body))})
 	}
 	r, _, err := c.gh.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
 	if err != nil {

@@ -276,6 +276,7 @@ func (g *Gateway) complete(ctx context.Context, req Request, rec *CallRecord) (R
 		}
 		start := g.now()
 		resp, err := g.Provider.Complete(ctx, req)
+		err = g.redactError(err)
 		rec.LatencyMS += g.now().Sub(start).Milliseconds()
 		rec.Attempts++
 		if resp.Model != "" {
@@ -394,6 +395,31 @@ func (g *Gateway) sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// redactedError is a provider error whose text went through the
+// gateway's redaction: a provider's 401 may quote the API key, and a
+// net/http error the URL holding it. Errors wrapped inside stay
+// reachable with errors.As for the retry decision.
+type redactedError struct {
+	err    error
+	redact func(string) string
+}
+
+func (e *redactedError) Error() string { return e.redact(e.err.Error()) }
+func (e *redactedError) Unwrap() error { return e.err }
+
+// redactError makes err's text safe to show: in a comment, a log or the
+// command's exit message.
+func (g *Gateway) redactError(err error) error {
+	if err == nil || g.Redact == nil {
+		return err
+	}
+	var pe *ProviderError
+	if errors.As(err, &pe) {
+		pe.Message = g.Redact(pe.Message)
+	}
+	return &redactedError{err: err, redact: g.Redact}
 }
 
 func (g *Gateway) redact(s string) string {

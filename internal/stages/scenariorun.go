@@ -211,7 +211,7 @@ func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, re
 func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) error {
 	n := workItem(in)
 	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
-	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: res.AuditMarkdown()})
+	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: audit.Cap(res.AuditMarkdown())})
 	_, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, n, in.Comments, in.BotLogin, key, body)
 	return err
 }

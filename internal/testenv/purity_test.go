@@ -19,7 +19,7 @@ func TestPurePackagesImportNoIO(t *testing.T) {
 	forbidden := []string{"net", "net/http", "os", "os/exec", "io/ioutil", "syscall",
 		"github.com/google/go-github", "github.com/cogworks/cogworks/internal/github", "github.com/cogworks/cogworks/internal/githubsim",
 		"github.com/cogworks/cogworks/internal/engine", "github.com/cogworks/cogworks/internal/llm", "github.com/cogworks/cogworks/domain"}
-	for _, pkg := range []string{"pipeline", "classify", "planner", "review", "audit", "commands"} {
+	for _, pkg := range []string{"pipeline", "classify", "planner", "review", "audit", "commands", "secrets"} {
 		t.Run(pkg, func(t *testing.T) {
 			dir := filepath.Join("..", pkg)
 			entries, err := os.ReadDir(dir)
