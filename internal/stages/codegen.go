@@ -84,7 +84,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		return engine.StageResult{}, fmt.Errorf("read repository %s: %w", r.repo, err)
 	}
 	r.ref = info.DefaultBranch
-	if r.src, err = loadSWISources(ctx, e.gh, r.repo, snap, rec, r.item); err != nil {
+	if r.src, err = loadSWISources(ctx, e.gh, r.repo, in.BotLogin, snap, rec, r.item); err != nil {
 		return engine.StageResult{}, err
 	}
 	others, err := e.contextItems(ctx, in, r.item, r.src)
