@@ -5,16 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/idem"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/planner"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/review"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -109,4 +113,29 @@ func TestRedTeamOutsiderReviewMarkerDoesNotSuppressFindings(t *testing.T) {
 	assert.Equal(t, testenv.Bot, reviews[1].Author, "the bot's findings are posted despite her copied marker")
 	require.Len(t, reviews[1].Comments, 1)
 	assert.Contains(t, reviews[1].Comments[0].Body, "parameter frame is unused")
+}
+
+func TestRedTeamFileFloodIsRefused(t *testing.T) {
+	t.Parallel()
+	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
+	f.cfg.Budgets.SubWorkItemMaxRetries = 2
+	flood := map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest}
+	for i := range config.Default().Trust.MaxAnswerFiles {
+		flood[fmt.Sprintf("widgets/flood%02d.go", i)] = "package widgets\n"
+	}
+	f.code(t, flood)
+	f.cfg.Trust.MaxAnswerBytes = 4096
+	f.code(t, map[string]string{simplePath: simpleCode + "// " + strings.Repeat("x", 5000) + "\n", simpleTestPath: simpleTest})
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	require.Len(t, esc.Attempts, 2)
+	assert.Contains(t, esc.Attempts[0].Summary, "file flood")
+	assert.Contains(t, esc.Attempts[0].Summary, "52 files; at most 50")
+	assert.Contains(t, esc.Attempts[1].Summary, "at most 4096 are allowed")
+	assert.Contains(t, f.requests("code_generation")[1], "trust.max_answer_files", "the model is told why")
+	_, ok := f.env.Sim.BranchSHA(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
+	assert.False(t, ok, "nothing committed")
+	assert.Empty(t, f.env.Sim.Pulls(testenv.Repo.String()), "a flood never becomes a PR")
 }
