@@ -106,6 +106,21 @@ func ParseSnapshot(body string) (s Snapshot, found bool, err error) {
 	return s, true, nil
 }
 
+// SnapshotBlock returns the machine block of body exactly as written,
+// "<!-- cogworks:state … -->": the text a state MAC signs. ok is false when
+// body holds no terminated block.
+func SnapshotBlock(body string) (block string, ok bool) {
+	start := strings.Index(body, snapshotOpen)
+	if start < 0 {
+		return "", false
+	}
+	end := strings.Index(body[start+len(snapshotOpen):], "-->")
+	if end < 0 {
+		return "", false
+	}
+	return body[start : start+len(snapshotOpen)+end+len("-->")], true
+}
+
 // describeJSONError adds the offending field or byte offset to a decoding
 // error where encoding/json does not already say it.
 func describeJSONError(raw string, err error) error {
