@@ -16,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/statesig"
 )
 
 // IOStreams are the command's input and output streams.
@@ -47,6 +48,9 @@ type Factory struct {
 	Executors ExecutorsFunc
 	// BotLogin is CogWorks's own login (labels it applies never approve).
 	BotLogin string
+	// StateKey, when set, replaces the state key taken from the
+	// environment (the demo's fixed key).
+	StateKey statesig.Key
 	// LLMProvider, when set, replaces the provider built from config
 	// (demo and tests use the scripted provider).
 	LLMProvider llm.Provider

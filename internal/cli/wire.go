@@ -37,7 +37,7 @@ func Wire(f *Factory) (stop func()) {
 
 // secretEnv are the variables whose values are redacted from everything
 // CogWorks writes or sends.
-var secretEnv = []string{"COGWORKS_GITHUB_TOKEN", "GITHUB_TOKEN", "COGWORKS_GITHUB_APP_PRIVATE_KEY", "COGWORKS_LLM_API_KEY"}
+var secretEnv = []string{"COGWORKS_GITHUB_TOKEN", "GITHUB_TOKEN", "COGWORKS_GITHUB_APP_PRIVATE_KEY", "COGWORKS_LLM_API_KEY", EnvStateKey}
 
 // Redactor returns a redaction function covering token shapes and the
 // secrets present in the environment.
