@@ -103,6 +103,10 @@ func ParseSnapshot(body string) (s Snapshot, found bool, err error) {
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return Snapshot{}, true, fmt.Errorf("parse snapshot: %w", describeJSONError(raw, err))
 	}
+	if major == 2 {
+		// 3.0.0 only added fields; a 2.x snapshot has none of them.
+		s.SchemaVersion = SchemaVersion
+	}
 	return s, true, nil
 }
 
