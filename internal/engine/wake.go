@@ -263,6 +263,9 @@ func (s *stepper) judgeGate(ctx context.Context, o *observed) error {
 // gatePR is the PR whose merge passes the waiting gate, if the gated
 // stage produced one.
 func gatePR(s pipeline.Snapshot) int {
+	if s.Gate.Resume {
+		return 0 // a pause is lifted by a writer's approval, never by a merge
+	}
 	switch s.Gate.Stage {
 	case pipeline.StageArchitecture:
 		return s.Artifacts.SpecPR
