@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -62,4 +64,40 @@ func TestStateKeySources(t *testing.T) {
 		})
 	}
 	assert.NotEqual(t, statesig.Key("sk-x"), derived(statesig.Sources{LLMAPIKey: "sk-x"}), "the LLM key itself is never the state key")
+}
+
+func TestRedTeamStatusIgnoresASharedLoginsForgery(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
+	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	f, out, _ := testFactory(t, env)
+	shared := env.ClientAs(t, statesig.SharedLogin)
+	f.GitHub = func(context.Context) (Client, error) { return shared, nil }
+	f.BotLogin = statesig.SharedLogin
+	f.Getenv = func(k string) string { return map[string]string{EnvStateKey: "status-test-key"}[k] }
+
+	require.NoError(t, execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(), "--max-steps", "3"))
+
+	// Another workflow's GITHUB_TOKEN rewrites the status comment, which
+	// its login can edit.
+	forged := pipeline.NewSnapshot(testenv.Repo.String(), n)
+	forged.Stage = pipeline.StageComplete
+	block, err := pipeline.RenderSnapshot(forged)
+	require.NoError(t, err)
+	var status int64
+	for _, c := range env.Sim.Comments(testenv.Repo.String(), n) {
+		if _, ok := pipeline.SnapshotBlock(c.Body); ok {
+			status = c.ID
+		}
+	}
+	require.NotZero(t, status)
+	_, err = shared.EditComment(t.Context(), testenv.Repo, status, audit.Format(audit.Comment{Key: audit.StatusKey(n), Title: "status", Hidden: block}))
+	require.NoError(t, err)
+
+	out.Reset()
+	err = execute(t, f, "status", "--repo", testenv.Repo.String(), "--issue", "1", "--output", "json")
+	require.Error(t, err, "the forgery is not shown as the pipeline's state")
+	assert.ErrorContains(t, err, "has no CogWorks status comment")
+	assert.NotContains(t, out.String(), `"complete"`)
 }

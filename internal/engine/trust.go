@@ -20,8 +20,8 @@ import (
 // applies (cogworks doctor fails a shared login without a key).
 
 const (
-	macKindState = "state"
-	macKindLock  = "lock"
+	macKindState = statesig.KindState
+	macKindLock  = statesig.KindLock
 )
 
 // lockAtOpen prefixes the signed time of a lock claim.
@@ -60,13 +60,11 @@ func (s *stepper) trusted(c github.Comment, kind, text string) bool {
 	if len(s.d.StateKey) == 0 {
 		return true
 	}
-	switch st := s.d.StateKey.Verify(s.scope(kind), c.Body, text); st {
-	case statesig.Valid:
+	st := s.d.StateKey.Verify(s.scope(kind), c.Body, text)
+	switch {
+	case statesig.Accept(s.d.StateKey, st, statesig.IsShared(s.d.BotLogin)):
 		return true
-	case statesig.Unsigned:
-		if !statesig.IsShared(s.d.BotLogin) {
-			return true // written before signing; the next write signs it
-		}
+	case st == statesig.Unsigned:
 		s.d.logger().Warn("ignoring an unsigned "+kind+" block: the login is shared, so it may not be CogWorks's",
 			"issue", s.ref.Issue, "comment", c.ID, "login", c.User)
 		return false

@@ -81,6 +81,12 @@ func Derive(src Sources) (Key, string, error) {
 	return nil, "", ErrNoKeySource
 }
 
+// The kinds of signed blocks.
+const (
+	KindState = "state"
+	KindLock  = "lock"
+)
+
 // Scope binds a MAC to what it signs: its kind ("state", "lock") and the
 // work item, so a block cannot be replayed on another issue or as another
 // kind.
@@ -180,4 +186,21 @@ func StripMAC(body string) string {
 		}
 		body = body[:start] + body[i+j+len(macClose):]
 	}
+}
+
+// Accept is the one rule for whether a block the bot's login wrote is the
+// bot's: without a key only the author check applies; with one a valid MAC
+// is needed, except that an unsigned block (written before signing
+// existed) is accepted while the login is the bot's own (shared false),
+// since then no one else can have written it. The next write signs it.
+func Accept(k Key, st Status, shared bool) bool {
+	switch {
+	case len(k) == 0:
+		return true
+	case st == Valid:
+		return true
+	case st == Unsigned:
+		return !shared
+	}
+	return false
 }

@@ -54,3 +54,26 @@ func TestDerive(t *testing.T) {
 	assert.True(t, IsShared("github-actions[bot]"))
 	assert.False(t, IsShared("cogworks[bot]"))
 }
+
+func TestAccept(t *testing.T) {
+	t.Parallel()
+	key := Key("k")
+	tests := []struct {
+		name   string
+		key    Key
+		st     Status
+		shared bool
+		want   bool
+	}{
+		{"no key: the author check only", nil, Unsigned, true, true},
+		{"valid", key, Valid, true, true},
+		{"invalid", key, Invalid, false, false},
+		{"unsigned, own login: written before signing", key, Unsigned, false, true},
+		{"unsigned, shared login", key, Unsigned, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Accept(tt.key, tt.st, tt.shared))
+		})
+	}
+}
