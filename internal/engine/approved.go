@@ -73,10 +73,10 @@ func (s *stepper) pause(snap *pipeline.Snapshot, a *action, reason string) {
 // maxTriggerActors bounds the permission checks one fresh item costs.
 const maxTriggerActors = 3
 
-// trigger decides whether a writer started the pipeline: the latest
-// actors who applied cogworks:run or cogworks:approve (a writer approves
-// an outsider's trigger by applying either), newest first, until one may
-// write (the permission /cogworks commands need). actor is that writer,
+// trigger decides whether a writer started the pipeline: the actors who
+// applied cogworks:run or cogworks:approve since cogworks:run was last
+// removed (a writer approves an outsider's trigger by applying either),
+// newest first, until one may write (the permission /cogworks commands need). actor is that writer,
 // else whoever applied cogworks:run last. The answer is kept for the step.
 func (s *stepper) trigger(ctx context.Context) (actor string, writer bool, err error) {
 	if s.triggerDone {
@@ -90,6 +90,9 @@ func (s *stepper) trigger(ctx context.Context) (actor string, writer bool, err e
 	var actors []string
 	for i := len(events) - 1; i >= 0; i-- {
 		e := events[i]
+		if e.Event == "unlabeled" && e.Label == pipeline.LabelRun && runBy != "" {
+			break // an older trigger, since withdrawn, vouches for nothing now
+		}
 		if e.Event != "labeled" || (e.Label != pipeline.LabelRun && e.Label != pipeline.LabelApprove) {
 			continue
 		}

@@ -282,3 +282,13 @@ func TestIssueEditPauseLiftedByApproveCommand(t *testing.T) {
 	assert.Equal(t, pipeline.IssueDigest(title, "Count widgets per hour."), snap.Pin.SHA256)
 	assert.Equal(t, "command", snap.Pin.Via)
 }
+
+func TestRedTeamWithdrawnWriterTriggerVouchesForNothing(t *testing.T) {
+	f := newOutsiderIssue(t, "alice")
+	repo := testenv.Repo.String()
+	require.True(t, f.env.Sim.UnlabelIssue(repo, f.issue, "alice", pipeline.LabelRun))
+	require.True(t, f.env.Sim.LabelIssue(repo, f.issue, "mallory", pipeline.LabelRun))
+	res := f.step(t)
+	assert.Equal(t, OutcomeWaiting, res.Outcome, "alice's old trigger does not vouch for mallory's")
+	assert.Zero(t, f.rec.count(pipeline.StageIntake))
+}
