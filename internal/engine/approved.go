@@ -50,6 +50,9 @@ func (s *stepper) holdUnapproved(ctx context.Context, o *observed, snap *pipelin
 		}
 		s.pause(snap, a, triggerReason(actor))
 		return true, nil
+	case snap.Pin.SHA256 != digest && !o.issueRead && s.freshMatches(ctx, o, snap.Pin.SHA256):
+		// A queued event showed an older text; the issue reads as approved.
+		return false, nil
 	case snap.Pin.SHA256 != digest:
 		s.pause(snap, a, reasonChanged)
 		key := audit.Key(fmt.Sprint(s.ref.Issue), "changed", digest[:16])
@@ -61,6 +64,23 @@ func (s *stepper) holdUnapproved(ctx context.Context, o *observed, snap *pipelin
 		return true, nil
 	}
 	return false, nil
+}
+
+// freshMatches re-reads an issue an event payload showed and reports
+// whether its text is the pinned one; the executor then gets the fresh
+// text. A failed read counts as no match: the step pauses, which a writer
+// can lift.
+func (s *stepper) freshMatches(ctx context.Context, o *observed, pin string) bool {
+	issue, err := s.d.GitHub.GetIssue(ctx, s.ref.Repo, s.ref.Issue)
+	if err != nil {
+		s.d.logger().Warn("re-read the issue to compare with the approved text", "issue", s.ref.Issue, "error", err)
+		return false
+	}
+	if pipeline.IssueDigest(issue.Title, issue.Body) != pin {
+		return false
+	}
+	o.issue.Title, o.issue.Body = issue.Title, issue.Body
+	return true
 }
 
 // pause opens a gate that resumes snap's stage once a writer approves.

@@ -292,3 +292,16 @@ func TestRedTeamWithdrawnWriterTriggerVouchesForNothing(t *testing.T) {
 	assert.Equal(t, OutcomeWaiting, res.Outcome, "alice's old trigger does not vouch for mallory's")
 	assert.Zero(t, f.rec.count(pipeline.StageIntake))
 }
+
+func TestStalePayloadTextDoesNotPause(t *testing.T) {
+	f := newOutsiderIssue(t, "alice")
+	f.step(t) // intake pins the issue as it reads
+	issue, err := f.env.Client.GetIssue(t.Context(), testenv.Repo, f.issue)
+	require.NoError(t, err)
+	stale := issue
+	stale.Body = "what a queued event showed before an approved edit"
+	res, err := Step(t.Context(), f.deps, Ref{Repo: testenv.Repo, Issue: f.issue, Known: &stale})
+	require.NoError(t, err)
+	assert.Equal(t, OutcomeAdvanced, res.Outcome, "the issue itself still reads as approved")
+	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture))
+}
