@@ -38,15 +38,15 @@ const archDefaultWindow = 200000
 func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	d, snap, n := x.d, in.Snapshot, in.Issue.Number
 	branch := specBranch(n)
-	pr, found, err := findPullByHead(ctx, x.gh, in.Repo, in.BotLogin, branch)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
 	base, err := defaultBranch(ctx, x.gh, in.Repo)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	if found && pr.Base == base && recordedOrNone(snap.Artifacts.SpecPR, pr.Number) {
+	pr, found, err := ownPull(ctx, x.gh, in, branch, base)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if found && recordedOrNone(snap.Artifacts.SpecPR, pr.Number) {
 		snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
 		return engine.StageResult{Outcome: engine.StageDone,
 			Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
@@ -233,4 +233,18 @@ func findPullByHead(ctx context.Context, api pullLister, repo github.Repo, autho
 // recorded when it was opened: any PR when none was recorded yet.
 func recordedOrNone(recorded, found int) bool {
 	return recorded == 0 || recorded == found
+}
+
+// ownPull finds the bot's PR from branch to base before any LLM call, so
+// that an outsider's PR blocking the branch fails the stage
+// (*idem.ForeignPullError) before anything is spent.
+func ownPull(ctx context.Context, gh idem.PullAPI, in engine.StageInput, branch, base string) (github.PullRequest, bool, error) {
+	pr, found, foreign, err := idem.FindOwnPull(ctx, gh, in.Repo, in.BotLogin, branch, base)
+	if err != nil || found {
+		return pr, found, err
+	}
+	if foreign != nil {
+		return github.PullRequest{}, false, &idem.ForeignPullError{Head: branch, Number: foreign.Number, User: foreign.User, Base: foreign.Base}
+	}
+	return github.PullRequest{}, false, nil
 }

@@ -56,15 +56,15 @@ type interfaceExecutor struct {
 func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	d, n := x.d, in.Issue.Number
 	branch := designBranch(n)
-	if res, done, err := x.recorded(ctx, in, branch); err != nil || done {
+	base, err := defaultBranch(ctx, x.gh, in.Repo)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if res, done, err := x.recorded(ctx, in, branch, base); err != nil || done {
 		return res, err
 	}
 	if d.Domain == nil {
 		return engine.StageResult{}, errors.New("interface design: no primary domain service is configured")
-	}
-	base, err := defaultBranch(ctx, x.gh, in.Repo)
-	if err != nil {
-		return engine.StageResult{}, err
 	}
 	design, err := x.design(ctx, in)
 	if err != nil {
@@ -82,13 +82,9 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 // recorded finishes the stage from an existing interface PR whose body
 // carries the interface list (a re-run after the PR was opened); done is
 // false when there is none.
-func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch string) (res engine.StageResult, done bool, err error) {
-	pr, found, err := findPullByHead(ctx, x.gh, in.Repo, in.BotLogin, branch)
+func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch, base string) (res engine.StageResult, done bool, err error) {
+	pr, found, err := ownPull(ctx, x.gh, in, branch, base)
 	if err != nil || !found || !recordedOrNone(in.Snapshot.Artifacts.InterfacePR, pr.Number) {
-		return engine.StageResult{}, false, err
-	}
-	base, err := defaultBranch(ctx, x.gh, in.Repo)
-	if err != nil || pr.Base != base {
 		return engine.StageResult{}, false, err
 	}
 	decls, ok := parseInterfaceList(pr.Body)

@@ -60,7 +60,6 @@ func TestRedTeamOutsiderInterfacePRAfterLostCreateIsNotAdopted(t *testing.T) {
 	f.deps.Domain = goDomain(t)
 	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\nAn hourly counter.\n"})
 	f.addJSON(t, prompts.InterfaceDesign, design("counter/hourly.go", goodInterface))
-	f.addJSON(t, prompts.InterfaceDesign, design("counter/hourly.go", goodInterface))
 	require.NoError(t, f.env.Sim.InjectFault(githubsim.Fault{Method: "POST", PathPattern: `/pulls$`, Status: 502, Count: 1}))
 	snap := f.snapshot()
 	snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = specBranch(f.issue), 99
@@ -82,6 +81,7 @@ func TestRedTeamOutsiderInterfacePRAfterLostCreateIsNotAdopted(t *testing.T) {
 	assert.Equal(t, "mallory", foreign.User)
 	assert.Empty(t, snap.Interfaces, "nothing from her body becomes state")
 	assert.Zero(t, snap.Artifacts.InterfacePR)
+	assert.Equal(t, 1, f.requests(prompts.InterfaceDesign), "her PR is found before the LLM is asked again")
 
 	// Later stages that recover the list from the PR ignore hers too.
 	_, err = loadInterfaces(context.Background(), f.env.Client, testenv.Repo, testenv.Bot, snap)
@@ -138,4 +138,22 @@ func TestRedTeamFileFloodIsRefused(t *testing.T) {
 	_, ok := f.env.Sim.BranchSHA(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
 	assert.False(t, ok, "nothing committed")
 	assert.Empty(t, f.env.Sim.Pulls(testenv.Repo.String()), "a flood never becomes a PR")
+}
+
+func TestRedTeamOutsiderSpecPRFailsBeforeTheLLM(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.addJSON(t, prompts.Architecture, validSpec())
+	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{"notes.md": "mallory was here\n"})
+	hers, err := f.env.ClientAs(t, "mallory").CreatePull(context.Background(), testenv.Repo, github.NewPull{
+		Title: "CogWorks spec for #1", Body: "approve me", Head: specBranch(f.issue), Base: "main"})
+	require.NoError(t, err)
+
+	snap := f.snapshot()
+	_, err = f.run(t, pipeline.StageArchitecture, snap)
+	var foreign *idem.ForeignPullError
+	require.ErrorAs(t, err, &foreign)
+	assert.Equal(t, hers.Number, foreign.Number)
+	assert.Zero(t, snap.Artifacts.SpecPR, "her PR is not the spec PR a gate merge would pass")
+	assert.Zero(t, f.requests(prompts.Architecture), "nothing is spent on a blocked branch")
 }
