@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bytes"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,9 +91,13 @@ func TestRedTeamSharedIdentityForgedStateBlockIsIgnored(t *testing.T) {
 			id := statusID(t, f)
 			_, err := f.env.ClientAs(t, statesig.SharedLogin).EditComment(t.Context(), testenv.Repo, id, forgedStatusBody(t, f, forged, mac))
 			require.NoError(t, err)
+			var logs syncBuffer
+			f.deps.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 			for range 2 {
 				f.step(t)
 			}
+			assert.Contains(t, logs.String(), "ignoring", "the forgery is logged")
+			assert.Contains(t, logs.String(), "state block")
 			assert.Zero(t, f.rec.count(pipeline.StageCodeGeneration), "code generation never ran")
 			assert.Zero(t, f.rec.count(pipeline.StageInterfaceDesign), "the gate was not skipped")
 		})
@@ -304,4 +311,22 @@ func TestStalePayloadTextDoesNotPause(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, OutcomeAdvanced, res.Outcome, "the issue itself still reads as approved")
 	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture))
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger's concurrent writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
