@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/commands"
 	"github.com/cogworks/cogworks/internal/pipeline"
 )
 
@@ -153,7 +154,44 @@ func (s *stepper) untrustedTrigger(ctx context.Context, o *observed, v pipeline.
 	if err != nil || writer {
 		return "", false, err
 	}
+	approved, err := s.approvedByCommand(ctx, o)
+	if err != nil || approved {
+		return "", false, err
+	}
 	return triggerReason(actor), true, nil
+}
+
+// approvedByCommand reports a writer's `/cogworks approve` on a fresh item
+// held for its trigger: one comment list (the only request an untrusted
+// trigger adds per event) and at most maxTriggerActors permission checks.
+// The command itself is then handled under the lock like any other.
+func (s *stepper) approvedByCommand(ctx context.Context, o *observed) (bool, error) {
+	if o.comments == nil {
+		comments, err := s.d.GitHub.ListComments(ctx, s.ref.Repo, s.ref.Issue)
+		if err != nil {
+			return false, fmt.Errorf("read comments of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+		}
+		o.comments = comments
+	}
+	var checked []string
+	for i := len(o.comments) - 1; i >= 0 && len(checked) < maxTriggerActors; i-- {
+		c := o.comments[i]
+		// The rules of comment commands: a person's comment, never edited.
+		if c.User == s.d.BotLogin || !c.UpdatedAt.Equal(c.CreatedAt) || slices.Contains(checked, c.User) ||
+			!slices.ContainsFunc(commands.Parse(c.Body), func(cmd commands.Command) bool { return cmd.Name == commands.Approve }) {
+			continue
+		}
+		checked = append(checked, c.User)
+		perm, err := s.d.GitHub.CollaboratorPermission(ctx, s.ref.Repo, c.User)
+		if err != nil {
+			return false, fmt.Errorf("read permission of %s on %s: %w", c.User, s.ref.Repo, err)
+		}
+		if pipeline.CanApprove(perm) {
+			s.triggerActor, s.triggerWriter = c.User, true
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func triggerReason(actor string) string {

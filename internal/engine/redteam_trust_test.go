@@ -242,7 +242,7 @@ func TestRedTeamOutsiderTriggerSpendsNothing(t *testing.T) {
 		res := f.step(t)
 		assert.Equal(t, OutcomeWaiting, res.Outcome)
 		assert.Contains(t, res.Reason, "@mallory, who cannot write")
-		assert.LessOrEqual(t, res.GitHubRequests, int64(3), "the issue, its events, mallory's permission")
+		assert.LessOrEqual(t, res.GitHubRequests, int64(4), "the issue, its events, mallory's permission, the comments")
 	}
 	assert.Zero(t, f.rec.count(pipeline.StageIntake), "no stage ran, so no LLM call")
 	assert.Zero(t, writes(f.env.Sim), "nothing is written: no lock, no comment, no label")
@@ -329,4 +329,27 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+func TestOutsiderTriggerApprovedByWritersCommand(t *testing.T) {
+	f := newOutsiderIssue(t, "mallory")
+	_, err := f.env.ClientAs(t, "mallory").CreateComment(t.Context(), testenv.Repo, f.issue, "/cogworks approve")
+	require.NoError(t, err)
+	res := f.step(t)
+	assert.Equal(t, OutcomeWaiting, res.Outcome, "mallory cannot approve her own trigger")
+	assert.Zero(t, f.rec.count(pipeline.StageIntake))
+
+	_, err = f.env.ClientAs(t, "alice").CreateComment(t.Context(), testenv.Repo, f.issue, "/cogworks approve")
+	require.NoError(t, err)
+	res = f.step(t)
+	assert.Equal(t, OutcomeAdvanced, res.Outcome)
+	assert.Equal(t, 1, f.rec.count(pipeline.StageIntake), "a writer's command starts intake")
+	assert.Equal(t, "alice", f.snapshot(t).Pin.By)
+	replies := 0
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		if c.Author == testenv.Bot && strings.Contains(c.Body, "the pipeline starts now") {
+			replies++
+		}
+	}
+	assert.Equal(t, 1, replies, "alice is told it started")
 }
