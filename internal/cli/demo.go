@@ -20,6 +20,7 @@ import (
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/statesig"
 )
 
 // DemoOptions are the flags of `cogworks demo`.
@@ -237,7 +238,7 @@ func newDemoFactory(streams IOStreams, url string, transport http.RoundTripper, 
 	if clock == nil {
 		clock = time.Now
 	}
-	df := &Factory{IO: streams, Getenv: func(string) string { return "" }, Clock: clock, BotLogin: demoBot, LLMProvider: provider}
+	df := &Factory{IO: streams, Getenv: func(string) string { return "" }, Clock: clock, BotLogin: demoBot, StateKey: statesig.DemoKey(), LLMProvider: provider}
 	df.GitHub = func(ctx context.Context) (Client, error) {
 		return github.New(ctx, github.Options{BaseURL: url + "/api/v3/", Token: demoToken, Transport: transport, Retry: retry})
 	}

@@ -130,7 +130,7 @@ func Doctor(ctx context.Context, f *Factory, opts *DoctorOptions) []Check {
 				Fix: "set COGWORKS_GITHUB_TOKEN (or GITHUB_TOKEN; with the GitHub CLI: export COGWORKS_GITHUB_TOKEN=$(gh auth token)), or COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY and COGWORKS_GITHUB_INSTALLATION_ID"},
 			Check{Name: "labels", Status: checkSkip, Detail: "no GitHub client"})
 	} else {
-		checks = append(checks, checkAccess(ctx, gh, repo), checkLabels(ctx, gh, repo))
+		checks = append(checks, checkAccess(ctx, gh, repo), checkIdentity(ctx, f, gh), checkLabels(ctx, gh, repo))
 	}
 	cfg, cfgCheck := checkConfig(opts.Workspace)
 	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), checkServices(ctx, f, opts.Workspace))

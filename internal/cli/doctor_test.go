@@ -54,7 +54,8 @@ func newDoctorEnv(t *testing.T) *doctorEnv {
 func (d *doctorEnv) factory(t *testing.T, opts github.Options) (*Factory, *bytes.Buffer) {
 	t.Helper()
 	var out bytes.Buffer
-	env := map[string]string{"COGWORKS_LLM_PROVIDER": "openai", "COGWORKS_LLM_BASE_URL": d.llm.URL + "/v1", "COGWORKS_LLM_MODEL": "gpt-4o"}
+	env := map[string]string{"COGWORKS_LLM_PROVIDER": "openai", "COGWORKS_LLM_BASE_URL": d.llm.URL + "/v1", "COGWORKS_LLM_MODEL": "gpt-4o",
+		EnvStateKey: "doctor-test-state-key"}
 	f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(k string) string { return env[k] }}
 	opts.BaseURL = d.env.URL + "/api/v3/"
 	opts.Retry = github.RetryPolicy{MaxRetries: -1}
@@ -100,12 +101,13 @@ func TestDoctorPassingSetUp(t *testing.T) {
 	err := execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws)
 	require.NoError(t, err, out.String())
 	lines := doctorLines(out.String())
-	for _, name := range []string{"permissions", "labels", "config", "domain services", "llm"} {
+	for _, name := range []string{"permissions", "identity", "labels", "config", "domain services", "llm"} {
 		assert.True(t, strings.HasPrefix(lines[name], "ok"), "%s: %q\n%s", name, lines[name], out.String())
 	}
 	assert.True(t, strings.HasPrefix(lines["registry"], "skip"), lines["registry"])
 	assert.Contains(t, lines["permissions"], "repo, workflow")
 	assert.Contains(t, lines["llm"], "gpt-4o answered")
+	assert.Contains(t, lines["identity"], "writes as octocat; state is signed with a key COGWORKS_STATE_KEY")
 	assert.NotContains(t, out.String(), "fix:")
 }
 
@@ -142,6 +144,16 @@ func TestDoctorFailingSetUps(t *testing.T) {
 			failing: map[string]string{"permissions": "no write access", "config": "gates.planning",
 				"domain services": "unavailable", "llm": "invalid api key"},
 			fix: "write access",
+		},
+		{
+			name: "the shared github-actions[bot] login (the Actions GITHUB_TOKEN)",
+			setup: func(t *testing.T, d *doctorEnv) github.Options {
+				d.env.Sim.AddToken("ghs_actions", "github-actions[bot]")
+				d.env.Sim.AddCollaborator(testenv.Repo.String(), "github-actions[bot]", "write")
+				return github.Options{Token: "ghs_actions"}
+			},
+			failing: map[string]string{"identity": "which every workflow of the repository shares"},
+			fix:     "install the CogWorks GitHub App",
 		},
 	}
 	for _, tt := range tests {

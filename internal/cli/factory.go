@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/secrets"
+	"github.com/cogworks/cogworks/internal/statesig"
 )
 
 // IOStreams are the command's input and output streams.
@@ -53,6 +54,9 @@ type Factory struct {
 	Executors ExecutorsFunc
 	// BotLogin is CogWorks's own login (labels it applies never approve).
 	BotLogin string
+	// StateKey, when set, replaces the state key taken from the
+	// environment (the demo's fixed key).
+	StateKey statesig.Key
 	// LLMProvider, when set, replaces the provider built from config
 	// (demo and tests use the scripted provider).
 	LLMProvider llm.Provider

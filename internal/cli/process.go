@@ -205,8 +205,10 @@ func (f *Factory) engineDepsWith(ctx context.Context, gh Client, repo github.Rep
 	if err != nil {
 		return engine.Deps{}, err
 	}
+	key, _ := f.stateKey()
+	f.warnIdentity(bot, key)
 	deps := engine.Deps{
-		GitHub: gh, Config: cfg, RunID: newRunID(), BotLogin: bot,
+		GitHub: gh, Config: cfg, RunID: newRunID(), BotLogin: bot, StateKey: key,
 		Clock: f.Clock, Logger: f.Logger(), DryRun: dryRun,
 	}
 	// A dry run never executes a stage, so it needs no LLM key.

@@ -10,6 +10,7 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/statesig"
 )
 
 // StatusOptions are the flags of `cogworks status`.
@@ -143,9 +144,15 @@ func ReadSnapshot(ctx context.Context, f *Factory, repo github.Repo, issue int) 
 	if err != nil {
 		return pipeline.Snapshot{}, fmt.Errorf("read comments of %s#%d: %w", repo, issue, err)
 	}
+	key, _ := f.stateKey()
+	scope := statesig.Scope{Kind: statesig.KindState, Repo: repo.String(), Issue: issue}
 	for _, c := range comments {
-		// Only the bot's own status comment is state (docs/security.md).
-		if key, ok := audit.FindKey(c.Body); ok && c.User == bot && key == audit.Key(fmt.Sprint(issue), "status") {
+		// Only the bot's own status comment is state (docs/security.md),
+		// and with a key only one whose MAC verifies (package statesig).
+		if k, ok := audit.FindKey(c.Body); ok && c.User == bot && k == audit.Key(fmt.Sprint(issue), "status") {
+			if block, ok := pipeline.SnapshotBlock(c.Body); ok && !statesig.Accept(key, key.Verify(scope, c.Body, block), statesig.IsShared(bot)) {
+				continue
+			}
 			snap, found, err := pipeline.ParseSnapshot(c.Body)
 			if err != nil {
 				return pipeline.Snapshot{}, fmt.Errorf("state snapshot of %s#%d: %w", repo, issue, err)

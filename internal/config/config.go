@@ -36,6 +36,20 @@ type Config struct {
 	Scenarios      Scenarios           `toml:"scenarios"`
 	Interfaces     Interfaces          `toml:"interfaces"`
 	Constraints    Constraints         `toml:"constraints"`
+	Trust          Trust               `toml:"trust"`
+}
+
+// Trust holds [trust]: what an outsider can make CogWorks spend or write.
+type Trust struct {
+	// RequireWriterTrigger makes cogworks:run applied by someone without
+	// write permission (issue forms can auto-label) wait, spending
+	// nothing, until a writer approves.
+	RequireWriterTrigger bool `toml:"require_writer_trigger"`
+	// MaxAnswerFiles and MaxAnswerBytes cap one code answer per
+	// sub-work-item: past either the attempt fails, so a "file flood"
+	// never becomes a commit or a PR.
+	MaxAnswerFiles int `toml:"max_answer_files"`
+	MaxAnswerBytes int `toml:"max_answer_bytes"`
 }
 
 // Pipeline holds [pipeline].
@@ -146,6 +160,7 @@ func Default() Config {
 		LLM:        LLM{Provider: "anthropic", Model: "claude-sonnet-4-5", ContextWindow: 200000, MaxTokens: 8192},
 		Scenarios:  Scenarios{Directory: ".cogworks/scenarios", Trajectories: 10, Threshold: 0.95},
 		Interfaces: Interfaces{Directory: ".cogworks/interfaces"},
+		Trust:      Trust{RequireWriterTrigger: true, MaxAnswerFiles: 50, MaxAnswerBytes: 1 << 20},
 	}
 }
 
@@ -233,6 +248,8 @@ func (c Config) Validate() error {
 		"llm.context_window":                    c.LLM.ContextWindow,
 		"llm.max_output_tokens":                 c.LLM.MaxTokens,
 		"scenarios.trajectories":                c.Scenarios.Trajectories,
+		"trust.max_answer_files":                c.Trust.MaxAnswerFiles,
+		"trust.max_answer_bytes":                c.Trust.MaxAnswerBytes,
 	}
 	for key, v := range positive {
 		if v < 1 {

@@ -120,3 +120,18 @@ func TestParseRejectsNonFiniteNumbers(t *testing.T) {
 		assert.Contains(t, err.Error(), tt.want)
 	}
 }
+
+func TestTrustDefaultsAndOverrides(t *testing.T) {
+	t.Parallel()
+	def := Default().Trust
+	assert.Equal(t, Trust{RequireWriterTrigger: true, MaxAnswerFiles: 50, MaxAnswerBytes: 1 << 20}, def)
+
+	cfg, err := Parse("cfg.toml", []byte("[trust]\nrequire_writer_trigger = false\nmax_answer_files = 7\n"))
+	require.NoError(t, err)
+	assert.False(t, cfg.Trust.RequireWriterTrigger)
+	assert.Equal(t, 7, cfg.Trust.MaxAnswerFiles)
+	assert.Equal(t, 1<<20, cfg.Trust.MaxAnswerBytes, "an omitted key keeps its default")
+
+	_, err = Parse("cfg.toml", []byte("[trust]\nmax_answer_bytes = 0\n"))
+	assert.ErrorContains(t, err, "trust.max_answer_bytes: must be ≥ 1, got 0")
+}

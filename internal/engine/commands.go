@@ -191,6 +191,9 @@ func (s *stepper) command(ctx context.Context, o *observed, c github.Comment, cm
 		switch {
 		case snap.Stopped != nil:
 			return fmt.Sprintf("%s, the pipeline is stopped; `%s retry` resumes it first.", who, commands.Prefix), false, nil
+		case snap.Gate == nil && !o.obs.HasSnapshot:
+			// A fresh item held for an untrusted trigger: this starts it.
+			return fmt.Sprintf("%s, approved: `%s` was applied by someone without write permission; the pipeline starts now.", who, pipeline.LabelRun), true, nil
 		case snap.Gate == nil:
 			return fmt.Sprintf("%s, no gate is waiting for approval (stage `%s`).", who, stage), false, nil
 		}

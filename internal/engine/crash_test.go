@@ -70,7 +70,7 @@ func artifactExecutors(gh *github.Client) map[pipeline.Stage]StageExecutor {
 				Message: "Add specification", Files: map[string]string{"docs/specs/spec.md": "# Spec\n"}}); err != nil {
 				return StageResult{}, err
 			}
-			pr, _, err := idem.FindOrCreatePull(ctx, gh, in.Repo, github.NewPull{Title: "Spec", Head: branch, Base: "main", Body: "Refs #1"})
+			pr, _, err := idem.FindOrCreatePull(ctx, gh, in.Repo, in.BotLogin, github.NewPull{Title: "Spec", Head: branch, Base: "main", Body: "Refs #1"})
 			if err != nil {
 				return StageResult{}, err
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/statesig"
 )
 
 // GitHub is what the step function needs from GitHub.
@@ -105,6 +106,9 @@ type Deps struct {
 	// (snapshot, status, lock claims, idempotency keys), only stage labels
 	// it applied rebuild a lost snapshot, and its labels never approve.
 	BotLogin string
+	// StateKey signs and verifies state blocks and lock claims (package
+	// statesig); nil signs and verifies nothing.
+	StateKey statesig.Key
 	Clock    func() time.Time
 	Logger   *slog.Logger
 	DryRun   bool

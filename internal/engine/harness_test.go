@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/idem"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/internal/testenv"
 )
 
@@ -72,9 +73,12 @@ func newFixture(t *testing.T, labels ...string) *fixture {
 	cfg.Gates["architecture"] = config.AutoProceed
 	return &fixture{env: env, issue: n, rec: rec, deps: Deps{
 		GitHub: env.Client, Executors: execs, Config: cfg, RunID: "run-1",
-		BotLogin: testenv.Bot, Clock: env.Clock.Now,
+		BotLogin: testenv.Bot, StateKey: testStateKey(), Clock: env.Clock.Now,
 	}}
 }
+
+// testStateKey signs the fixture's state blocks and lock claims.
+func testStateKey() statesig.Key { return statesig.Key("engine-test-state-key") }
 
 func (f *fixture) ref() Ref { return Ref{Repo: testenv.Repo, Issue: f.issue} }
 

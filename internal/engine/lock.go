@@ -54,7 +54,7 @@ func (s *stepper) acquire(ctx context.Context, o *observed) (bool, error) {
 		addedLabel = true
 	}
 	key := claimKey(s.ref.Issue, s.d.RunID)
-	body := audit.Format(audit.Comment{Key: key, Title: "Processing", Body: s.claimBody()})
+	body := s.sealClaim(audit.Format(audit.Comment{Key: key, Title: "Processing", Body: s.claimBody()}), key, s.d.now())
 	mine, postErr := s.d.GitHub.CreateComment(ctx, s.ref.Repo, s.ref.Issue, body)
 	if err := s.readComments(ctx, o); err != nil {
 		// Unlock whatever we know we wrote; a claim whose response was lost

@@ -95,8 +95,9 @@ func (s *stepper) runRecord(sections []string) string {
 // logged: the lock stays ours until the claim is older than lock_timeout.
 func (s *stepper) heartbeat(ctx context.Context, records []string) {
 	body := s.claimBody() + "\n\n" + strings.Join(records, "\n\n---\n\n")
-	body = audit.Format(audit.Comment{Key: claimKey(s.ref.Issue, s.d.RunID), Title: "Processing", Body: body})
-	c, err := s.d.GitHub.EditComment(ctx, s.ref.Repo, s.claim.CommentID, audit.Redact(body))
+	key := claimKey(s.ref.Issue, s.d.RunID)
+	body = s.sealClaim(audit.Redact(audit.Format(audit.Comment{Key: key, Title: "Processing", Body: body})), key, s.d.now())
+	c, err := s.d.GitHub.EditComment(ctx, s.ref.Repo, s.claim.CommentID, body)
 	if err != nil {
 		s.d.logger().Warn("edit lock claim", "issue", s.ref.Issue, "comment", s.claim.CommentID, "error", err)
 		return

@@ -43,6 +43,14 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		// Nothing was written yet: the next run starts over.
 		return a.res, "", asTransient(err)
 	}
+	held, err := s.holdUnapproved(ctx, o, &snap, v, a)
+	if err != nil {
+		return a.res, "", asTransient(err)
+	}
+	if held {
+		res, err := s.finish(ctx, o, &snap, a, nil)
+		return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
+	}
 	res, err := s.finish(ctx, o, &snap, a, s.execute(ctx, o, &snap, a))
 	return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
 }
@@ -89,6 +97,11 @@ func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a 
 		a.events.Add(audit.Event{Kind: "gate", Stage: string(gate.Stage), SWI: gate.SWI,
 			Summary: fmt.Sprintf("approved by @%s via %s", o.obs.Approval.By, o.obs.Approval.Via)})
 		snap.Gate = nil
+		if gate.Resume {
+			// A pause inside the stage: it resumes where it stopped.
+			snap.Stage = gate.Stage
+			break
+		}
 		snap.Stage = gate.Stage.Next()
 		a.entered = append(a.entered, snap.Stage)
 	default:

@@ -18,6 +18,10 @@ type stepper struct {
 	claim  pipeline.LockClaim // ours, once won
 	// issueEvents caches the issue's events for the step (nil: unread).
 	issueEvents []github.IssueEvent
+	// triggerDone caches trigger's answer for the step.
+	triggerDone   bool
+	triggerActor  string
+	triggerWriter bool
 }
 
 func (s *stepper) policy() pipeline.LockPolicy {
@@ -68,6 +72,11 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 		return res, "", false, nil
 	}
 
+	if reason, held, err := s.untrustedTrigger(ctx, o, v); err != nil || held {
+		// Spends nothing: no lock, no write, no stage (no LLM call).
+		res.Outcome, res.Reason = OutcomeWaiting, reason
+		return res, "", false, asTransient(err)
+	}
 	won, err := s.acquire(ctx, o)
 	if err != nil {
 		return Result{Stage: res.Stage, Action: "lock"}, "", false, asTransient(err)

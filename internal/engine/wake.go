@@ -137,6 +137,9 @@ func (s *stepper) readComments(ctx context.Context, o *observed) error {
 		}
 		switch {
 		case key == statusKey(s.ref.Issue) && !o.obs.HasSnapshot:
+			if block, ok := pipeline.SnapshotBlock(c.Body); ok && !s.trusted(c, macKindState, block) {
+				continue
+			}
 			snap, found, err := pipeline.ParseSnapshot(c.Body)
 			if err != nil {
 				return fmt.Errorf("state snapshot in comment %d of %s#%d: %w", c.ID, s.ref.Repo, s.ref.Issue, err)
@@ -150,6 +153,9 @@ func (s *stepper) readComments(ctx context.Context, o *observed) error {
 			at := c.UpdatedAt
 			if at.IsZero() {
 				at = c.CreatedAt
+			}
+			if !s.trustedClaim(c, key, at) {
+				continue
 			}
 			claims = append(claims, pipeline.LockClaim{CommentID: c.ID, Owner: strings.TrimPrefix(key, prefix), At: at})
 		}
@@ -257,6 +263,9 @@ func (s *stepper) judgeGate(ctx context.Context, o *observed) error {
 // gatePR is the PR whose merge passes the waiting gate, if the gated
 // stage produced one.
 func gatePR(s pipeline.Snapshot) int {
+	if s.Gate.Resume {
+		return 0 // a pause is lifted by a writer's approval, never by a merge
+	}
 	switch s.Gate.Stage {
 	case pipeline.StageArchitecture:
 		return s.Artifacts.SpecPR

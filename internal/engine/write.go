@@ -10,6 +10,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/idem"
 	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/internal/statesig"
 )
 
 // writeState persists the snapshot in the status comment and plans the
@@ -21,6 +22,9 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 	if len(o.repaired) > 0 {
 		warnings = append(warnings, "Labels that only CogWorks sets were changed by someone else and were restored from the snapshot: "+strings.Join(o.repaired, ", ")+".")
 	}
+	if statesig.IsShared(s.d.BotLogin) {
+		warnings = append(warnings, sharedIdentityWarning(s.d.BotLogin))
+	}
 	body, err := audit.StatusComment(snap, pipeline.StateMachine(), audit.StatusOptions{
 		Warnings:          warnings,
 		RejectedApprovals: o.obs.Approval.Rejected,
@@ -30,6 +34,8 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 	if err != nil {
 		return fmt.Errorf("render status of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
 	}
+	// Signed as written: upsert's redaction leaves a redacted body alone.
+	body = s.sealState(audit.Redact(body))
 	if _, _, err := upsert(ctx, s, o, statusKey(s.ref.Issue), body); err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func (c *Client) ListReviewComments(ctx context.Context, repo Repo, number int) 
 		if line == 0 {
 			line = cm.GetOriginalLine()
 		}
-		return InlineComment{Path: cm.GetPath(), Line: line, Body: cm.GetBody()}
+		return InlineComment{Path: cm.GetPath(), Line: line, Body: cm.GetBody(), User: cm.GetUser().GetLogin()}
 	}), nil
 }
 
@@ -126,6 +126,6 @@ func toPull(pr *gh.PullRequest) PullRequest {
 		ID: pr.GetID(), Number: pr.GetNumber(), Title: pr.GetTitle(), Body: pr.GetBody(),
 		State: pr.GetState(), Head: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(),
 		Base: pr.GetBase().GetRef(), Draft: pr.GetDraft(), Merged: pr.GetMerged() || pr.MergedAt != nil,
-		MergedBy: pr.GetMergedBy().GetLogin(), HTMLURL: pr.GetHTMLURL(),
+		MergedBy: pr.GetMergedBy().GetLogin(), HTMLURL: pr.GetHTMLURL(), User: pr.GetUser().GetLogin(),
 	}
 }

@@ -176,13 +176,14 @@ func TestSimGitRoundTripAndPullRequest(t *testing.T) {
 	require.NoError(t, err)
 	inline, err := c.ListReviewComments(ctx, simRepo, pr.Number)
 	require.NoError(t, err)
-	assert.Equal(t, []github.InlineComment{{Path: "src/can/can.go", Line: 1, Body: "warning: doc comment"}}, inline)
+	assert.Equal(t, []github.InlineComment{{Path: "src/can/can.go", Line: 1, Body: "warning: doc comment", User: "cogworks[bot]"}}, inline, "listed with its author")
 
 	require.ErrorAs(t, c.MergePull(ctx, simRepo, pr.Number), &denied)
 	fetched, err := c.GetPull(ctx, simRepo, pr.Number)
 	require.NoError(t, err)
 	assert.False(t, fetched.Merged)
 	assert.Equal(t, "open", fetched.State)
+	assert.Equal(t, "cogworks[bot]", fetched.User, "a PR carries the login that opened it")
 }
 
 func TestSimTransportBehaviour(t *testing.T) {

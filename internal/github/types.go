@@ -109,14 +109,17 @@ type IssueEvent struct {
 
 // PullRequest is a pull request.
 type PullRequest struct {
-	ID       int64
-	Number   int
-	Title    string
-	Body     string
-	State    string // open | closed
-	Head     string // branch name
-	HeadSHA  string
-	Base     string // branch name
+	ID      int64
+	Number  int
+	Title   string
+	Body    string
+	State   string // open | closed
+	Head    string // branch name
+	HeadSHA string
+	Base    string // branch name
+	// User is the login that opened the PR: only the bot's own PRs are
+	// CogWorks's (idem.Owned).
+	User     string
 	Draft    bool
 	Merged   bool
 	MergedBy string
@@ -163,6 +166,9 @@ type InlineComment struct {
 	Path string
 	Line int
 	Body string
+	// User is the comment's author when listed (ignored when creating):
+	// only the bot's own review comments carry its markers.
+	User string
 }
 
 // Review is a submitted PR review.

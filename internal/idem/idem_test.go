@@ -113,11 +113,11 @@ func TestAssertIDEM001_DuplicatePRCreationIsPrevented(t *testing.T) {
 	require.True(t, changed)
 
 	np := github.NewPull{Title: "Spec for #42", Head: commit.Branch, Base: "main", Body: "Refs #42"}
-	first, created, err := idem.FindOrCreatePull(ctx, env.Client, repo, np)
+	first, created, err := idem.FindOrCreatePull(ctx, env.Client, repo, testenv.Bot, np)
 	require.NoError(t, err)
 	assert.True(t, created)
 
-	second, created, err := idem.FindOrCreatePull(ctx, env.Client, repo, np)
+	second, created, err := idem.FindOrCreatePull(ctx, env.Client, repo, testenv.Bot, np)
 	require.NoError(t, err)
 	assert.False(t, created, "the existing PR is detected")
 	assert.Equal(t, first.Number, second.Number)
@@ -125,7 +125,7 @@ func TestAssertIDEM001_DuplicatePRCreationIsPrevented(t *testing.T) {
 
 	t.Run("422 from a concurrent creation counts as found", func(t *testing.T) {
 		racer := &racingPulls{PullAPI: env.Client}
-		got, created, err := idem.FindOrCreatePull(ctx, racer, repo, np)
+		got, created, err := idem.FindOrCreatePull(ctx, racer, repo, testenv.Bot, np)
 		require.NoError(t, err)
 		assert.False(t, created)
 		assert.Equal(t, first.Number, got.Number)

@@ -15,46 +15,92 @@ type PullAPI interface {
 	CreatePull(ctx context.Context, repo github.Repo, p github.NewPull) (github.PullRequest, error)
 }
 
-// FindOrCreatePull returns the PR whose head is p.Head, opening it only if
-// none exists (ASSERT-IDEM-001). A merged or closed PR for the head counts
-// as found: a human acted on it and CogWorks must not open another. A 422
-// from a concurrent creation is treated as found.
-func FindOrCreatePull(ctx context.Context, api PullAPI, repo github.Repo, p github.NewPull) (github.PullRequest, bool, error) {
-	if pr, ok, err := findPull(ctx, api, repo, p.Head); err != nil || ok {
+// ForeignPullError reports that a PR someone else opened occupies a head
+// branch CogWorks writes: CogWorks never adopts it (its title and body are
+// not the bot's) and cannot open its own beside it, so a human must close
+// it. Callers branch on it with errors.As to escalate.
+type ForeignPullError struct {
+	Head   string
+	Number int
+	User   string
+	Base   string
+}
+
+func (e *ForeignPullError) Error() string {
+	return fmt.Sprintf("PR #%d on head %s (base %s) was opened by %s, not by CogWorks: it is never adopted; close it so that CogWorks can open its own", e.Number, e.Head, e.Base, e.User)
+}
+
+// Owned reports whether pr is CogWorks's: the bot (author) opened it and
+// its base is the expected branch. Only such a PR's title, body and number
+// may become state.
+func Owned(pr github.PullRequest, author, base string) bool {
+	return author != "" && pr.User == author && (base == "" || pr.Base == base)
+}
+
+// FindOwnPull returns the bot's PR from head to base (open first, else any
+// state; a merged or closed one counts because a human acted on it).
+// foreign is an open PR on the head that is not the bot's, which blocks
+// opening one; it is reported, never adopted. An empty base accepts any.
+func FindOwnPull(ctx context.Context, api PullAPI, repo github.Repo, author, head, base string) (own github.PullRequest, found bool, foreign *github.PullRequest, err error) {
+	if author == "" {
+		return github.PullRequest{}, false, nil, fmt.Errorf("find PR for head %s in %s: %w", head, repo, ErrNoIdentity)
+	}
+	pulls, err := api.ListPulls(ctx, repo, github.PullFilter{State: "all", Head: head})
+	if err != nil {
+		return github.PullRequest{}, false, nil, fmt.Errorf("find PR for head %s in %s: %w", head, repo, err)
+	}
+	var closed *github.PullRequest
+	for i, pr := range pulls {
+		switch {
+		case pr.Head != head:
+		case !Owned(pr, author, base):
+			if pr.State == "open" && foreign == nil {
+				foreign = &pulls[i]
+			}
+		case pr.State == "open":
+			return pr, true, nil, nil
+		case closed == nil:
+			closed = &pulls[i]
+		}
+	}
+	if closed != nil {
+		return *closed, true, nil, nil
+	}
+	return github.PullRequest{}, false, foreign, nil
+}
+
+// FindOrCreatePull returns the bot's PR whose head is p.Head and base
+// p.Base, opening it only if none exists (ASSERT-IDEM-001). A merged or
+// closed PR of the bot's counts as found: a human acted on it and CogWorks
+// must not open another. A PR anyone else opened on the head is never
+// adopted: when it blocks the head the error is a *ForeignPullError. A 422
+// from a concurrent creation is treated as found when the bot's PR is
+// then there.
+func FindOrCreatePull(ctx context.Context, api PullAPI, repo github.Repo, author string, p github.NewPull) (github.PullRequest, bool, error) {
+	pr, ok, foreign, err := FindOwnPull(ctx, api, repo, author, p.Head, p.Base)
+	if err != nil || ok {
 		return pr, false, err
 	}
-	pr, err := api.CreatePull(ctx, repo, p)
+	if foreign != nil {
+		return github.PullRequest{}, false, &ForeignPullError{Head: p.Head, Number: foreign.Number, User: foreign.User, Base: foreign.Base}
+	}
+	pr, err = api.CreatePull(ctx, repo, p)
 	if errors.Is(err, github.ErrUnprocessable) {
-		found, ok, ferr := findPull(ctx, api, repo, p.Head)
+		found, ok, foreign, ferr := FindOwnPull(ctx, api, repo, author, p.Head, p.Base)
 		if ferr != nil {
 			return github.PullRequest{}, false, ferr
 		}
 		if ok {
 			return found, false, nil
 		}
+		if foreign != nil {
+			return github.PullRequest{}, false, &ForeignPullError{Head: p.Head, Number: foreign.Number, User: foreign.User, Base: foreign.Base}
+		}
 	}
 	if err != nil {
 		return github.PullRequest{}, false, fmt.Errorf("open PR %s → %s in %s: %w", p.Head, p.Base, repo, err)
 	}
 	return pr, true, nil
-}
-
-func findPull(ctx context.Context, api PullAPI, repo github.Repo, head string) (github.PullRequest, bool, error) {
-	pulls, err := api.ListPulls(ctx, repo, github.PullFilter{State: "all", Head: head})
-	if err != nil {
-		return github.PullRequest{}, false, fmt.Errorf("find PR for head %s in %s: %w", head, repo, err)
-	}
-	for _, pr := range pulls {
-		if pr.Head == head && pr.State == "open" {
-			return pr, true, nil
-		}
-	}
-	for _, pr := range pulls {
-		if pr.Head == head {
-			return pr, true, nil
-		}
-	}
-	return github.PullRequest{}, false, nil
 }
 
 // IssueAPI is what FindOrCreateIssue needs from GitHub.

@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/cogworks/cogworks/internal/classify"
@@ -15,7 +18,14 @@ import (
 // 1.x build would ignore the typed fields and silently lose the plan and
 // each sub-work-item's files, so it must refuse a 2.x snapshot. This build
 // still reads 1.x snapshots (see decodeV1).
-const SchemaVersion = "2.0.0"
+//
+// 3.0.0 added the pin of the approved issue text (Pin) and gates that
+// resume their stage rather than pass to the next (GateRecord.Resume).
+// That is a MAJOR change too: a 2.x build would ignore Resume and, on
+// approval, skip the paused stage, and would ignore the pin, so it must
+// refuse a 3.x snapshot. A 2.x snapshot reads as a 3.0.0 one without a
+// pin; the next acting step pins the issue as it then reads.
+const SchemaVersion = "3.0.0"
 
 // oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
 const oldestReadableMajor = 1
@@ -65,6 +75,19 @@ type Snapshot struct {
 	ScenarioHistory map[string][]bool `json:"scenario_history,omitempty"`
 	// SWIs holds what the per-SWI stages hand each other, by SWI id.
 	SWIs map[string]SWIState `json:"swis,omitempty"`
+	// Pin is the issue text a writer approved (by triggering or at a
+	// gate); an edit after that pauses the pipeline until a writer
+	// approves again.
+	Pin *IssuePin `json:"pin,omitempty"`
+}
+
+// IssuePin is the sha256 of an issue's title and body as approved.
+type IssuePin struct {
+	SHA256 string    `json:"sha256"`
+	By     string    `json:"by"`
+	At     time.Time `json:"at"`
+	// Via is how it was approved: trigger | label | merge | command.
+	Via string `json:"via"`
 }
 
 // InterfaceDecl is one designed interface.
@@ -187,6 +210,10 @@ type GateRecord struct {
 	SWI    string    `json:"swi,omitempty"`
 	Since  time.Time `json:"since"`
 	Reason string    `json:"reason,omitempty"`
+	// Resume marks a pause inside Stage (an untrusted trigger, an issue
+	// edited after approval): approving resumes Stage instead of passing
+	// to the next one.
+	Resume bool `json:"resume,omitempty"`
 }
 
 // FailureRecord records why the pipeline failed.
@@ -195,4 +222,13 @@ type FailureRecord struct {
 	SWI    string    `json:"swi,omitempty"`
 	Reason string    `json:"reason"`
 	At     time.Time `json:"at"`
+}
+
+// IssueDigest is the hex sha256 of an issue's title and body, the text a
+// writer approves. The title's length prefixes it, so text cannot move
+// between title and body unnoticed.
+func IssueDigest(title, body string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\n%s\n%s", len(title), title, body)
+	return hex.EncodeToString(h.Sum(nil))
 }

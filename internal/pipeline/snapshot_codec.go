@@ -103,7 +103,26 @@ func ParseSnapshot(body string) (s Snapshot, found bool, err error) {
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return Snapshot{}, true, fmt.Errorf("parse snapshot: %w", describeJSONError(raw, err))
 	}
+	if major == 2 {
+		// 3.0.0 only added fields; a 2.x snapshot has none of them.
+		s.SchemaVersion = SchemaVersion
+	}
 	return s, true, nil
+}
+
+// SnapshotBlock returns the machine block of body exactly as written,
+// "<!-- cogworks:state … -->": the text a state MAC signs. ok is false when
+// body holds no terminated block.
+func SnapshotBlock(body string) (block string, ok bool) {
+	start := strings.Index(body, snapshotOpen)
+	if start < 0 {
+		return "", false
+	}
+	end := strings.Index(body[start+len(snapshotOpen):], "-->")
+	if end < 0 {
+		return "", false
+	}
+	return body[start : start+len(snapshotOpen)+end+len("-->")], true
 }
 
 // describeJSONError adds the offending field or byte offset to a decoding

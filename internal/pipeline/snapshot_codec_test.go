@@ -87,8 +87,8 @@ func TestParseSnapshotErrors(t *testing.T) {
 		{"wrong field type", `<!-- cogworks:state {"schema_version":"2.0.0","work_item":"x"} -->`, `field "work_item"`},
 		{"wrong field type in 1.x", `<!-- cogworks:state {"schema_version":"1.0.0","work_item":"x"} -->`, `field "work_item"`},
 		{"undecodable 1.x data", `<!-- cogworks:state {"schema_version":"1.0.0","data":{"files/a":"{"}} -->`, `data key "files/a"`},
-		{"newer major", `<!-- cogworks:state {"schema_version":"3.0.0"} -->`,
-			"snapshot schema 3.0.0 is newer than this CogWorks build supports (1.x to 2.x); upgrade CogWorks"},
+		{"newer major", `<!-- cogworks:state {"schema_version":"4.0.0"} -->`,
+			"snapshot schema 4.0.0 is newer than this CogWorks build supports (1.x to 3.x); upgrade CogWorks"},
 		{"older major", `<!-- cogworks:state {"schema_version":"0.9.0"} -->`, "older than this CogWorks build supports"},
 	}
 	for _, tt := range tests {
@@ -102,17 +102,17 @@ func TestParseSnapshotErrors(t *testing.T) {
 }
 
 func TestParseSnapshotVersionErrorIsTyped(t *testing.T) {
-	_, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"3.1.0","stage":"intake"} -->`)
+	_, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"4.1.0","stage":"intake"} -->`)
 	var verr *VersionError
 	require.True(t, errors.As(err, &verr), "got %v", err)
-	assert.Equal(t, &VersionError{Found: "3.1.0", Supported: SchemaVersion}, verr)
+	assert.Equal(t, &VersionError{Found: "4.1.0", Supported: SchemaVersion}, verr)
 }
 
 func TestParseSnapshotAcceptsNewerMinor(t *testing.T) {
-	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"2.7.2","repo":"a/b","work_item":3,"future_field":{"x":1},"artifacts":{},"ledger":{}} -->`)
+	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"3.7.2","repo":"a/b","work_item":3,"future_field":{"x":1},"artifacts":{},"ledger":{}} -->`)
 	require.NoError(t, err)
 	require.True(t, found)
-	assert.Equal(t, Snapshot{SchemaVersion: "2.7.2", Repo: "a/b", WorkItem: 3}, got)
+	assert.Equal(t, Snapshot{SchemaVersion: "3.7.2", Repo: "a/b", WorkItem: 3}, got)
 }
 
 // Generators for the round-trip property. Empty maps and slices of

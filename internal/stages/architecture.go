@@ -38,18 +38,18 @@ const archDefaultWindow = 200000
 func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	d, snap, n := x.d, in.Snapshot, in.Issue.Number
 	branch := specBranch(n)
-	pr, found, err := findPullByHead(ctx, x.gh, in.Repo, branch)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	if found {
-		snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
-		return engine.StageResult{Outcome: engine.StageDone,
-			Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
-	}
 	base, err := defaultBranch(ctx, x.gh, in.Repo)
 	if err != nil {
 		return engine.StageResult{}, err
+	}
+	pr, found, err := ownPull(ctx, x.gh, in, branch, base)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if found && recordedOrNone(snap.Artifacts.SpecPR, pr.Number) {
+		snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
+		return engine.StageResult{Outcome: engine.StageDone,
+			Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
 	}
 	_, err = x.gh.GetFile(ctx, in.Repo, specPath(n), branch)
 	switch {
@@ -60,7 +60,7 @@ func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput)
 	case err != nil:
 		return engine.StageResult{}, fmt.Errorf("look for an earlier specification of #%d on %s: %w", n, branch, err)
 	}
-	pr, _, err = idem.FindOrCreatePull(ctx, x.gh, in.Repo, github.NewPull{
+	pr, _, err = idem.FindOrCreatePull(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("CogWorks spec for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  specPullBody(n, d.Warnings),
 		Head:  branch,
@@ -199,16 +199,21 @@ type pullLister interface {
 	ListPulls(ctx context.Context, repo github.Repo, f github.PullFilter) ([]github.PullRequest, error)
 }
 
-// findPullByHead returns the PR whose head is branch (open first, else any
-// state), as idem.FindOrCreatePull finds it, without creating one.
-func findPullByHead(ctx context.Context, api pullLister, repo github.Repo, branch string) (github.PullRequest, bool, error) {
+// findPullByHead returns the bot's PR whose head is branch (open first,
+// else any state), as idem.FindOrCreatePull finds it, without creating
+// one. A PR anyone else opened on the branch is never returned: its title
+// and body are not the bot's (idem.Owned). The caller checks the base.
+func findPullByHead(ctx context.Context, api pullLister, repo github.Repo, author, branch string) (github.PullRequest, bool, error) {
+	if author == "" {
+		return github.PullRequest{}, false, fmt.Errorf("find the PR of %s in %s: %w", branch, repo, idem.ErrNoIdentity)
+	}
 	pulls, err := api.ListPulls(ctx, repo, github.PullFilter{State: "all", Head: branch})
 	if err != nil {
 		return github.PullRequest{}, false, fmt.Errorf("find the PR of %s in %s: %w", branch, repo, err)
 	}
 	var other *github.PullRequest
 	for i, pr := range pulls {
-		if pr.Head != branch {
+		if pr.Head != branch || !idem.Owned(pr, author, "") {
 			continue
 		}
 		if pr.State == "open" {
@@ -220,6 +225,26 @@ func findPullByHead(ctx context.Context, api pullLister, repo github.Repo, branc
 	}
 	if other != nil {
 		return *other, true, nil
+	}
+	return github.PullRequest{}, false, nil
+}
+
+// recordedOrNone reports whether a found PR may be the one the snapshot
+// recorded when it was opened: any PR when none was recorded yet.
+func recordedOrNone(recorded, found int) bool {
+	return recorded == 0 || recorded == found
+}
+
+// ownPull finds the bot's PR from branch to base before any LLM call, so
+// that an outsider's PR blocking the branch fails the stage
+// (*idem.ForeignPullError) before anything is spent.
+func ownPull(ctx context.Context, gh idem.PullAPI, in engine.StageInput, branch, base string) (github.PullRequest, bool, error) {
+	pr, found, foreign, err := idem.FindOwnPull(ctx, gh, in.Repo, in.BotLogin, branch, base)
+	if err != nil || found {
+		return pr, found, err
+	}
+	if foreign != nil {
+		return github.PullRequest{}, false, &idem.ForeignPullError{Head: branch, Number: foreign.Number, User: foreign.User, Base: foreign.Base}
 	}
 	return github.PullRequest{}, false, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
@@ -84,7 +85,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		return engine.StageResult{}, fmt.Errorf("read repository %s: %w", r.repo, err)
 	}
 	r.ref = info.DefaultBranch
-	if r.src, err = loadSWISources(ctx, e.gh, r.repo, snap, rec, r.item); err != nil {
+	if r.src, err = loadSWISources(ctx, e.gh, r.repo, in.BotLogin, snap, rec, r.item); err != nil {
 		return engine.StageResult{}, err
 	}
 	others, err := e.contextItems(ctx, in, r.item, r.src)
@@ -201,6 +202,9 @@ func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pip
 func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (map[string]string, *attemptFailure, error) {
 	if len(out.Files) == 0 {
 		return nil, &attemptFailure{Summary: "the answer contained no files"}, nil
+	}
+	if fail := answerFlood(out, r.in.Config.Trust); fail != nil {
+		return nil, fail, nil
 	}
 	paths := make([]string, 0, len(out.Files))
 	files := map[string]string{}
@@ -333,4 +337,39 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]
 		Outcome: engine.StageDone,
 		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s) generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), branch, attempt),
 	}, nil
+}
+
+// answerFlood fails an answer past the per-sub-work-item caps on files
+// and bytes ([trust] max_answer_files, max_answer_bytes) before any of it
+// is checked, committed or opened as a PR: a "file flood" costs review
+// time and hides what matters. Zero caps (a config built in code) fall
+// back to the defaults.
+func answerFlood(out codeOutput, caps config.Trust) *attemptFailure {
+	def := config.Default().Trust
+	maxFiles, maxBytes := caps.MaxAnswerFiles, caps.MaxAnswerBytes
+	if maxFiles <= 0 {
+		maxFiles = def.MaxAnswerFiles
+	}
+	if maxBytes <= 0 {
+		maxBytes = def.MaxAnswerBytes
+	}
+	total := 0
+	for _, f := range out.Files {
+		total += len(f.Path) + len(f.Content)
+	}
+	var problems []string
+	if len(out.Files) > maxFiles {
+		problems = append(problems, fmt.Sprintf("the answer has %d files; at most %d are allowed per sub-work-item (trust.max_answer_files)", len(out.Files), maxFiles))
+	}
+	if total > maxBytes {
+		problems = append(problems, fmt.Sprintf("the answer has %d bytes; at most %d are allowed per sub-work-item (trust.max_answer_bytes)", total, maxBytes))
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	items := make([]feedbackItem, 0, len(problems))
+	for _, p := range problems {
+		items = append(items, feedbackItem{Severity: "blocking", Category: "constraint_violation", Message: p})
+	}
+	return &attemptFailure{Summary: "file flood: " + strings.Join(problems, "; "), Items: items}
 }

@@ -43,7 +43,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if item, err := planItem(ctx, e.gh, in.Repo, snap, *rec); err == nil && item.Title != "" {
 		title = item.Title
 	}
-	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, github.NewPull{
+	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
 		Body: prBody(prBodyInput{
 			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
@@ -54,7 +54,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err)
 	}
-	if err := e.postInlineReview(ctx, in.Repo, snap.WorkItem, *rec, pr, branch, inline); err != nil {
+	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, branch, inline); err != nil {
 		return engine.StageResult{}, err
 	}
 
@@ -80,7 +80,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 // postInlineReview posts the non-blocking findings as inline comments of
 // one COMMENT review (ASSERT-INT-002), unless a CogWorks review carrying
 // this SWI's marker is already on the PR.
-func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, workItem int, rec pipeline.SWIRecord, pr github.PullRequest, branch string, inline []review.Finding) error {
+func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWIRecord, pr github.PullRequest, branch string, inline []review.Finding) error {
 	if len(inline) == 0 {
 		return nil
 	}
@@ -91,7 +91,9 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 		return fmt.Errorf("list review comments of PR #%d: %w", pr.Number, err)
 	}
 	for _, c := range existing {
-		if strings.Contains(c.Body, marker) {
+		// Anyone can comment on a PR and copy the marker; only the bot's
+		// own review suppresses a second one.
+		if c.User == botLogin && strings.Contains(c.Body, marker) {
 			return nil
 		}
 	}

@@ -56,15 +56,15 @@ type interfaceExecutor struct {
 func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	d, n := x.d, in.Issue.Number
 	branch := designBranch(n)
-	if res, done, err := x.recorded(ctx, in, branch); err != nil || done {
+	base, err := defaultBranch(ctx, x.gh, in.Repo)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if res, done, err := x.recorded(ctx, in, branch, base); err != nil || done {
 		return res, err
 	}
 	if d.Domain == nil {
 		return engine.StageResult{}, errors.New("interface design: no primary domain service is configured")
-	}
-	base, err := defaultBranch(ctx, x.gh, in.Repo)
-	if err != nil {
-		return engine.StageResult{}, err
 	}
 	design, err := x.design(ctx, in)
 	if err != nil {
@@ -82,9 +82,9 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 // recorded finishes the stage from an existing interface PR whose body
 // carries the interface list (a re-run after the PR was opened); done is
 // false when there is none.
-func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch string) (res engine.StageResult, done bool, err error) {
-	pr, found, err := findPullByHead(ctx, x.gh, in.Repo, branch)
-	if err != nil || !found {
+func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch, base string) (res engine.StageResult, done bool, err error) {
+	pr, found, err := ownPull(ctx, x.gh, in, branch, base)
+	if err != nil || !found || !recordedOrNone(in.Snapshot.Artifacts.InterfacePR, pr.Number) {
 		return engine.StageResult{}, false, err
 	}
 	decls, ok := parseInterfaceList(pr.Body)
@@ -154,7 +154,7 @@ func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, br
 	if err != nil {
 		return github.PullRequest{}, err
 	}
-	pr, _, err := idem.FindOrCreatePull(ctx, x.gh, in.Repo, github.NewPull{
+	pr, _, err := idem.FindOrCreatePull(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("CogWorks interfaces for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  body, Head: branch, Base: base,
 	})
@@ -340,7 +340,7 @@ func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
 
 // loadInterfaces returns the interface list: from the snapshot, else from
 // the interface PR's body.
-func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
+func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
 	if len(snap.Interfaces) > 0 {
 		return slices.Clone(snap.Interfaces), nil
 	}
@@ -348,11 +348,11 @@ func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, snap *
 	if branch == "" {
 		branch = designBranch(snap.WorkItem)
 	}
-	pr, found, err := findPullByHead(ctx, gh, repo, branch)
+	pr, found, err := findPullByHead(ctx, gh, repo, botLogin, branch)
 	if err != nil {
 		return nil, err
 	}
-	if !found {
+	if !found || !recordedOrNone(snap.Artifacts.InterfacePR, pr.Number) {
 		return nil, fmt.Errorf("read the interface list of #%d: no interface PR for %s", snap.WorkItem, branch)
 	}
 	decls, ok := parseInterfaceList(pr.Body)

@@ -85,7 +85,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 // returns the items in topological order.
 func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]planner.SubWorkItem, error) {
 	d, snap := x.d, in.Snapshot
-	decls, err := loadInterfaces(ctx, x.gh, in.Repo, snap)
+	decls, err := loadInterfaces(ctx, x.gh, in.Repo, in.BotLogin, snap)
 	if err != nil {
 		return nil, err
 	}

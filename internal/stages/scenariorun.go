@@ -258,7 +258,7 @@ func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, r
 	if err != nil {
 		return nil, fmt.Errorf("read repository %s: %w", in.Repo, err)
 	}
-	src, err := loadSWISources(ctx, e.gh, in.Repo, snap, rec, item)
+	src, err := loadSWISources(ctx, e.gh, in.Repo, in.BotLogin, snap, rec, item)
 	if err != nil {
 		return nil, err
 	}

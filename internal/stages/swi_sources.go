@@ -30,8 +30,8 @@ type swiSources struct {
 
 // interfaceFiles maps interface ids and names to the files that define
 // them, from the interface-design stage's interface list.
-func interfaceFiles(ctx context.Context, gh pullLister, repo github.Repo, snap *pipeline.Snapshot) (map[string]string, error) {
-	decls, err := loadInterfaces(ctx, gh, repo, snap)
+func interfaceFiles(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) (map[string]string, error) {
+	decls, err := loadInterfaces(ctx, gh, repo, botLogin, snap)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func interfaceFiles(ctx context.Context, gh pullLister, repo github.Repo, snap *
 // loadSWISources reads what SWI rec builds on. The SWI's own interface
 // files are those defining its plan item's interfaces; when none of them
 // names a file of the interface branch, every interface file is its own.
-func loadSWISources(ctx context.Context, gh codeReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord, item planner.SubWorkItem) (swiSources, error) {
+func loadSWISources(ctx context.Context, gh codeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWIRecord, item planner.SubWorkItem) (swiSources, error) {
 	src := swiSources{Deps: map[string]string{}}
 	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
@@ -64,7 +64,7 @@ func loadSWISources(ctx context.Context, gh codeReader, repo github.Repo, snap *
 	if src.Interfaces, err = readFiles(ctx, gh, repo, ib, paths); err != nil {
 		return src, err
 	}
-	byID, err := interfaceFiles(ctx, gh, repo, snap)
+	byID, err := interfaceFiles(ctx, gh, repo, botLogin, snap)
 	if err != nil {
 		return src, err
 	}
