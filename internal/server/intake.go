@@ -1,0 +1,203 @@
+package server
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// handledEvents are the X-GitHub-Event values CogWorks acts on. Anything
+// else is refused before the body is read, and only these values ever
+// become a metrics label.
+var handledEvents = map[string]bool{
+	"ping": true, "installation": true, "issues": true, "issue_comment": true, "pull_request": true,
+}
+
+// rejection is a delivery refused by the intake: the HTTP status, the
+// reason (a fixed word, used as the metrics label) and the text answered.
+type rejection struct {
+	status int
+	reason string
+	msg    string
+}
+
+// precheck refuses what can be refused from the headers alone, so an
+// unauthenticated client cannot make the server buffer anything: the
+// event must be one CogWorks handles, the signature header well-formed,
+// the content type JSON and the declared length within MaxBody.
+func (s *Server) precheck(r *http.Request) *rejection {
+	if !handledEvents[r.Header.Get("X-GitHub-Event")] {
+		return &rejection{http.StatusBadRequest, "event", "X-GitHub-Event is not an event CogWorks handles (ping, installation, issues, issue_comment, pull_request)"}
+	}
+	if !wellFormedSignature(r.Header.Get("X-Hub-Signature-256")) {
+		return &rejection{http.StatusUnauthorized, "signature", "bad or missing X-Hub-Signature-256"}
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return &rejection{http.StatusUnsupportedMediaType, "content_type", "Content-Type must be application/json (set the App's webhook content type to JSON)"}
+	}
+	if r.ContentLength > s.opts.MaxBody {
+		return &rejection{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("delivery of %d bytes is over the %d-byte limit", r.ContentLength, s.opts.MaxBody)}
+	}
+	return nil
+}
+
+// wellFormedSignature reports whether h looks like "sha256=<64 hex>".
+func wellFormedSignature(h string) bool {
+	hexSig, ok := strings.CutPrefix(h, "sha256=")
+	if !ok || len(hexSig) != 2*sha256.Size {
+		return false
+	}
+	_, err := hex.DecodeString(hexSig)
+	return err == nil
+}
+
+// readSigned reads the body within the in-flight byte budget and the
+// MaxBody limit, computing the HMACs while reading, and returns it only
+// when the signature matches the secret or the previous one.
+func (s *Server) readSigned(w http.ResponseWriter, r *http.Request) ([]byte, *rejection) {
+	reserve := r.ContentLength
+	if reserve < 0 {
+		reserve = s.opts.MaxBody // chunked: the most it may grow to
+	}
+	// Waiting a little lets a burst of real deliveries through while slow
+	// uploads hold the budget; GitHub itself gives up after 10 s.
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.BodyWait)
+	defer cancel()
+	if err := s.inflight.Acquire(ctx, reserve); err != nil {
+		w.Header().Set("Retry-After", "5")
+		return nil, &rejection{http.StatusServiceUnavailable, "busy", "too many deliveries in flight"}
+	}
+	defer s.inflight.Release(reserve)
+	macs := []hash.Hash{hmac.New(sha256.New, s.opts.Secret)}
+	if len(s.opts.PreviousSecret) > 0 {
+		macs = append(macs, hmac.New(sha256.New, s.opts.PreviousSecret))
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		// Sized once to what was reserved: growing by doubling would hold
+		// up to twice the body, outside the budget, until the next GC.
+		buf.Grow(int(r.ContentLength))
+	}
+	sinks := []io.Writer{&buf}
+	for _, m := range macs {
+		sinks = append(sinks, m)
+	}
+	_, err := io.Copy(io.MultiWriter(sinks...), http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, &rejection{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("delivery is over the %d-byte limit", s.opts.MaxBody)}
+		}
+		return nil, &rejection{http.StatusBadRequest, "bad_payload", "cannot read the delivery"}
+	}
+	got, _ := hex.DecodeString(strings.TrimPrefix(r.Header.Get("X-Hub-Signature-256"), "sha256="))
+	for _, m := range macs {
+		if hmac.Equal(got, m.Sum(nil)) {
+			return buf.Bytes(), nil
+		}
+	}
+	return nil, &rejection{http.StatusUnauthorized, "signature", "bad or missing X-Hub-Signature-256"}
+}
+
+// payloadShape records which top-level members a payload has; the
+// X-GitHub-Event header is not covered by the signature, so the event it
+// names must agree with the body.
+type payloadShape struct {
+	Action       string          `json:"action"`
+	Zen          json.RawMessage `json:"zen"`
+	HookID       json.RawMessage `json:"hook_id"`
+	Installation json.RawMessage `json:"installation"`
+	Issue        json.RawMessage `json:"issue"`
+	Comment      json.RawMessage `json:"comment"`
+	PullRequest  json.RawMessage `json:"pull_request"`
+}
+
+// checkShape reports why body cannot be a delivery of event, or nil.
+func checkShape(event string, body []byte) error {
+	var p payloadShape
+	if err := json.Unmarshal(body, &p); err != nil {
+		return fmt.Errorf("%s payload is not a JSON object: %w", event, err)
+	}
+	has := func(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+	var ok bool
+	switch event {
+	case "ping":
+		ok = has(p.Zen) || has(p.HookID)
+	case "installation":
+		ok = has(p.Installation) && p.Action != "" && !has(p.Issue) && !has(p.PullRequest)
+	case "issues":
+		ok = has(p.Issue) && !has(p.Comment) && !has(p.PullRequest)
+	case "issue_comment":
+		ok = has(p.Issue) && has(p.Comment)
+	case "pull_request":
+		ok = has(p.PullRequest) && !has(p.Issue) && !has(p.Comment)
+	}
+	if !ok {
+		return fmt.Errorf("payload does not have the shape of a %s event", event)
+	}
+	return nil
+}
+
+// replays remembers the sha256 of accepted bodies for a window, bounded
+// in entries (least recently accepted forgotten first). The signature
+// covers only the body, so a captured delivery replayed with a fresh
+// X-GitHub-Delivery id would otherwise be accepted again.
+type replays struct {
+	window time.Duration
+	max    int
+	byKey  map[[sha256.Size]byte]*list.Element
+	order  *list.List // of replayEntry, oldest first
+}
+
+type replayEntry struct {
+	key [sha256.Size]byte
+	at  time.Time
+}
+
+func newReplays(window time.Duration, max int) *replays {
+	return &replays{window: window, max: max, byKey: map[[sha256.Size]byte]*list.Element{}, order: list.New()}
+}
+
+// seen reports whether key was accepted within the window before now.
+func (r *replays) seen(key [sha256.Size]byte, now time.Time) bool {
+	r.expire(now)
+	_, ok := r.byKey[key]
+	return ok
+}
+
+// add records key as accepted at now.
+func (r *replays) add(key [sha256.Size]byte, now time.Time) {
+	if el, ok := r.byKey[key]; ok {
+		r.order.Remove(el)
+	}
+	r.byKey[key] = r.order.PushBack(replayEntry{key, now})
+	for r.order.Len() > r.max {
+		r.drop(r.order.Front())
+	}
+}
+
+func (r *replays) expire(now time.Time) {
+	for el := r.order.Front(); el != nil; el = r.order.Front() {
+		if now.Sub(el.Value.(replayEntry).at) < r.window {
+			return
+		}
+		r.drop(el)
+	}
+}
+
+func (r *replays) drop(el *list.Element) {
+	r.order.Remove(el)
+	delete(r.byKey, el.Value.(replayEntry).key)
+}
