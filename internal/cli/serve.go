@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/demo"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/installdir"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/workspace"
@@ -44,6 +45,11 @@ type ServeOptions struct {
 	// rate-limit window left unused: below it, jobs are deferred (0
 	// disables).
 	RateReserve int
+	// ReplayWindow is how long an accepted body's hash is remembered.
+	ReplayWindow time.Duration
+	// TrustRepoConfig allow-lists repositories whose twins, services.toml
+	// and prompt overrides are used (see RepoTrust); "" trusts none.
+	TrustRepoConfig string
 }
 
 // Validate checks the flags.
@@ -59,6 +65,11 @@ func (o *ServeOptions) Validate() error {
 		return fmt.Errorf("--grace must not be negative, got %s", o.Grace)
 	case o.RateReserve < 0:
 		return fmt.Errorf("--rate-reserve must be ≥ 0, got %d", o.RateReserve)
+	case o.ReplayWindow <= 0:
+		return fmt.Errorf("--replay-window must be positive, got %s", o.ReplayWindow)
+	}
+	if _, err := ParseRepoTrust(o.TrustRepoConfig); err != nil {
+		return fmt.Errorf("--trust-repo-config: %w", err)
 	}
 	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
 		return fmt.Errorf("--listen %q: %w", o.Listen, err)
@@ -91,6 +102,9 @@ identity serves every repository the token can reach. Each repository's
   cogworks serve --listen 127.0.0.1:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("trust-repo-config") {
+				opts.TrustRepoConfig = f.getenv(EnvTrustRepoConfig)
+			}
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
 			}
@@ -106,7 +120,9 @@ identity serves every repository the token can reach. Each repository's
 	fl.IntVar(&opts.MaxSteps, "max-steps", 10, "steps per work item per delivery")
 	fl.DurationVar(&opts.Grace, "grace", 25*time.Second, "how long SIGTERM waits for in-flight steps")
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "defer a job once its installation's GitHub REST rate limit has fewer requests left than this (0: no reserve)")
-	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees (default: a temporary directory)")
+	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees, one private directory per installation (default: a temporary directory)")
+	fl.DurationVar(&opts.ReplayWindow, "replay-window", time.Hour, "drop a delivery whose body was accepted within this window under another delivery id")
+	fl.StringVar(&opts.TrustRepoConfig, "trust-repo-config", "", "comma-separated owner/name, owner/*, * or installation ids whose .cogworks/services.toml, .cogworks/twins/ and .cogworks/prompts/ are used (env "+EnvTrustRepoConfig+"; default none)")
 	return cmd
 }
 
@@ -140,10 +156,18 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: cacheDir}, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
+	dirs, err := installdir.New(cacheDir, f.Logger())
+	if err != nil {
+		return err
+	}
+	trust, err := ParseRepoTrust(opts.TrustRepoConfig)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("--trust-repo-config: %w", err)}
+	}
+	runner := &ServeRunner{Factory: f, Clients: src, Dirs: dirs, Trust: trust, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
 	srv, err := server.New(server.Options{
 		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.getenv(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
-		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(),
+		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(), ReplayWindow: opts.ReplayWindow,
 	})
 	if err != nil {
 		return &UsageError{Err: err}
@@ -152,9 +176,9 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", opts.Listen, err)
 	}
-	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	httpSrv := srv.HTTPServer()
 	served := make(chan error, 1)
-	go func() { served <- httpSrv.Serve(ln) }()
+	go func() { served <- httpSrv.Serve(srv.Listener(ln)) }()
 	f.Logger().Info("serving", "addr", ln.Addr().String())
 	select {
 	case err := <-served:
@@ -292,13 +316,45 @@ func (t *tokenSource) Ready(ctx context.Context) error {
 // client, the repository's config and files at its default branch head,
 // then engine.Run.
 type ServeRunner struct {
-	Factory  *Factory
-	Clients  ClientSource
-	Cache    *workspace.Cache
+	Factory *Factory
+	Clients ClientSource
+	// Dirs gives each installation its own cache directory, checked
+	// before every job, so one installation's trees are out of another's
+	// reach.
+	Dirs *installdir.Dirs
+	// Trust lists the repositories whose executable configuration is
+	// used; every other repository's is ignored (and said so).
+	Trust    RepoTrust
 	MaxSteps int
 	// RateReserve: a job whose installation has fewer REST requests left
 	// is deferred, not run (0 disables). See rateReserve.
 	RateReserve int
+
+	mu     sync.Mutex
+	caches map[int64]*workspace.Cache
+}
+
+// cache returns the workspace cache of an installation, in its verified
+// directory.
+func (r *ServeRunner) cache(installation int64) (*workspace.Cache, error) {
+	if r.Dirs == nil {
+		return nil, errors.New("serve runner: no installation cache directories")
+	}
+	dir, err := r.Dirs.Path(installation)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.caches == nil {
+		r.caches = map[int64]*workspace.Cache{}
+	}
+	c := r.caches[installation]
+	if c == nil || c.Root != dir {
+		c = &workspace.Cache{Root: dir}
+		r.caches[installation] = c
+	}
+	return c, nil
 }
 
 // Run implements server.Runner.
@@ -317,9 +373,16 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if !ok {
 		return nil, fmt.Errorf("GitHub client %T cannot read repository trees", gh)
 	}
-	co, err := r.Cache.Head(ctx, wgh, job.Repo)
+	cache, err := r.cache(job.Installation)
 	if err != nil {
 		return nil, err
+	}
+	co, err := cache.Head(ctx, wgh, job.Repo)
+	if err != nil {
+		return nil, err
+	}
+	if !r.Trust.Trusts(job.Installation, job.Repo) {
+		ctx = withRepoConfigIgnored(ctx, fmt.Sprintf("serve uses a repository's twins, services and prompt overrides only when --trust-repo-config lists %s or installation %d", job.Repo, job.Installation))
 	}
 	d, err := r.Factory.engineDepsWith(ctx, gh, job.Repo, co.Dir, co.Config, false)
 	if err != nil {
