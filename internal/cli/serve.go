@@ -28,6 +28,9 @@ import (
 // EnvWebhookSecret holds the GitHub App's webhook secret.
 const EnvWebhookSecret = "COGWORKS_WEBHOOK_SECRET"
 
+// EnvDomainInlineRepo is the environment form of --domain-inline-repo.
+const EnvDomainInlineRepo = "COGWORKS_DOMAIN_INLINE_REPO"
+
 // EnvWebhookSecretPrevious holds the secret being rotated out, accepted
 // too until it is unset.
 const EnvWebhookSecretPrevious = "COGWORKS_WEBHOOK_SECRET_PREVIOUS"
@@ -47,6 +50,10 @@ type ServeOptions struct {
 	RateReserve int
 	// ReplayWindow is how long an accepted body's hash is remembered.
 	ReplayWindow time.Duration
+	// DomainInlineRepo sends the repository's files inside each domain
+	// service request, for a service that cannot see this process's
+	// files (its own container).
+	DomainInlineRepo bool
 	// TrustRepoConfig allow-lists repositories whose twins, services.toml
 	// and prompt overrides are used (see RepoTrust); "" trusts none.
 	TrustRepoConfig string
@@ -105,6 +112,15 @@ identity serves every repository the token can reach. Each repository's
 			if !cmd.Flags().Changed("trust-repo-config") {
 				opts.TrustRepoConfig = f.getenv(EnvTrustRepoConfig)
 			}
+			if !cmd.Flags().Changed("domain-inline-repo") {
+				switch v := strings.ToLower(strings.TrimSpace(f.getenv(EnvDomainInlineRepo))); v {
+				case "", "0", "false":
+				case "1", "true":
+					opts.DomainInlineRepo = true
+				default:
+					return &UsageError{Err: fmt.Errorf("%s=%q: want true or false", EnvDomainInlineRepo, v)}
+				}
+			}
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
 			}
@@ -122,6 +138,7 @@ identity serves every repository the token can reach. Each repository's
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "defer a job once its installation's GitHub REST rate limit has fewer requests left than this (0: no reserve)")
 	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees, one private directory per installation (default: a temporary directory)")
 	fl.DurationVar(&opts.ReplayWindow, "replay-window", time.Hour, "drop a delivery whose body was accepted within this window under another delivery id")
+	fl.BoolVar(&opts.DomainInlineRepo, "domain-inline-repo", false, "send the repository's files inside each domain-service request (for a service in its own container; env "+EnvDomainInlineRepo+")")
 	fl.StringVar(&opts.TrustRepoConfig, "trust-repo-config", "", "comma-separated owner/name, owner/*, * or installation ids whose .cogworks/services.toml, .cogworks/twins/ and .cogworks/prompts/ are used (env "+EnvTrustRepoConfig+"; default none)")
 	return cmd
 }
@@ -164,7 +181,7 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if err != nil {
 		return &UsageError{Err: fmt.Errorf("--trust-repo-config: %w", err)}
 	}
-	runner := &ServeRunner{Factory: f, Clients: src, Dirs: dirs, Trust: trust, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
+	runner := &ServeRunner{Factory: f, Clients: src, Dirs: dirs, Trust: trust, InlineRepo: opts.DomainInlineRepo, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
 	srv, err := server.New(server.Options{
 		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.getenv(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
 		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(), ReplayWindow: opts.ReplayWindow,
@@ -324,8 +341,11 @@ type ServeRunner struct {
 	Dirs *installdir.Dirs
 	// Trust lists the repositories whose executable configuration is
 	// used; every other repository's is ignored (and said so).
-	Trust    RepoTrust
-	MaxSteps int
+	Trust RepoTrust
+	// InlineRepo: domain-service requests carry the repository's files
+	// (see withDomainRepoInline).
+	InlineRepo bool
+	MaxSteps   int
 	// RateReserve: a job whose installation has fewer REST requests left
 	// is deferred, not run (0 disables). See rateReserve.
 	RateReserve int
@@ -380,6 +400,9 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	co, err := cache.Head(ctx, wgh, job.Repo)
 	if err != nil {
 		return nil, err
+	}
+	if r.InlineRepo {
+		ctx = withDomainRepoInline(ctx)
 	}
 	if !r.Trust.Trusts(job.Installation, job.Repo) {
 		ctx = withRepoConfigIgnored(ctx, fmt.Sprintf("serve uses a repository's twins, services and prompt overrides only when --trust-repo-config lists %s or installation %d", job.Repo, job.Installation))

@@ -160,6 +160,9 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 			d.Domain = res.Primary
 		}
 		d.Warnings = res.Warnings()
+		if domainRepoInline(ctx) {
+			d.Domain = inlineRepoDomain{inner: d.Domain}
+		}
 		for _, st := range set.Services() {
 			if st.Available() {
 				d.Services = append(d.Services, xval.ServiceInfo{Name: st.Config.Name, Domain: st.Domain(), InterfaceVersions: st.Handshake.InterfaceVersions})
