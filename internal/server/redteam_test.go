@@ -268,3 +268,38 @@ func TestRedTeamRandomEventNameIs400AndCreatesNoMetricSeries(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPServerBoundsSlowClientsAndConnections(t *testing.T) {
+	s := newTestServer(t, &fakeRunner{}, func(o *Options) { o.MaxConns = 2 })
+	hs := s.HTTPServer()
+	assert.Positive(t, hs.ReadHeaderTimeout)
+	assert.Positive(t, hs.ReadTimeout)
+	assert.Positive(t, hs.WriteTimeout)
+	assert.Positive(t, hs.IdleTimeout)
+	assert.Positive(t, hs.MaxHeaderBytes)
+	assert.LessOrEqual(t, hs.ReadTimeout, 30*time.Second, "a slow upload is cut well before it can pile up")
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go func() { _ = hs.Serve(s.Listener(ln)) }()
+	t.Cleanup(func() { _ = hs.Close() })
+	// Two idle connections take both slots; a third client is not served
+	// until one of them goes.
+	var idle []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		require.NoError(t, err)
+		idle = append(idle, c)
+	}
+	time.Sleep(50 * time.Millisecond) // let the server accept both
+	client := &http.Client{Timeout: 300 * time.Millisecond}
+	_, err = client.Get("http://" + ln.Addr().String() + "/healthz")
+	require.Error(t, err, "the third connection waits in the backlog")
+	idle[0].Close()
+	client.Timeout = 5 * time.Second
+	resp, err := client.Get("http://" + ln.Addr().String() + "/healthz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	idle[1].Close()
+}
