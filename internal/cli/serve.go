@@ -95,11 +95,18 @@ COGWORKS_WEBHOOK_SECRET) and step the work items they name on a bounded queue.
 With COGWORKS_GITHUB_APP_ID and COGWORKS_GITHUB_APP_PRIVATE_KEY each delivery is
 handled as the installation it names; with a token (COGWORKS_GITHUB_TOKEN) one
 identity serves every repository the token can reach. Each repository's
-.cogworks/config.toml and files are read through the API. Also serves
-/healthz, /readyz and /metrics. SIGTERM drains within --grace.` +
+.cogworks/config.toml and files are read through the API into a private
+directory per installation. A repository's .cogworks/services.toml, twins,
+prompt overrides and llm.base_url are ignored unless --trust-repo-config
+lists it. Deliveries are refused from their headers before the body is read
+when they cannot be genuine, and a signed body replayed under a new delivery
+id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
+/metrics. SIGTERM drains within --grace.` +
 			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required); COGWORKS_WEBHOOK_SECRET_PREVIOUS  the secret being rotated out, accepted too while set",
 				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
-				envLLM, envServices, envLog) +
+				envLLM, envServices,
+				"COGWORKS_TRUST_REPO_CONFIG  repositories whose executable config is used (as --trust-repo-config); COGWORKS_DOMAIN_INLINE_REPO  true: as --domain-inline-repo",
+				envLog) +
 			helpExit("0  drained and stopped after SIGTERM or SIGINT",
 				"1  the server failed (listen error, a step could not be abandoned cleanly)",
 				"2  bad usage or configuration (no webhook secret, bad flag values, missing credentials)"),

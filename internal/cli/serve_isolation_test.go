@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +73,83 @@ func TestServeOptionsValidate(t *testing.T) {
 			tt.mod(&o)
 			assert.ErrorContains(t, o.Validate(), tt.want)
 		})
+	}
+}
+
+// TestServeReadsTrustAndInliningFromTheEnvironment: the flags' environment
+// forms are read (and checked) when the flags are not given.
+func TestServeReadsTrustAndInliningFromTheEnvironment(t *testing.T) {
+	tests := []struct {
+		env, value, want string
+	}{
+		{EnvTrustRepoConfig, "acme", "--trust-repo-config"},
+		{EnvDomainInlineRepo, "maybe", EnvDomainInlineRepo},
+	}
+	for _, tt := range tests {
+		t.Run(tt.env, func(t *testing.T) {
+			env := testenv.New(t)
+			f, _, _ := testFactory(t, env)
+			f.Getenv = func(k string) string {
+				switch k {
+				case tt.env:
+					return tt.value
+				case EnvWebhookSecret:
+					return "s3cret"
+				}
+				return ""
+			}
+			err := execute(t, f, "serve", "--listen", "127.0.0.1:0")
+			var usage *UsageError
+			require.ErrorAs(t, err, &usage)
+			assert.ErrorContains(t, err, tt.want)
+		})
+	}
+}
+
+// TestRunServeRefusesHostileDeliveries drives the real `cogworks serve`
+// wiring on 127.0.0.1: the hardened server answers, and SIGTERM (here the
+// context) stops it.
+func TestRunServeRefusesHostileDeliveries(t *testing.T) {
+	env := testenv.New(t)
+	f, _, _ := testFactory(t, env)
+	f.Getenv = func(k string) string {
+		if k == EnvWebhookSecret {
+			return "s3cret"
+		}
+		return ""
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- runServe(ctx, f, &ServeOptions{Listen: addr, Workers: 1, QueueSize: 1, MaxSteps: 1, Grace: time.Second, ReplayWindow: time.Hour})
+	}()
+	post := func(event, sig, ctype string) int {
+		req, err := http.NewRequest(http.MethodPost, "http://"+addr+"/webhook", strings.NewReader("{}"))
+		require.NoError(t, err)
+		req.Header.Set("X-GitHub-Event", event)
+		req.Header.Set("Content-Type", ctype)
+		if sig != "" {
+			req.Header.Set("X-Hub-Signature-256", sig)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	require.Eventually(t, func() bool { return post("issues", "", "application/json") == http.StatusUnauthorized }, 5*time.Second, 10*time.Millisecond)
+	assert.Equal(t, http.StatusBadRequest, post("zz-random", server.Sign([]byte("s3cret"), []byte("{}")), "application/json"))
+	assert.Equal(t, http.StatusUnsupportedMediaType, post("issues", server.Sign([]byte("s3cret"), []byte("{}")), "text/plain"))
+	cancel()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
 	}
 }
