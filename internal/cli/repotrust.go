@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
 )
@@ -111,4 +113,20 @@ func repoConfigWarning(workspace, reason string) string {
 		return ""
 	}
 	return fmt.Sprintf("repository configuration ignored: %s (%s)", strings.Join(found, ", "), reason)
+}
+
+// warnExecutor adds a warning to every result of a stage, so that the
+// work item's status comment says what configuration was ignored
+// whichever stage ran.
+type warnExecutor struct {
+	inner   engine.StageExecutor
+	warning string
+}
+
+func (w warnExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	res, err := w.inner.Execute(ctx, in)
+	if err == nil && !slices.Contains(res.Warnings, w.warning) {
+		res.Warnings = append(res.Warnings, w.warning)
+	}
+	return res, err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/demo"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/installdir"
@@ -199,4 +200,37 @@ func TestRepoTwinsAndLLMEndpointIgnoredWhenUntrusted(t *testing.T) {
 		return ""
 	}
 	assert.Equal(t, "https://gateway.internal/v1", f.llmConfigFor(withRepoConfigIgnored(context.Background(), "x"), cfg).BaseURL, "the operator's endpoint stays")
+}
+
+// TestIgnoredRepoConfigIsShownInTheStatusComment: the people watching the
+// work item learn from its status comment, not only from the server's
+// log, that the repository's configuration was not used.
+func TestIgnoredRepoConfigIsShownInTheStatusComment(t *testing.T) {
+	env := testenv.New(t)
+	files, err := demo.Files()
+	require.NoError(t, err)
+	files[".cogworks/services.toml"] = "[[services]]\nname = \"go\"\ntransport = \"http\"\nendpoint = \"http://127.0.0.1:9\"\n"
+	env.Sim.SeedFiles(testenv.Repo.String(), "main", files)
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", demo.IssueTitle, demo.IssueBody)
+	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	f, _, _ := testFactory(t, env)
+	provider, err := demo.Script()
+	require.NoError(t, err)
+	f.LLMProvider = provider
+	f.Executors = func(ctx context.Context, gh Client, repo github.Repo, ws string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+		return f.productionExecutors(ctx, gh, repo, ws, cfg, nil)
+	}
+	runner := &ServeRunner{Factory: f, Clients: &tokenSource{client: env.Client}, Dirs: testDirs(t), MaxSteps: 1}
+	results, err := runner.Run(context.Background(), server.Job{Installation: 5, Repo: testenv.Repo, Issue: n})
+	require.NoError(t, err)
+	require.Len(t, results, 1)
+	require.Equal(t, engine.OutcomeAdvanced, results[0].Outcome, results[0].Reason)
+	var status string
+	for _, c := range env.Sim.Comments(testenv.Repo.String(), n) {
+		if strings.Contains(c.Body, "repository configuration ignored") {
+			status = c.Body
+		}
+	}
+	assert.Contains(t, status, ".cogworks/services.toml", "the status comment names the ignored file")
+	assert.Contains(t, status, "--trust-repo-config")
 }

@@ -130,7 +130,15 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.R
 		promptDir = "" // the embedded prompts only
 	}
 	d.LLM = f.NewGateway(provider, promptDir, cfg, lc.Model)
-	return stages.Executors(d), reg, nil
+	execs := stages.Executors(d)
+	if reason := repoConfigIgnored(ctx); reason != "" {
+		if w := repoConfigWarning(workspace, reason); w != "" {
+			for st, e := range execs {
+				execs[st] = warnExecutor{inner: e, warning: w}
+			}
+		}
+	}
+	return execs, reg, nil
 }
 
 // StageDeps assembles everything but the LLM gateway. When the workspace
