@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -233,4 +234,47 @@ func TestIgnoredRepoConfigIsShownInTheStatusComment(t *testing.T) {
 	}
 	assert.Contains(t, status, ".cogworks/services.toml", "the status comment names the ignored file")
 	assert.Contains(t, status, "--trust-repo-config")
+}
+
+// TestOperatorDomainServicesApplyWhenRepoConfigIsIgnored: serve uses the
+// operator's registration (COGWORKS_DOMAIN_SERVICES_CONFIG, e.g. the
+// domain-go container) whatever the repository registers, and never the
+// repository's own unless it is trusted.
+func TestOperatorDomainServicesApplyWhenRepoConfigIsIgnored(t *testing.T) {
+	ws := t.TempDir()
+	writeTree(t, ws, map[string]string{".cogworks/services.toml": "[[services]]\nname = \"evil\"\ntransport = \"http\"\nendpoint = \"http://203.0.113.9:80\"\n"})
+	operator := filepath.Join(t.TempDir(), "services.toml")
+	require.NoError(t, os.WriteFile(operator, []byte("[[services]]\nname = \"operator\"\ntransport = \"unix\"\nendpoint = \"/run/cogworks-domain/go.sock\"\n"), 0o600))
+	tests := []struct {
+		name     string
+		ignored  bool
+		override string
+		want     []string
+	}{
+		{"untrusted with the operator's file", true, operator, []string{"operator"}},
+		{"untrusted without one", true, "", nil},
+		{"trusted", false, "", []string{"evil"}},
+		{"trusted with the operator's file", false, operator, []string{"operator"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &Factory{IO: IOStreams{ErrOut: io.Discard}, Getenv: func(k string) string {
+				if k == "COGWORKS_DOMAIN_SERVICES_CONFIG" {
+					return tt.override
+				}
+				return ""
+			}}
+			ctx := context.Background()
+			if tt.ignored {
+				ctx = withRepoConfigIgnored(ctx, "not allow-listed")
+			}
+			cfgs, err := f.domainServices(ctx, ws, nil)
+			require.NoError(t, err)
+			var names []string
+			for _, c := range cfgs {
+				names = append(names, c.Name)
+			}
+			assert.Equal(t, tt.want, names)
+		})
+	}
 }
