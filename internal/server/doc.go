@@ -10,9 +10,9 @@
 //     signature (401), a content type other than JSON (415), a declared
 //     length over MaxBody (413). A body is read only within the
 //     MaxInFlight byte budget shared by all connections (503 when it
-//     stays exhausted for BodyWait), through http.MaxBytesReader, hashing
-//     as it goes; HTTPServer and Listener bound time, headers and
-//     connections.
+//     stays exhausted for BodyWait), through http.MaxBytesReader at a
+//     minimum pace (408 when it falls behind), hashing as it goes;
+//     HTTPServer and Listener bound time, headers and connections.
 //   - A delivery with a wrong signature gets 401 and is not parsed
 //     further. A signed body whose shape does not fit its X-GitHub-Event
 //     (which the signature does not cover) gets 400; only handled event

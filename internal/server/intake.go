@@ -13,6 +13,7 @@ import (
 	"hash"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -94,11 +95,17 @@ func (s *Server) readSigned(w http.ResponseWriter, r *http.Request) ([]byte, *re
 	for _, m := range macs {
 		sinks = append(sinks, m)
 	}
-	_, err := io.Copy(io.MultiWriter(sinks...), http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
+	body := &pacedReader{r: http.MaxBytesReader(w, r.Body, s.opts.MaxBody), rc: http.NewResponseController(w),
+		start: time.Now(), grace: s.opts.BodyGrace, rate: s.opts.MinBodyRate}
+	_, err := io.Copy(io.MultiWriter(sinks...), body)
 	if err != nil {
 		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		var netErr net.Error
+		switch {
+		case errors.As(err, &tooBig):
 			return nil, &rejection{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("delivery is over the %d-byte limit", s.opts.MaxBody)}
+		case errors.As(err, &netErr) && netErr.Timeout():
+			return nil, &rejection{http.StatusRequestTimeout, "slow", "the delivery's body arrived too slowly"}
 		}
 		return nil, &rejection{http.StatusBadRequest, "bad_payload", "cannot read the delivery"}
 	}
@@ -109,6 +116,28 @@ func (s *Server) readSigned(w http.ResponseWriter, r *http.Request) ([]byte, *re
 		}
 	}
 	return nil, &rejection{http.StatusUnauthorized, "signature", "bad or missing X-Hub-Signature-256"}
+}
+
+// pacedReader holds a body to a minimum rate: by grace plus one second
+// per rate bytes read, the next byte must have arrived. A slow upload
+// holds its in-flight reservation for seconds, not the whole ReadTimeout,
+// so a few slow clients cannot starve GitHub's deliveries of the budget.
+type pacedReader struct {
+	r     io.Reader
+	rc    *http.ResponseController
+	start time.Time
+	n     int64
+	grace time.Duration
+	rate  int64 // bytes per second
+}
+
+func (p *pacedReader) Read(b []byte) (int, error) {
+	// Not every ResponseWriter supports deadlines (httptest's does not);
+	// ReadTimeout still bounds those.
+	_ = p.rc.SetReadDeadline(p.start.Add(p.grace + time.Duration(p.n*int64(time.Second)/p.rate)))
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	return n, err
 }
 
 // payloadShape records which top-level members a payload has; the

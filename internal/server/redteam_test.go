@@ -303,3 +303,48 @@ func TestHTTPServerBoundsSlowClientsAndConnections(t *testing.T) {
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
 	idle[1].Close()
 }
+
+// TestRedTeamStalledUploadIsCutAndFreesTheBudget: a client that declares
+// a body and then trickles it holds its reservation only until it falls
+// behind the minimum rate; a real delivery waiting for the budget then
+// goes through.
+func TestRedTeamStalledUploadIsCutAndFreesTheBudget(t *testing.T) {
+	r := &fakeRunner{}
+	s := newTestServer(t, r, func(o *Options) {
+		o.MaxBody, o.MaxInFlight = 1<<20, 1<<20 // one upload takes the whole budget
+		o.BodyGrace, o.MinBodyRate = 200*time.Millisecond, 1<<20
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	hs := s.HTTPServer()
+	go func() { _ = hs.Serve(s.Listener(ln)) }()
+	t.Cleanup(func() { _ = hs.Close() })
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	started := time.Now()
+	fmt.Fprintf(c, "POST /webhook HTTP/1.1\r\nHost: x\r\nX-GitHub-Event: issues\r\nX-Hub-Signature-256: %s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", fakeSig, 1<<20, strings.Repeat(" ", 1024))
+	time.Sleep(50 * time.Millisecond) // the stalled upload holds the budget first
+
+	body := issueEventBody(1, "real")
+	req, err := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/webhook", strings.NewReader(string(body)))
+	require.NoError(t, err)
+	req.Header.Set("X-GitHub-Event", "issues")
+	req.Header.Set("X-GitHub-Delivery", "real-1")
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Hub-Signature-256", Sign(testSecret, body))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusAccepted, resp.StatusCode, "the real delivery got the budget within BodyWait")
+
+	stalled, err := http.ReadResponse(bufio.NewReader(c), nil)
+	require.NoError(t, err)
+	stalled.Body.Close()
+	assert.Equal(t, http.StatusRequestTimeout, stalled.StatusCode)
+	assert.Less(t, time.Since(started), 2*time.Second, "cut by the pace, not by ReadTimeout")
+	assert.Equal(t, 1.0, rejected(t, s.opts.Metrics, "slow"))
+}

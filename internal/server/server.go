@@ -64,6 +64,11 @@ type Options struct {
 	// BodyWait is how long a delivery waits for in-flight budget before
 	// it gets 503 (default 2s).
 	BodyWait time.Duration
+	// MinBodyRate (bytes/s, default 256 KiB/s) and BodyGrace (default 2s)
+	// pace a body: a client that has not sent BodyGrace plus one second
+	// per MinBodyRate bytes gets 408 and frees its budget.
+	MinBodyRate int64
+	BodyGrace   time.Duration
 	// ReplayWindow is how long the sha256 of an accepted body is
 	// remembered: the same body under another delivery id within it is
 	// dropped (default 1h). At most Dedupe bodies are remembered.
@@ -126,6 +131,12 @@ func New(opts Options) (*Server, error) {
 	opts.MaxInFlight = max(opts.MaxInFlight, opts.MaxBody)
 	if opts.BodyWait <= 0 {
 		opts.BodyWait = 2 * time.Second
+	}
+	if opts.MinBodyRate <= 0 {
+		opts.MinBodyRate = 256 << 10
+	}
+	if opts.BodyGrace <= 0 {
+		opts.BodyGrace = 2 * time.Second
 	}
 	if opts.ReplayWindow <= 0 {
 		opts.ReplayWindow = time.Hour
