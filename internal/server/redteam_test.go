@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -347,4 +349,32 @@ func TestRedTeamStalledUploadIsCutAndFreesTheBudget(t *testing.T) {
 	assert.Equal(t, http.StatusRequestTimeout, stalled.StatusCode)
 	assert.Less(t, time.Since(started), 2*time.Second, "cut by the pace, not by ReadTimeout")
 	assert.Equal(t, 1.0, rejected(t, s.opts.Metrics, "slow"))
+}
+
+// TestRealPayloadsFitTheirEventShape runs every real GitHub payload of
+// ../shared/fixtures/github-webhooks through the shape check: each fits
+// its own event and none of the others CogWorks handles, so the check
+// refuses no genuine delivery and admits no relabelled one.
+func TestRealPayloadsFitTheirEventShape(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "fixtures", "github-webhooks")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("fixtures not present in %s", dir)
+	}
+	checked := 0
+	for event := range handledEvents {
+		files, err := filepath.Glob(filepath.Join(dir, event, "*.json"))
+		require.NoError(t, err)
+		for _, f := range files {
+			body, err := os.ReadFile(f)
+			require.NoError(t, err)
+			require.NoError(t, checkShape(event, body), f)
+			checked++
+			for other := range handledEvents {
+				if other != event {
+					assert.Error(t, checkShape(other, body), "%s accepted as %s", f, other)
+				}
+			}
+		}
+	}
+	assert.Greater(t, checked, 20)
 }
