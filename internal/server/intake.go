@@ -26,6 +26,93 @@ var handledEvents = map[string]bool{
 	"ping": true, "installation": true, "issues": true, "issue_comment": true, "pull_request": true,
 }
 
+func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
+	if rej := s.precheck(r); rej != nil {
+		s.reject(w, rej)
+		return
+	}
+	body, rej := s.readSigned(w, r)
+	if rej != nil {
+		s.reject(w, rej)
+		return
+	}
+	event := r.Header.Get("X-GitHub-Event")
+	if err := checkShape(event, body); err != nil {
+		s.reject(w, &rejection{http.StatusBadRequest, "bad_payload", err.Error()})
+		return
+	}
+	delivery := r.Header.Get("X-GitHub-Delivery")
+	bodyKey := sha256.Sum256(body)
+	log := s.log.With("event", event, "delivery", delivery)
+	switch event {
+	case "ping":
+		s.opts.Metrics.Delivery(event, "pong")
+		writeText(w, http.StatusOK, "pong")
+		return
+	case "installation":
+		var ev installationEvent
+		if err := json.Unmarshal(body, &ev); err != nil {
+			s.reject(w, &rejection{http.StatusBadRequest, "bad_payload", "installation payload is not JSON"})
+			return
+		}
+		if !s.firstSight(delivery, bodyKey) {
+			log.Warn("replayed installation delivery dropped", "installation", ev.Installation.ID)
+			s.reject(w, &rejection{http.StatusOK, "replay", "duplicate"})
+			return
+		}
+		log.Info("installation event", "action", ev.Action, "installation", ev.Installation.ID, "account", ev.Installation.Account.Login)
+		if s.opts.Installations != nil {
+			s.opts.Installations.InstallationChanged(ev.Action, ev.Installation.ID)
+		}
+		s.opts.Metrics.Delivery(event, "handled")
+		writeText(w, http.StatusOK, "ok")
+		return
+	}
+	job, ignore, err := parseWork(event, body)
+	if err != nil {
+		s.reject(w, &rejection{http.StatusBadRequest, "bad_payload", err.Error()})
+		return
+	}
+	if ignore != "" {
+		s.opts.Metrics.Delivery(event, "ignored")
+		writeText(w, http.StatusAccepted, "ignored: "+ignore)
+		return
+	}
+	status, result := s.enqueue(delivery, bodyKey, job)
+	log.Debug("delivery", "work_item", job.key(), "result", result)
+	switch {
+	case result == "replay":
+		log.Warn("replayed body with a new delivery id dropped", "work_item", job.key())
+		s.reject(w, &rejection{status, result, "duplicate"})
+		return
+	case status == http.StatusServiceUnavailable:
+		s.opts.Metrics.Rejected(result)
+	default:
+		s.opts.Metrics.Delivery(event, result)
+	}
+	writeText(w, status, result)
+}
+
+// reject counts and answers a refused delivery.
+func (s *Server) reject(w http.ResponseWriter, rej *rejection) {
+	s.opts.Metrics.Rejected(rej.reason)
+	writeText(w, rej.status, rej.msg)
+}
+
+// firstSight reports whether neither the delivery id nor the body was
+// accepted before (within the replay window), and remembers both.
+func (s *Server) firstSight(delivery string, bodyKey [sha256.Size]byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now()
+	if _, dup := s.seen[delivery]; (delivery != "" && dup) || s.replays.seen(bodyKey, now) {
+		return false
+	}
+	s.remember(delivery)
+	s.replays.add(bodyKey, now)
+	return true
+}
+
 // rejection is a delivery refused by the intake: the HTTP status, the
 // reason (a fixed word, used as the metrics label) and the text answered.
 type rejection struct {
