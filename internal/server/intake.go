@@ -19,11 +19,19 @@ import (
 	"time"
 )
 
-// handledEvents are the X-GitHub-Event values CogWorks acts on. Anything
-// else is refused before the body is read, and only these values ever
-// become a metrics label.
-var handledEvents = map[string]bool{
-	"ping": true, "installation": true, "issues": true, "issue_comment": true, "pull_request": true,
+// HandledEvents returns the X-GitHub-Event values CogWorks acts on.
+// Anything else is refused before the body is read, and only these values
+// ever become a metrics label.
+func HandledEvents() []string {
+	return []string{"ping", "installation", "issues", "issue_comment", "pull_request"}
+}
+
+func handledEvent(event string) bool {
+	switch event {
+	case "ping", "installation", "issues", "issue_comment", "pull_request":
+		return true
+	}
+	return false
 }
 
 func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
@@ -126,7 +134,7 @@ type rejection struct {
 // event must be one CogWorks handles, the signature header well-formed,
 // the content type JSON and the declared length within MaxBody.
 func (s *Server) precheck(r *http.Request) *rejection {
-	if !handledEvents[r.Header.Get("X-GitHub-Event")] {
+	if !handledEvent(r.Header.Get("X-GitHub-Event")) {
 		return &rejection{http.StatusBadRequest, "event", "X-GitHub-Event is not an event CogWorks handles (ping, installation, issues, issue_comment, pull_request)"}
 	}
 	if !wellFormedSignature(r.Header.Get("X-Hub-Signature-256")) {
