@@ -26,7 +26,9 @@ const repoTwinsDir = ".cogworks/twins"
 // program, contact an endpoint or change what the LLM is told. In the
 // Action and the CLI the repository's own runner runs them; in serve they
 // would run inside the shared server with its credentials at hand.
-var executableRepoConfig = []string{domain.DefaultServicesFile, repoTwinsDir, prompts.OverrideDir}
+func executableRepoConfig() []string {
+	return []string{domain.DefaultServicesFile, repoTwinsDir, prompts.OverrideDir}
+}
 
 // RepoTrust is serve's allow-list of repositories whose executable
 // configuration (see executableRepoConfig) is honoured. Entries are
@@ -97,7 +99,7 @@ func repoConfigIgnored(ctx context.Context) string {
 // workspace has that are being ignored.
 func ignoredRepoConfig(workspace string) []string {
 	var found []string
-	for _, p := range executableRepoConfig {
+	for _, p := range executableRepoConfig() {
 		if _, err := os.Lstat(filepath.Join(workspace, filepath.FromSlash(p))); err == nil {
 			found = append(found, p)
 		}
