@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/demo"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/installdir"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/workspace"
@@ -26,6 +27,9 @@ import (
 
 // EnvWebhookSecret holds the GitHub App's webhook secret.
 const EnvWebhookSecret = "COGWORKS_WEBHOOK_SECRET"
+
+// EnvDomainInlineRepo is the environment form of --domain-inline-repo.
+const EnvDomainInlineRepo = "COGWORKS_DOMAIN_INLINE_REPO"
 
 // EnvWebhookSecretPrevious holds the secret being rotated out, accepted
 // too until it is unset.
@@ -44,6 +48,15 @@ type ServeOptions struct {
 	// rate-limit window left unused: below it, jobs are deferred (0
 	// disables).
 	RateReserve int
+	// ReplayWindow is how long an accepted body's hash is remembered.
+	ReplayWindow time.Duration
+	// DomainInlineRepo sends the repository's files inside each domain
+	// service request, for a service that cannot see this process's
+	// files (its own container).
+	DomainInlineRepo bool
+	// TrustRepoConfig allow-lists repositories whose twins, services.toml
+	// and prompt overrides are used (see RepoTrust); "" trusts none.
+	TrustRepoConfig string
 }
 
 // Validate checks the flags.
@@ -59,6 +72,11 @@ func (o *ServeOptions) Validate() error {
 		return fmt.Errorf("--grace must not be negative, got %s", o.Grace)
 	case o.RateReserve < 0:
 		return fmt.Errorf("--rate-reserve must be ≥ 0, got %d", o.RateReserve)
+	case o.ReplayWindow <= 0:
+		return fmt.Errorf("--replay-window must be positive, got %s", o.ReplayWindow)
+	}
+	if _, err := ParseRepoTrust(o.TrustRepoConfig); err != nil {
+		return fmt.Errorf("--trust-repo-config: %w", err)
 	}
 	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
 		return fmt.Errorf("--listen %q: %w", o.Listen, err)
@@ -77,11 +95,18 @@ COGWORKS_WEBHOOK_SECRET) and step the work items they name on a bounded queue.
 With COGWORKS_GITHUB_APP_ID and COGWORKS_GITHUB_APP_PRIVATE_KEY each delivery is
 handled as the installation it names; with a token (COGWORKS_GITHUB_TOKEN) one
 identity serves every repository the token can reach. Each repository's
-.cogworks/config.toml and files are read through the API. Also serves
-/healthz, /readyz and /metrics. SIGTERM drains within --grace.` +
+.cogworks/config.toml and files are read through the API into a private
+directory per installation. A repository's .cogworks/services.toml, twins,
+prompt overrides and llm.base_url are ignored unless --trust-repo-config
+lists it. Deliveries are refused from their headers before the body is read
+when they cannot be genuine, and a signed body replayed under a new delivery
+id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
+/metrics. SIGTERM drains within --grace.` +
 			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required); COGWORKS_WEBHOOK_SECRET_PREVIOUS  the secret being rotated out, accepted too while set",
 				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
-				envLLM, envServices, envLog) +
+				envLLM, envServices,
+				"COGWORKS_TRUST_REPO_CONFIG  repositories whose executable config is used (as --trust-repo-config); COGWORKS_DOMAIN_INLINE_REPO  true: as --domain-inline-repo",
+				envLog) +
 			helpExit("0  drained and stopped after SIGTERM or SIGINT",
 				"1  the server failed (listen error, a step could not be abandoned cleanly)",
 				"2  bad usage or configuration (no webhook secret, bad flag values, missing credentials)"),
@@ -91,6 +116,18 @@ identity serves every repository the token can reach. Each repository's
   cogworks serve --listen 127.0.0.1:8080`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("trust-repo-config") {
+				opts.TrustRepoConfig = f.getenv(EnvTrustRepoConfig)
+			}
+			if !cmd.Flags().Changed("domain-inline-repo") {
+				switch v := strings.ToLower(strings.TrimSpace(f.getenv(EnvDomainInlineRepo))); v {
+				case "", "0", "false":
+				case "1", "true":
+					opts.DomainInlineRepo = true
+				default:
+					return &UsageError{Err: fmt.Errorf("%s=%q: want true or false", EnvDomainInlineRepo, v)}
+				}
+			}
 			if err := opts.Validate(); err != nil {
 				return &UsageError{Err: err}
 			}
@@ -106,7 +143,10 @@ identity serves every repository the token can reach. Each repository's
 	fl.IntVar(&opts.MaxSteps, "max-steps", 10, "steps per work item per delivery")
 	fl.DurationVar(&opts.Grace, "grace", 25*time.Second, "how long SIGTERM waits for in-flight steps")
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "defer a job once its installation's GitHub REST rate limit has fewer requests left than this (0: no reserve)")
-	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees (default: a temporary directory)")
+	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees, one private directory per installation (default: a temporary directory)")
+	fl.DurationVar(&opts.ReplayWindow, "replay-window", time.Hour, "drop a delivery whose body was accepted within this window under another delivery id")
+	fl.BoolVar(&opts.DomainInlineRepo, "domain-inline-repo", false, "send the repository's files inside each domain-service request (for a service in its own container; env "+EnvDomainInlineRepo+")")
+	fl.StringVar(&opts.TrustRepoConfig, "trust-repo-config", "", "comma-separated owner/name, owner/*, * or installation ids whose .cogworks/services.toml, .cogworks/twins/ and .cogworks/prompts/ are used (env "+EnvTrustRepoConfig+"; default none)")
 	return cmd
 }
 
@@ -140,10 +180,18 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if err != nil {
 		return err
 	}
-	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: cacheDir}, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
+	dirs, err := installdir.New(cacheDir, f.Logger())
+	if err != nil {
+		return err
+	}
+	trust, err := ParseRepoTrust(opts.TrustRepoConfig)
+	if err != nil {
+		return &UsageError{Err: fmt.Errorf("--trust-repo-config: %w", err)}
+	}
+	runner := &ServeRunner{Factory: f, Clients: src, Dirs: dirs, Trust: trust, InlineRepo: opts.DomainInlineRepo, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
 	srv, err := server.New(server.Options{
 		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.getenv(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
-		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(),
+		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(), ReplayWindow: opts.ReplayWindow,
 	})
 	if err != nil {
 		return &UsageError{Err: err}
@@ -152,9 +200,9 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", opts.Listen, err)
 	}
-	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	httpSrv := srv.HTTPServer()
 	served := make(chan error, 1)
-	go func() { served <- httpSrv.Serve(ln) }()
+	go func() { served <- httpSrv.Serve(srv.Listener(ln)) }()
 	f.Logger().Info("serving", "addr", ln.Addr().String())
 	select {
 	case err := <-served:
@@ -292,13 +340,48 @@ func (t *tokenSource) Ready(ctx context.Context) error {
 // client, the repository's config and files at its default branch head,
 // then engine.Run.
 type ServeRunner struct {
-	Factory  *Factory
-	Clients  ClientSource
-	Cache    *workspace.Cache
-	MaxSteps int
+	Factory *Factory
+	Clients ClientSource
+	// Dirs gives each installation its own cache directory, checked
+	// before every job, so one installation's trees are out of another's
+	// reach.
+	Dirs *installdir.Dirs
+	// Trust lists the repositories whose executable configuration is
+	// used; every other repository's is ignored (and said so).
+	Trust RepoTrust
+	// InlineRepo: domain-service requests carry the repository's files
+	// (see withDomainRepoInline).
+	InlineRepo bool
+	MaxSteps   int
 	// RateReserve: a job whose installation has fewer REST requests left
 	// is deferred, not run (0 disables). See rateReserve.
 	RateReserve int
+
+	mu     sync.Mutex
+	caches map[int64]*workspace.Cache
+}
+
+// cache returns the workspace cache of an installation, in its verified
+// directory.
+func (r *ServeRunner) cache(installation int64) (*workspace.Cache, error) {
+	if r.Dirs == nil {
+		return nil, errors.New("serve runner: no installation cache directories")
+	}
+	dir, err := r.Dirs.Path(installation)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.caches == nil {
+		r.caches = map[int64]*workspace.Cache{}
+	}
+	c := r.caches[installation]
+	if c == nil || c.Root != dir {
+		c = &workspace.Cache{Root: dir}
+		r.caches[installation] = c
+	}
+	return c, nil
 }
 
 // Run implements server.Runner.
@@ -317,9 +400,19 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if !ok {
 		return nil, fmt.Errorf("GitHub client %T cannot read repository trees", gh)
 	}
-	co, err := r.Cache.Head(ctx, wgh, job.Repo)
+	cache, err := r.cache(job.Installation)
 	if err != nil {
 		return nil, err
+	}
+	co, err := cache.Head(ctx, wgh, job.Repo)
+	if err != nil {
+		return nil, err
+	}
+	if r.InlineRepo {
+		ctx = withDomainRepoInline(ctx)
+	}
+	if !r.Trust.Trusts(job.Installation, job.Repo) {
+		ctx = withRepoConfigIgnored(ctx, fmt.Sprintf("serve uses a repository's twins, services and prompt overrides only when --trust-repo-config lists %s or installation %d", job.Repo, job.Installation))
 	}
 	d, err := r.Factory.engineDepsWith(ctx, gh, job.Repo, co.Dir, co.Config, false)
 	if err != nil {

@@ -50,7 +50,7 @@ func TestServeRequestBudget(t *testing.T) {
 	for i := range 3 {
 		fx.sim.ResetRequests()
 		id := fmt.Sprintf("edit-%d", i)
-		require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{id, "issues", issueEvent(fx.repo, n, "edited")}))
+		require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{id, "issues", updatedAt(issueEvent(fx.repo, n, "edited"), i)}))
 		require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
 		var got []string
 		for _, r := range fx.sim.Requests() {

@@ -35,7 +35,6 @@ import (
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
-	"github.com/cogworks/cogworks/internal/workspace"
 )
 
 const (
@@ -97,7 +96,7 @@ func (a *appFixture) replica(t *testing.T, provider *demo.RuleProvider) (*server
 		Transport: m.Transport(nil), Retry: github.RetryPolicy{MaxRetries: 2, BaseDelay: time.Millisecond},
 	}, "")
 	require.NoError(t, err)
-	runner := &ServeRunner{Factory: f, Clients: src, Cache: &workspace.Cache{Root: t.TempDir()}, MaxSteps: 10, RateReserve: a.rateReserve}
+	runner := &ServeRunner{Factory: f, Clients: src, Dirs: testDirs(t), MaxSteps: 10, RateReserve: a.rateReserve}
 	srv, err := server.New(server.Options{Secret: []byte(testWebhookKey), Runner: runner, Ready: src.Ready,
 		Installations: src, QueueSize: 200, Workers: 3, Metrics: m})
 	require.NoError(t, err)
@@ -121,6 +120,13 @@ func issueEvent(repo github.Repo, n int, action string) []byte {
 		action, n, labels, repo, testInstallation, demoHuman))
 }
 
+// updatedAt sets the issue's updated_at in an event payload: GitHub's
+// payloads of two events on one issue differ at least there, and serve
+// drops a body it has accepted before as a replay.
+func updatedAt(body []byte, second int) []byte {
+	return bytes.Replace(body, []byte(`"issue":{`), fmt.Appendf(nil, `"issue":{"updated_at":"2026-01-01T00:00:%02dZ",`, second), 1)
+}
+
 // commentEvent is a person's comment on #n, which carries cogworks:run.
 func commentEvent(repo github.Repo, n int, id int64) []byte {
 	return []byte(fmt.Sprintf(`{"action":"created","issue":{"number":%d,"labels":[{"name":"cogworks:run"}]},"comment":{"id":%d,"body":"Thanks, looking forward to it.","user":{"login":%q,"type":"User"}},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
@@ -133,6 +139,7 @@ func post(t *testing.T, url string, d delivery) int {
 	require.NoError(t, err)
 	req.Header.Set("X-GitHub-Event", d.event)
 	req.Header.Set("X-GitHub-Delivery", d.id)
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Hub-Signature-256", server.Sign([]byte(testWebhookKey), d.body))
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
@@ -309,7 +316,7 @@ func TestServeWithATokenAsksGitHubWhoItIs(t *testing.T) {
 	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
 	f, _, _ := testFactory(t, env)
 	f.BotLogin = "" // as NewFactory leaves it
-	runner := &ServeRunner{Factory: f, Clients: &tokenSource{client: env.Client}, Cache: &workspace.Cache{Root: t.TempDir()}, MaxSteps: 1}
+	runner := &ServeRunner{Factory: f, Clients: &tokenSource{client: env.Client}, Dirs: testDirs(t), MaxSteps: 1}
 	results, err := runner.Run(context.Background(), server.Job{Repo: testenv.Repo, Issue: n})
 	require.NoError(t, err)
 	require.Len(t, results, 1)

@@ -51,6 +51,18 @@ func (f *Factory) LLMConfig(cfg config.Config) llm.Config {
 	return c
 }
 
+// llmConfigFor is LLMConfig, without the repository's llm.base_url when
+// its configuration is ignored: that would send the operator's LLM key
+// to an endpoint of the repository author's choosing.
+func (f *Factory) llmConfigFor(ctx context.Context, cfg config.Config) llm.Config {
+	lc := f.LLMConfig(cfg)
+	if reason := repoConfigIgnored(ctx); reason != "" && lc.BaseURL != "" && f.getenv("COGWORKS_LLM_BASE_URL") == "" {
+		f.Logger().Warn(fmt.Sprintf("repository configuration ignored: llm.base_url %q (%s)", lc.BaseURL, reason))
+		lc.BaseURL = ""
+	}
+	return lc
+}
+
 // NewGateway builds the LLM gateway for a workspace around provider p.
 func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config, model string) *llm.Gateway {
 	g := llm.NewGateway(p, prompts.Set{RepoDir: workspace})
@@ -73,7 +85,7 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 // the scenarios, all read from the workspace.
 func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.Repo, workspace string, cfg config.Config, builtin *builtinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 	var provider llm.Provider
-	lc := f.LLMConfig(cfg)
+	lc := f.llmConfigFor(ctx, cfg)
 	switch {
 	case f.LLMProvider != nil:
 		provider = f.LLMProvider
@@ -97,8 +109,20 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.R
 	if err != nil {
 		return nil, nil, err
 	}
-	d.LLM = f.NewGateway(provider, workspace, cfg, lc.Model)
-	return stages.Executors(d), reg, nil
+	promptDir := workspace
+	if repoConfigIgnored(ctx) != "" {
+		promptDir = "" // the embedded prompts only
+	}
+	d.LLM = f.NewGateway(provider, promptDir, cfg, lc.Model)
+	execs := stages.Executors(d)
+	if reason := repoConfigIgnored(ctx); reason != "" {
+		if w := repoConfigWarning(workspace, reason); w != "" {
+			for st, e := range execs {
+				execs[st] = warnExecutor{inner: e, warning: w}
+			}
+		}
+	}
+	return execs, reg, nil
 }
 
 // StageDeps assembles everything but the LLM gateway. When the workspace
@@ -128,6 +152,9 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 			d.Domain = res.Primary
 		}
 		d.Warnings = res.Warnings()
+		if domainRepoInline(ctx) {
+			d.Domain = inlineRepoDomain{inner: d.Domain}
+		}
 		for _, st := range set.Services() {
 			if st.Available() {
 				d.Services = append(d.Services, xval.ServiceInfo{Name: st.Config.Name, Domain: st.Domain(), InterfaceVersions: st.Handshake.InterfaceVersions})
@@ -145,13 +172,17 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	if d.Scenarios, err = scenario.LoadScenarios(ctx, fsys, cfg.Scenarios.Directory); err != nil {
 		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("scenarios: %w", err)}
 	}
-	twins, err := scenario.LoadTwins(ctx, fsys, ".cogworks/twins")
-	if err != nil {
-		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
-	}
 	// Twins are repository code: their output reaches the log redacted.
 	twinOut := secrets.NewWriter(f.IO.ErrOut, f.Redactor())
-	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, twinOut, twinOut)}
+	d.Twins = scenario.Twins{Runner: scenario.NewExecTwinRunner(workspace, twinOut, twinOut)}
+	if reason := repoConfigIgnored(ctx); reason != "" {
+		if w := repoConfigWarning(workspace, reason); w != "" {
+			f.Logger().Warn(w)
+			d.Warnings = append(d.Warnings, w)
+		}
+	} else if d.Twins.Defs, err = scenario.LoadTwins(ctx, fsys, repoTwinsDir); err != nil {
+		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
+	}
 	services := d.Services
 	if len(cfgs) == 0 {
 		services = nil // no registration at all: skip service checks
@@ -167,6 +198,11 @@ func (f *Factory) domainServices(ctx context.Context, workspace string, builtin 
 	override := f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG")
 	path := domain.ServicesPath(workspace, override)
 	_, err := os.Stat(path)
+	if override == "" && repoConfigIgnored(ctx) != "" {
+		// The operator's file (the override) is always honoured; the
+		// repository's may point at an endpoint of its author's choosing.
+		err = fs.ErrNotExist
+	}
 	switch {
 	case err == nil:
 		cfgs, err := domain.LoadServices(path)

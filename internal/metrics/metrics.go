@@ -77,7 +77,7 @@ func New(opts Options) *Metrics {
 			Name: "cogworks_serve_deliveries_total", Help: "Webhook deliveries, by event and result.",
 		}, []string{"event", "result"}),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "cogworks_serve_rejected_deliveries_total", Help: "Webhook deliveries refused, by reason (signature|queue_full|draining|bad_payload).",
+			Name: "cogworks_serve_rejected_deliveries_total", Help: "Webhook deliveries refused, by reason (event|signature|content_type|too_large|busy|slow|bad_payload|replay|queue_full|draining).",
 		}, []string{"reason"}),
 	}
 	reg.MustRegister(m.steps, m.stepDuration, m.lockBackoffs, m.gateWaits, m.githubRequests, m.rateRemaining,
@@ -165,7 +165,8 @@ func (m *Metrics) SetQueueDepth(n int) {
 }
 
 // Delivery counts a webhook delivery by event and result (queued,
-// duplicate, ignored, pong).
+// duplicate, ignored, pong). Callers pass only event names they handle,
+// so the series stay bounded.
 func (m *Metrics) Delivery(event, result string) {
 	if m == nil {
 		return

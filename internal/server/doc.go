@@ -5,8 +5,20 @@
 // engine.Run as the CLI and the Action.
 //
 // Contracts:
-//   - A delivery with a missing or wrong signature gets 401 and is not
-//     parsed further.
+//   - What the headers alone condemn is refused before the body is read:
+//     an event CogWorks does not handle (400), a missing or malformed
+//     signature (401), a content type other than JSON (415), a declared
+//     length over MaxBody (413). A body is read only within the
+//     MaxInFlight byte budget shared by all connections (503 when it
+//     stays exhausted for BodyWait), through http.MaxBytesReader at a
+//     minimum pace (408 when it falls behind), hashing as it goes;
+//     HTTPServer and Listener bound time, headers and connections.
+//   - A delivery with a wrong signature gets 401 and is not parsed
+//     further. A signed body whose shape does not fit its X-GitHub-Event
+//     (which the signature does not cover) gets 400; only handled event
+//     names become metric labels.
+//   - A body accepted within ReplayWindow is dropped when it comes again
+//     under another delivery id (200 "duplicate", counted as replay).
 //   - The same work item (repository and issue) is never stepped twice at
 //     once in one process: deliveries for an item that is queued are
 //     coalesced, and deliveries for an item being stepped mark it to run

@@ -6,15 +6,15 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/metrics"
@@ -55,6 +55,27 @@ type Options struct {
 	Logger  *slog.Logger
 	// MaxBody bounds a delivery's size (default 25 MiB, GitHub's cap).
 	MaxBody int64
+	// MaxInFlight bounds the body bytes being read at once, across all
+	// connections (default 2×MaxBody; never below MaxBody). A delivery is
+	// reserved its Content-Length (MaxBody when chunked) before a byte is
+	// read, so slow uploads cannot make the process buffer more.
+	MaxInFlight int64
+	// BodyWait is how long a delivery waits for in-flight budget before
+	// it gets 503 (default 2s).
+	BodyWait time.Duration
+	// MinBodyRate (bytes/s, default 256 KiB/s) and BodyGrace (default 2s)
+	// pace a body: a client that has not sent BodyGrace plus one second
+	// per MinBodyRate bytes gets 408 and frees its budget.
+	MinBodyRate int64
+	BodyGrace   time.Duration
+	// ReplayWindow is how long the sha256 of an accepted body is
+	// remembered: the same body under another delivery id within it is
+	// dropped (default 1h). At most Dedupe bodies are remembered.
+	ReplayWindow time.Duration
+	// MaxConns bounds the open connections of Listener (default 256).
+	MaxConns int
+	// Now is the clock of the replay window (default time.Now).
+	Now func() time.Time
 }
 
 // Server is the webhook receiver and its work queue.
@@ -71,7 +92,10 @@ type Server struct {
 	again    map[string]*Job // events that arrived while the key ran
 	seen     map[string]*list.Element
 	seenList *list.List
+	replays  *replays
 	wake     chan struct{}
+
+	inflight *semaphore.Weighted // body bytes being read
 
 	workCtx    context.Context
 	cancelWork context.CancelFunc
@@ -98,6 +122,30 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = 25 << 20
 	}
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = 2 * opts.MaxBody
+	}
+	// A delivery reserves up to MaxBody; a smaller budget could never
+	// admit one.
+	opts.MaxInFlight = max(opts.MaxInFlight, opts.MaxBody)
+	if opts.BodyWait <= 0 {
+		opts.BodyWait = 2 * time.Second
+	}
+	if opts.MinBodyRate <= 0 {
+		opts.MinBodyRate = 256 << 10
+	}
+	if opts.BodyGrace <= 0 {
+		opts.BodyGrace = 2 * time.Second
+	}
+	if opts.ReplayWindow <= 0 {
+		opts.ReplayWindow = time.Hour
+	}
+	if opts.MaxConns <= 0 {
+		opts.MaxConns = 256
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -106,6 +154,7 @@ func New(opts Options) (*Server, error) {
 		opts: opts, log: log, mux: http.NewServeMux(),
 		pending: map[string]*Job{}, running: map[string]bool{}, again: map[string]*Job{},
 		seen: map[string]*list.Element{}, seenList: list.New(), wake: make(chan struct{}, 1),
+		replays: newReplays(opts.ReplayWindow, opts.Dedupe), inflight: semaphore.NewWeighted(opts.MaxInFlight),
 	}
 	s.workCtx, s.cancelWork = context.WithCancel(context.Background())
 	s.mux.HandleFunc("POST /webhook", s.handleWebhook)
@@ -154,79 +203,9 @@ func Sign(secret, body []byte) string {
 	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
 
-// signed reports whether sig is body's signature under the secret or,
-// while it is being rotated out, the previous one.
-func (s *Server) signed(body []byte, sig string) bool {
-	if VerifySignature(s.opts.Secret, body, sig) {
-		return true
-	}
-	return len(s.opts.PreviousSecret) > 0 && VerifySignature(s.opts.PreviousSecret, body, sig)
-}
-
-func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
-	if err != nil {
-		s.opts.Metrics.Rejected("bad_payload")
-		writeText(w, http.StatusRequestEntityTooLarge, "cannot read the delivery")
-		return
-	}
-	if !s.signed(body, r.Header.Get("X-Hub-Signature-256")) {
-		s.opts.Metrics.Rejected("signature")
-		writeText(w, http.StatusUnauthorized, "bad or missing X-Hub-Signature-256")
-		return
-	}
-	event := r.Header.Get("X-GitHub-Event")
-	delivery := r.Header.Get("X-GitHub-Delivery")
-	log := s.log.With("event", event, "delivery", delivery)
-	switch event {
-	case "ping":
-		s.opts.Metrics.Delivery(event, "pong")
-		writeText(w, http.StatusOK, "pong")
-		return
-	case "installation":
-		var ev installationEvent
-		if err := json.Unmarshal(body, &ev); err != nil {
-			s.opts.Metrics.Rejected("bad_payload")
-			writeText(w, http.StatusBadRequest, "installation payload is not JSON")
-			return
-		}
-		log.Info("installation event", "action", ev.Action, "installation", ev.Installation.ID, "account", ev.Installation.Account.Login)
-		if s.opts.Installations != nil {
-			s.opts.Installations.InstallationChanged(ev.Action, ev.Installation.ID)
-		}
-		s.opts.Metrics.Delivery(event, "handled")
-		writeText(w, http.StatusOK, "ok")
-		return
-	case "issues", "issue_comment", "pull_request":
-	default:
-		s.opts.Metrics.Delivery(event, "ignored")
-		writeText(w, http.StatusAccepted, fmt.Sprintf("event %q ignored", event))
-		return
-	}
-	job, ignore, err := parseWork(event, body)
-	if err != nil {
-		s.opts.Metrics.Rejected("bad_payload")
-		writeText(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	if ignore != "" {
-		s.opts.Metrics.Delivery(event, "ignored")
-		writeText(w, http.StatusAccepted, "ignored: "+ignore)
-		return
-	}
-	status, result := s.enqueue(delivery, job)
-	log.Debug("delivery", "work_item", job.key(), "result", result)
-	if status == http.StatusServiceUnavailable {
-		s.opts.Metrics.Rejected(result)
-	} else {
-		s.opts.Metrics.Delivery(event, result)
-	}
-	writeText(w, status, result)
-}
-
 // enqueue adds job to the queue, coalescing it with a queued or running
 // job for the same item. It returns the HTTP status and a result word.
-func (s *Server) enqueue(delivery string, job Job) (int, string) {
+func (s *Server) enqueue(delivery string, bodyKey [sha256.Size]byte, job Job) (int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.draining {
@@ -236,6 +215,12 @@ func (s *Server) enqueue(delivery string, job Job) (int, string) {
 		if _, dup := s.seen[delivery]; dup {
 			return http.StatusOK, "duplicate"
 		}
+	}
+	now := s.opts.Now()
+	if s.replays.seen(bodyKey, now) {
+		// GitHub's own redeliveries keep their delivery id (handled
+		// above); the same signed body under a new id is a replay.
+		return http.StatusOK, "replay"
 	}
 	key := job.key()
 	switch {
@@ -257,6 +242,7 @@ func (s *Server) enqueue(delivery string, job Job) (int, string) {
 		}
 	}
 	s.remember(delivery)
+	s.replays.add(bodyKey, now)
 	return http.StatusAccepted, "queued"
 }
 

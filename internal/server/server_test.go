@@ -79,6 +79,7 @@ func deliver(t *testing.T, h http.Handler, event, delivery string, body []byte, 
 	req := httptest.NewRequest(http.MethodPost, "/webhook", strings.NewReader(string(body)))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", delivery)
+	req.Header.Set("Content-Type", "application/json")
 	if sig != "" {
 		req.Header.Set("X-Hub-Signature-256", sig)
 	}
@@ -135,25 +136,25 @@ func TestSignatureWithRealPayloads(t *testing.T) {
 }
 
 func TestPreviousSecretIsAcceptedWhileRotating(t *testing.T) {
-	body := fixture(t, "issues.labeled.cogworks-run.json")
 	old, next := []byte("old-secret"), []byte("new-secret")
 	rotating := newTestServer(t, &fakeRunner{}, func(o *Options) { o.Secret, o.PreviousSecret = next, old })
 	done := newTestServer(t, &fakeRunner{}, func(o *Options) { o.Secret = next })
 	tests := []struct {
-		name string
-		s    *Server
-		sig  string
-		want int
+		name   string
+		s      *Server
+		secret []byte
+		want   int
 	}{
-		{"new secret while rotating", rotating, Sign(next, body), http.StatusAccepted},
-		{"old secret while rotating", rotating, Sign(old, body), http.StatusAccepted},
-		{"another secret while rotating", rotating, Sign([]byte("guess"), body), http.StatusUnauthorized},
-		{"old secret after the rotation", done, Sign(old, body), http.StatusUnauthorized},
-		{"new secret after the rotation", done, Sign(next, body), http.StatusAccepted},
+		{"new secret while rotating", rotating, next, http.StatusAccepted},
+		{"old secret while rotating", rotating, old, http.StatusAccepted},
+		{"another secret while rotating", rotating, []byte("guess"), http.StatusUnauthorized},
+		{"old secret after the rotation", done, old, http.StatusUnauthorized},
+		{"new secret after the rotation", done, next, http.StatusAccepted},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := deliver(t, tt.s.Handler(), "issues", fmt.Sprint("d-rot-", i), body, tt.sig)
+			body := issueEventBody(1, tt.name) // one event each, not replays of one
+			rec := deliver(t, tt.s.Handler(), "issues", fmt.Sprint("d-rot-", i), body, Sign(tt.secret, body))
 			assert.Equal(t, tt.want, rec.Code, rec.Body.String())
 		})
 	}
@@ -171,7 +172,7 @@ func TestEventsAreRoutedByType(t *testing.T) {
 		body        string
 	}{
 		{"ping", "ping.json", http.StatusOK, "pong"},
-		{"label", "label.created.json", http.StatusAccepted, "ignored"},
+		{"label", "label.created.json", http.StatusBadRequest, "not an event CogWorks handles"},
 		{"installation", "installation.deleted.json", http.StatusOK, "ok"},
 		{"issue_comment", "issue_comment.created.command.json", http.StatusAccepted, "queued"},
 		{"pull_request", "pull_request.opened.json", http.StatusAccepted, "not a CogWorks branch"},
@@ -217,15 +218,20 @@ func TestBadPayloadIs400AndBotEventsAreIgnored(t *testing.T) {
 	assert.Contains(t, rec.Body.String(), "bot")
 }
 
-func issueBody(n int) []byte {
-	return []byte(fmt.Sprintf(`{"action":"labeled","issue":{"number":%d,"labels":[{"name":"cogworks:run"}]},"repository":{"full_name":"acme/widgets"},"installation":{"id":7},"sender":{"login":"alice","type":"User"}}`, n))
+func issueBody(n int) []byte { return issueEventBody(n, "") }
+
+// issueEventBody is an issues event for #n; distinct events for one issue
+// differ in their payload (here the label's description, as GitHub's
+// differ in updated_at), which is what tells them from replays.
+func issueEventBody(n int, variant string) []byte {
+	return []byte(fmt.Sprintf(`{"action":"labeled","issue":{"number":%d,"labels":[{"name":"cogworks:run","description":%q}]},"repository":{"full_name":"acme/widgets"},"installation":{"id":7},"sender":{"login":"alice","type":"User"}}`, n, variant))
 }
 
 func TestQueueCoalescesSerialisesAndSheds(t *testing.T) {
 	r := &fakeRunner{gate: make(chan struct{}), started: make(chan string, 100)}
 	s := newTestServer(t, r, func(o *Options) { o.QueueSize = 2; o.Workers = 2 })
 	send := func(n int, id string) int {
-		b := issueBody(n)
+		b := issueEventBody(n, id)
 		return deliver(t, s.Handler(), "issues", id, b, Sign(testSecret, b)).Code
 	}
 	require.Equal(t, http.StatusAccepted, send(1, "a"))

@@ -1,0 +1,327 @@
+package server
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// HandledEvents returns the X-GitHub-Event values CogWorks acts on.
+// Anything else is refused before the body is read, and only these values
+// ever become a metrics label.
+func HandledEvents() []string {
+	return []string{"ping", "installation", "issues", "issue_comment", "pull_request"}
+}
+
+func handledEvent(event string) bool {
+	switch event {
+	case "ping", "installation", "issues", "issue_comment", "pull_request":
+		return true
+	}
+	return false
+}
+
+func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
+	if rej := s.precheck(r); rej != nil {
+		s.reject(w, rej)
+		return
+	}
+	body, rej := s.readSigned(w, r)
+	if rej != nil {
+		s.reject(w, rej)
+		return
+	}
+	event := r.Header.Get("X-GitHub-Event")
+	if err := checkShape(event, body); err != nil {
+		s.reject(w, &rejection{http.StatusBadRequest, "bad_payload", err.Error()})
+		return
+	}
+	delivery := r.Header.Get("X-GitHub-Delivery")
+	bodyKey := sha256.Sum256(body)
+	log := s.log.With("event", event, "delivery", delivery)
+	switch event {
+	case "ping":
+		s.opts.Metrics.Delivery(event, "pong")
+		writeText(w, http.StatusOK, "pong")
+		return
+	case "installation":
+		var ev installationEvent
+		if err := json.Unmarshal(body, &ev); err != nil {
+			s.reject(w, &rejection{http.StatusBadRequest, "bad_payload", "installation payload is not JSON"})
+			return
+		}
+		if !s.firstSight(delivery, bodyKey) {
+			log.Warn("replayed installation delivery dropped", "installation", ev.Installation.ID)
+			s.reject(w, &rejection{http.StatusOK, "replay", "duplicate"})
+			return
+		}
+		log.Info("installation event", "action", ev.Action, "installation", ev.Installation.ID, "account", ev.Installation.Account.Login)
+		if s.opts.Installations != nil {
+			s.opts.Installations.InstallationChanged(ev.Action, ev.Installation.ID)
+		}
+		s.opts.Metrics.Delivery(event, "handled")
+		writeText(w, http.StatusOK, "ok")
+		return
+	}
+	job, ignore, err := parseWork(event, body)
+	if err != nil {
+		s.reject(w, &rejection{http.StatusBadRequest, "bad_payload", err.Error()})
+		return
+	}
+	if ignore != "" {
+		s.opts.Metrics.Delivery(event, "ignored")
+		writeText(w, http.StatusAccepted, "ignored: "+ignore)
+		return
+	}
+	status, result := s.enqueue(delivery, bodyKey, job)
+	log.Debug("delivery", "work_item", job.key(), "result", result)
+	switch {
+	case result == "replay":
+		log.Warn("replayed body with a new delivery id dropped", "work_item", job.key())
+		s.reject(w, &rejection{status, result, "duplicate"})
+		return
+	case status == http.StatusServiceUnavailable:
+		s.opts.Metrics.Rejected(result)
+	default:
+		s.opts.Metrics.Delivery(event, result)
+	}
+	writeText(w, status, result)
+}
+
+// reject counts and answers a refused delivery.
+func (s *Server) reject(w http.ResponseWriter, rej *rejection) {
+	s.opts.Metrics.Rejected(rej.reason)
+	writeText(w, rej.status, rej.msg)
+}
+
+// firstSight reports whether neither the delivery id nor the body was
+// accepted before (within the replay window), and remembers both.
+func (s *Server) firstSight(delivery string, bodyKey [sha256.Size]byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Now()
+	if _, dup := s.seen[delivery]; (delivery != "" && dup) || s.replays.seen(bodyKey, now) {
+		return false
+	}
+	s.remember(delivery)
+	s.replays.add(bodyKey, now)
+	return true
+}
+
+// rejection is a delivery refused by the intake: the HTTP status, the
+// reason (a fixed word, used as the metrics label) and the text answered.
+type rejection struct {
+	status int
+	reason string
+	msg    string
+}
+
+// precheck refuses what can be refused from the headers alone, so an
+// unauthenticated client cannot make the server buffer anything: the
+// event must be one CogWorks handles, the signature header well-formed,
+// the content type JSON and the declared length within MaxBody.
+func (s *Server) precheck(r *http.Request) *rejection {
+	if !handledEvent(r.Header.Get("X-GitHub-Event")) {
+		return &rejection{http.StatusBadRequest, "event", "X-GitHub-Event is not an event CogWorks handles (ping, installation, issues, issue_comment, pull_request)"}
+	}
+	if !wellFormedSignature(r.Header.Get("X-Hub-Signature-256")) {
+		return &rejection{http.StatusUnauthorized, "signature", "bad or missing X-Hub-Signature-256"}
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return &rejection{http.StatusUnsupportedMediaType, "content_type", "Content-Type must be application/json (set the App's webhook content type to JSON)"}
+	}
+	if r.ContentLength > s.opts.MaxBody {
+		return &rejection{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("delivery of %d bytes is over the %d-byte limit", r.ContentLength, s.opts.MaxBody)}
+	}
+	return nil
+}
+
+// wellFormedSignature reports whether h looks like "sha256=<64 hex>".
+func wellFormedSignature(h string) bool {
+	hexSig, ok := strings.CutPrefix(h, "sha256=")
+	if !ok || len(hexSig) != 2*sha256.Size {
+		return false
+	}
+	_, err := hex.DecodeString(hexSig)
+	return err == nil
+}
+
+// readSigned reads the body within the in-flight byte budget and the
+// MaxBody limit, computing the HMACs while reading, and returns it only
+// when the signature matches the secret or the previous one.
+func (s *Server) readSigned(w http.ResponseWriter, r *http.Request) ([]byte, *rejection) {
+	reserve := r.ContentLength
+	if reserve < 0 {
+		reserve = s.opts.MaxBody // chunked: the most it may grow to
+	}
+	// Waiting a little lets a burst of real deliveries through while slow
+	// uploads hold the budget; GitHub itself gives up after 10 s.
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.BodyWait)
+	defer cancel()
+	if err := s.inflight.Acquire(ctx, reserve); err != nil {
+		w.Header().Set("Retry-After", "5")
+		return nil, &rejection{http.StatusServiceUnavailable, "busy", "too many deliveries in flight"}
+	}
+	defer s.inflight.Release(reserve)
+	macs := []hash.Hash{hmac.New(sha256.New, s.opts.Secret)}
+	if len(s.opts.PreviousSecret) > 0 {
+		macs = append(macs, hmac.New(sha256.New, s.opts.PreviousSecret))
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		// Sized once to what was reserved: growing by doubling would hold
+		// up to twice the body, outside the budget, until the next GC.
+		buf.Grow(int(r.ContentLength))
+	}
+	sinks := []io.Writer{&buf}
+	for _, m := range macs {
+		sinks = append(sinks, m)
+	}
+	body := &pacedReader{r: http.MaxBytesReader(w, r.Body, s.opts.MaxBody), rc: http.NewResponseController(w),
+		start: time.Now(), grace: s.opts.BodyGrace, rate: s.opts.MinBodyRate}
+	_, err := io.Copy(io.MultiWriter(sinks...), body)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		var netErr net.Error
+		switch {
+		case errors.As(err, &tooBig):
+			return nil, &rejection{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("delivery is over the %d-byte limit", s.opts.MaxBody)}
+		case errors.As(err, &netErr) && netErr.Timeout():
+			return nil, &rejection{http.StatusRequestTimeout, "slow", "the delivery's body arrived too slowly"}
+		}
+		return nil, &rejection{http.StatusBadRequest, "bad_payload", "cannot read the delivery"}
+	}
+	got, _ := hex.DecodeString(strings.TrimPrefix(r.Header.Get("X-Hub-Signature-256"), "sha256="))
+	for _, m := range macs {
+		if hmac.Equal(got, m.Sum(nil)) {
+			return buf.Bytes(), nil
+		}
+	}
+	return nil, &rejection{http.StatusUnauthorized, "signature", "bad or missing X-Hub-Signature-256"}
+}
+
+// pacedReader holds a body to a minimum rate: by grace plus one second
+// per rate bytes read, the next byte must have arrived. A slow upload
+// holds its in-flight reservation for seconds, not the whole ReadTimeout,
+// so a few slow clients cannot starve GitHub's deliveries of the budget.
+type pacedReader struct {
+	r     io.Reader
+	rc    *http.ResponseController
+	start time.Time
+	n     int64
+	grace time.Duration
+	rate  int64 // bytes per second
+}
+
+func (p *pacedReader) Read(b []byte) (int, error) {
+	// Not every ResponseWriter supports deadlines (httptest's does not);
+	// ReadTimeout still bounds those.
+	_ = p.rc.SetReadDeadline(p.start.Add(p.grace + time.Duration(p.n*int64(time.Second)/p.rate)))
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	return n, err
+}
+
+// payloadShape records which top-level members a payload has; the
+// X-GitHub-Event header is not covered by the signature, so the event it
+// names must agree with the body.
+type payloadShape struct {
+	Action       string          `json:"action"`
+	Zen          json.RawMessage `json:"zen"`
+	HookID       json.RawMessage `json:"hook_id"`
+	Installation json.RawMessage `json:"installation"`
+	Issue        json.RawMessage `json:"issue"`
+	Comment      json.RawMessage `json:"comment"`
+	PullRequest  json.RawMessage `json:"pull_request"`
+}
+
+// checkShape reports why body cannot be a delivery of event, or nil.
+func checkShape(event string, body []byte) error {
+	var p payloadShape
+	if err := json.Unmarshal(body, &p); err != nil {
+		return fmt.Errorf("%s payload is not a JSON object: %w", event, err)
+	}
+	has := func(m json.RawMessage) bool { return len(m) > 0 && string(m) != "null" }
+	var ok bool
+	switch event {
+	case "ping":
+		ok = has(p.Zen) || has(p.HookID)
+	case "installation":
+		ok = has(p.Installation) && p.Action != "" && !has(p.Issue) && !has(p.PullRequest)
+	case "issues":
+		ok = has(p.Issue) && !has(p.Comment) && !has(p.PullRequest)
+	case "issue_comment":
+		ok = has(p.Issue) && has(p.Comment)
+	case "pull_request":
+		ok = has(p.PullRequest) && !has(p.Issue) && !has(p.Comment)
+	}
+	if !ok {
+		return fmt.Errorf("payload does not have the shape of a %s event", event)
+	}
+	return nil
+}
+
+// replays remembers the sha256 of accepted bodies for a window, bounded
+// in entries (least recently accepted forgotten first). The signature
+// covers only the body, so a captured delivery replayed with a fresh
+// X-GitHub-Delivery id would otherwise be accepted again.
+type replays struct {
+	window time.Duration
+	max    int
+	byKey  map[[sha256.Size]byte]*list.Element
+	order  *list.List // of replayEntry, oldest first
+}
+
+type replayEntry struct {
+	key [sha256.Size]byte
+	at  time.Time
+}
+
+func newReplays(window time.Duration, max int) *replays {
+	return &replays{window: window, max: max, byKey: map[[sha256.Size]byte]*list.Element{}, order: list.New()}
+}
+
+// seen reports whether key was accepted within the window before now.
+func (r *replays) seen(key [sha256.Size]byte, now time.Time) bool {
+	r.expire(now)
+	_, ok := r.byKey[key]
+	return ok
+}
+
+// add records key as accepted at now.
+func (r *replays) add(key [sha256.Size]byte, now time.Time) {
+	if el, ok := r.byKey[key]; ok {
+		r.order.Remove(el)
+	}
+	r.byKey[key] = r.order.PushBack(replayEntry{key, now})
+	for r.order.Len() > r.max {
+		r.drop(r.order.Front())
+	}
+}
+
+func (r *replays) expire(now time.Time) {
+	for el := r.order.Front(); el != nil; el = r.order.Front() {
+		if now.Sub(el.Value.(replayEntry).at) < r.window {
+			return
+		}
+		r.drop(el)
+	}
+}
+
+func (r *replays) drop(el *list.Element) {
+	r.order.Remove(el)
+	delete(r.byKey, el.Value.(replayEntry).key)
+}
