@@ -241,7 +241,7 @@ func TestRedTeamOutsiderTriggerSpendsNothing(t *testing.T) {
 	for range 2 {
 		res := f.step(t)
 		assert.Equal(t, OutcomeWaiting, res.Outcome)
-		assert.Contains(t, res.Reason, "@mallory, who cannot write")
+		assert.Contains(t, res.Reason, "mallory, who cannot write")
 		assert.LessOrEqual(t, res.GitHubRequests, int64(4), "the issue, its events, mallory's permission, the comments")
 	}
 	assert.Zero(t, f.rec.count(pipeline.StageIntake), "no stage ran, so no LLM call")
