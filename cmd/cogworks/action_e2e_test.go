@@ -18,7 +18,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/demo"
 	"github.com/cogworks/cogworks/internal/githubsim"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 const (

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // BenchmarkStatusComment renders the status comment of a work item late in

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/escalation"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // Attempt is one executor attempt in a failure report; it is the

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/classify"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 func sampleLedger() pipeline.Ledger {

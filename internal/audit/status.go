@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // StatusOptions is what the status comment shows besides the snapshot.

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/internal/audit"
-	"github.com/cogworks/cogworks/internal/classify"
-	"github.com/cogworks/cogworks/internal/pipeline"
-	"github.com/cogworks/cogworks/internal/review"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/review"
 )
 
 const wj = "\u2060"

@@ -11,7 +11,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // budgetLines returns the "| budget |" rows of every cost table in text.

@@ -19,8 +19,8 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/goservice"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/statesig"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // DemoOptions are the flags of `cogworks demo`.

@@ -17,7 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
-	"github.com/cogworks/cogworks/internal/xval"
+	"github.com/cogworks/cogworks/xval"
 )
 
 // DoctorOptions are the flags of `cogworks doctor`.

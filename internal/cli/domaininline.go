@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/internal/stages"
+	"github.com/cogworks/cogworks/stages"
 )
 
 // maxInlineRepoBytes keeps an inlined request under the Go domain

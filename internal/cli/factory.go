@@ -15,9 +15,9 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/metrics"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/statesig"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // IOStreams are the command's input and output streams.

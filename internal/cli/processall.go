@@ -16,8 +16,8 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/metrics"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/workspace"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // ProcessAllOptions are the flags of `cogworks process-all`.

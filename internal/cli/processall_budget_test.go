@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // processAllRequests runs process-all over five fresh work items with the

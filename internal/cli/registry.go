@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cogworks/cogworks/internal/config"
-	"github.com/cogworks/cogworks/internal/xval"
+	"github.com/cogworks/cogworks/xval"
 )
 
 // RegistryOptions are the flags of `cogworks registry validate`.

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/demo"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // serveWaitingBudget is what a delivery costs `serve` in GitHub requests

@@ -9,8 +9,8 @@ import (
 
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/statesig"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // StatusOptions are the flags of `cogworks status`.

@@ -16,12 +16,12 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/secrets"
-	"github.com/cogworks/cogworks/internal/stages"
-	"github.com/cogworks/cogworks/internal/xval"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/xval"
 )
 
 // Wire installs the production stage executors into f. The returned

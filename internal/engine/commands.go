@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/commands"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/idem"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // Comment commands (/cogworks approve|retry|stop|status|help) are read

@@ -9,8 +9,8 @@ import (
 
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/statesig"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // GitHub is what the step function needs from GitHub.

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/idem"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // The lock is the cogworks:processing label (for people, and for

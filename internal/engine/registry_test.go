@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/audit"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/testenv"
-	"github.com/cogworks/cogworks/internal/xval"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/xval"
 )
 
 // dirValidator validates a registry directory the way the CLI wires it.
@@ -34,7 +34,7 @@ func TestAssertXDOM001_RegistryValidatedOnEveryRun(t *testing.T) {
 
 func TestAssertXDOM002_InvalidRegistryHaltsBeforeAnyStage(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
-	f.deps.Registry = dirValidator{dir: filepath.Join("..", "xval", "testdata", "badschema")}
+	f.deps.Registry = dirValidator{dir: filepath.Join("..", "..", "xval", "testdata", "badschema")}
 	res, err := Step(context.Background(), f.deps, f.ref())
 	require.Error(t, err)
 	assert.True(t, isFailed(err))

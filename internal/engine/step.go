@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // stepper is one run's view of a work item: the lock it holds, the

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/statesig"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // State blocks and lock claims carry a MAC (package statesig) so that

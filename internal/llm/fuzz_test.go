@@ -8,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/classify"
-	"github.com/cogworks/cogworks/internal/planner"
-	"github.com/cogworks/cogworks/internal/review"
+	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/planner"
+	"github.com/cogworks/cogworks/review"
 )
 
 // FuzzStructuredAnswer feeds arbitrary model answers through the gateway's

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/classify"
+	"github.com/cogworks/cogworks/classify"
 )
 
 // newTestGateway wires a gateway to p with recorded sleeps and identity

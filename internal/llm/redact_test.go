@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/classify"
+	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/internal/secrets"
 )
 

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 
-	"github.com/cogworks/cogworks/internal/classify"
+	"github.com/cogworks/cogworks/classify"
 )
 
 func TestSchemaForIsSelfContainedAndStrict(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/classify"
+	"github.com/cogworks/cogworks/classify"
 )
 
 func TestScriptedServesByTemplateThenSchemaThenWildcard(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/commands"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/pipeline"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // Payload is the part of an event payload CogWorks reads.

@@ -1,0 +1,250 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/internal/contextpack"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// architectureExecutor writes the specification (SPEC §5.2): context from
+// the repository's ADRs, coding standards and [constraints], one
+// `architecture` LLM call per attempt, ValidateSpecification's problems fed
+// back to the next attempt (ASSERT-ARCH-004), then the Markdown spec
+// committed to cogworks/<N>/spec and a PR referencing the issue.
+//
+// Re-running finds its artifacts instead of redoing them: an existing PR
+// for the spec branch is recorded as is (ASSERT-IDEM-001), and a spec file
+// already on the branch only gets its PR opened; neither calls the LLM.
+type architectureExecutor struct {
+	d  Deps
+	gh architectureGitHub
+}
+
+// archDefaultWindow bounds the architecture context when the config
+// names no model window.
+const archDefaultWindow = 200000
+
+// Execute implements engine.StageExecutor.
+func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	branch := specBranch(n)
+	base, err := defaultBranch(ctx, x.gh, in.Repo)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	pr, found, err := ownPull(ctx, x.gh, in, branch, base)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if found && recordedOrNone(snap.Artifacts.SpecPR, pr.Number) {
+		snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
+		return engine.StageResult{Outcome: engine.StageDone,
+			Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
+	}
+	_, err = x.gh.GetFile(ctx, in.Repo, specPath(n), branch)
+	switch {
+	case errors.Is(err, github.ErrNotFound):
+		if err := x.writeSpec(ctx, in, branch, base); err != nil {
+			return engine.StageResult{}, err
+		}
+	case err != nil:
+		return engine.StageResult{}, fmt.Errorf("look for an earlier specification of #%d on %s: %w", n, branch, err)
+	}
+	pr, _, err = idem.FindOrCreatePull(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
+		Title: fmt.Sprintf("CogWorks spec for #%d: %s", n, oneLine(in.Issue.Title)),
+		Body:  specPullBody(n, d.Warnings),
+		Head:  branch,
+		Base:  base,
+	})
+	if err != nil {
+		return engine.StageResult{}, fmt.Errorf("open the specification PR of #%d: %w", n, err)
+	}
+	snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
+}
+
+// writeSpec generates, validates and commits the specification.
+func (x architectureExecutor) writeSpec(ctx context.Context, in engine.StageInput, branch, base string) error {
+	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	modules, err := d.modules(ctx)
+	if err != nil {
+		return fmt.Errorf("architecture of #%d: %w", n, err)
+	}
+	docs, err := architectureContext(ctx, d.repository(), in)
+	if err != nil {
+		return fmt.Errorf("architecture of #%d: %w", n, err)
+	}
+	var classification any = "(not available)"
+	if snap.Classification != nil {
+		classification = snap.Classification
+	}
+	gw := d.gateway(snap)
+	var spec Specification
+	_, err = runAttempts(ctx, in.Stage, stageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
+		vars := map[string]any{
+			"Title": in.Issue.Title, "Body": in.Issue.Body, "Classification": classification,
+			"Modules": modules, "Context": docs,
+		}
+		if feedback != "" {
+			vars["Feedback"] = feedback
+		}
+		var s Specification
+		if _, err := gw.Structured(ctx, llm.Call{Stage: string(in.Stage), Template: prompts.Architecture, Vars: vars}, &s); err != nil {
+			return "", nil, err
+		}
+		if problems := ValidateSpecification(s, modules, in.Config.Constraints, d.Registry); len(problems) > 0 {
+			return fmt.Sprintf("the specification failed %d deterministic checks", len(problems)), problems, nil
+		}
+		spec = s
+		return "", nil, nil
+	})
+	if err != nil {
+		return err
+	}
+	_, _, err = idem.WriteFiles(ctx, x.gh, in.Repo, idem.Commit{
+		Branch:  branch,
+		From:    base,
+		Message: fmt.Sprintf("CogWorks: specification for #%d", n),
+		Files:   map[string]string{specPath(n): RenderSpecification(n, in.Issue.Title, spec)},
+	})
+	if err != nil {
+		return fmt.Errorf("commit the specification of #%d: %w", n, err)
+	}
+	return nil
+}
+
+// architectureContext gathers ADRs (docs/adr/*.md, docs/decisions/**),
+// coding standards (CONTRIBUTING.md, docs/standards*.md) and the
+// configured architectural constraints, fitted into half the model's
+// context window (constraints are kept longest, then standards).
+func architectureContext(ctx context.Context, repo contextpack.Repository, in engine.StageInput) ([]contextpack.Item, error) {
+	files, err := readRepoFiles(ctx, repo, func(p string) bool { return architectureDoc(p) != 0 })
+	if err != nil {
+		return nil, err
+	}
+	items := make([]contextpack.Item, 0, len(files)+1)
+	for _, f := range files {
+		f.Priority = architectureDoc(f.Path)
+		f.Kind = "document"
+		items = append(items, f)
+	}
+	if rules := in.Config.Constraints.ForbiddenImports; len(rules) > 0 {
+		var b strings.Builder
+		b.WriteString("[constraints] forbidden_imports (module `from` must never depend on module `to`):\n")
+		for _, r := range rules {
+			fmt.Fprintf(&b, "- from = %q, to = %q\n", r.From, r.To)
+		}
+		items = append(items, contextpack.Item{Priority: contextpack.PriorityConstraint, Kind: "constraint",
+			Path: ".cogworks/config.toml [constraints]", Content: b.String()})
+	}
+	window := in.Config.LLM.ContextWindow
+	if window <= 0 {
+		window = archDefaultWindow
+	}
+	pack, err := contextpack.Assemble(items, window/2, llm.EstimateTokens)
+	if err != nil {
+		return nil, fmt.Errorf("assemble the architecture context: %w", err)
+	}
+	return pack.Items, nil
+}
+
+// architectureDoc returns the context priority of an architecture
+// document, 0 for other files.
+func architectureDoc(p string) int {
+	lower := strings.ToLower(p)
+	switch {
+	case lower == "contributing.md", lower == "docs/contributing.md",
+		strings.HasPrefix(lower, "docs/standards") && path.Ext(lower) == ".md":
+		return contextpack.PriorityStandard
+	case strings.HasPrefix(lower, "docs/adr/") && path.Ext(lower) == ".md",
+		strings.HasPrefix(lower, "docs/decisions/") && path.Ext(lower) == ".md":
+		return contextpack.PriorityOther
+	}
+	return 0
+}
+
+// specPullBody is the body of the specification PR.
+func specPullBody(n int, warnings []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Refs #%d\n\n", n)
+	fmt.Fprintf(&b, "CogWorks wrote this specification for #%d. **It needs human approval** before interface design starts: "+
+		"review it, then add the `%s` label to #%d (or merge this PR).\n", n, pipeline.LabelApprove, n)
+	writeWarnings(&b, warnings)
+	return b.String()
+}
+
+func writeWarnings(b *strings.Builder, warnings []string) {
+	if len(warnings) == 0 {
+		return
+	}
+	b.WriteString("\n**Warnings:**\n\n")
+	for _, w := range warnings {
+		b.WriteString("- " + oneLine(w) + "\n")
+	}
+}
+
+// pullLister is what findPullByHead needs from GitHub.
+type pullLister interface {
+	ListPulls(ctx context.Context, repo github.Repo, f github.PullFilter) ([]github.PullRequest, error)
+}
+
+// findPullByHead returns the bot's PR whose head is branch (open first,
+// else any state), as idem.FindOrCreatePull finds it, without creating
+// one. A PR anyone else opened on the branch is never returned: its title
+// and body are not the bot's (idem.Owned). The caller checks the base.
+func findPullByHead(ctx context.Context, api pullLister, repo github.Repo, author, branch string) (github.PullRequest, bool, error) {
+	if author == "" {
+		return github.PullRequest{}, false, fmt.Errorf("find the PR of %s in %s: %w", branch, repo, idem.ErrNoIdentity)
+	}
+	pulls, err := api.ListPulls(ctx, repo, github.PullFilter{State: "all", Head: branch})
+	if err != nil {
+		return github.PullRequest{}, false, fmt.Errorf("find the PR of %s in %s: %w", branch, repo, err)
+	}
+	var other *github.PullRequest
+	for i, pr := range pulls {
+		if pr.Head != branch || !idem.Owned(pr, author, "") {
+			continue
+		}
+		if pr.State == "open" {
+			return pr, true, nil
+		}
+		if other == nil {
+			other = &pulls[i]
+		}
+	}
+	if other != nil {
+		return *other, true, nil
+	}
+	return github.PullRequest{}, false, nil
+}
+
+// recordedOrNone reports whether a found PR may be the one the snapshot
+// recorded when it was opened: any PR when none was recorded yet.
+func recordedOrNone(recorded, found int) bool {
+	return recorded == 0 || recorded == found
+}
+
+// ownPull finds the bot's PR from branch to base before any LLM call, so
+// that an outsider's PR blocking the branch fails the stage
+// (*idem.ForeignPullError) before anything is spent.
+func ownPull(ctx context.Context, gh idem.PullAPI, in engine.StageInput, branch, base string) (github.PullRequest, bool, error) {
+	pr, found, foreign, err := idem.FindOwnPull(ctx, gh, in.Repo, in.BotLogin, branch, base)
+	if err != nil || found {
+		return pr, found, err
+	}
+	if foreign != nil {
+		return github.PullRequest{}, false, &idem.ForeignPullError{Head: branch, Number: foreign.Number, User: foreign.User, Base: foreign.Base}
+	}
+	return github.PullRequest{}, false, nil
+}

@@ -1,0 +1,111 @@
+package stages
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/xval"
+)
+
+var specModules = []string{"brake", "counter", "firmware", "firmware/motor", "telemetry"}
+
+var specConstraints = config.Constraints{ForbiddenImports: []config.ForbiddenImport{{From: "brake", To: "telemetry"}}}
+
+func validSpec() Specification {
+	return Specification{
+		Summary:           "Add an hourly counter.",
+		AffectedModules:   []SpecModule{{Name: "counter"}, {Name: "./firmware/motor/"}, {Name: "hourly", New: true}},
+		DesignDecisions:   []SpecDecision{{Decision: "Use a ring buffer", Rationale: "bounded memory"}},
+		DependencyChanges: []SpecDependency{{From: "counter", To: "telemetry", Change: "add"}, {From: "brake", To: "telemetry", Change: "remove"}},
+		Risks:             []SpecRisk{{Risk: "overflow", Severity: "low", Mitigation: "uint64"}},
+		RequiredADRs:      []string{},
+	}
+}
+
+func TestAssertARCH001_ValidSpecReferencesPass(t *testing.T) {
+	t.Parallel()
+	assert.Empty(t, ValidateSpecification(validSpec(), specModules, specConstraints, fhRegistry(t)))
+}
+
+func TestAssertARCH002_MissingModuleFailsNamingIt(t *testing.T) {
+	t.Parallel()
+	spec := validSpec()
+	spec.AffectedModules = append(spec.AffectedModules, SpecModule{Name: "odometer"}, SpecModule{Name: "firmware/pump"})
+	problems := ValidateSpecification(spec, specModules, specConstraints, nil)
+	require.Len(t, problems, 2)
+	assert.Contains(t, problems[0], `affected_modules[3]: module "odometer" does not exist in the repository and is not marked new`)
+	assert.Contains(t, problems[1], `module "firmware/pump" does not exist`)
+}
+
+func TestAssertARCH003_ForbiddenDependencyFailsNamingConstraint(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		from, to string
+		change   string
+		want     string // "" means no problem
+	}{
+		{"direct", "brake", "telemetry", "add", `dependency_changes[0]: adding a dependency from "brake" to "telemetry" violates the architectural constraint forbidden_imports {from = "brake", to = "telemetry"}`},
+		{"nested packages", "brake/abs", "telemetry/can", "add", `forbidden_imports {from = "brake", to = "telemetry"}`},
+		{"import path", "brake", "example.com/widgets/telemetry", "add", "violates the architectural constraint"},
+		{"removal is fine", "brake", "telemetry", "remove", ""},
+		{"other direction", "telemetry", "brake", "add", ""},
+		{"name prefix is not a module", "brakes", "telemetry2", "add", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := validSpec()
+			spec.DependencyChanges = []SpecDependency{{From: tt.from, To: tt.to, Change: tt.change}}
+			problems := ValidateSpecification(spec, specModules, specConstraints, nil)
+			if tt.want == "" {
+				assert.Empty(t, problems)
+				return
+			}
+			require.Len(t, problems, 1)
+			assert.Contains(t, problems[0], tt.want)
+		})
+	}
+}
+
+func TestAssertXVAL004_ProposedBusLoadOverMaxFails(t *testing.T) {
+	t.Parallel()
+	reg := fhRegistry(t)
+	spec := validSpec()
+	for _, name := range []string{"WheelFL", "WheelFR", "WheelRL", "WheelRR"} {
+		spec.ProposedValues = append(spec.ProposedValues,
+			SpecProposedValue{Interface: "SWD-IF-CAN-01", Parameter: "messages." + name + ".size_bytes", Value: 8},
+			SpecProposedValue{Interface: "SWD-IF-CAN-01", Parameter: "messages." + name + ".cycle_ms", Value: 1})
+	}
+	problems := ValidateSpecification(spec, specModules, specConstraints, reg)
+	require.Len(t, problems, 1, "%v", problems)
+	assert.Contains(t, problems[0], "interface SWD-IF-CAN-01 parameter max_bus_load")
+	assert.Contains(t, problems[0], "expected ")
+	assert.Contains(t, problems[0], "actual 1.1138 ratio")
+
+	// The same messages at a 100 ms cycle fit the bus.
+	for i := range spec.ProposedValues {
+		if spec.ProposedValues[i].Value == 1 {
+			spec.ProposedValues[i].Value = 100
+		}
+	}
+	assert.Empty(t, ValidateSpecification(spec, specModules, specConstraints, reg))
+	// Without a registry the proposal is not checked.
+	assert.Empty(t, ValidateSpecification(spec, specModules, specConstraints, (*xval.Registry)(nil)))
+}
+
+func TestRenderSpecificationListsEverySection(t *testing.T) {
+	t.Parallel()
+	spec := validSpec()
+	spec.ProposedValues = []SpecProposedValue{{Interface: "SWD-IF-CAN-01", Parameter: "baud_rate", Value: 500000}}
+	md := RenderSpecification(7, "Count | widgets", spec)
+	for _, want := range []string{
+		"# Specification for #7: Count | widgets", "## Summary", "Add an hourly counter.",
+		"- `hourly` (new)", "1. **Use a ring buffer**", "| add | `counter` | `telemetry` |",
+		"| overflow | low | uint64 |", "## Required ADRs\n\n(none)", "| `SWD-IF-CAN-01` | `baud_rate` | 500000 |",
+	} {
+		assert.Contains(t, md, want)
+	}
+}

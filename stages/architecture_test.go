@@ -1,0 +1,126 @@
+package stages
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+func TestAssertARCH004_ValidationFailureRetriedWithErrors(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.cfg.Constraints = specConstraints
+	bad := validSpec()
+	bad.AffectedModules = append(bad.AffectedModules, SpecModule{Name: "odometer"})
+	f.addJSON(t, prompts.Architecture, bad)
+	f.addJSON(t, prompts.Architecture, validSpec())
+	snap := f.snapshot()
+	snap.Classification = &sampleClassification
+	res, err := f.run(t, pipeline.StageArchitecture, snap)
+	require.NoError(t, err)
+	assert.Equal(t, engine.StageDone, res.Outcome)
+
+	require.Equal(t, 2, f.requests(prompts.Architecture), "the LLM was re-invoked")
+	first, second := f.userPrompt(t, prompts.Architecture, 0), f.userPrompt(t, prompts.Architecture, 1)
+	assert.NotContains(t, first, "odometer")
+	assert.Contains(t, second, `module "odometer" does not exist in the repository and is not marked new`)
+	assert.Contains(t, second, "Attempt 1 was rejected")
+	assert.Contains(t, first, "brake never imports telemetry", "ADRs are in the context")
+	assert.Contains(t, first, "Write table-driven tests", "coding standards are in the context")
+	assert.Contains(t, first, `from = "brake", to = "telemetry"`, "constraints are in the context")
+	assert.Equal(t, 2, snap.Ledger.PerStage["architecture"].Calls)
+
+	pulls := f.env.Sim.Pulls(testenv.Repo.String())
+	require.Len(t, pulls, 1)
+	pr := pulls[0]
+	assert.Equal(t, "CogWorks spec for #1: Count widgets per hour", pr.Title)
+	assert.Equal(t, "cogworks/1/spec", pr.Head)
+	assert.Equal(t, "main", pr.Base)
+	assert.Contains(t, pr.Body, "Refs #1")
+	assert.Contains(t, pr.Body, "needs human approval")
+	assert.Equal(t, pipeline.Artifacts{SpecBranch: "cogworks/1/spec", SpecPR: pr.Number}, snap.Artifacts)
+	files := f.env.Sim.BranchFiles(testenv.Repo.String(), "cogworks/1/spec")
+	assert.Equal(t, RenderSpecification(1, "Count widgets per hour", validSpec()), files["docs/cogworks/1-specification.md"])
+}
+
+func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.cfg.Budgets.StageMaxRetries = 2
+	f.cfg.Constraints = specConstraints
+	bad := validSpec()
+	bad.DependencyChanges = []SpecDependency{{From: "brake", To: "telemetry", Change: "add"}}
+	f.addJSON(t, prompts.Architecture, bad)
+	f.addJSON(t, prompts.Architecture, bad)
+	_, err := f.run(t, pipeline.StageArchitecture, f.snapshot())
+	var esc *escalation.Error
+	require.True(t, errors.As(err, &esc), "%v", err)
+	require.Len(t, esc.Attempts, 2)
+	assert.Contains(t, esc.Attempts[1].Diagnostics[0], "forbidden_imports")
+	assert.Empty(t, f.env.Sim.Pulls(testenv.Repo.String()), "nothing is committed")
+}
+
+func TestAssertXVAL004_ArchitectureExecutorCatchesBusOverload(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.deps.Registry = fhRegistry(t)
+	over := validSpec()
+	over.ProposedValues = []SpecProposedValue{
+		{Interface: "SWD-IF-CAN-01", Parameter: "messages.Hourly.size_bytes", Value: 8},
+		{Interface: "SWD-IF-CAN-01", Parameter: "messages.Hourly.cycle_ms", Value: 0.25},
+	}
+	fits := validSpec()
+	fits.ProposedValues = []SpecProposedValue{
+		{Interface: "SWD-IF-CAN-01", Parameter: "messages.Hourly.size_bytes", Value: 8},
+		{Interface: "SWD-IF-CAN-01", Parameter: "messages.Hourly.cycle_ms", Value: 1000},
+	}
+	f.addJSON(t, prompts.Architecture, over)
+	f.addJSON(t, prompts.Architecture, fits)
+	_, err := f.run(t, pipeline.StageArchitecture, f.snapshot())
+	require.NoError(t, err)
+	second := f.userPrompt(t, prompts.Architecture, 1)
+	assert.Contains(t, second, "interface SWD-IF-CAN-01 parameter max_bus_load")
+	assert.Contains(t, second, "computed CAN bus load")
+}
+
+func TestAssertIDEM001_ArchitectureRerunFindsExistingPR(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.addJSON(t, prompts.Architecture, validSpec())
+	snap := f.snapshot()
+	_, err := f.run(t, pipeline.StageArchitecture, snap)
+	require.NoError(t, err)
+	first := snap.Artifacts.SpecPR
+
+	// The snapshot was lost: a fresh one re-runs the stage.
+	f.env.Sim.ResetRequests()
+	again := f.snapshot()
+	res, err := f.run(t, pipeline.StageArchitecture, again)
+	require.NoError(t, err)
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, first, again.Artifacts.SpecPR, "the existing PR is detected and used")
+	assert.Len(t, f.env.Sim.Pulls(testenv.Repo.String()), 1, "no duplicate PR")
+	assert.Zero(t, fhWrites(f.env.Sim), "nothing is written again")
+	assert.Equal(t, 1, f.requests(prompts.Architecture), "no new LLM call")
+}
+
+func TestArchitectureCrashAfterCommitOpensPRWithoutLLM(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	// A previous run committed the spec and crashed before opening the PR.
+	f.env.Sim.SeedFiles(testenv.Repo.String(), "cogworks/1/spec", map[string]string{"docs/cogworks/1-specification.md": "# spec\n"})
+	snap := f.snapshot()
+	_, err := f.run(t, pipeline.StageArchitecture, snap)
+	require.NoError(t, err)
+	assert.Zero(t, f.requests(prompts.Architecture))
+	require.Len(t, f.env.Sim.Pulls(testenv.Repo.String()), 1)
+	assert.Equal(t, "cogworks/1/spec", snap.Artifacts.SpecBranch)
+}

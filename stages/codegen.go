@@ -1,0 +1,375 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+// Defaults used when the configuration leaves a value at zero.
+const (
+	codegenDefaultRetries = 5
+	codegenDefaultWindow  = 200000
+	// codegenPromptOverhead reserves tokens for the template text around the data.
+	codegenPromptOverhead = 2000
+)
+
+// codeOutput is the output of the code_generation prompt.
+type codeOutput struct {
+	Files []codeFile `json:"files"`
+	Notes string     `json:"notes"`
+}
+
+// codeFile is one generated file.
+type codeFile struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// codeGenExecutor generates the code of the current sub-work-item
+// (SPEC §5 item 5): it picks the next SWI whose dependencies are
+// completed, assembles its context (never any scenario), asks the LLM for
+// the files and runs them through the domain service, feeding failures
+// back, until an attempt passes or the SWI's retry budget is spent.
+type codeGenExecutor struct {
+	d  Deps
+	gh codeGenGitHub
+}
+
+// swiRun is the state of one code generation step.
+type swiRun struct {
+	in   engine.StageInput
+	repo github.Repo
+	n    int
+	rec  pipeline.SWIRecord
+	item planner.SubWorkItem
+	src  swiSources
+	ref  string // default branch
+	gw   *llm.Gateway
+}
+
+// Execute implements engine.StageExecutor.
+func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	if e.d.Domain == nil {
+		return engine.StageResult{}, errors.New("code generation: no primary domain service is available to validate generated code")
+	}
+	snap := in.Snapshot
+	r := swiRun{in: in, repo: in.Repo, n: workItem(in)}
+	rec, done, err := e.current(ctx, in)
+	if err != nil || done != nil {
+		if done != nil {
+			return *done, nil
+		}
+		return engine.StageResult{}, err
+	}
+	r.rec = rec
+	if r.item, err = planItem(ctx, e.gh, r.repo, snap, rec); err != nil {
+		return engine.StageResult{}, err
+	}
+	info, err := e.gh.GetRepo(ctx, r.repo)
+	if err != nil {
+		return engine.StageResult{}, fmt.Errorf("read repository %s: %w", r.repo, err)
+	}
+	r.ref = info.DefaultBranch
+	if r.src, err = loadSWISources(ctx, e.gh, r.repo, in.BotLogin, snap, rec, r.item); err != nil {
+		return engine.StageResult{}, err
+	}
+	others, err := e.contextItems(ctx, in, r.item, r.src)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	r.gw = e.d.gateway(snap)
+
+	maxAttempts := in.Config.Budgets.SubWorkItemMaxRetries
+	if maxAttempts <= 0 {
+		maxAttempts = codegenDefaultRetries
+	}
+	earlier := swiFeedback(snap, rec.ID)
+	var attempts []escalation.Attempt
+	retry := ""
+	for k := 1; k <= maxAttempts; k++ {
+		feedback := strings.TrimSpace(strings.Join(nonEmpty(earlier, retry), "\n\n"))
+		vars, err := e.promptVars(in, r, others, feedback)
+		if err != nil {
+			return engine.StageResult{}, err
+		}
+		var out codeOutput
+		_, err = r.gw.Structured(ctx, llm.Call{
+			Stage: string(pipeline.StageCodeGeneration), SWI: rec.ID,
+			Template: "code_generation", SchemaName: "code", Vars: vars,
+		}, &out)
+		var fail *attemptFailure
+		var files map[string]string
+		var se *llm.SchemaError
+		switch {
+		case errors.As(err, new(*llm.BudgetExceededError)):
+			return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
+		case errors.As(err, &se):
+			fail = &attemptFailure{Summary: "the answer did not match the output schema: " + se.Error()}
+		case err != nil:
+			return engine.StageResult{}, fmt.Errorf("code generation for sub-work-item %s: %w", rec.ID, err)
+		default:
+			files, fail, err = e.check(ctx, r, out)
+			if err != nil {
+				if errors.As(err, new(*llm.BudgetExceededError)) {
+					return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
+				}
+				return engine.StageResult{}, err
+			}
+		}
+		if fail == nil {
+			return e.commit(ctx, r, files, k)
+		}
+		attempts = append(attempts, escalation.Attempt{N: k, Summary: fail.Summary, Diagnostics: fail.lines()})
+		retry = fail.render(k)
+	}
+	return engine.StageResult{}, &escalation.Error{
+		Reason:   fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts),
+		Attempts: attempts,
+	}
+}
+
+func workItem(in engine.StageInput) int {
+	if in.Snapshot.WorkItem != 0 {
+		return in.Snapshot.WorkItem
+	}
+	return in.Issue.Number
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// current returns the SWI to work on, starting the next ready one when
+// none is current. When every SWI is completed it returns a result moving
+// the pipeline to complete.
+func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pipeline.SWIRecord, *engine.StageResult, error) {
+	snap := in.Snapshot
+	if snap.CurrentSWI != "" {
+		rec, _, ok := findSWI(snap, snap.CurrentSWI)
+		if !ok {
+			return rec, nil, fmt.Errorf("code generation: current sub-work-item %q is not in the snapshot", snap.CurrentSWI)
+		}
+		return rec, nil, nil
+	}
+	if len(snap.Artifacts.SubWorkItems) == 0 {
+		return pipeline.SWIRecord{}, nil, errors.New("code generation: the plan has no sub-work-items")
+	}
+	rec, ok := nextSWI(snap)
+	if !ok {
+		var blocked []string
+		for _, r := range snap.Artifacts.SubWorkItems {
+			if r.Status != string(pipeline.SWICompleted) {
+				blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
+			}
+		}
+		if len(blocked) == 0 {
+			return rec, &engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete,
+				Summary: "Every sub-work-item is completed."}, nil
+		}
+		return rec, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
+	}
+	if err := setSWIStatus(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
+		return rec, nil, err
+	}
+	snap.CurrentSWI = rec.ID
+	rec, _, _ = findSWI(snap, rec.ID)
+	return rec, nil, nil
+}
+
+// check runs one attempt's files through the path rules and the domain
+// service. It returns the normalised files, or why the attempt failed.
+func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (map[string]string, *attemptFailure, error) {
+	if len(out.Files) == 0 {
+		return nil, &attemptFailure{Summary: "the answer contained no files"}, nil
+	}
+	if fail := answerFlood(out, r.in.Config.Trust); fail != nil {
+		return nil, fail, nil
+	}
+	paths := make([]string, 0, len(out.Files))
+	files := map[string]string{}
+	for _, f := range out.Files {
+		paths = append(paths, f.Path)
+		files[path.Clean(f.Path)] = f.Content
+	}
+	if err := checkGeneratedPaths(paths); err != nil {
+		var items []feedbackItem
+		for _, line := range strings.Split(err.Error(), "\n") {
+			items = append(items, feedbackItem{Severity: "blocking", Category: "constraint_violation", Message: line})
+		}
+		return nil, &attemptFailure{Summary: "generated paths are not allowed", Items: items}, nil
+	}
+	req := func(artifacts []domain.Artifact) domain.Request {
+		return domain.Request{
+			WorkItem: fmt.Sprint(r.n), Stage: string(pipeline.StageCodeGeneration),
+			Repository: domain.Repository{Path: e.d.Workspace, Ref: r.ref}, Artifacts: artifacts,
+		}
+	}
+	own := make([]domain.Artifact, 0, len(files))
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		own = append(own, domain.Artifact{Path: p, Content: files[p]})
+	}
+	norm, err := e.d.Domain.Normalise(ctx, req(own))
+	if err != nil {
+		return nil, nil, fmt.Errorf("normalise generated code of %s: %w", r.rec.ID, err)
+	}
+	if items := diagnosticItems(norm.Diagnostics); len(items) > 0 {
+		return nil, &attemptFailure{Summary: "normalisation found syntax errors", Items: items}, nil
+	}
+	for _, a := range norm.Artifacts {
+		if _, ok := files[a.Path]; ok {
+			files[a.Path] = a.Content
+		}
+	}
+	all := req(r.src.artifacts(files))
+	val, err := e.d.Domain.Validate(ctx, all)
+	if err != nil {
+		return nil, nil, fmt.Errorf("validate generated code of %s: %w", r.rec.ID, err)
+	}
+	if items := diagnosticItems(val.Diagnostics); len(items) > 0 {
+		return nil, &attemptFailure{Summary: "validation failed", Items: items}, nil
+	}
+	rules, err := e.d.Domain.ReviewRules(ctx, all, domain.ReviewRulesParams{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("review rules on generated code of %s: %w", r.rec.ID, err)
+	}
+	if items := diagnosticItems(rules.Diagnostics); len(items) > 0 {
+		return nil, &attemptFailure{Summary: "review rules reported blocking findings", Items: items}, nil
+	}
+	pkgs := goPackages(files)
+	if len(pkgs) == 0 {
+		return files, nil, nil
+	}
+	sim, err := e.d.Domain.Simulate(ctx, all, domain.SimulateParams{Packages: pkgs})
+	if err != nil {
+		return nil, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
+	}
+	if sim.Passed {
+		return files, nil, nil
+	}
+	fail := &attemptFailure{Summary: fmt.Sprintf("tests failed (exit code %d)", sim.ExitCode), Items: diagnosticItems(sim.Diagnostics)}
+	if selfExplanatory(sim) {
+		fail.Verbatim = failureOutput(sim)
+		return nil, fail, nil
+	}
+	fail.Items = nil // the analyst reads the raw output instead
+	interp, err := e.interpret(ctx, r, sim, files)
+	if err != nil {
+		return nil, nil, err
+	}
+	fail.Interpretation = &interp
+	return nil, fail, nil
+}
+
+// interpret asks the failure analyst to explain a non-obvious simulation
+// failure (ASSERT-CODE-003).
+func (e codeGenExecutor) interpret(ctx context.Context, r swiRun, sim domain.SimulateResult, files map[string]string) (interpretation, error) {
+	var out interpretation
+	_, err := r.gw.Structured(ctx, llm.Call{
+		Stage: string(pipeline.StageCodeGeneration), SWI: r.rec.ID,
+		Template: "interpret_failure", SchemaName: "interpretation",
+		Vars: map[string]any{"SWI": swiText(r.item), "Failure": failureOutput(sim), "Files": fileVars(files)},
+	}, &out)
+	if err != nil {
+		return out, fmt.Errorf("interpret test failure of %s: %w", r.rec.ID, err)
+	}
+	return out, nil
+}
+
+// goPackages lists "./dir" for every directory holding a generated Go file.
+func goPackages(files map[string]string) []string {
+	var pkgs []string
+	for p := range files {
+		if strings.HasSuffix(p, ".go") {
+			pkgs = append(pkgs, "./"+path.Dir(p))
+		}
+	}
+	slices.Sort(pkgs)
+	return slices.Compact(pkgs)
+}
+
+// commit writes the passing files to the SWI's branch, stacked on its base
+// branch; with several dependencies the other dependencies' files are
+// committed too so the branch holds all the code it builds on.
+func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]string, attempt int) (engine.StageResult, error) {
+	snap := r.in.Snapshot
+	branch := swiBranch(r.n, r.rec)
+	tree := map[string]string{}
+	maps.Copy(tree, r.src.Deps)
+	maps.Copy(tree, files)
+	title := r.item.Title
+	if title == "" {
+		title = r.rec.ID
+	}
+	_, _, err := idem.WriteFiles(ctx, e.gh, r.repo, idem.Commit{
+		Branch: branch, From: swiBase(snap, r.rec),
+		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree,
+	})
+	if err != nil {
+		return engine.StageResult{}, fmt.Errorf("commit code of sub-work-item %s: %w", r.rec.ID, err)
+	}
+	_, i, _ := findSWI(snap, r.rec.ID)
+	snap.Artifacts.SubWorkItems[i].Branch = branch
+	prev := swiFiles(snap, r.rec.ID)
+	setSWIFiles(snap, r.rec.ID, append(prev, slices.Collect(maps.Keys(files))...))
+	setSWIFeedback(snap, r.rec.ID, "")
+	return engine.StageResult{
+		Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s) generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), branch, attempt),
+	}, nil
+}
+
+// answerFlood fails an answer past the per-sub-work-item caps on files
+// and bytes ([trust] max_answer_files, max_answer_bytes) before any of it
+// is checked, committed or opened as a PR: a "file flood" costs review
+// time and hides what matters. Zero caps (a config built in code) fall
+// back to the defaults.
+func answerFlood(out codeOutput, caps config.Trust) *attemptFailure {
+	def := config.Default().Trust
+	maxFiles, maxBytes := caps.MaxAnswerFiles, caps.MaxAnswerBytes
+	if maxFiles <= 0 {
+		maxFiles = def.MaxAnswerFiles
+	}
+	if maxBytes <= 0 {
+		maxBytes = def.MaxAnswerBytes
+	}
+	total := 0
+	for _, f := range out.Files {
+		total += len(f.Path) + len(f.Content)
+	}
+	var problems []string
+	if len(out.Files) > maxFiles {
+		problems = append(problems, fmt.Sprintf("the answer has %d files; at most %d are allowed per sub-work-item (trust.max_answer_files)", len(out.Files), maxFiles))
+	}
+	if total > maxBytes {
+		problems = append(problems, fmt.Sprintf("the answer has %d bytes; at most %d are allowed per sub-work-item (trust.max_answer_bytes)", total, maxBytes))
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	items := make([]feedbackItem, 0, len(problems))
+	for _, p := range problems {
+		items = append(items, feedbackItem{Severity: "blocking", Category: "constraint_violation", Message: p})
+	}
+	return &attemptFailure{Summary: "file flood: " + strings.Join(problems, "; "), Items: items}
+}

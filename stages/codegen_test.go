@@ -1,0 +1,300 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+const (
+	simplePath     = "widgets/simple.go"
+	simpleTestPath = "widgets/simple_test.go"
+	simpleCode     = `package widgets
+
+// Simple is a Counter backed by an int.
+type Simple struct{ n int }
+
+// NewSimple returns a zeroed counter.
+func NewSimple() Counter { return &Simple{} }
+
+// Inc adds one.
+func (s *Simple) Inc() { s.n++ }
+
+// Value returns the count.
+func (s *Simple) Value() int { return s.n }
+`
+	simpleTest = `package widgets
+
+import "testing"
+
+func TestSimple(t *testing.T) {
+	t.Parallel()
+	c := NewSimple()
+	c.Inc()
+	c.Inc()
+	if got, want := c.Value(), 2; got != want {
+		t.Fatalf("got %d, want %d", got, want)
+	}
+}
+`
+)
+
+func simpleItem() planner.SubWorkItem {
+	return planner.SubWorkItem{
+		ID: "counter-simple", Title: "Simple counter", Description: "Implement Counter with an int.",
+		Files: []string{simplePath, simpleTestPath}, Interfaces: []string{"IF-COUNTER"}, Tests: "TestSimple",
+	}
+}
+
+// lineOf is the 1-based line of the first occurrence of needle in s.
+func lineOf(t *testing.T, s, needle string) int {
+	t.Helper()
+	i := strings.Index(s, needle)
+	require.GreaterOrEqual(t, i, 0, "%q not found", needle)
+	return strings.Count(s[:i], "\n") + 1
+}
+
+func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
+	t.Parallel()
+	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
+	broken := strings.Replace(simpleCode, "return s.n }", `return "many" }`, 1)
+	f.code(t, map[string]string{simplePath: broken, simpleTestPath: simpleTest})
+	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
+
+	res, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Empty(t, res.Next, "the engine moves on to scenario validation")
+
+	reqs := f.requests("code_generation")
+	require.Len(t, reqs, 2, "the LLM is re-invoked once")
+	assert.NotContains(t, reqs[0], "previous attempt failed")
+	line := lineOf(t, broken, `return "many"`)
+	assert.Contains(t, reqs[1], "type_error", "the diagnostic's category")
+	assert.Contains(t, reqs[1], fmt.Sprintf("%s:%d", simplePath, line), "the diagnostic's file and line")
+	assert.Contains(t, reqs[1], "[blocking type_error]", "the diagnostic's severity")
+
+	repo := testenv.Repo.String()
+	branch := fmt.Sprintf("cogworks/%d/swi-1", f.parent)
+	files := f.env.Sim.BranchFiles(repo, branch)
+	assert.Equal(t, simpleCode, files[simplePath])
+	assert.Equal(t, counterInterface, files["widgets/counter.go"], "stacked on the interface branch")
+	rec, _, _ := findSWI(f.snap, "counter-simple")
+	assert.Equal(t, branch, rec.Branch)
+	assert.Equal(t, string(pipeline.SWIInProgress), rec.Status)
+	assert.Equal(t, "counter-simple", f.snap.CurrentSWI)
+	assert.Contains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIInProgress))
+	assert.NotContains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIPending))
+	assert.Equal(t, []string{simplePath, simpleTestPath}, swiFiles(f.snap, "counter-simple"))
+	assert.Equal(t, 2, f.snap.Ledger.PerSWI["counter-simple"].Calls, "calls booked per SWI")
+}
+
+func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
+	t.Parallel()
+	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
+	setSWIFeedback(f.snap, "counter-simple", "Review: NewSimple lacks a doc comment example.")
+	wrong := strings.Replace(simpleCode, "s.n++", "s.n += 2", 1)
+	f.code(t, map[string]string{simplePath: wrong, simpleTestPath: simpleTest})
+	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+	reqs := f.requests("code_generation")
+	require.Len(t, reqs, 2)
+	assert.Contains(t, reqs[0], "NewSimple lacks a doc comment example", "earlier review feedback is included")
+	assert.Contains(t, reqs[1], "got 4, want 2", "the test output goes back as it is")
+	assert.Contains(t, reqs[1], "simple_test.go:", "with its location")
+	assert.Empty(t, f.requests("interpret_failure"), "no interpretation for a self-explanatory failure")
+	assert.Empty(t, swiFeedback(f.snap, "counter-simple"), "consumed feedback is cleared")
+}
+
+func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
+	t.Parallel()
+	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
+	obscure := strings.Replace(simpleTest, `if got, want := c.Value(), 2; got != want {
+		t.Fatalf("got %d, want %d", got, want)
+	}`, `if c.Value() != 2 {
+		t.Fatal("counter misbehaves")
+	}`, 1)
+	wrong := strings.Replace(simpleCode, "s.n++", "s.n--", 1)
+	f.code(t, map[string]string{simplePath: wrong, simpleTestPath: obscure})
+	require.NoError(t, f.script.AddJSON("interpret_failure", interpretation{
+		Summary: "TestSimple sees the wrong count", LikelyCause: "Inc decrements the counter instead of incrementing it",
+		SuggestedFix: "use s.n++ in Inc", Locations: []string{simplePath},
+	}))
+	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: obscure})
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+	interp := f.requests("interpret_failure")
+	require.Len(t, interp, 1, "the failure analyst is asked once")
+	assert.Contains(t, interp[0], "counter misbehaves", "it sees the failure output")
+	reqs := f.requests("code_generation")
+	require.Len(t, reqs, 2)
+	assert.Contains(t, reqs[1], "Inc decrements the counter instead of incrementing it", "the interpretation is in the retry context")
+	assert.Contains(t, reqs[1], "use s.n++ in Inc")
+}
+
+func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing.T) {
+	t.Parallel()
+	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
+	f.cfg.Budgets.SubWorkItemMaxRetries = 2
+	f.code(t, map[string]string{".github/workflows/ci.yml": "on: push\n", simplePath: simpleCode})
+	f.code(t, map[string]string{simplePath: "package widgets\n\nfunc {\n"})
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	assert.Contains(t, esc.Reason, "counter-simple")
+	assert.Contains(t, esc.Reason, "2 attempts")
+	require.Len(t, esc.Attempts, 2, "every attempt is listed")
+	assert.Equal(t, 1, esc.Attempts[0].N)
+	assert.Contains(t, strings.Join(esc.Attempts[0].Diagnostics, "\n"), ".github/workflows/ci.yml")
+	assert.Equal(t, 2, esc.Attempts[1].N)
+	assert.Contains(t, esc.Attempts[1].Summary, "syntax")
+	assert.Contains(t, strings.Join(esc.Attempts[1].Diagnostics, "\n"), "syntax_error")
+	assert.Len(t, f.requests("code_generation"), 2, "no attempt beyond the budget")
+	_, ok := f.env.Sim.BranchSHA(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
+	assert.False(t, ok, "nothing committed")
+}
+
+func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
+	t.Parallel()
+	const (
+		aCode = "package widgets\n\n// DoubleA doubles n.\nfunc DoubleA(n int) int { return 2 * n }\n"
+		bCode = "package widgets\n\n// TripleB triples n.\nfunc TripleB(n int) int { return 3 * n }\n"
+		nCode = "package widgets\n\n// Six multiplies n by six.\nfunc Six(n int) int { return DoubleA(TripleB(n)) }\n"
+	)
+	items := []planner.SubWorkItem{
+		{ID: "a", Title: "Doubling", Files: []string{"widgets/a.go"}, Interfaces: []string{"IF-COUNTER"}},
+		{ID: "b", Title: "Tripling", Files: []string{"widgets/b.go"}, Interfaces: []string{"IF-COUNTER"}},
+		{ID: "n", Title: "Six", Files: []string{"widgets/n.go"}, Interfaces: []string{"IF-COUNTER"}, DependsOn: []string{"a", "b"}},
+	}
+	f := newBuildFixture(t, startGoService(t), items, nil)
+	repo := testenv.Repo.String()
+	for i, c := range map[string]string{"a": aCode, "b": bCode} {
+		rec, idx, _ := findSWI(f.snap, i)
+		branch := swiBranch(f.parent, rec)
+		f.snap.Artifacts.SubWorkItems[idx].Status = string(pipeline.SWICompleted)
+		f.snap.Artifacts.SubWorkItems[idx].Branch = branch
+		setSWIFiles(f.snap, i, []string{"widgets/" + i + ".go"})
+		f.seedBranchFrom(t, branch, f.snap.Artifacts.InterfaceBranch, map[string]string{"widgets/" + i + ".go": c})
+	}
+	f.code(t, map[string]string{"widgets/n.go": nCode})
+
+	res, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err, "n compiles only with a's and b's code")
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, "n", f.snap.CurrentSWI, "the SWI whose dependencies are completed starts")
+	reqs := f.requests("code_generation")
+	require.Len(t, reqs, 1)
+	assert.Contains(t, reqs[0], "func DoubleA(n int) int", "dependency a's code is in the context")
+	assert.Contains(t, reqs[0], "func TripleB(n int) int", "dependency b's code is in the context")
+	assert.Contains(t, reqs[0], "type Counter interface", "the interface definitions are in the context")
+
+	nBranch := fmt.Sprintf("cogworks/%d/swi-3", f.parent)
+	files := f.env.Sim.BranchFiles(repo, nBranch)
+	assert.Equal(t, nCode, files["widgets/n.go"])
+	assert.Equal(t, aCode, files["widgets/a.go"], "the other dependency's files are applied")
+	assert.Equal(t, bCode, files["widgets/b.go"])
+	head, _ := f.env.Sim.BranchSHA(repo, nBranch)
+	commit, err := f.env.Client.GetCommit(context.Background(), testenv.Repo, head)
+	require.NoError(t, err)
+	bHead, _ := f.env.Sim.BranchSHA(repo, fmt.Sprintf("cogworks/%d/swi-2", f.parent))
+	assert.Equal(t, []string{bHead}, commit.Parents, "stacked on the last dependency's branch")
+}
+
+// seedBranchFrom creates branch from base's head (when missing) and
+// commits files on it through the client, as code generation would have.
+func (f *buildFixture) seedBranchFrom(t *testing.T, branch, base string, files map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	sha, err := f.env.Client.GetBranchSHA(ctx, testenv.Repo, base)
+	require.NoError(t, err)
+	if err := f.env.Client.CreateBranch(ctx, testenv.Repo, branch, sha); err != nil {
+		require.ErrorContains(t, err, "exists")
+	}
+	f.env.Sim.SeedFiles(testenv.Repo.String(), branch, files)
+}
+
+func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
+	t.Parallel()
+	secret := map[string]string{
+		".cogworks/scenarios/counter.toml":    "id = \"SCN-1\" # HOLDOUT-MARKER-ONE\n",
+		"widgets/scenarios/counter.toml":      "id = \"SCN-2\" # HOLDOUT-MARKER-TWO\n",
+		"widgets/scenarios/counter_test.go.x": "// HOLDOUT-MARKER-THREE\n",
+	}
+	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, secret)
+	f.cfg.Scenarios.Directory = "widgets/scenarios"
+	f.snap.Classification = &classify.Classification{AffectedModules: []string{"widgets", ".cogworks"}}
+	f.deps.Scenarios = []scenario.Scenario{{ID: "SCN-2", Description: "HOLDOUT-MARKER-FOUR", Covers: []string{"IF-COUNTER"}}}
+	broken := strings.Replace(simpleCode, "return s.n }", `return "many" }`, 1)
+	f.code(t, map[string]string{simplePath: broken, simpleTestPath: simpleTest})
+	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+	reqs := f.script.Requests()
+	require.Len(t, reqs, 2)
+	for i, r := range reqs {
+		all := r.System
+		for _, m := range r.Messages {
+			all += m.Content
+		}
+		assert.Contains(t, all, "Package widgets holds small widgets", "request %d: module files are context", i)
+		assert.Contains(t, all, "Write table-driven tests", "request %d: coding standards are context", i)
+		assert.NotContains(t, all, "package other", "request %d: unrelated modules are not", i)
+		for _, marker := range []string{"HOLDOUT-MARKER-ONE", "HOLDOUT-MARKER-TWO", "HOLDOUT-MARKER-THREE", "HOLDOUT-MARKER-FOUR"} {
+			assert.NotContains(t, all, marker, "request %d carries scenario content", i)
+		}
+	}
+}
+
+func TestCodeGenerationWithNothingToStart(t *testing.T) {
+	t.Parallel()
+	items := []planner.SubWorkItem{{ID: "a"}, {ID: "b", DependsOn: []string{"a"}}}
+	f := newBuildFixture(t, nil, items, nil)
+	f.deps.Domain = startGoServiceless{}
+	f.snap.Artifacts.SubWorkItems[0].Status = string(pipeline.SWIFailed)
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	assert.Contains(t, esc.Reason, "b (pending)")
+
+	for i := range f.snap.Artifacts.SubWorkItems {
+		f.snap.Artifacts.SubWorkItems[i].Status = string(pipeline.SWICompleted)
+	}
+	res, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+	assert.Equal(t, pipeline.StageComplete, res.Next)
+	assert.Empty(t, f.script.Requests())
+}
+
+// startGoServiceless is a Domain that must not be called.
+type startGoServiceless struct{ Domain }
+
+func TestCodeGenerationBudgetRefusalEscalates(t *testing.T) {
+	t.Parallel()
+	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, nil)
+	f.deps.LLM.Budget.MaxTokens = 10
+	f.code(t, map[string]string{simplePath: simpleCode})
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	var esc *escalation.Error
+	require.True(t, errors.As(err, &esc), "got %v", err)
+	assert.Equal(t, "cost budget exceeded", esc.Reason)
+	assert.Empty(t, f.script.Requests(), "the call is refused before it is sent")
+}

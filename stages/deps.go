@@ -1,0 +1,61 @@
+package stages
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/contextpack"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/xval"
+)
+
+// Domain is what the executors need from the primary domain service
+// (*domain.Client implements it).
+type Domain interface {
+	Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error)
+	Normalise(ctx context.Context, req domain.Request) (domain.NormaliseResult, error)
+	ReviewRules(ctx context.Context, req domain.Request, p domain.ReviewRulesParams) (domain.DiagnosticsResult, error)
+	Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error)
+	ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error)
+}
+
+// Deps are the ports and settings every executor shares. Workspace is a
+// local checkout of the target repository's default branch (the Action's
+// GITHUB_WORKSPACE); it is the source of repo modules, ADRs, the interface
+// registry and scenarios, and the path the domain service overlays
+// artifacts on.
+type Deps struct {
+	GitHub    GitHub
+	LLM       *llm.Gateway
+	Domain    Domain
+	Workspace string
+	Repo      contextpack.Repository
+	Registry  *xval.Registry
+	// Services are the handshakes of registered domain services (for
+	// cross-domain checks); Warnings are availability warnings to surface
+	// in PRs and the audit trail (ASSERT-EXT-002).
+	Services []xval.ServiceInfo
+	Warnings []string
+	// Scenarios are loaded from the workspace (holdout: never given to
+	// code generation).
+	Scenarios []scenario.Scenario
+	Twins     scenario.Twins
+	Clock     func() time.Time
+	Logger    *slog.Logger
+}
+
+// Executors returns an executor for every non-terminal stage.
+func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
+	m := map[pipeline.Stage]engine.StageExecutor{}
+	for _, part := range []map[pipeline.Stage]engine.StageExecutor{firstHalf(d), buildHalf(d), shipHalf(d)} {
+		for stage, ex := range part {
+			m[stage] = ex
+		}
+	}
+	return m
+}

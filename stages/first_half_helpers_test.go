@@ -1,0 +1,169 @@
+package stages
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/xval"
+)
+
+// fhSampleRepo is the small Go module the first-half tests work on.
+var fhSampleRepo = map[string]string{
+	"go.mod":                    "module example.com/widgets\n\ngo 1.22\n",
+	"counter/counter.go":        "// Package counter counts widgets.\npackage counter\n\n// Count is the number of widgets seen.\nvar Count int\n",
+	"brake/brake.go":            "// Package brake controls the brakes.\npackage brake\n\n// Engaged reports whether the brake is on.\nfunc Engaged() bool { return false }\n",
+	"telemetry/telemetry.go":    "// Package telemetry reports metrics.\npackage telemetry\n",
+	"firmware/motor/motor.go":   "// Package motor drives the motor.\npackage motor\n",
+	"docs/adr/0001-layering.md": "# ADR 1: layering\n\nbrake never imports telemetry.\n",
+	"CONTRIBUTING.md":           "# Contributing\n\nWrite table-driven tests.\n",
+}
+
+// fhFixture is a simulator, a workspace with the sample repository, a
+// scripted LLM and first-half Deps.
+type fhFixture struct {
+	env    *testenv.Env
+	ws     string
+	script *llm.Scripted
+	deps   Deps
+	cfg    config.Config
+	issue  int
+}
+
+func newFHFixture(t *testing.T, extra map[string]string) *fhFixture {
+	t.Helper()
+	env := testenv.New(t)
+	files := map[string]string{}
+	for p, c := range fhSampleRepo {
+		files[p] = c
+	}
+	for p, c := range extra {
+		files[p] = c
+	}
+	ws := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(ws, filepath.FromSlash(p))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte(c), 0o644))
+	}
+	require.NotEmpty(t, env.Sim.SeedFiles(testenv.Repo.String(), "main", files))
+	script := llm.NewScripted()
+	gw := llm.NewGateway(script, prompts.Set{})
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Count widgets per hour",
+		"We need an hourly widget counter exposed through telemetry.")
+	return &fhFixture{env: env, ws: ws, script: script, issue: n, cfg: config.Default(), deps: Deps{
+		GitHub: env.Client, LLM: gw, Workspace: ws, Clock: env.Clock.Now,
+	}}
+}
+
+// input builds the StageInput of stage for the fixture's issue.
+func (f *fhFixture) input(t *testing.T, stage pipeline.Stage, snap *pipeline.Snapshot) engine.StageInput {
+	t.Helper()
+	issue, err := f.env.Client.GetIssue(context.Background(), testenv.Repo, f.issue)
+	require.NoError(t, err)
+	return engine.StageInput{Repo: testenv.Repo, Issue: issue, Stage: stage, Snapshot: snap, Config: f.cfg, RunID: "run-1", BotLogin: testenv.Bot}
+}
+
+func (f *fhFixture) snapshot() *pipeline.Snapshot {
+	s := pipeline.NewSnapshot(testenv.Repo.String(), f.issue)
+	return &s
+}
+
+// run executes stage's first-half executor.
+func (f *fhFixture) run(t *testing.T, stage pipeline.Stage, snap *pipeline.Snapshot) (engine.StageResult, error) {
+	t.Helper()
+	return firstHalf(f.deps)[stage].Execute(context.Background(), f.input(t, stage, snap))
+}
+
+func (f *fhFixture) addJSON(t *testing.T, template string, v any) {
+	t.Helper()
+	require.NoError(t, f.script.AddJSON(template, v))
+}
+
+// userPrompt returns the concatenated user messages of the i-th request
+// for template.
+func (f *fhFixture) userPrompt(t *testing.T, template string, i int) string {
+	t.Helper()
+	var seen int
+	for _, r := range f.script.Requests() {
+		if r.Template != template {
+			continue
+		}
+		if seen == i {
+			out := ""
+			for _, m := range r.Messages {
+				out += m.Content + "\n"
+			}
+			return out
+		}
+		seen++
+	}
+	t.Fatalf("no request %d for template %s", i, template)
+	return ""
+}
+
+func (f *fhFixture) requests(template string) int {
+	n := 0
+	for _, r := range f.script.Requests() {
+		if r.Template == template {
+			n++
+		}
+	}
+	return n
+}
+
+// writes counts the non-GET requests the simulator saw.
+func fhWrites(sim *githubsim.Server) int {
+	n := 0
+	for _, r := range sim.Requests() {
+		if r.Method != "GET" {
+			n++
+		}
+	}
+	return n
+}
+
+// fhRegistry loads the xval test registry (SWD-IF-CAN-01 at 500 kbit/s,
+// max_bus_load 0.5).
+func fhRegistry(t *testing.T) *xval.Registry {
+	t.Helper()
+	reg, err := xval.LoadRegistry(filepath.Join("..", "xval", "testdata", "good", ".cogworks", "interfaces"))
+	require.NoError(t, err)
+	return reg
+}
+
+// fhRegistryFiles returns the xval test registry's files keyed by their
+// repository path under .cogworks/interfaces.
+func fhRegistryFiles(t *testing.T) map[string]string {
+	t.Helper()
+	dir := filepath.Join("..", "xval", "testdata", "good", ".cogworks", "interfaces")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		require.NoError(t, err)
+		out[".cogworks/interfaces/"+e.Name()] = string(b)
+	}
+	return out
+}
+
+// findKeyIn returns the comment key of a bot comment body.
+func findKeyIn(body string) (string, bool) { return audit.FindKey(body) }
+
+// key2 is the comment key of work item n.
+func key2(n int, parts ...string) string { return key(n, parts...) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,127 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// classificationComment returns the body of the classification comment.
+func (f *fhFixture) classificationComment(t *testing.T) string {
+	t.Helper()
+	var found []string
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		if key, ok := findKeyIn(c.Body); ok && key == key2(f.issue, "classification") {
+			found = append(found, c.Body)
+		}
+	}
+	require.Len(t, found, 1, "exactly one classification comment")
+	return found[0]
+}
+
+func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	// A schema-violating answer is sent back by the gateway; the valid one
+	// is used.
+	f.script.Add(prompts.Classify, `{"type":"banana","affected_modules":["counter"],"estimated_scope":{"files":2,"interfaces":1,"complexity":"low"},"safety_affecting":false,"rationale":"x"}`)
+	f.addJSON(t, prompts.Classify, sampleClassification)
+	snap := f.snapshot()
+	res, err := f.run(t, pipeline.StageIntake, snap)
+	require.NoError(t, err)
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	require.NotNil(t, snap.Classification)
+	assert.Equal(t, sampleClassification, *snap.Classification)
+	assert.Equal(t, 2, f.requests(prompts.Classify), "the invalid answer was sent back once")
+	user := f.userPrompt(t, prompts.Classify, 0)
+	assert.Contains(t, user, "Count widgets per hour")
+	assert.Contains(t, user, "firmware/motor", "the modules are listed")
+	body := f.classificationComment(t)
+	for _, want := range []string{"**Type:** `feature`", "`counter`", "3 files, 1 interfaces, low complexity", "**Safety-affecting:** no", "> Small feature."} {
+		assert.Contains(t, body, want)
+	}
+	assert.Equal(t, 2, snap.Ledger.PerStage["intake"].Calls, "both answered provider requests are booked")
+}
+
+func TestAssertCLASS002_SafetyOverrideThroughExecutor(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}
+	c := sampleClassification
+	c.AffectedModules = []string{"counter", "brake/abs"}
+	f.addJSON(t, prompts.Classify, c)
+	snap := f.snapshot()
+	_, err := f.run(t, pipeline.StageIntake, snap)
+	require.NoError(t, err)
+	assert.True(t, snap.Classification.SafetyAffecting)
+	assert.Contains(t, f.classificationComment(t), "listed in `safety_critical_modules`")
+}
+
+func TestAssertCLASS003_NoSafetyOverrideWithoutMatch(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}
+	f.addJSON(t, prompts.Classify, sampleClassification)
+	snap := f.snapshot()
+	_, err := f.run(t, pipeline.StageIntake, snap)
+	require.NoError(t, err)
+	assert.False(t, snap.Classification.SafetyAffecting)
+}
+
+func TestAssertCLASS004_ScopeOverThresholdEscalates(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	c := sampleClassification
+	c.EstimatedScope.Files = 41
+	f.addJSON(t, prompts.Classify, c)
+	snap := f.snapshot()
+	_, err := f.run(t, pipeline.StageIntake, snap)
+	var esc *escalation.Error
+	require.True(t, errors.As(err, &esc), "%v", err)
+	assert.Contains(t, esc.Reason, "estimated_scope.files 41 exceeds max_scope_files 40")
+	require.NotNil(t, snap.Classification, "the classification is kept so humans see why")
+	assert.Contains(t, f.classificationComment(t), "**Escalated to humans:**")
+}
+
+func TestIntakeInvalidClassificationFedBack(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	bad := sampleClassification
+	bad.Rationale = " "
+	f.addJSON(t, prompts.Classify, bad)
+	f.addJSON(t, prompts.Classify, sampleClassification)
+	snap := f.snapshot()
+	_, err := f.run(t, pipeline.StageIntake, snap)
+	require.NoError(t, err)
+	assert.Contains(t, f.userPrompt(t, prompts.Classify, 1), "rationale: must not be empty")
+}
+
+func TestAssertPSM001_FreshWorkItemEntersIntake(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	require.True(t, f.env.Sim.LabelIssue(testenv.Repo.String(), f.issue, "alice", pipeline.LabelRun))
+	f.addJSON(t, prompts.Classify, sampleClassification)
+	ed := engine.Deps{GitHub: f.env.Client, Executors: firstHalf(f.deps), Config: f.cfg, RunID: "run-1",
+		BotLogin: testenv.Bot, Clock: f.env.Clock.Now}
+	res, err := engine.Step(context.Background(), ed, engine.Ref{Repo: testenv.Repo, Issue: f.issue})
+	require.NoError(t, err)
+	assert.Equal(t, string(pipeline.StageIntake), res.Stage)
+	assert.Equal(t, 1, f.requests(prompts.Classify), "the classifier was invoked")
+	var labeled []string
+	for _, e := range f.env.Sim.Events(testenv.Repo.String(), f.issue) {
+		if e.Event == "labeled" {
+			labeled = append(labeled, e.Label)
+		}
+	}
+	assert.Contains(t, labeled, pipeline.StageLabel(pipeline.StageIntake))
+	f.classificationComment(t)
+}

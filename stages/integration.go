@@ -1,0 +1,220 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/review"
+)
+
+// integrationExecutor opens the current SWI's PR, posts its non-blocking
+// review findings as one COMMENT review, marks the SWI completed and moves
+// on to the next SWI or completes the work item (SPEC §13). It never
+// merges, approves, requests changes or closes: the GitHub adapter's
+// capability manifest denies those (ASSERT-INT-003).
+type integrationExecutor struct {
+	d  Deps
+	gh integrationGitHub
+}
+
+// Execute implements engine.StageExecutor.
+func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	snap := in.Snapshot
+	rec, issue, files, err := loadCurrentSWI(ctx, e.gh, in.Repo, snap)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	inline, other := placeFindings(snap.SWI(rec.ID).Findings, files)
+
+	branch := branchOf(snap, *rec)
+	base := swiBase(snap, *rec)
+	safety := snap.Classification != nil && snap.Classification.SafetyAffecting
+	// The SWI issue's title already carries "[#N k/m]"; the PR names the
+	// parent and the plan item's own title.
+	title := issue.Title
+	if item, err := planItem(ctx, e.gh, in.Repo, snap, *rec); err == nil && item.Title != "" {
+		title = item.Title
+	}
+	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
+		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
+		Body: prBody(prBodyInput{
+			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
+			SafetyCritical: safety, Warnings: e.d.Warnings, Other: other,
+		}),
+		Head: branch, Base: base,
+	})
+	if err != nil {
+		return engine.StageResult{}, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err)
+	}
+	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, branch, inline); err != nil {
+		return engine.StageResult{}, err
+	}
+
+	rec.PR = pr.Number
+	rec.Branch = branch
+	if err := setSWIStatus(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWICompleted); err != nil {
+		return engine.StageResult{}, err
+	}
+	snap.CurrentSWI = ""
+	summary := fmt.Sprintf("sub-work-item %s: PR #%d opened", rec.ID, pr.Number)
+	if remainingSWIs(snap) > 0 {
+		return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageCodeGeneration, Summary: summary, Warnings: e.d.Warnings}, nil
+	}
+	key := audit.Key(strconv.Itoa(snap.WorkItem), "cost")
+	body := audit.Format(audit.Comment{Key: key, Title: "Cost report", Body: "Every sub-work-item has its PR; CogWorks never merges them — humans do, bottom-up.\n\n" +
+		audit.CostTable(snap.Ledger, in.Config.Budgets.PipelineMaxTokens, in.Config.Budgets.PipelineMaxCostUSD)})
+	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
+	}
+	return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil
+}
+
+// postInlineReview posts the non-blocking findings as inline comments of
+// one COMMENT review (ASSERT-INT-002), unless a CogWorks review carrying
+// this SWI's marker is already on the PR.
+func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWIRecord, pr github.PullRequest, branch string, inline []review.Finding) error {
+	if len(inline) == 0 {
+		return nil
+	}
+	key := audit.Key(strconv.Itoa(workItem), "review", rec.ID, "inline")
+	marker := audit.Marker(key)
+	existing, err := e.gh.ListReviewComments(ctx, repo, pr.Number)
+	if err != nil {
+		return fmt.Errorf("list review comments of PR #%d: %w", pr.Number, err)
+	}
+	for _, c := range existing {
+		// Anyone can comment on a PR and copy the marker; only the bot's
+		// own review suppresses a second one.
+		if c.User == botLogin && strings.Contains(c.Body, marker) {
+			return nil
+		}
+	}
+	head, err := e.gh.GetBranchSHA(ctx, repo, branch)
+	if err != nil {
+		return fmt.Errorf("read head of %s: %w", branch, err)
+	}
+	comments := make([]github.InlineComment, 0, len(inline))
+	for _, f := range inline {
+		comments = append(comments, github.InlineComment{Path: f.File, Line: f.Line, Body: inlineBody(f, marker)})
+	}
+	_, err = e.gh.CreateReview(ctx, repo, pr.Number, github.NewReview{
+		Event:    github.ReviewComment,
+		Body:     audit.Format(audit.Comment{Key: key, Title: "Review findings", Body: fmt.Sprintf("%d non-blocking finding(s) from the review of `%s`. They did not block this PR; a human decides.", len(inline), rec.ID)}),
+		CommitID: head,
+		Comments: comments,
+	})
+	if err != nil {
+		return fmt.Errorf("post review findings on PR #%d: %w", pr.Number, err)
+	}
+	return nil
+}
+
+// inlineBody renders one finding as an inline review comment.
+func inlineBody(f review.Finding, marker string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**", oneLine(string(f.Severity)))
+	if f.Criterion != "" {
+		fmt.Fprintf(&b, " · %s", oneLine(f.Criterion))
+	}
+	fmt.Fprintf(&b, "\n\n%s\n\n%s", audit.Untrusted(strings.TrimSpace(f.Explanation)), marker)
+	return audit.Redact(b.String())
+}
+
+// placeFindings splits findings into those GitHub can anchor inline (a
+// file of the PR and a line inside it) and the rest, which go in the PR
+// body.
+func placeFindings(fs []review.Finding, files []domain.Artifact) (inline, other []review.Finding) {
+	lines := map[string]int{}
+	for _, f := range files {
+		lines[f.Path] = strings.Count(f.Content, "\n") + 1
+	}
+	for _, f := range fs {
+		if n, ok := lines[f.File]; ok && f.Line >= 1 && f.Line <= n {
+			inline = append(inline, f)
+			continue
+		}
+		other = append(other, f)
+	}
+	return inline, other
+}
+
+// remainingSWIs counts SWIs not yet completed.
+func remainingSWIs(snap *pipeline.Snapshot) int {
+	n := 0
+	for _, s := range snap.Artifacts.SubWorkItems {
+		if s.Status != string(pipeline.SWICompleted) {
+			n++
+		}
+	}
+	return n
+}
+
+// prBodyInput is what a SWI PR's description is built from.
+type prBodyInput struct {
+	WorkItem       int
+	SWI            pipeline.SWIRecord
+	Artifacts      pipeline.Artifacts
+	Files          []domain.Artifact
+	SafetyCritical bool
+	Warnings       []string
+	Other          []review.Finding
+}
+
+// prBody renders a SWI PR's description: the references to the SWI issue,
+// the parent, the spec PR and the interface PR (ASSERT-INT-001), a
+// safety-critical notice (ASSERT-REVIEW-006), domain-availability warnings
+// (ASSERT-EXT-002) and findings that cannot be anchored inline. It does
+// not say "Closes": CogWorks never closes issues.
+func prBody(in prBodyInput) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Implements #%d (sub-work-item `%s`) of work item #%d.\n\n", in.SWI.Issue, audit.Untrusted(in.SWI.ID), in.WorkItem)
+	b.WriteString("| reference | |\n|---|---|\n")
+	fmt.Fprintf(&b, "| parent work item | #%d |\n", in.WorkItem)
+	fmt.Fprintf(&b, "| sub-work-item | #%d |\n", in.SWI.Issue)
+	fmt.Fprintf(&b, "| specification PR | %s |\n", prRef(in.Artifacts.SpecPR))
+	fmt.Fprintf(&b, "| interface PR | %s |\n", prRef(in.Artifacts.InterfacePR))
+	if len(in.SWI.DependsOn) > 0 {
+		fmt.Fprintf(&b, "| depends on | %s |\n", cellText(strings.Join(in.SWI.DependsOn, ", ")))
+	}
+	if in.SafetyCritical {
+		b.WriteString("\n## ⚠️ Safety-critical\n\n")
+		b.WriteString("**Safety-critical: requires human approval before merge.** This work item is safety-affecting. ")
+		b.WriteString("CogWorks does not approve or merge; a maintainer must review and approve this PR.\n")
+	}
+	if len(in.Warnings) > 0 {
+		b.WriteString("\n## Warnings\n\n")
+		for _, w := range in.Warnings {
+			fmt.Fprintf(&b, "- ⚠️ %s\n", oneLine(w))
+		}
+	}
+	if len(in.Files) > 0 {
+		b.WriteString("\n## Files\n\n")
+		for _, f := range in.Files {
+			fmt.Fprintf(&b, "- `%s`\n", audit.Untrusted(strings.ReplaceAll(f.Path, "`", "'")))
+		}
+	}
+	if len(in.Other) > 0 {
+		b.WriteString("\n## Review findings without a line\n\n")
+		for _, l := range findingLines(in.Other) {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	b.WriteString("\nMerge bottom-up: this PR's base is the branch it builds on.\n\n---\n")
+	b.WriteString(audit.Footer + "\n")
+	return audit.Redact(b.String())
+}
+
+func prRef(n int) string {
+	if n == 0 {
+		return "—"
+	}
+	return "#" + strconv.Itoa(n)
+}

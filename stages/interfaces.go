@@ -1,0 +1,363 @@
+package stages
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/xval"
+)
+
+// Interfaces is the interface-design stage's structured LLM output (SPEC
+// §5.3).
+type Interfaces struct {
+	Files      []InterfaceFile          `json:"files"`
+	Interfaces []pipeline.InterfaceDecl `json:"interfaces"`
+}
+
+// InterfaceFile is one generated file.
+type InterfaceFile struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// interfaceListMarker prefixes the interface list hidden in the interface
+// PR's body, from which a re-run recovers it when the snapshot was lost.
+const interfaceListMarker = "<!-- cogworks:interfaces="
+
+// interfaceExecutor designs the interfaces (SPEC §5.3): one
+// `interface_design` LLM call per attempt; the files' paths are checked,
+// then the primary domain service validates them and its blocking
+// diagnostics are fed back (artifact, location, severity, message); then
+// the contract values extracted from them are checked against the
+// interface registry and blocking findings are fed back too. The files go
+// to cogworks/<N>/interfaces with a PR that references the issue and the
+// spec PR. An existing PR for that branch is recorded without calling the
+// LLM again.
+type interfaceExecutor struct {
+	d  Deps
+	gh interfaceGitHub
+}
+
+// Execute implements engine.StageExecutor: reuse a recorded interface PR,
+// else design (LLM attempts checked by paths, the domain service and the
+// registry), then publish (commit the files, open the PR) and record.
+func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	d, n := x.d, in.Issue.Number
+	branch := designBranch(n)
+	base, err := defaultBranch(ctx, x.gh, in.Repo)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if res, done, err := x.recorded(ctx, in, branch, base); err != nil || done {
+		return res, err
+	}
+	if d.Domain == nil {
+		return engine.StageResult{}, errors.New("interface design: no primary domain service is configured")
+	}
+	design, err := x.design(ctx, in)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	pr, err := x.publish(ctx, in, branch, base, design)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	recordInterfaces(in.Snapshot, branch, pr.Number, design.Interfaces)
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
+}
+
+// recorded finishes the stage from an existing interface PR whose body
+// carries the interface list (a re-run after the PR was opened); done is
+// false when there is none.
+func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch, base string) (res engine.StageResult, done bool, err error) {
+	pr, found, err := ownPull(ctx, x.gh, in, branch, base)
+	if err != nil || !found || !recordedOrNone(in.Snapshot.Artifacts.InterfacePR, pr.Number) {
+		return engine.StageResult{}, false, err
+	}
+	decls, ok := parseInterfaceList(pr.Body)
+	if !ok {
+		return engine.StageResult{}, false, nil
+	}
+	recordInterfaces(in.Snapshot, branch, pr.Number, decls)
+	return engine.StageResult{Outcome: engine.StageDone,
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, true, nil
+}
+
+// design asks the LLM for the interfaces from the spec, the repository's
+// modules and the registry's contracts until check accepts an answer.
+func (x interfaceExecutor) design(ctx context.Context, in engine.StageInput) (Interfaces, error) {
+	d, snap, n := x.d, in.Snapshot, in.Issue.Number
+	spec, err := readSpec(ctx, x.gh, in.Repo, snap)
+	if err != nil {
+		return Interfaces{}, err
+	}
+	modules, err := d.modules(ctx)
+	if err != nil {
+		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
+	}
+	contracts, err := readRepoFiles(ctx, d.repository(), registryFile(in.Config.Interfaces.Directory))
+	if err != nil {
+		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
+	}
+	gw := d.gateway(snap)
+	var design Interfaces
+	_, err = runAttempts(ctx, in.Stage, stageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
+		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Spec": spec, "Modules": modules}
+		if len(contracts) > 0 {
+			vars["Context"] = contracts
+		}
+		if feedback != "" {
+			vars["Feedback"] = feedback
+		}
+		var out Interfaces
+		if _, err := gw.Structured(ctx, llm.Call{Stage: string(in.Stage), Template: prompts.InterfaceDesign, Vars: vars}, &out); err != nil {
+			return "", nil, err
+		}
+		summary, problems, err := x.check(ctx, in, out)
+		if err != nil || len(problems) > 0 {
+			return summary, problems, err
+		}
+		design = out
+		return "", nil, nil
+	})
+	return design, err
+}
+
+// publish commits the designed files to branch (from base) and finds or
+// opens the interface PR.
+func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, branch, base string, design Interfaces) (github.PullRequest, error) {
+	d, n := x.d, in.Issue.Number
+	files := make(map[string]string, len(design.Files))
+	for _, f := range design.Files {
+		files[f.Path] = f.Content
+	}
+	if _, _, err := idem.WriteFiles(ctx, x.gh, in.Repo, idem.Commit{
+		Branch: branch, From: base, Files: files,
+		Message: fmt.Sprintf("CogWorks: interfaces for #%d", n),
+	}); err != nil {
+		return github.PullRequest{}, fmt.Errorf("commit the interfaces of #%d: %w", n, err)
+	}
+	body, err := interfacePullBody(n, in.Snapshot.Artifacts.SpecPR, design.Interfaces, d.Warnings)
+	if err != nil {
+		return github.PullRequest{}, err
+	}
+	pr, _, err := idem.FindOrCreatePull(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
+		Title: fmt.Sprintf("CogWorks interfaces for #%d: %s", n, oneLine(in.Issue.Title)),
+		Body:  body, Head: branch, Base: base,
+	})
+	if err != nil {
+		return github.PullRequest{}, fmt.Errorf("open the interface PR of #%d: %w", n, err)
+	}
+	return pr, nil
+}
+
+// check validates one design: paths and declarations, the domain
+// service's validate, then the registry contracts of the extracted
+// values. Domain service failures are returned as errors (transient ones
+// stay retryable for the engine).
+func (x interfaceExecutor) check(ctx context.Context, in engine.StageInput, out Interfaces) (string, []string, error) {
+	d := x.d
+	problems := designProblems(out)
+	if len(problems) > 0 {
+		return fmt.Sprintf("the design has %d structural problems", len(problems)), problems, nil
+	}
+	req := domain.Request{
+		WorkItem: fmt.Sprint(in.Issue.Number), Stage: string(in.Stage),
+		Repository: domain.Repository{Path: d.Workspace},
+	}
+	for _, f := range out.Files {
+		req.Artifacts = append(req.Artifacts, domain.Artifact{Path: f.Path, Content: f.Content})
+	}
+	res, err := d.Domain.Validate(ctx, req)
+	if err != nil {
+		return "", nil, fmt.Errorf("validate the interface design of #%d: %w", in.Issue.Number, err)
+	}
+	for _, diag := range res.Diagnostics {
+		if diag.EffectiveSeverity() == domain.SeverityBlocking {
+			problems = append(problems, diagnosticLine(diag))
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Sprintf("the domain service reported %d blocking diagnostics", len(problems)), problems, nil
+	}
+	if d.Registry == nil {
+		return "", nil, nil
+	}
+	ext, err := d.Domain.ExtractInterfaces(ctx, req)
+	if err != nil {
+		return "", nil, fmt.Errorf("extract the contract values of #%d's interfaces: %w", in.Issue.Number, err)
+	}
+	values := make([]xval.ExtractedValue, 0, len(ext.Values))
+	for _, v := range ext.Values {
+		values = append(values, xval.ExtractedValue{Interface: v.Interface, Parameter: v.Parameter, Value: v.Value,
+			Artifact: v.Artifact, Line: v.Location.Line, Domain: d.primaryDomain()})
+	}
+	for _, f := range xval.Validate(d.Registry, values) {
+		if f.Severity == xval.SeverityBlocking {
+			problems = append(problems, "contract violation: "+f.String())
+		}
+	}
+	if len(problems) > 0 {
+		return fmt.Sprintf("%d registry contract violations", len(problems)), problems, nil
+	}
+	return "", nil, nil
+}
+
+// designProblems checks the design's shape: at least one file, allowed
+// paths (checkGeneratedPaths), unique paths and interface ids, and every
+// interface naming a generated file.
+func designProblems(out Interfaces) []string {
+	var problems []string
+	if len(out.Files) == 0 {
+		problems = append(problems, "files: the design has no files")
+	}
+	if len(out.Interfaces) == 0 {
+		problems = append(problems, "interfaces: the design declares no interfaces")
+	}
+	paths := make([]string, 0, len(out.Files))
+	seen := map[string]bool{}
+	for i, f := range out.Files {
+		if seen[f.Path] {
+			problems = append(problems, fmt.Sprintf("files[%d]: duplicate path %q", i, f.Path))
+		}
+		seen[f.Path] = true
+		paths = append(paths, f.Path)
+	}
+	problems = append(problems, errorLines(checkGeneratedPaths(paths))...)
+	ids := map[string]bool{}
+	for i, decl := range out.Interfaces {
+		switch {
+		case strings.TrimSpace(decl.ID) == "":
+			problems = append(problems, fmt.Sprintf("interfaces[%d]: empty id", i))
+		case ids[decl.ID]:
+			problems = append(problems, fmt.Sprintf("interfaces[%d]: duplicate id %q", i, decl.ID))
+		}
+		ids[decl.ID] = true
+		if !seen[decl.File] {
+			problems = append(problems, fmt.Sprintf("interfaces[%d] (%s): file %q is not one of the generated files", i, decl.ID, decl.File))
+		}
+	}
+	return problems
+}
+
+// diagnosticLine renders a domain diagnostic as fed back to the LLM:
+// artifact, location, severity, category and message.
+func diagnosticLine(d domain.Diagnostic) string {
+	loc := d.Artifact
+	if loc == "" {
+		loc = d.Location.File
+	}
+	if d.Location.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, d.Location.Line)
+		if d.Location.Column > 0 {
+			loc = fmt.Sprintf("%s:%d", loc, d.Location.Column)
+		}
+	}
+	return fmt.Sprintf("%s: %s (%s): %s", loc, d.Severity, d.Category, d.Message)
+}
+
+// primaryDomain is the domain of the first registered service ("" when
+// none is known).
+func (d Deps) primaryDomain() string {
+	if len(d.Services) > 0 {
+		return d.Services[0].Domain
+	}
+	return ""
+}
+
+// registryFile selects the interface registry's definition files.
+func registryFile(dir string) func(string) bool {
+	if dir == "" {
+		dir = ".cogworks/interfaces"
+	}
+	dir = strings.Trim(cleanModule(dir), "/") + "/"
+	return func(p string) bool { return strings.HasPrefix(p, dir) && strings.HasSuffix(p, ".toml") }
+}
+
+// recordInterfaces stores the interface PR and list in the snapshot.
+func recordInterfaces(snap *pipeline.Snapshot, branch string, pr int, decls []pipeline.InterfaceDecl) {
+	snap.Artifacts.InterfaceBranch, snap.Artifacts.InterfacePR = branch, pr
+	snap.Interfaces = nil
+	if len(decls) > 0 {
+		snap.Interfaces = slices.Clone(decls)
+	}
+}
+
+// interfacePullBody is the interface PR's body: references, the interface
+// table and the list hidden for recovery.
+func interfacePullBody(n, specPR int, decls []pipeline.InterfaceDecl, warnings []string) (string, error) {
+	var b strings.Builder
+	if specPR > 0 {
+		fmt.Fprintf(&b, "Refs #%d, builds on #%d\n\n", n, specPR)
+	} else {
+		fmt.Fprintf(&b, "Refs #%d\n\n", n)
+	}
+	fmt.Fprintf(&b, "CogWorks designed these interfaces for #%d from the approved specification.\n\n", n)
+	b.WriteString("| id | name | file | summary |\n|---|---|---|---|\n")
+	sorted := append([]pipeline.InterfaceDecl(nil), decls...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
+	for _, decl := range sorted {
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", cellText(decl.ID), cellText(decl.Name), cellText(decl.File), cellText(decl.Summary))
+	}
+	writeWarnings(&b, warnings)
+	raw, err := json.Marshal(decls) // HTML-escaped: "-->" cannot occur
+	if err != nil {
+		return "", fmt.Errorf("render the interface PR body: %w", err)
+	}
+	b.WriteString("\n" + interfaceListMarker + string(raw) + " -->\n")
+	return b.String(), nil
+}
+
+// parseInterfaceList recovers the interface list from an interface PR body.
+func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
+	_, rest, ok := strings.Cut(body, interfaceListMarker)
+	if !ok {
+		return nil, false
+	}
+	raw, _, ok := strings.Cut(rest, " -->")
+	if !ok {
+		return nil, false
+	}
+	var decls []pipeline.InterfaceDecl
+	if err := json.Unmarshal([]byte(raw), &decls); err != nil || len(decls) == 0 {
+		return nil, false
+	}
+	return decls, true
+}
+
+// loadInterfaces returns the interface list: from the snapshot, else from
+// the interface PR's body.
+func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
+	if len(snap.Interfaces) > 0 {
+		return slices.Clone(snap.Interfaces), nil
+	}
+	branch := snap.Artifacts.InterfaceBranch
+	if branch == "" {
+		branch = designBranch(snap.WorkItem)
+	}
+	pr, found, err := findPullByHead(ctx, gh, repo, botLogin, branch)
+	if err != nil {
+		return nil, err
+	}
+	if !found || !recordedOrNone(snap.Artifacts.InterfacePR, pr.Number) {
+		return nil, fmt.Errorf("read the interface list of #%d: no interface PR for %s", snap.WorkItem, branch)
+	}
+	decls, ok := parseInterfaceList(pr.Body)
+	if !ok {
+		return nil, fmt.Errorf("read the interface list of #%d: PR #%d's body lacks it", snap.WorkItem, pr.Number)
+	}
+	return decls, nil
+}

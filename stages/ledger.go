@@ -1,0 +1,88 @@
+package stages
+
+import (
+	"sync"
+
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// snapshotLedger is the llm.Ledger port backed by the work item's snapshot:
+// every call is booked per stage and per SWI in snap.Ledger, which the
+// engine persists in the status comment, so the pipeline budget holds
+// across invocations (ASSERT-CODE-005).
+type snapshotLedger struct {
+	mu   sync.Mutex
+	snap *pipeline.Snapshot
+}
+
+// Spent implements llm.Ledger: the sum of the per-stage usage (every call
+// is booked under exactly one stage; the per-SWI map is a second view of
+// the same calls).
+func (l *snapshotLedger) Spent() (int, float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	tokens, usd := 0, 0.0
+	for _, u := range l.snap.Ledger.PerStage {
+		tokens += u.InputTokens + u.OutputTokens
+		usd += u.CostUSD
+	}
+	return tokens, usd
+}
+
+// Record implements llm.Ledger.
+func (l *snapshotLedger) Record(stage, swi string, u llm.Usage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.snap.Ledger.PerStage == nil {
+		l.snap.Ledger.PerStage = map[string]pipeline.Usage{}
+	}
+	l.snap.Ledger.PerStage[stage] = addUsage(l.snap.Ledger.PerStage[stage], u)
+	if swi != "" {
+		if l.snap.Ledger.PerSWI == nil {
+			l.snap.Ledger.PerSWI = map[string]pipeline.Usage{}
+		}
+		l.snap.Ledger.PerSWI[swi] = addUsage(l.snap.Ledger.PerSWI[swi], u)
+	}
+}
+
+func addUsage(acc pipeline.Usage, u llm.Usage) pipeline.Usage {
+	acc.Calls++
+	acc.InputTokens += u.InputTokens
+	acc.OutputTokens += u.OutputTokens
+	acc.CostUSD += u.CostUSD
+	return acc
+}
+
+// gateway returns a gateway configured like d.LLM whose ledger is the
+// snapshot's, so budget checks see everything the pipeline has spent in
+// earlier invocations and every call is booked per stage and per SWI. A
+// nil d.LLM yields a gateway without provider, whose calls fail with a
+// clear configuration error.
+func (d Deps) gateway(snap *pipeline.Snapshot) *llm.Gateway {
+	ledger := &snapshotLedger{snap: snap}
+	g := d.LLM
+	if g == nil {
+		return &llm.Gateway{Ledger: ledger}
+	}
+	// Field by field: a Gateway holds a schema cache with a mutex and must
+	// not be copied as a value.
+	return &llm.Gateway{
+		Provider:         g.Provider,
+		Prompts:          g.Prompts,
+		Ledger:           ledger,
+		Budget:           g.Budget,
+		Model:            g.Model,
+		MaxTokens:        g.MaxTokens,
+		SchemaRetries:    g.SchemaRetries,
+		TransientRetries: g.TransientRetries,
+		BaseBackoff:      g.BaseBackoff,
+		MaxBackoff:       g.MaxBackoff,
+		MaxRetryAfter:    g.MaxRetryAfter,
+		Redact:           g.Redact,
+		Sleep:            g.Sleep,
+		Jitter:           g.Jitter,
+		Now:              g.Now,
+		Observer:         g.Observer,
+	}
+}

@@ -1,0 +1,287 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/review"
+	"github.com/cogworks/cogworks/xval"
+)
+
+// reviewOutput is the structured output of each LLM review pass (schema
+// "review"); it is review.Pass without the caller-set name.
+type reviewOutput struct {
+	Passed   bool             `json:"passed"`
+	Findings []review.Finding `json:"findings"`
+}
+
+// llmReviewPass names one LLM review pass and its prompt template.
+type llmReviewPass struct {
+	name, template string
+}
+
+// llmReviewPasses are the three LLM passes, run in this order after the
+// token-free constraint pass (ASSERT-XVAL-003).
+var llmReviewPasses = []llmReviewPass{
+	{review.PassQuality, "review_quality"},
+	{review.PassArchitecture, "review_architecture"},
+	{review.PassSecurity, "review_security"},
+}
+
+// reviewExecutor runs the review stage for the current SWI: cross-domain
+// constraint validation first, then three separate LLM passes, then the
+// pure aggregation decides proceed, remediate or escalate (SPEC §13).
+type reviewExecutor struct {
+	d  Deps
+	gh reviewGitHub
+}
+
+// Execute implements engine.StageExecutor.
+func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	snap := in.Snapshot
+	rec, issue, files, err := loadCurrentSWI(ctx, e.gh, in.Repo, snap)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+
+	passes := []review.Pass{}
+	constraints, err := e.constraintPass(ctx, snap, *rec, files)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	passes = append(passes, constraints)
+
+	vars, err := e.promptVars(ctx, in, issue.Title, issue.Body, files)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	gw := e.d.gateway(snap)
+	for _, p := range llmReviewPasses {
+		var out reviewOutput
+		_, err := gw.Structured(ctx, llm.Call{
+			Stage: string(pipeline.StageReview), SWI: rec.ID, Template: p.template,
+			Vars: vars, SchemaName: "review",
+		}, &out)
+		if err != nil {
+			return engine.StageResult{}, escalate(fmt.Errorf("review pass %s of %s: %w", p.name, rec.ID, err), nil)
+		}
+		passes = append(passes, review.Pass{Name: p.name, Passed: out.Passed, Findings: out.Findings})
+	}
+
+	result := review.Aggregate(passes)
+	cycles := snap.RemediationCycles[rec.ID]
+	action := review.NextAction(result, cycles, in.Config.Budgets.ReviewMaxRemediationCycles)
+	switch action.Kind {
+	case review.ActionEscalate:
+		return engine.StageResult{}, &escalation.Error{
+			Reason:   fmt.Sprintf("sub-work-item %s: blocking review findings remain after %d remediation cycles", rec.ID, cycles),
+			Attempts: []escalation.Attempt{{N: cycles + 1, Summary: "review of sub-work-item " + rec.ID, Diagnostics: findingLines(result.Blocking)}},
+		}
+	case review.ActionRemediate:
+		if snap.RemediationCycles == nil {
+			snap.RemediationCycles = map[string]int{}
+		}
+		snap.RemediationCycles[rec.ID] = cycles + 1
+		setSWIFeedback(snap, rec.ID, action.Feedback)
+		key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID, "remediation-"+strconv.Itoa(cycles+1))
+		if err := e.postSummary(ctx, in, key, *rec, result, e.d.Warnings); err != nil {
+			return engine.StageResult{}, err
+		}
+		return engine.StageResult{
+			Outcome: engine.StageDone, Next: pipeline.StageCodeGeneration,
+			Summary:  fmt.Sprintf("review of %s found %d blocking finding(s); remediation cycle %d", rec.ID, len(result.Blocking), cycles+1),
+			Warnings: e.d.Warnings,
+		}, nil
+	}
+
+	// The non-blocking findings are kept for integration (ASSERT-REVIEW-002);
+	// the feedback they answered is consumed.
+	w := snap.SWI(rec.ID)
+	w.Findings, w.Feedback = slices.Clone(result.NonBlocking), ""
+	snap.SetSWI(rec.ID, w)
+	key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID)
+	if err := e.postSummary(ctx, in, key, *rec, result, e.d.Warnings); err != nil {
+		return engine.StageResult{}, err
+	}
+	return engine.StageResult{
+		Outcome:  engine.StageDone,
+		Summary:  fmt.Sprintf("review of %s passed with %d non-blocking finding(s)", rec.ID, len(result.NonBlocking)),
+		Warnings: e.d.Warnings,
+	}, nil
+}
+
+// constraintPass extracts the contract values from the SWI's files through
+// the domain service and validates them against the interface registry.
+// It is deterministic and spends no tokens (ASSERT-XVAL-003).
+func (e reviewExecutor) constraintPass(ctx context.Context, snap *pipeline.Snapshot, rec pipeline.SWIRecord, files []domain.Artifact) (review.Pass, error) {
+	pass := review.Pass{Name: review.PassConstraints, Passed: true, Findings: []review.Finding{}}
+	if e.d.Registry == nil || e.d.Domain == nil {
+		return pass, nil
+	}
+	res, err := e.d.Domain.ExtractInterfaces(ctx, domain.Request{
+		WorkItem:   strconv.Itoa(snap.WorkItem),
+		Stage:      string(pipeline.StageReview),
+		Repository: domain.Repository{Path: e.d.Workspace, Ref: rec.Branch},
+		Artifacts:  files,
+	})
+	if err != nil {
+		return review.Pass{}, fmt.Errorf("extract interfaces of sub-work-item %s: %w", rec.ID, err)
+	}
+	values := make([]xval.ExtractedValue, 0, len(res.Values))
+	for _, v := range res.Values {
+		values = append(values, xval.ExtractedValue{
+			Interface: v.Interface, Parameter: v.Parameter, Value: v.Value,
+			Artifact: firstSet(v.Location.File, v.Artifact), Line: v.Location.Line, Domain: firstSet(e.d.primaryDomain(), "software"),
+		})
+	}
+	for _, f := range xval.Validate(e.d.Registry, values) {
+		rf := constraintFinding(f)
+		if rf.Severity == review.SeverityBlocking {
+			pass.Passed = false
+		}
+		pass.Findings = append(pass.Findings, rf)
+	}
+	return pass, nil
+}
+
+// constraintFinding maps a constraint-validation finding to a review
+// finding that carries the interface, parameter, expected range, actual
+// value and the owning and violating domains (ASSERT-XVAL-001/002).
+func constraintFinding(f xval.Finding) review.Finding {
+	var expl strings.Builder
+	expl.WriteString(f.Message)
+	if f.Expected != "" || f.Actual != "" {
+		fmt.Fprintf(&expl, " (expected %s, actual %s)", orDash(f.Expected), orDash(f.Actual))
+	}
+	if f.OwnerDomain != "" || f.ViolatingDomain != "" {
+		fmt.Fprintf(&expl, "; owning domain %s, violating domain %s", orDash(f.OwnerDomain), orDash(f.ViolatingDomain))
+	}
+	return review.Finding{
+		File:        f.Artifact,
+		Line:        f.Line,
+		Severity:    review.Severity(f.Severity),
+		Criterion:   strings.TrimSpace("interface " + f.InterfaceID + " " + f.Parameter),
+		Explanation: expl.String(),
+	}
+}
+
+// promptVars builds the variables the three review templates share.
+func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []domain.Artifact) (map[string]any, error) {
+	spec, err := readSpec(ctx, e.gh, in.Repo, in.Snapshot)
+	if err != nil {
+		return nil, err
+	}
+	safety := in.Snapshot.Classification != nil && in.Snapshot.Classification.SafetyAffecting
+	vars := map[string]any{
+		"SWI":            strings.TrimSpace(title + "\n\n" + body),
+		"Files":          files,
+		"Spec":           spec,
+		"SafetyCritical": safety,
+	}
+	if c := constraintsText(in.Config.Constraints.ForbiddenImports); c != "" {
+		vars["Constraints"] = c
+	}
+	return vars, nil
+}
+
+// postSummary upserts the review summary comment on the parent issue.
+func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWIRecord, res review.Result, warnings []string) error {
+	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: reviewSummary(rec, res, warnings)})
+	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// reviewSummary renders the aggregate as Markdown: the decision, one row
+// per pass and every finding.
+func reviewSummary(rec pipeline.SWIRecord, res review.Result, warnings []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Sub-work-item:** `%s` (#%d)\n**Decision:** %s\n\n", audit.Untrusted(rec.ID), rec.Issue, res.Decision)
+	b.WriteString("| pass | passed | findings |\n|---|---|---:|\n")
+	for _, p := range res.Passes {
+		fmt.Fprintf(&b, "| %s | %t | %d |\n", p.Name, p.Passed, len(p.Findings))
+	}
+	if len(res.Blocking) > 0 {
+		b.WriteString("\n**Blocking findings** (sent back to code generation):\n")
+		for _, l := range findingLines(res.Blocking) {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	if len(res.NonBlocking) > 0 {
+		b.WriteString("\n**Non-blocking findings** (posted on the PR):\n")
+		for _, l := range findingLines(res.NonBlocking) {
+			b.WriteString("- " + l + "\n")
+		}
+	}
+	if len(warnings) > 0 {
+		b.WriteString("\n**Warnings:**\n")
+		for _, w := range warnings {
+			b.WriteString("- ⚠️ " + oneLine(w) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// findingLines renders findings one per line as "file:line [severity]
+// (criterion): explanation". Findings are LLM output: every part is made
+// inert (audit.Untrusted).
+func findingLines(fs []review.Finding) []string {
+	out := make([]string, 0, len(fs))
+	for _, f := range fs {
+		loc := firstSet(f.File, "(no file)")
+		if f.Line > 0 {
+			loc += ":" + strconv.Itoa(f.Line)
+		}
+		line := fmt.Sprintf("%s [%s]", oneLine(loc), oneLine(string(f.Severity)))
+		if f.Criterion != "" {
+			line += " (" + oneLine(f.Criterion) + ")"
+		}
+		out = append(out, line+": "+oneLine(f.Explanation))
+	}
+	return out
+}
+
+// constraintsText renders the configured architecture constraints for the
+// architecture-compliance pass.
+func constraintsText(rules []config.ForbiddenImport) string {
+	lines := make([]string, 0, len(rules))
+	for _, r := range rules {
+		lines = append(lines, fmt.Sprintf("- module %s must not import %s", r.From, r.To))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func emptyIfNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func firstSet(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

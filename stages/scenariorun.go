@@ -1,0 +1,274 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+// Defaults used when the [scenarios] configuration leaves a value at zero.
+const (
+	defaultScenarioTrajectories = 10
+	defaultScenarioThreshold    = 0.95
+	defaultRemediationCycles    = 3
+)
+
+// domainSimulator runs scenario trajectories through the domain service's
+// simulate: the SWI's code (its interface files, dependency outputs and
+// generated files) plus the scenario's overlay, on a fresh copy of the
+// workspace for every call (the service copies the workspace per request).
+type domainSimulator struct {
+	dom       Domain
+	workspace string
+	ref       string
+	workItem  string
+	// base are the SWI's files; overlay files override them.
+	base map[string]string
+}
+
+// Simulate implements scenario.Simulator.
+func (s domainSimulator) Simulate(ctx context.Context, run scenario.Run) (scenario.Observation, error) {
+	files := maps.Clone(s.base)
+	if files == nil {
+		files = map[string]string{}
+	}
+	maps.Copy(files, run.Overlay)
+	artifacts := make([]domain.Artifact, 0, len(files))
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		artifacts = append(artifacts, domain.Artifact{Path: p, Content: files[p]})
+	}
+	res, err := s.dom.Simulate(ctx, domain.Request{
+		WorkItem: s.workItem, Stage: string(pipeline.StageScenarioValidation),
+		Repository: domain.Repository{Path: s.workspace, Ref: s.ref}, Artifacts: artifacts,
+	}, domain.SimulateParams{Packages: run.Packages, Filter: run.Filter})
+	if err != nil {
+		return scenario.Observation{}, err
+	}
+	return observation(res), nil
+}
+
+// observation maps a simulate result to what scenario criteria inspect.
+// Fields exposes passed, exit_code, tests_passed and tests_failed to
+// output.<field> checks.
+func observation(res domain.SimulateResult) scenario.Observation {
+	obs := scenario.Observation{
+		ExitCode: res.ExitCode,
+		Output:   res.Output,
+		Duration: time.Duration(res.DurationMS) * time.Millisecond,
+	}
+	passed, failed := 0, 0
+	for _, t := range res.Tests {
+		obs.Tests = append(obs.Tests, scenario.TestResult{Name: t.Name, Passed: t.Passed, Output: t.Output})
+		if t.Passed {
+			passed++
+		} else {
+			failed++
+		}
+	}
+	obs.Fields = map[string]any{
+		"passed": res.Passed, "exit_code": float64(res.ExitCode),
+		"tests_passed": float64(passed), "tests_failed": float64(failed),
+	}
+	return obs
+}
+
+// judgement is the output of the llm_judge prompt.
+type judgement struct {
+	Passed    bool    `json:"passed"`
+	Score     float64 `json:"score" jsonschema:"minimum=0,maximum=1"`
+	Reasoning string  `json:"reasoning"`
+}
+
+// llmJudge implements scenario.Judge with the llm_judge prompt.
+type llmJudge struct {
+	gw  *llm.Gateway
+	swi string
+}
+
+// maxJudgedOutput bounds the observation output shown to the judge (tail).
+const maxJudgedOutput = 16 << 10
+
+// Judge implements scenario.Judge.
+func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Observation) (bool, float64, string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "exit code: %d\nduration: %s\n", obs.ExitCode, obs.Duration)
+	for _, t := range obs.Tests {
+		verdict := "FAIL"
+		if t.Passed {
+			verdict = "PASS"
+		}
+		fmt.Fprintf(&b, "test %s: %s\n", t.Name, verdict)
+	}
+	out := obs.Output
+	if len(out) > maxJudgedOutput {
+		out = "…(truncated)\n" + out[len(out)-maxJudgedOutput:]
+	}
+	fmt.Fprintf(&b, "\noutput:\n%s", out)
+	var res judgement
+	_, err := j.gw.Structured(ctx, llm.Call{
+		Stage: string(pipeline.StageScenarioValidation), SWI: j.swi,
+		Template: "llm_judge", SchemaName: "judgement",
+		Vars: map[string]any{"Criteria": criteria, "Observation": b.String()},
+	}, &res)
+	if err != nil {
+		return false, 0, "", err
+	}
+	return res.Passed, res.Score, res.Reasoning, nil
+}
+
+// scenarioExecutor validates the current SWI against the held-out
+// scenarios covering its interfaces (SPEC §12). A pass moves on to review;
+// a failure sends the scenario feedback (never the scenario source) back
+// to code generation, up to the remediation budget.
+type scenarioExecutor struct {
+	d  Deps
+	gh scenarioGitHub
+}
+
+// Execute implements engine.StageExecutor: validate, record the trust
+// history, post the audit comment, then decide (pass, skip, remediate or
+// escalate).
+func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
+	snap := in.Snapshot
+	rec, _, ok := findSWI(snap, snap.CurrentSWI)
+	if snap.CurrentSWI == "" || !ok {
+		return engine.StageResult{}, fmt.Errorf("scenario validation: no current sub-work-item (current %q)", snap.CurrentSWI)
+	}
+	res, err := e.validate(ctx, in, rec)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if !res.Skipped {
+		snap.ScenarioHistory = nil
+		if len(res.History) > 0 {
+			snap.ScenarioHistory = res.History
+		}
+	}
+	if err := e.postResults(ctx, in, rec, res); err != nil {
+		return engine.StageResult{}, err
+	}
+	return decideScenarios(in, rec, res)
+}
+
+// scenarioConfig is the [scenarios] configuration with defaults applied and
+// the trust history from the snapshot.
+func scenarioConfig(in engine.StageInput) scenario.Config {
+	cfg := scenario.Config{Threshold: in.Config.Scenarios.Threshold, DefaultTrajectories: in.Config.Scenarios.Trajectories}
+	if cfg.Threshold == 0 {
+		cfg.Threshold = defaultScenarioThreshold
+	}
+	if cfg.DefaultTrajectories <= 0 {
+		cfg.DefaultTrajectories = defaultScenarioTrajectories
+	}
+	cfg.History = in.Snapshot.ScenarioHistory
+	return cfg
+}
+
+// validate selects the scenarios covering the SWI's interfaces and runs
+// them through the domain simulator and the LLM judge. A budget refusal is
+// an escalation.
+func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord) (scenario.Result, error) {
+	item, err := planItem(ctx, e.gh, in.Repo, in.Snapshot, rec)
+	if err != nil {
+		return scenario.Result{}, err
+	}
+	selected := scenario.Select(e.d.Scenarios, item.Interfaces)
+	var sim scenario.Simulator
+	if len(selected) > 0 {
+		if e.d.Domain == nil {
+			return scenario.Result{}, errors.New("scenario validation: no primary domain service is available to run scenarios")
+		}
+		if sim, err = e.simulator(ctx, in, rec, item); err != nil {
+			return scenario.Result{}, err
+		}
+	}
+	judge := llmJudge{gw: e.d.gateway(in.Snapshot), swi: rec.ID}
+	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, sim, e.d.Twins, judge)
+	if errors.As(err, new(*llm.BudgetExceededError)) {
+		return scenario.Result{}, &escalation.Error{Reason: "cost budget exceeded"}
+	}
+	if err != nil {
+		return scenario.Result{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
+	}
+	return res, nil
+}
+
+// postResults posts the scenario audit comment on the work item.
+func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) error {
+	n := workItem(in)
+	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
+	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: audit.Cap(res.AuditMarkdown())})
+	_, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, n, in.Comments, in.BotLogin, key, body)
+	return err
+}
+
+// decideScenarios turns the result into the stage's outcome: skipped or
+// passed moves on; a failure goes back to code generation with the
+// scenario feedback (never the scenario source) until the remediation
+// budget is spent, then escalates.
+func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) (engine.StageResult, error) {
+	snap := in.Snapshot
+	switch {
+	case res.Skipped:
+		return engine.StageResult{Outcome: engine.StageDone, Warnings: res.Warnings,
+			Summary: fmt.Sprintf("Scenario validation of %s skipped: %s.", rec.ID, res.SkipReason)}, nil
+	case res.Passed:
+		return engine.StageResult{Outcome: engine.StageDone, Warnings: res.Warnings,
+			Summary: fmt.Sprintf("Scenario validation of %s passed: overall %.2f ≥ %.2f over %d trajectories.", rec.ID, res.Overall, res.Threshold, res.Total)}, nil
+	}
+	limit := in.Config.Budgets.ReviewMaxRemediationCycles
+	if limit <= 0 {
+		limit = defaultRemediationCycles
+	}
+	if snap.RemediationCycles[rec.ID] >= limit {
+		return engine.StageResult{}, &escalation.Error{
+			Reason: fmt.Sprintf("sub-work-item %s still fails scenario validation after %d remediation cycles", rec.ID, limit),
+			Attempts: []escalation.Attempt{{N: snap.RemediationCycles[rec.ID] + 1, Summary: fmt.Sprintf("overall satisfaction %.2f, threshold %.2f", res.Overall, res.Threshold),
+				Diagnostics: nonEmpty(strings.Split(res.Feedback(), "\n")...)}},
+		}
+	}
+	if snap.RemediationCycles == nil {
+		snap.RemediationCycles = map[string]int{}
+	}
+	snap.RemediationCycles[rec.ID]++
+	setSWIFeedback(snap, rec.ID, res.Feedback())
+	return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageCodeGeneration, Warnings: res.Warnings,
+		Summary: fmt.Sprintf("Scenario validation of %s failed (overall %.2f, threshold %.2f); back to code generation (remediation %d of %d).",
+			rec.ID, res.Overall, res.Threshold, snap.RemediationCycles[rec.ID], limit)}, nil
+}
+
+// simulator reads the SWI's code from GitHub for the domain simulator.
+func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, item planner.SubWorkItem) (scenario.Simulator, error) {
+	snap := in.Snapshot
+	info, err := e.gh.GetRepo(ctx, in.Repo)
+	if err != nil {
+		return nil, fmt.Errorf("read repository %s: %w", in.Repo, err)
+	}
+	src, err := loadSWISources(ctx, e.gh, in.Repo, in.BotLogin, snap, rec, item)
+	if err != nil {
+		return nil, err
+	}
+	own, err := depFiles(ctx, e.gh, in.Repo, snap, rec)
+	if err != nil {
+		return nil, err
+	}
+	base := map[string]string{}
+	for _, a := range src.artifacts(own) {
+		base[a.Path] = a.Content
+	}
+	return domainSimulator{dom: e.d.Domain, workspace: e.d.Workspace, ref: info.DefaultBranch, workItem: fmt.Sprint(workItem(in)), base: base}, nil
+}

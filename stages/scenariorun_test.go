@@ -1,0 +1,185 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+// countScenario renders a scenario of the given trajectories whose
+// overlay test expects want after two increments. HOLDOUT-* markers must
+// never reach code generation.
+func countScenario(id string, covers string, trajectories, want int, judge bool) (toml, test string) {
+	toml = fmt.Sprintf(`id = %q
+description = "HOLDOUT-DESC counting twice"
+covers = [%q]
+trajectories = %d
+
+[run]
+overlay = [{ from = ".cogworks/scenarios/%s_test.go", to = "widgets/zz_scenario_test.go" }]
+packages = ["./widgets"]
+filter = "TestScenarioCount"
+
+[[acceptance]]
+check = "exit_code"
+equals = 0
+
+[[failure]]
+check = "content_matches"
+pattern = "(?i)panic:"
+`, id, covers, trajectories, id)
+	if judge {
+		toml += `
+[[acceptance]]
+check = "llm_judge"
+criteria = "The counter reports two after two increments."
+min_score = 0.8
+`
+	}
+	test = fmt.Sprintf(`package widgets
+
+import "testing"
+
+// HOLDOUT-SOURCE of the scenario test.
+func TestScenarioCount(t *testing.T) {
+	t.Parallel()
+	c := NewSimple()
+	c.Inc()
+	c.Inc()
+	if c.Value() != %d {
+		t.Fatalf("count is %%d", c.Value())
+	}
+}
+`, want)
+	return toml, test
+}
+
+// newScenarioFixture generates the simple counter through code generation
+// and loads the given scenarios from the workspace.
+func newScenarioFixture(t *testing.T, dom Domain, scenarios map[string]string) *buildFixture {
+	t.Helper()
+	f := newBuildFixture(t, dom, []planner.SubWorkItem{simpleItem()}, scenarios)
+	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+	loaded, err := scenario.LoadScenarios(context.Background(), os.DirFS(f.deps.Workspace), ".cogworks/scenarios")
+	require.NoError(t, err)
+	f.deps.Scenarios = loaded
+	f.snap.Stage = pipeline.StageScenarioValidation
+	return f
+}
+
+func (f *buildFixture) scenarioComment(t *testing.T) string {
+	t.Helper()
+	key := audit.Key(fmt.Sprint(f.parent), "scenarios", "counter-simple")
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.parent) {
+		if strings.Contains(c.Body, audit.Marker(key)) {
+			return c.Body
+		}
+	}
+	return ""
+}
+
+func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
+	t.Parallel()
+	toml, test := countScenario("SCN-ELSE-001", "IF-ELSEWHERE", 1, 2, false)
+	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, map[string]string{
+		".cogworks/scenarios/SCN-ELSE-001.toml": toml, ".cogworks/scenarios/SCN-ELSE-001_test.go": test,
+	})
+	loaded, err := scenario.LoadScenarios(context.Background(), os.DirFS(f.deps.Workspace), ".cogworks/scenarios")
+	require.NoError(t, err)
+	require.Len(t, loaded, 1)
+	f.deps.Scenarios = loaded
+	f.snap.CurrentSWI = "counter-simple"
+	f.snap.Stage = pipeline.StageScenarioValidation
+
+	res, err := f.run(t, pipeline.StageScenarioValidation)
+	require.NoError(t, err, "skipped, not failed; the domain service is not called")
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Empty(t, res.Next, "the pipeline proceeds towards review")
+	assert.Contains(t, res.Summary, "skipped")
+	assert.Contains(t, f.scenarioComment(t), "**Skipped**")
+	assert.Zero(t, f.snap.RemediationCycles["counter-simple"])
+}
+
+func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
+	t.Parallel()
+	toml, test := countScenario("SCN-CNT-001", "IF-COUNTER", 2, 2, true)
+	f := newScenarioFixture(t, startGoService(t), map[string]string{
+		".cogworks/scenarios/SCN-CNT-001.toml": toml, ".cogworks/scenarios/SCN-CNT-001_test.go": test,
+	})
+	for range 2 {
+		require.NoError(t, f.script.AddJSON("llm_judge", judgement{Passed: true, Score: 0.9, Reasoning: "two after two"}))
+	}
+
+	res, err := f.run(t, pipeline.StageScenarioValidation)
+	require.NoError(t, err)
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Empty(t, res.Next)
+	assert.Contains(t, res.Summary, "passed")
+
+	judged := f.requests("llm_judge")
+	require.Len(t, judged, 2, "one judgement per trajectory")
+	assert.Contains(t, judged[0], "test TestScenarioCount: PASS", "the judge sees the observation")
+
+	body := f.scenarioComment(t)
+	require.NotEmpty(t, body, "results are posted on the parent")
+	assert.Contains(t, body, "**Passed** — overall satisfaction **1.00** (2 of 2 trajectories satisfied)")
+	assert.Contains(t, body, "| SCN-CNT-001 | 1.00 | 2 | 2 |")
+
+	assert.Equal(t, []bool{true, true}, f.snap.ScenarioHistory["SCN-CNT-001"], "trust history persists in the snapshot")
+}
+
+func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.T) {
+	t.Parallel()
+	toml, test := countScenario("SCN-CNT-002", "IF-COUNTER", 1, 3, false)
+	f := newScenarioFixture(t, startGoService(t), map[string]string{
+		".cogworks/scenarios/SCN-CNT-002.toml": toml, ".cogworks/scenarios/SCN-CNT-002_test.go": test,
+	})
+	f.cfg.Budgets.ReviewMaxRemediationCycles = 1
+
+	res, err := f.run(t, pipeline.StageScenarioValidation)
+	require.NoError(t, err)
+	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.StageCodeGeneration, res.Next, "failing details go back to code generation")
+	assert.Equal(t, 1, f.snap.RemediationCycles["counter-simple"])
+	fb := swiFeedback(f.snap, "counter-simple")
+	assert.Contains(t, fb, "SCN-CNT-002")
+	assert.Contains(t, fb, "TestScenarioCount")
+	assert.Contains(t, f.scenarioComment(t), "**Failed** — overall satisfaction **0.00**")
+
+	t.Run("code generation gets the feedback but never the scenario", func(t *testing.T) {
+		f.snap.Stage = pipeline.StageCodeGeneration
+		f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
+		_, err := f.run(t, pipeline.StageCodeGeneration)
+		require.NoError(t, err)
+		reqs := f.requests("code_generation")
+		last := reqs[len(reqs)-1]
+		assert.Contains(t, last, "Scenario validation failed")
+		assert.NotContains(t, last, "HOLDOUT")
+		assert.Empty(t, swiFeedback(f.snap, "counter-simple"), "consumed")
+	})
+
+	t.Run("after the remediation budget it escalates", func(t *testing.T) {
+		f.snap.Stage = pipeline.StageScenarioValidation
+		_, err := f.run(t, pipeline.StageScenarioValidation)
+		var esc *escalation.Error
+		require.ErrorAs(t, err, &esc)
+		assert.Contains(t, esc.Reason, "1 remediation cycles")
+		require.Len(t, esc.Attempts, 1)
+		assert.Contains(t, strings.Join(esc.Attempts[0].Diagnostics, "\n"), "SCN-CNT-002")
+	})
+}

@@ -1,0 +1,338 @@
+package stages
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+// nextSWI returns the first sub-work-item by Order whose status is pending
+// or in-progress and whose dependencies are all completed: a SWI starts
+// only when everything it depends on is done (SPEC §5 item 5).
+func nextSWI(snap *pipeline.Snapshot) (pipeline.SWIRecord, bool) {
+	recs := slices.Clone(snap.Artifacts.SubWorkItems)
+	slices.SortStableFunc(recs, func(a, b pipeline.SWIRecord) int { return cmp.Compare(a.Order, b.Order) })
+	status := make(map[string]string, len(recs))
+	for _, r := range recs {
+		status[r.ID] = r.Status
+	}
+	for _, r := range recs {
+		if r.Status != string(pipeline.SWIPending) && r.Status != string(pipeline.SWIInProgress) {
+			continue
+		}
+		ready := true
+		for _, dep := range r.DependsOn {
+			if status[dep] != string(pipeline.SWICompleted) {
+				ready = false
+				break
+			}
+		}
+		if ready {
+			return r, true
+		}
+	}
+	return pipeline.SWIRecord{}, false
+}
+
+// swiBranch is the branch a SWI's code is committed to:
+// cogworks/<N>/swi-<k>, k being the SWI's 1-based Order.
+func swiBranch(n int, rec pipeline.SWIRecord) string {
+	return fmt.Sprintf("cogworks/%d/swi-%d", n, rec.Order)
+}
+
+// interfaceBranch is the branch of the interface-design stage.
+func interfaceBranch(snap *pipeline.Snapshot) string {
+	if snap.Artifacts.InterfaceBranch != "" {
+		return snap.Artifacts.InterfaceBranch
+	}
+	return fmt.Sprintf("cogworks/%d/interfaces", snap.WorkItem)
+}
+
+// findSWI returns the record of SWI id and its index in the snapshot.
+func findSWI(snap *pipeline.Snapshot, id string) (pipeline.SWIRecord, int, bool) {
+	for i, r := range snap.Artifacts.SubWorkItems {
+		if r.ID == id {
+			return r, i, true
+		}
+	}
+	return pipeline.SWIRecord{}, -1, false
+}
+
+// branchOf is the branch a SWI's code lives on (recorded, or the canonical
+// name when not recorded yet).
+func branchOf(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
+	if rec.Branch != "" {
+		return rec.Branch
+	}
+	return swiBranch(snap.WorkItem, rec)
+}
+
+// swiBase is the branch a SWI's branch starts from (stacked PRs): the
+// branch of its last dependency in topological order, or the interface
+// branch when it has none. With several dependencies the others' files are
+// not on that branch, so code generation applies them in the SWI's commit
+// as well (see depOutputs), and every SWI's tree builds on all the code it
+// depends on.
+func swiBase(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
+	var last *pipeline.SWIRecord
+	for _, dep := range rec.DependsOn {
+		d, _, ok := findSWI(snap, dep)
+		if !ok {
+			continue
+		}
+		if last == nil || d.Order > last.Order || (d.Order == last.Order && d.ID > last.ID) {
+			last = &d
+		}
+	}
+	if last == nil {
+		return interfaceBranch(snap)
+	}
+	return branchOf(snap, *last)
+}
+
+// setSWIStatus records status on the SWI and makes its issue carry
+// cogworks:status:<status> and no other status label. It is idempotent:
+// labels already in the desired state cause no write.
+func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
+	rec, i, ok := findSWI(snap, id)
+	if !ok {
+		return fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
+	}
+	if !status.Valid() {
+		return fmt.Errorf("set status of sub-work-item %q: invalid status %q", id, status)
+	}
+	if rec.Issue > 0 {
+		issue, err := gh.GetIssue(ctx, repo, rec.Issue)
+		if err != nil {
+			return fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
+		}
+		// One request for the whole change (planning created the status
+		// labels with their colours): the wanted status in, any other out.
+		want := pipeline.StatusLabel(status)
+		labels := []string{want}
+		for _, l := range issue.Labels {
+			if !strings.HasPrefix(l, pipeline.LabelStatusPrefix) {
+				labels = append(labels, l)
+			}
+		}
+		if !pipeline.SameLabels(labels, issue.Labels) {
+			if _, err := gh.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
+				return fmt.Errorf("set status %s of sub-work-item %s#%d: %w", status, repo, rec.Issue, err)
+			}
+		}
+	}
+	snap.Artifacts.SubWorkItems[i].Status = string(status)
+	return nil
+}
+
+// swiFeedback returns the pending feedback for SWI id (from scenario
+// validation or review), "" when there is none. Scenario validation and
+// review write it; code generation consumes it.
+func swiFeedback(snap *pipeline.Snapshot, id string) string {
+	return snap.SWI(id).Feedback
+}
+
+// setSWIFeedback stores feedback for the next code generation of SWI id,
+// replacing earlier feedback; "" clears it.
+func setSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
+	w := snap.SWI(id)
+	w.Feedback = feedback
+	snap.SetSWI(id, w)
+}
+
+// addSWIFeedback appends feedback to what is pending for SWI id.
+func addSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
+	if prev := swiFeedback(snap, id); prev != "" && feedback != "" {
+		feedback = prev + "\n\n" + feedback
+	}
+	if feedback != "" {
+		setSWIFeedback(snap, id, feedback)
+	}
+}
+
+// swiFiles returns the paths code generation committed for SWI id (nil
+// when none are recorded).
+func swiFiles(snap *pipeline.Snapshot, id string) []string {
+	return slices.Clone(snap.SWI(id).Files)
+}
+
+// setSWIFiles records the paths committed for SWI id (sorted, unique).
+func setSWIFiles(snap *pipeline.Snapshot, id string, paths []string) {
+	paths = slices.Clone(paths)
+	slices.Sort(paths)
+	w := snap.SWI(id)
+	w.Files = slices.Compact(paths)
+	snap.SetSWI(id, w)
+}
+
+// dependencyClosure returns the SWIs id depends on, directly or not, in
+// topological order (by Order, then id).
+func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]pipeline.SWIRecord, error) {
+	seen := map[string]bool{}
+	var out []pipeline.SWIRecord
+	var visit func(r pipeline.SWIRecord, path []string) error
+	visit = func(r pipeline.SWIRecord, path []string) error {
+		for _, dep := range r.DependsOn {
+			if slices.Contains(path, dep) {
+				return fmt.Errorf("sub-work-item dependency cycle: %s → %s", strings.Join(path, " → "), dep)
+			}
+			if seen[dep] {
+				continue
+			}
+			d, _, ok := findSWI(snap, dep)
+			if !ok {
+				return fmt.Errorf("sub-work-item %s depends on unknown %q", r.ID, dep)
+			}
+			seen[dep] = true
+			out = append(out, d)
+			if err := visit(d, append(slices.Clone(path), dep)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := visit(rec, []string{rec.ID}); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b pipeline.SWIRecord) int {
+		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+// planItem returns the planning stage's item for a SWI: from the plan
+// recorded in the snapshot, else from the lists in the SWI issue's body.
+func planItem(ctx context.Context, gh issueReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) (planner.SubWorkItem, error) {
+	for _, it := range snap.Plan {
+		if it.ID == rec.ID {
+			return it, nil
+		}
+	}
+	it := planner.SubWorkItem{ID: rec.ID, DependsOn: rec.DependsOn}
+	if rec.Issue == 0 {
+		return it, nil
+	}
+	issue, err := gh.GetIssue(ctx, repo, rec.Issue)
+	if err != nil {
+		return it, fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
+	}
+	it.Title = issue.Title
+	it.Description = issue.Body
+	it.Interfaces = listAfterHeading(issue.Body, "interfaces")
+	it.Files = listAfterHeading(issue.Body, "files")
+	return it, nil
+}
+
+// listAfterHeading extracts the items of a Markdown list introduced by a
+// line naming heading ("Interfaces:", "**Interfaces**", "## Interfaces"),
+// or of a comma-separated list on that line after a colon.
+func listAfterHeading(body, heading string) []string {
+	lines := strings.Split(body, "\n")
+	for i, line := range lines {
+		clean := strings.ToLower(strings.Trim(strings.TrimSpace(line), "#*_ "))
+		if !strings.HasPrefix(clean, heading) {
+			continue
+		}
+		rest := strings.TrimSpace(strings.TrimPrefix(clean, heading))
+		if !strings.HasPrefix(rest, ":") && rest != "" {
+			continue
+		}
+		var out []string
+		if _, after, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(strings.Trim(after, "*_ ")) != "" {
+			for _, f := range strings.Split(after, ",") {
+				if v := cleanItem(f); v != "" {
+					out = append(out, v)
+				}
+			}
+			return out
+		}
+		for _, l := range lines[i+1:] {
+			t := strings.TrimSpace(l)
+			if t == "" && len(out) == 0 {
+				continue
+			}
+			if !strings.HasPrefix(t, "- ") && !strings.HasPrefix(t, "* ") {
+				break
+			}
+			if v := cleanItem(t[2:]); v != "" {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+func cleanItem(s string) string {
+	s = strings.TrimSpace(strings.Trim(strings.TrimSpace(s), "`*_"))
+	if s == "(none)" || s == "none" {
+		return ""
+	}
+	if f := strings.Fields(s); len(f) > 0 {
+		return strings.Trim(f[0], "`*_,")
+	}
+	return ""
+}
+
+// branchTree lists the blobs of a branch's head tree, path → blob SHA.
+func branchTree(ctx context.Context, gh RepoReader, repo github.Repo, branch string) (map[string]string, error) {
+	commit, err := gh.GetBranchHead(ctx, repo, branch)
+	if err != nil {
+		return nil, fmt.Errorf("read branch %s of %s: %w", branch, repo, err)
+	}
+	entries, err := gh.GetTree(ctx, repo, commit.TreeSHA, true)
+	if err != nil {
+		return nil, fmt.Errorf("read tree of %s in %s: %w", branch, repo, err)
+	}
+	out := make(map[string]string, len(entries))
+	for _, e := range entries {
+		if e.Type == "blob" {
+			out[e.Path] = e.SHA
+		}
+	}
+	return out, nil
+}
+
+// changedPaths lists, sorted, the files that are new or different on
+// branch compared with base.
+func changedPaths(ctx context.Context, gh RepoReader, repo github.Repo, branch, base string) ([]string, error) {
+	head, err := branchTree(ctx, gh, repo, branch)
+	if err != nil {
+		return nil, err
+	}
+	old, err := branchTree(ctx, gh, repo, base)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for p, sha := range head {
+		if old[p] != sha {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// readFiles reads paths at ref. A path missing at ref is an error naming it.
+func readFiles(ctx context.Context, gh fileReader, repo github.Repo, ref string, paths []string) (map[string]string, error) {
+	out := make(map[string]string, len(paths))
+	for _, p := range paths {
+		b, err := gh.GetFile(ctx, repo, p, ref)
+		if err != nil {
+			if errors.Is(err, github.ErrNotFound) {
+				return nil, fmt.Errorf("read %s at %s in %s: file not found: %w", p, ref, repo, err)
+			}
+			return nil, fmt.Errorf("read %s at %s in %s: %w", p, ref, repo, err)
+		}
+		out[p] = string(b)
+	}
+	return out, nil
+}

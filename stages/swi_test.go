@@ -1,0 +1,190 @@
+package stages
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+func swiSnap(recs ...pipeline.SWIRecord) *pipeline.Snapshot {
+	s := pipeline.NewSnapshot(testenv.Repo.String(), 7)
+	s.Artifacts.SubWorkItems = recs
+	return &s
+}
+
+func TestNextSWI(t *testing.T) {
+	t.Parallel()
+	const (
+		pending    = string(pipeline.SWIPending)
+		inProgress = string(pipeline.SWIInProgress)
+		completed  = string(pipeline.SWICompleted)
+		failed     = string(pipeline.SWIFailed)
+	)
+	tests := []struct {
+		name   string
+		recs   []pipeline.SWIRecord
+		want   string
+		wantOK bool
+	}{
+		{name: "none", recs: nil},
+		{
+			name: "first by order, not by slice position",
+			recs: []pipeline.SWIRecord{{ID: "b", Order: 2, Status: pending}, {ID: "a", Order: 1, Status: pending}},
+			want: "a", wantOK: true,
+		},
+		{
+			name: "waits for dependencies to complete",
+			recs: []pipeline.SWIRecord{
+				{ID: "a", Order: 1, Status: inProgress},
+				{ID: "b", Order: 2, Status: pending, DependsOn: []string{"a"}},
+			},
+			want: "a", wantOK: true,
+		},
+		{
+			name: "dependency in progress blocks",
+			recs: []pipeline.SWIRecord{
+				{ID: "a", Order: 1, Status: failed},
+				{ID: "b", Order: 2, Status: pending, DependsOn: []string{"a"}},
+			},
+		},
+		{
+			name: "skips completed and starts the ready one",
+			recs: []pipeline.SWIRecord{
+				{ID: "a", Order: 1, Status: completed},
+				{ID: "b", Order: 2, Status: completed},
+				{ID: "c", Order: 3, Status: pending, DependsOn: []string{"a", "b"}},
+			},
+			want: "c", wantOK: true,
+		},
+		{
+			name: "unknown dependency never completes",
+			recs: []pipeline.SWIRecord{{ID: "a", Order: 1, Status: pending, DependsOn: []string{"ghost"}}},
+		},
+		{
+			name: "all completed",
+			recs: []pipeline.SWIRecord{{ID: "a", Order: 1, Status: completed}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := nextSWI(swiSnap(tt.recs...))
+			assert.Equal(t, tt.wantOK, ok)
+			assert.Equal(t, tt.want, got.ID)
+		})
+	}
+}
+
+func TestSWIBranchAndBase(t *testing.T) {
+	t.Parallel()
+	snap := swiSnap(
+		pipeline.SWIRecord{ID: "a", Order: 1},
+		pipeline.SWIRecord{ID: "b", Order: 2, Branch: "cogworks/7/swi-2"},
+		pipeline.SWIRecord{ID: "c", Order: 3, DependsOn: []string{"b", "a"}},
+		pipeline.SWIRecord{ID: "d", Order: 4, DependsOn: []string{"a"}},
+	)
+	rec := func(id string) pipeline.SWIRecord {
+		r, _, ok := findSWI(snap, id)
+		require.True(t, ok)
+		return r
+	}
+	assert.Equal(t, "cogworks/7/swi-3", swiBranch(7, rec("c")))
+	assert.Equal(t, "cogworks/7/interfaces", swiBase(snap, rec("a")), "no dependency: the interface branch")
+	snap.Artifacts.InterfaceBranch = "cogworks/7/iface"
+	assert.Equal(t, "cogworks/7/iface", swiBase(snap, rec("a")), "the recorded interface branch wins")
+	assert.Equal(t, "cogworks/7/swi-2", swiBase(snap, rec("c")), "the last dependency in topological order")
+	assert.Equal(t, "cogworks/7/swi-1", swiBase(snap, rec("d")))
+
+	closure, err := dependencyClosure(snap, rec("c"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b"}, []string{closure[0].ID, closure[1].ID})
+
+	cyclic := swiSnap(pipeline.SWIRecord{ID: "x", DependsOn: []string{"y"}}, pipeline.SWIRecord{ID: "y", DependsOn: []string{"x"}})
+	_, err = dependencyClosure(cyclic, cyclic.Artifacts.SubWorkItems[0])
+	assert.ErrorContains(t, err, "x → y → x")
+}
+
+func TestSetSWIStatusIsIdempotent(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	ctx := context.Background()
+	repo := testenv.Repo.String()
+	n := env.Sim.SeedIssue(repo, testenv.Bot, "swi", "body", pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
+	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1, Status: string(pipeline.SWIPending)})
+	gh := env.Client
+
+	require.NoError(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	assert.Equal(t, string(pipeline.SWIInProgress), snap.Artifacts.SubWorkItems[0].Status)
+	assert.ElementsMatch(t, []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIInProgress)}, env.Sim.Labels(repo, n))
+
+	env.Sim.ResetRequests()
+	require.NoError(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	for _, r := range env.Sim.Requests() {
+		assert.Equal(t, "GET", r.Method, "nothing written the second time: %s %s", r.Method, r.Path)
+	}
+
+	assert.ErrorContains(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "ghost", pipeline.SWICompleted), `"ghost"`)
+	assert.ErrorContains(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
+}
+
+func TestSWIDataHelpers(t *testing.T) {
+	t.Parallel()
+	snap := swiSnap()
+	assert.Empty(t, swiFeedback(snap, "a"))
+	addSWIFeedback(snap, "a", "review: fix X")
+	addSWIFeedback(snap, "a", "")
+	addSWIFeedback(snap, "a", "scenario: fix Y")
+	assert.Equal(t, "review: fix X\n\nscenario: fix Y", swiFeedback(snap, "a"))
+	setSWIFeedback(snap, "a", "")
+	assert.Nil(t, snap.SWIs, "cleared feedback leaves no empty record")
+
+	setSWIFiles(snap, "a", []string{"b.go", "a.go", "b.go"})
+	assert.Equal(t, []string{"a.go", "b.go"}, swiFiles(snap, "a"))
+	assert.Nil(t, swiFiles(snap, "none"))
+}
+
+func TestListAfterHeading(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"bullets", "Intro\n\n**Interfaces:**\n- `IF-A`\n- IF-B — the second\n\nTests: x", []string{"IF-A", "IF-B"}},
+		{"inline", "## Interfaces: IF-A, `IF-B`\n", []string{"IF-A", "IF-B"}},
+		{"heading without colon", "### Interfaces\n\n* IF-C\n", []string{"IF-C"}},
+		{"none", "Interfaces: (none)\n", nil},
+		{"absent", "Files:\n- a.go\n", nil},
+		{"not a heading", "Interfaces are great\n- IF-X\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, listAfterHeading(tt.body, "interfaces"))
+		})
+	}
+}
+
+func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	repo := testenv.Repo.String()
+	it := planner.SubWorkItem{ID: "a", Title: "Counter", Description: "Count things.",
+		Files: []string{"widgets/c.go"}, Interfaces: []string{"IF-A", "IF-B"}}
+	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, subIssueBody(7, "<!-- cogworks:swi=7/a -->", it, nil))
+	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1})
+
+	got, err := planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	require.NoError(t, err)
+	assert.Equal(t, []string{"IF-A", "IF-B"}, got.Interfaces)
+	assert.Equal(t, []string{"widgets/c.go"}, got.Files)
+	assert.Equal(t, "Counter", got.Title)
+
+	snap.Plan = []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}
+	got, err = planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	require.NoError(t, err)
+	assert.Equal(t, []string{"IF-Z"}, got.Interfaces, "the stored plan wins")
+}
