@@ -11,4 +11,9 @@
 //
 // Each primitive declares the few GitHub methods it needs as its own small
 // interface; *github.Client satisfies all of them.
+//
+// Stability: this package is part of CogWorks's Go API (the top-level
+// packages pipeline, stages, classify, planner, review, xval and idem, beside
+// domain). Until v1.0.0 of the module its exported names may change in any
+// minor release; breaking changes are listed in the release notes.
 package idem

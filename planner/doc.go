@@ -15,4 +15,9 @@
 //
 // The package is pure: no I/O, no globals; every function is safe for
 // concurrent use.
+//
+// Stability: this package is part of CogWorks's Go API (the top-level
+// packages pipeline, stages, classify, planner, review, xval and idem, beside
+// domain). Until v1.0.0 of the module its exported names may change in any
+// minor release; breaking changes are listed in the release notes.
 package planner

@@ -32,4 +32,9 @@
 // Findings are returned sorted (blocking first, then by interface,
 // parameter, artifact and line) so output is deterministic. No function
 // keeps state; all are safe for concurrent use.
+//
+// Stability: this package is part of CogWorks's Go API (the top-level
+// packages pipeline, stages, classify, planner, review, xval and idem, beside
+// domain). Until v1.0.0 of the module its exported names may change in any
+// minor release; breaking changes are listed in the release notes.
 package xval
