@@ -4,7 +4,6 @@
 package docs_test
 
 import (
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -287,17 +286,8 @@ func scanTests(fsys fs.FS) (testIndex, error) {
 			return err
 		}
 		if d.IsDir() {
-			if p == "." {
-				return nil
-			}
-			name := d.Name()
-			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			if p != "." && skipDir(fsys, p, d.Name()) {
 				return fs.SkipDir
-			}
-			if _, err := fs.Stat(fsys, path.Join(p, "go.mod")); err == nil {
-				return fs.SkipDir
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("stat %s/go.mod: %w", p, err)
 			}
 			return nil
 		}
@@ -377,6 +367,17 @@ func subtestName(n ast.Node) (string, bool) {
 	}
 	s, err := strconv.Unquote(b.Value)
 	return s, err == nil
+}
+
+// skipDir reports whether the go command would ignore directory p (name
+// is its base name) when matching ./...: testdata, vendor, names starting
+// with "." or "_", and nested modules.
+func skipDir(fsys fs.FS, p, name string) bool {
+	if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return true
+	}
+	_, err := fs.Stat(fsys, path.Join(p, "go.mod"))
+	return err == nil
 }
 
 // moduleRoot walks up from the test's working directory (docs/) to go.mod.
