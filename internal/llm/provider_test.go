@@ -40,7 +40,8 @@ func TestAnthropicToolUseWireFormat(t *testing.T) {
 	assert.Equal(t, "2023-06-01", ws.headers[0].Get("anthropic-version"))
 	body := ws.body(0)
 	assert.Equal(t, "claude-default", body["model"])
-	assert.Equal(t, "sys", body["system"])
+	assert.Equal(t, []any{map[string]any{"type": "text", "text": "sys", "cache_control": map[string]any{"type": "ephemeral"}}}, body["system"],
+		"the system prompt is the cached prefix")
 	assert.EqualValues(t, 256, body["max_tokens"])
 	assert.Equal(t, map[string]any{"type": "tool", "name": "verdict"}, body["tool_choice"])
 	tools := body["tools"].([]any)
@@ -50,7 +51,7 @@ func TestAnthropicToolUseWireFormat(t *testing.T) {
 	var wantSchema map[string]any
 	require.NoError(t, json.Unmarshal(testSchema(), &wantSchema))
 	assert.Equal(t, wantSchema, tool["input_schema"])
-	assert.Equal(t, []any{map[string]any{"role": "user", "content": "hello"}}, body["messages"])
+	assert.Equal(t, []any{map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "hello"}}}}, body["messages"])
 }
 
 func TestOpenAIJSONSchemaWireFormat(t *testing.T) {
@@ -109,7 +110,7 @@ func TestMalformedAnswers(t *testing.T) {
 				return &OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()}
 			},
 			rep:    openaiReply("Sure! Here is the answer: ok"),
-			reason: "not valid JSON",
+			reason: "holds no JSON object",
 		},
 		{
 			name: "openai no choices",
