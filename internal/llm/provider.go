@@ -173,23 +173,6 @@ func (e *MalformedError) Error() string {
 	return fmt.Sprintf("%s provider: malformed answer: %s", e.Provider, e.Reason)
 }
 
-// EstimateTokens is the conservative token estimate used wherever a real
-// tokenizer is not available: one token per three bytes, rounded up. Real
-// BPE tokenizers average about four bytes per token on English and code, so
-// this over-estimates, which is the safe side for budgets and windows.
-func EstimateTokens(s string) int {
-	return (len(s) + 2) / 3
-}
-
-// EstimateRequestTokens estimates the input tokens of a request.
-func EstimateRequestTokens(req Request) int {
-	n := EstimateTokens(req.System) + EstimateTokens(string(req.Schema))
-	for _, m := range req.Messages {
-		n += EstimateTokens(m.Content)
-	}
-	return n
-}
-
 // classifyStatus builds the ProviderError for a non-2xx HTTP answer.
 func classifyStatus(provider string, resp *http.Response, body []byte, now time.Time) *ProviderError {
 	pe := &ProviderError{

@@ -216,16 +216,3 @@ func TestParseRetryAfterHTTPDate(t *testing.T) {
 	h.Set("Retry-After", "soon")
 	assert.Equal(t, time.Duration(0), parseRetryAfter(h, now))
 }
-
-func TestEstimateTokensIsConservative(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in   string
-		want int
-	}{
-		{"", 0}, {"a", 1}, {"abc", 1}, {"abcd", 2}, {"abcdefghi", 3},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, EstimateTokens(tt.in), "EstimateTokens(%q)", tt.in)
-	}
-}
