@@ -143,7 +143,8 @@ func (c *strictChecker) walk(path string, s map[string]any, depth int) {
 // original required list) becomes nullable, and keywords strict mode does
 // not know are moved into the description, where the model still reads
 // them, when wire is set. The local validator's copy (wire false) keeps
-// those keywords so they are still enforced, with feedback.
+// those keywords so they are still enforced, with feedback, and keeps
+// optional properties optional (but nullable).
 func makeStrict(s map[string]any, wire bool) {
 	for _, k := range sortedKeys(s) {
 		if !wire {
@@ -199,7 +200,12 @@ func makeStrict(s map[string]any, wire bool) {
 				ordered = append(ordered, n)
 			}
 		}
-		s["required"] = ordered
+		// The local validator keeps optional fields optional: providers
+		// without strict decoding (Anthropic tool input, local servers) may
+		// leave them out, and Go decodes absent and null alike.
+		if wire {
+			s["required"] = ordered
+		}
 		s["additionalProperties"] = false
 	}
 	if items, ok := s["items"].(map[string]any); ok {

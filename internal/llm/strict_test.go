@@ -37,8 +37,10 @@ func TestOptionalFieldsAreNullableAndStillOptionalInGo(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(doc), &out))
 	assert.Nil(t, out.Values)
 	assert.Nil(t, out.Nested)
-	// A missing required field is still a violation locally.
+	// A missing required field is still a violation locally; a missing
+	// optional one is not (Anthropic's tool input is not strict).
 	assert.Error(t, s.Validate([]byte(`{"values":null,"kind":null,"nested":null,"required":{"note":null}}`)))
+	assert.NoError(t, s.Validate([]byte(`{"name":"x","required":{}}`)))
 }
 
 func TestUnsupportedKeywordsMoveToDescriptionButStayEnforced(t *testing.T) {
