@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -26,7 +25,6 @@ func tokenSamples(t *testing.T) map[string]string {
 		require.NoError(t, err)
 		return string(data)
 	}
-	goroot := runtime.GOROOT()
 	rng := rand.New(rand.NewPCG(1, 2))
 	raw := make([]byte, 6000)
 	for i := range raw {
@@ -38,17 +36,18 @@ func tokenSamples(t *testing.T) map[string]string {
 		hashes.WriteString(hex.EncodeToString(sum[:]) + "  file" + fmt.Sprint(i) + ".go\n")
 	}
 	return map[string]string{
-		"go source (gateway.go)":      read("gateway.go"),
-		"go source (net/http server)": read(filepath.Join(goroot, "src", "net", "http", "server.go"))[:60000],
-		"go test (strings)":           read(filepath.Join(goroot, "src", "strings", "strings_test.go"))[:40000],
-		"prose (architecture)":        read(filepath.Join("..", "..", "docs", "architecture.md")),
-		"prose (prompt)":              read(filepath.Join("..", "prompts", "templates", "code_generation.md")),
-		"json (golden request)":       read(filepath.Join("..", "stages", "testdata", "provider-requests", "openai-chat", "architecture.json")),
-		"go.sum":                      read(filepath.Join("..", "..", "go.sum")),
-		"base64":                      base64.StdEncoding.EncodeToString(raw),
-		"hex":                         hex.EncodeToString(raw[:3000]),
-		"sha256 list":                 hashes.String(),
-		"non-latin":                   strings.Repeat("Bremsdruck über 1,0 wird begrenzt. 制动压力超过1.0时将被限制。Давление тормоза ограничено. 🚗⚠️\n", 40),
+		"go source (gateway.go)":    read("gateway.go"),
+		"go source (cli/doctor.go)": read(filepath.Join("..", "cli", "doctor.go")),
+		"go test (gateway_test.go)": read("gateway_test.go"),
+		"go test (tokens_test.go)":  read("tokens_test.go"),
+		"prose (architecture)":      read(filepath.Join("..", "..", "docs", "architecture.md")),
+		"prose (prompt)":            read(filepath.Join("..", "prompts", "templates", "code_generation.md")),
+		"json (golden request)":     read(filepath.Join("..", "stages", "testdata", "provider-requests", "openai-chat", "architecture.json")),
+		"go.sum":                    read(filepath.Join("..", "..", "go.sum")),
+		"base64":                    base64.StdEncoding.EncodeToString(raw),
+		"hex":                       hex.EncodeToString(raw[:3000]),
+		"sha256 list":               hashes.String(),
+		"non-latin":                 strings.Repeat("Bremsdruck über 1,0 wird begrenzt. 制动压力超过1.0时将被限制。Давление тормоза ограничено. 🚗⚠️\n", 40),
 	}
 }
 
