@@ -44,16 +44,29 @@ func anthropicParams(req Request, model string) (anthropic.MessageNewParams, err
 		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
 	}
 	for i, m := range req.Messages {
-		block := anthropic.NewTextBlock(m.Content)
-		// On a retry, mark the latest turn too: the next retry then reads
-		// the whole conversation so far from the cache.
-		if len(req.Messages) > 1 && i == len(req.Messages)-1 {
+		var blocks []anthropic.ContentBlockParamUnion
+		rest := m.Content
+		if m.CacheBreak > 0 && m.CacheBreak < len(m.Content) {
+			// The shared part (code under review, a generation's context)
+			// is its own block with a cache mark, so calls that differ only
+			// after it read it from the cache.
+			shared := anthropic.NewTextBlock(m.Content[:m.CacheBreak])
+			shared.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
+			blocks = append(blocks, shared)
+			rest = m.Content[m.CacheBreak:]
+		}
+		block := anthropic.NewTextBlock(rest)
+		// A message that is all shared part is cached whole. On a retry,
+		// mark the latest turn too: the next retry then reads the whole
+		// conversation so far from the cache.
+		if (m.CacheBreak > 0 && m.CacheBreak >= len(m.Content)) || (len(req.Messages) > 1 && i == len(req.Messages)-1) {
 			block.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
 		}
+		blocks = append(blocks, block)
 		if m.Role == RoleAssistant {
-			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(block))
+			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(blocks...))
 		} else {
-			p.Messages = append(p.Messages, anthropic.NewUserMessage(block))
+			p.Messages = append(p.Messages, anthropic.NewUserMessage(blocks...))
 		}
 	}
 	if req.Schema != nil {

@@ -207,12 +207,13 @@ func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecor
 		return rec, fmt.Errorf("llm call %s: render prompt: %w", call.Template, err)
 	}
 	system, user = g.redact(system), g.redact(user)
+	user, cacheBreak := splitCacheBreak(user)
 	sum := sha256.Sum256([]byte(system + "\x00" + user))
 	rec.InputHash = hex.EncodeToString(sum[:])
 
 	req := Request{
 		System:     system,
-		Messages:   []Message{{Role: RoleUser, Content: user}},
+		Messages:   []Message{{Role: RoleUser, Content: user, CacheBreak: cacheBreak}},
 		Schema:     schema.JSON,
 		SchemaName: schemaName,
 		MaxTokens:  firstPositive(call.MaxTokens, g.MaxTokens, DefaultMaxTokens),

@@ -24,6 +24,27 @@ const (
 type Message struct {
 	Role    Role
 	Content string
+	// CacheBreak, when positive, is the byte offset in Content where the
+	// part shared with other calls ends; providers with explicit cache
+	// marks (Anthropic) cache the prompt up to there.
+	CacheBreak int
+}
+
+// CacheBreak is the character a prompt template places where its shared
+// part ends (prompts.CacheBreak); the gateway removes it and records the
+// offset in Message.CacheBreak.
+const CacheBreak = "\x1e"
+
+// splitCacheBreak removes every CacheBreak from s and returns the offset of
+// the last one (0 when none).
+func splitCacheBreak(s string) (string, int) {
+	i := strings.LastIndex(s, CacheBreak)
+	if i < 0 {
+		return s, 0
+	}
+	before := strings.ReplaceAll(s[:i], CacheBreak, "")
+	after := strings.ReplaceAll(s[i+len(CacheBreak):], CacheBreak, "")
+	return before + after, len(before)
 }
 
 // Request is a provider-neutral completion request.

@@ -79,3 +79,20 @@ func TestStrictViolationsFindsEachRule(t *testing.T) {
 		})
 	}
 }
+
+func TestSplitCacheBreak(t *testing.T) {
+	tests := []struct {
+		in, out string
+		at      int
+	}{
+		{"no mark", "no mark", 0},
+		{"shared\x1etail", "sharedtail", 6},
+		{"a\x1eb\x1ec", "abc", 2},
+		{"all shared\x1e", "all shared", 10},
+	}
+	for _, tt := range tests {
+		out, at := splitCacheBreak(tt.in)
+		assert.Equal(t, tt.out, out, "%q", tt.in)
+		assert.Equal(t, tt.at, at, "%q", tt.in)
+	}
+}

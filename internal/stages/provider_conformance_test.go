@@ -255,3 +255,48 @@ func requestGolden(t *testing.T, path string, body []byte) {
 	require.NoError(t, err, "missing golden file %s (run with UPDATE=1)", path)
 	assert.Equal(t, string(want), got, "request body changed: %s (UPDATE=1 rewrites it after review)", path)
 }
+
+// TestReviewPassesShareACachedPrefix renders the three review passes of
+// one sub-work-item for Anthropic: their system prompt and the block with
+// the code under review must be identical and cache-marked, so the second
+// and third pass read them from the cache instead of paying for them.
+func TestReviewPassesShareACachedPrefix(t *testing.T) {
+	assert.Equal(t, llm.CacheBreak, prompts.CacheBreak, "the template mark is the gateway's")
+	srv := newRejectingServer(t)
+	p := &llm.Anthropic{BaseURL: srv.URL, APIKey: "k", Model: "claude-sonnet-4-6", HTTPClient: srv.Client()}
+	g := llm.NewGateway(p, prompts.Set{})
+	swi := map[string]any{"id": "swi-1", "title": "Clamp brake pressure", "description": "Clamp requested pressure to [0, 1]."}
+	files := []map[string]any{{"Path": "brake/clamp.go", "Content": strings.Repeat("package brake\n\nfunc Clamp(p float64) float64 { return min(max(p, 0), 1) }\n", 40)}}
+	vars := map[string]any{"SWI": swi, "Files": files, "Spec": "## Summary\nAdd Clamp.", "Standards": "Doc every export.", "SafetyCritical": true, "Constraints": "brake must not import telemetry"}
+	for _, tmpl := range []string{prompts.ReviewQuality, prompts.ReviewArchitecture, prompts.ReviewSecurity} {
+		_, err := g.Structured(context.Background(), llm.Call{Stage: "review", Template: tmpl, Vars: vars, SchemaName: "review"}, new(reviewOutput))
+		require.Error(t, err)
+	}
+	require.Len(t, srv.bodies, 3)
+	type block struct {
+		Text         string          `json:"text"`
+		CacheControl json.RawMessage `json:"cache_control"`
+	}
+	type body struct {
+		System   []block `json:"system"`
+		Messages []struct {
+			Content []block `json:"content"`
+		} `json:"messages"`
+	}
+	var got []body
+	for _, raw := range srv.bodies {
+		var b body
+		require.NoError(t, json.Unmarshal(raw, &b))
+		require.Len(t, b.Messages, 1)
+		require.Len(t, b.Messages[0].Content, 2, "shared block, then the pass's own")
+		assert.JSONEq(t, `{"type":"ephemeral"}`, string(b.Messages[0].Content[0].CacheControl))
+		assert.NotContains(t, b.Messages[0].Content[0].Text+b.Messages[0].Content[1].Text, llm.CacheBreak)
+		got = append(got, b)
+	}
+	for i := 1; i < 3; i++ {
+		assert.Equal(t, got[0].System, got[i].System, "same system prompt")
+		assert.Equal(t, got[0].Messages[0].Content[0], got[i].Messages[0].Content[0], "same code under review")
+		assert.NotEqual(t, got[0].Messages[0].Content[1].Text, got[i].Messages[0].Content[1].Text, "each pass has its own criteria")
+	}
+	assert.Contains(t, got[0].Messages[0].Content[0].Text, "func Clamp")
+}
