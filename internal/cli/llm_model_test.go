@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -94,4 +95,19 @@ func TestModelsFileOverridesTheTable(t *testing.T) {
 	assert.NoError(t, b.ModelError())
 	assert.Equal(t, 8000, b.Info.MaxOutputTokens)
 	assert.Contains(t, b.PriceLine(), path)
+}
+
+// TestInitConfigFollowsTheProvider edits only the provider of the config
+// `cogworks init` writes: the model and window must follow it, not stay
+// Anthropic's.
+func TestInitConfigFollowsTheProvider(t *testing.T) {
+	t.Parallel()
+	raw, err := renderConfigTemplate()
+	require.NoError(t, err)
+	text := strings.Replace(string(raw), `provider = "anthropic"`, `provider = "ollama"`, 1)
+	require.NotEqual(t, string(raw), text)
+	cfg, err := config.Parse("config.toml", []byte(text))
+	require.NoError(t, err)
+	assert.Equal(t, "qwen3-coder:30b", cfg.LLM.Model)
+	assert.Equal(t, 32768, cfg.LLM.ContextWindow)
 }
