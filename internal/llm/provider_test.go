@@ -216,3 +216,32 @@ func TestParseRetryAfterHTTPDate(t *testing.T) {
 	h.Set("Retry-After", "soon")
 	assert.Equal(t, time.Duration(0), parseRetryAfter(h, now))
 }
+
+// TestPingParametersPerFlavor is the request `cogworks doctor` sends (no
+// schema, a tiny limit): OpenAI's reasoning models refuse max_tokens.
+func TestPingParametersPerFlavor(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		flavor, model, want, absent string
+	}{
+		{ProviderOpenAI, "gpt-5.4", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "o4-mini", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "gpt-4.1", "max_completion_tokens", "max_tokens"},
+		{ProviderOllama, "qwen3-coder:30b", "max_tokens", "max_completion_tokens"},
+		{ProviderVLLM, "Qwen/Qwen3-Coder-30B-A3B-Instruct", "max_tokens", "max_completion_tokens"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.flavor+" "+tt.model, func(t *testing.T) {
+			t.Parallel()
+			ws := newWireServer(t, openaiReply("OK"))
+			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: tt.model, HTTPClient: ws.Client()}
+			resp, err := p.Complete(context.Background(), Request{System: "check", Messages: []Message{{Role: RoleUser, Content: "ping"}}, MaxTokens: 16})
+			require.NoError(t, err)
+			assert.Equal(t, "OK", resp.Text)
+			body := ws.body(0)
+			assert.EqualValues(t, 16, body[tt.want])
+			assert.NotContains(t, body, tt.absent)
+			assert.NotContains(t, body, "response_format")
+		})
+	}
+}
