@@ -314,6 +314,11 @@ func checkLLM(ctx context.Context, f *Factory, cfg config.Config) Check {
 	lc := f.LLMConfig(cfg)
 	provider := f.LLMProvider
 	if provider == nil {
+		if err := f.Budget(cfg).ModelError(); err != nil {
+			c.Status, c.Detail = checkFail, err.Error()
+			c.Fix = "correct [llm] model, or give its prices and limits in " + config.Path
+			return c
+		}
 		p, err := llm.FromConfig(lc)
 		if err != nil {
 			c.Status, c.Detail = checkFail, err.Error()
@@ -324,10 +329,13 @@ func checkLLM(ctx context.Context, f *Factory, cfg config.Config) Check {
 	}
 	ctx, cancel := context.WithTimeout(ctx, doctorLLMTimeout)
 	defer cancel()
+	// The providers render the limit as max_completion_tokens for OpenAI's
+	// reasoning models (which refuse max_tokens); 16 leaves a short answer
+	// room without paying for one.
 	resp, err := provider.Complete(ctx, llm.Request{
 		System:    "You are a connectivity check. Answer with the single word OK.",
 		Messages:  []llm.Message{{Role: llm.RoleUser, Content: "ping"}},
-		MaxTokens: 5, Model: lc.Model, Template: "doctor-ping",
+		MaxTokens: 16, Model: lc.Model, Template: "doctor-ping",
 	})
 	if err != nil {
 		c.Status, c.Detail = checkFail, fmt.Sprintf("%s model %s: %v", orAnthropic(lc.Provider), lc.Model, err)

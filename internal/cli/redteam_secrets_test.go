@@ -90,7 +90,7 @@ func TestRedTeamLLMProviderErrorEchoingTheKey(t *testing.T) {
 			env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
 			f, errOut := secretEnvFactory(t, env, map[string]string{
 				"COGWORKS_LLM_PROVIDER": provider, "COGWORKS_LLM_BASE_URL": llmSrv.URL,
-				"COGWORKS_LLM_API_KEY": apiKey, "COGWORKS_LLM_MODEL": "m",
+				"COGWORKS_LLM_API_KEY": apiKey, // the provider's default model, which the price table knows
 			})
 			err := execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", fmt.Sprint(n), "--workspace", t.TempDir(), "--max-steps", "3")
 			comments := env.Sim.Comments(testenv.Repo.String(), n)
@@ -192,7 +192,7 @@ func TestRedTeamDoctorPrintsNoKeyAProviderEchoes(t *testing.T) {
 	env := testenv.New(t)
 	f, _ := secretEnvFactory(t, env, map[string]string{
 		"COGWORKS_LLM_PROVIDER": "anthropic", "COGWORKS_LLM_BASE_URL": llmSrv.URL,
-		"COGWORKS_LLM_API_KEY": apiKey, "COGWORKS_LLM_MODEL": "m",
+		"COGWORKS_LLM_API_KEY": apiKey, // the provider's default model, which the price table knows
 	})
 	var out bytes.Buffer
 	f.IO.Out = &out

@@ -38,17 +38,29 @@ func Wire(f *Factory) (stop func()) {
 // LLMConfig resolves the provider from the repo config and the
 // COGWORKS_LLM_* environment overrides.
 func (f *Factory) LLMConfig(cfg config.Config) llm.Config {
-	c := llm.Config{Provider: cfg.LLM.Provider, BaseURL: cfg.LLM.BaseURL, Model: cfg.LLM.Model, APIKey: f.getenv("COGWORKS_LLM_API_KEY")}
-	if v := f.getenv("COGWORKS_LLM_PROVIDER"); v != "" {
-		c.Provider = v
+	l := f.withLLMEnv(cfg).LLM
+	return llm.Config{Provider: l.Provider, BaseURL: l.BaseURL, Model: l.Model, APIKey: f.getenv("COGWORKS_LLM_API_KEY")}
+}
+
+// withLLMEnv applies COGWORKS_LLM_PROVIDER, _BASE_URL and _MODEL to cfg.
+// A provider switched by the environment brings its own default model,
+// context window and output limit where the config left them at the
+// configured provider's defaults, so an Ollama run never inherits
+// Anthropic's model name and 200k window.
+func (f *Factory) withLLMEnv(cfg config.Config) config.Config {
+	if v := f.getenv("COGWORKS_LLM_PROVIDER"); v != "" && !strings.EqualFold(v, cfg.LLM.Provider) {
+		old, _ := config.ProviderDefaults(cfg.LLM.Provider)
+		l := &cfg.LLM
+		l.Provider = v
+		l.ApplyProviderDefaults(l.Model != old.Model, l.ContextWindow != old.ContextWindow, l.MaxTokens != old.MaxTokens)
 	}
 	if v := f.getenv("COGWORKS_LLM_BASE_URL"); v != "" {
-		c.BaseURL = v
+		cfg.LLM.BaseURL = v
 	}
 	if v := f.getenv("COGWORKS_LLM_MODEL"); v != "" {
-		c.Model = v
+		cfg.LLM.Model = v
 	}
-	return c
+	return cfg
 }
 
 // llmConfigFor is LLMConfig, without the repository's llm.base_url when
@@ -70,6 +82,9 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 	g.MaxTokens = cfg.LLM.MaxTokens
 	budget := f.Budget(cfg)
 	g.Budget = budget.LLM()
+	if budget.Known {
+		g.OutputLimit = budget.Info.MaxOutputTokens
+	}
 	if w := budget.Warning(); w != "" {
 		f.Logger().Warn(w)
 	}
@@ -99,6 +114,9 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.R
 		f.Logger().Warn("LLM provider \"scripted\": answering with the demo's offline script (tests only)")
 		provider = p
 	default:
+		if err := f.Budget(cfg).ModelError(); err != nil {
+			return nil, nil, &UsageError{Err: err}
+		}
 		p, err := llm.FromConfig(lc)
 		if err != nil {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}

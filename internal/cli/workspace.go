@@ -27,7 +27,10 @@ func (f *Factory) LoadConfig(workspace string) (config.Config, error) {
 	if err != nil {
 		return config.Config{}, &UsageError{Err: err}
 	}
-	return cfg, nil
+	if cfg.LLM.ModelsFile != "" && !filepath.IsAbs(cfg.LLM.ModelsFile) {
+		cfg.LLM.ModelsFile = filepath.Join(workspace, cfg.LLM.ModelsFile)
+	}
+	return f.withLLMEnv(cfg), nil
 }
 
 // checkWorkspace reports a missing or non-directory workspace as a usage

@@ -87,6 +87,59 @@ type LLM struct {
 	// Set both or neither.
 	InputPricePerMTok  *float64 `toml:"input_price_per_mtok"`
 	OutputPricePerMTok *float64 `toml:"output_price_per_mtok"`
+	// ModelsFile is a LiteLLM-format price and limit table (such as a newer
+	// copy of model_prices_and_context_window.json), relative to the
+	// repository root, consulted before the built-in one; "" uses the
+	// built-in table only.
+	ModelsFile string `toml:"models_file"`
+}
+
+// LLMDefaults are a provider's defaults for the [llm] keys left unset.
+type LLMDefaults struct {
+	Model         string
+	ContextWindow int
+	MaxTokens     int
+}
+
+// ProviderDefaults returns provider's defaults and whether it is known.
+// The windows are what CogWorks packs context into, not the model's
+// maximum: Anthropic and OpenAI bill long contexts at a premium, Ollama
+// serves its num_ctx (4096 unless OLLAMA_CONTEXT_LENGTH raises it; longer
+// prompts are silently truncated) and vLLM its --max-model-len. OpenAI's
+// default is a reasoning model, whose hidden reasoning counts against the
+// output limit, hence the larger one.
+func ProviderDefaults(provider string) (LLMDefaults, bool) {
+	switch strings.ToLower(strings.TrimSpace(provider)) {
+	case "anthropic", "":
+		return LLMDefaults{Model: "claude-sonnet-4-6", ContextWindow: 200000, MaxTokens: 8192}, true
+	case "openai":
+		return LLMDefaults{Model: "gpt-5.4", ContextWindow: 200000, MaxTokens: 32768}, true
+	case "ollama":
+		return LLMDefaults{Model: "qwen3-coder:30b", ContextWindow: 32768, MaxTokens: 8192}, true
+	case "vllm":
+		return LLMDefaults{Model: "Qwen/Qwen3-Coder-30B-A3B-Instruct", ContextWindow: 32768, MaxTokens: 8192}, true
+	}
+	return LLMDefaults{}, false
+}
+
+// ApplyProviderDefaults fills model, context_window and max_output_tokens
+// from the provider's defaults where setModel, setWindow and setOutput
+// say the key was not configured, so switching the provider never keeps
+// another provider's model or window.
+func (l *LLM) ApplyProviderDefaults(setModel, setWindow, setOutput bool) {
+	d, ok := ProviderDefaults(l.Provider)
+	if !ok {
+		return
+	}
+	if !setModel {
+		l.Model = d.Model
+	}
+	if !setWindow {
+		l.ContextWindow = d.ContextWindow
+	}
+	if !setOutput {
+		l.MaxTokens = d.MaxTokens
+	}
 }
 
 // Providers are the accepted [llm] provider names (and values of
@@ -157,11 +210,17 @@ func Default() Config {
 			PipelineMaxTokens: 500000, PipelineMaxCostUSD: 10.0,
 			SubWorkItemMaxRetries: 5, ReviewMaxRemediationCycles: 3, StageMaxRetries: 5,
 		},
-		LLM:        LLM{Provider: "anthropic", Model: "claude-sonnet-4-5", ContextWindow: 200000, MaxTokens: 8192},
+		LLM:        defaultLLM(),
 		Scenarios:  Scenarios{Directory: ".cogworks/scenarios", Trajectories: 10, Threshold: 0.95},
 		Interfaces: Interfaces{Directory: ".cogworks/interfaces"},
 		Trust:      Trust{RequireWriterTrigger: true, MaxAnswerFiles: 50, MaxAnswerBytes: 1 << 20},
 	}
+}
+
+func defaultLLM() LLM {
+	l := LLM{Provider: "anthropic"}
+	l.ApplyProviderDefaults(false, false, false)
+	return l
 }
 
 // Load reads <repoDir>/.cogworks/config.toml. A missing file yields
@@ -198,6 +257,7 @@ func Parse(name string, data []byte) (Config, error) {
 		}
 		return Config{}, fmt.Errorf("%s: unknown key %s", name, strings.Join(keys, ", "))
 	}
+	cfg.LLM.ApplyProviderDefaults(md.IsDefined("llm", "model"), md.IsDefined("llm", "context_window"), md.IsDefined("llm", "max_output_tokens"))
 	for stage, mode := range defaults {
 		if _, set := cfg.Gates[stage]; !set {
 			if cfg.Gates == nil {

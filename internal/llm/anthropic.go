@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
 )
 
 // DefaultAnthropicBaseURL is the public Anthropic API.
@@ -20,9 +23,12 @@ const anthropicVersion = "2023-06-01"
 // maxResponseBytes bounds how much of a provider answer is read.
 const maxResponseBytes = 32 << 20
 
-// Anthropic speaks the Anthropic Messages API. Structured output is obtained
-// by forcing a single tool whose input_schema is the requested schema and
-// reading the tool_use block's input.
+// Anthropic speaks the Anthropic Messages API with the official SDK's
+// request and response types. Structured output is obtained by forcing a
+// single tool whose input_schema is the requested schema and reading the
+// tool_use block's input. The stable prefix (tool, system prompt) carries
+// a cache_control mark, and so does the conversation's last turn on a
+// retry, so repeats read the prompt cache at a tenth of the input price.
 type Anthropic struct {
 	BaseURL    string // without /v1; DefaultAnthropicBaseURL when empty
 	APIKey     string
@@ -31,91 +37,114 @@ type Anthropic struct {
 	now        func() time.Time
 }
 
-type anthropicRequest struct {
-	Model      string             `json:"model"`
-	MaxTokens  int                `json:"max_tokens"`
-	System     string             `json:"system,omitempty"`
-	Messages   []anthropicMessage `json:"messages"`
-	Tools      []anthropicTool    `json:"tools,omitempty"`
-	ToolChoice *anthropicChoice   `json:"tool_choice,omitempty"`
-}
-
-type anthropicMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-type anthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
-}
-
-type anthropicChoice struct {
-	Type string `json:"type"`
-	Name string `json:"name"`
-}
-
-type anthropicResponse struct {
-	Model   string `json:"model"`
-	Content []struct {
-		Type  string          `json:"type"`
-		Text  string          `json:"text"`
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-	} `json:"content"`
-	StopReason string `json:"stop_reason"`
-	Usage      struct {
-		InputTokens  int `json:"input_tokens"`
-		OutputTokens int `json:"output_tokens"`
-	} `json:"usage"`
+// anthropicParams renders req as the SDK's MessageNewParams.
+func anthropicParams(req Request, model string) (anthropic.MessageNewParams, error) {
+	p := anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: int64(req.MaxTokens)}
+	if req.System != "" {
+		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
+	}
+	for i, m := range req.Messages {
+		var blocks []anthropic.ContentBlockParamUnion
+		rest := m.Content
+		if m.CacheBreak > 0 && m.CacheBreak < len(m.Content) {
+			// The shared part (code under review, a generation's context)
+			// is its own block with a cache mark, so calls that differ only
+			// after it read it from the cache.
+			shared := anthropic.NewTextBlock(m.Content[:m.CacheBreak])
+			shared.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
+			blocks = append(blocks, shared)
+			rest = m.Content[m.CacheBreak:]
+		}
+		block := anthropic.NewTextBlock(rest)
+		// A message that is all shared part is cached whole. On a retry,
+		// mark the latest turn too: the next retry then reads the whole
+		// conversation so far from the cache.
+		if (m.CacheBreak > 0 && m.CacheBreak >= len(m.Content)) || (len(req.Messages) > 1 && i == len(req.Messages)-1) {
+			block.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
+		}
+		blocks = append(blocks, block)
+		if m.Role == RoleAssistant {
+			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(blocks...))
+		} else {
+			p.Messages = append(p.Messages, anthropic.NewUserMessage(blocks...))
+		}
+	}
+	if req.Schema != nil {
+		var schema map[string]any
+		if err := json.Unmarshal(req.Schema, &schema); err != nil {
+			return p, fmt.Errorf("anthropic provider: schema %s: %w", req.SchemaName, err)
+		}
+		in := anthropic.ToolInputSchemaParam{Properties: schema["properties"], ExtraFields: map[string]any{}}
+		if r, ok := schema["required"].([]any); ok {
+			for _, name := range r {
+				if s, ok := name.(string); ok {
+					in.Required = append(in.Required, s)
+				}
+			}
+		}
+		for k, v := range schema {
+			if k != "type" && k != "properties" && k != "required" {
+				in.ExtraFields[k] = v
+			}
+		}
+		p.Tools = []anthropic.ToolUnionParam{{OfTool: &anthropic.ToolParam{
+			Name:        req.SchemaName,
+			Description: param.NewOpt("Record the answer. The input must match the schema exactly."),
+			InputSchema: in,
+		}}}
+		p.ToolChoice = anthropic.ToolChoiceUnionParam{OfTool: &anthropic.ToolChoiceToolParam{Name: req.SchemaName}}
+	}
+	return p, nil
 }
 
 // Complete implements Provider.
 func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
-	model := req.Model
-	if model == "" {
-		model = a.Model
-	}
-	body := anthropicRequest{Model: model, MaxTokens: req.MaxTokens, System: req.System}
-	for _, m := range req.Messages {
-		body.Messages = append(body.Messages, anthropicMessage{Role: string(m.Role), Content: m.Content})
-	}
-	if req.Schema != nil {
-		body.Tools = []anthropicTool{{
-			Name:        req.SchemaName,
-			Description: "Record the answer. The input must match the schema exactly.",
-			InputSchema: req.Schema,
-		}}
-		body.ToolChoice = &anthropicChoice{Type: "tool", Name: req.SchemaName}
+	model := firstNonEmpty(req.Model, a.Model)
+	body, err := anthropicParams(req, model)
+	if err != nil {
+		return Response{}, err
 	}
 	headers := http.Header{}
 	headers.Set("x-api-key", a.APIKey)
 	headers.Set("anthropic-version", anthropicVersion)
-	base := a.BaseURL
-	if base == "" {
-		base = DefaultAnthropicBaseURL
-	}
+	base := firstNonEmpty(a.BaseURL, DefaultAnthropicBaseURL)
 	raw, err := postJSON(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body)
 	if err != nil {
 		return Response{}, err
 	}
-	var ar anthropicResponse
-	if err := json.Unmarshal(raw, &ar); err != nil {
+	var msg anthropic.Message
+	if err := json.Unmarshal(raw, &msg); err != nil {
 		return Response{}, &MalformedError{Provider: "anthropic", Reason: fmt.Sprintf("response body is not a Messages API answer: %v", err), Raw: string(raw)}
 	}
-	out := Response{Model: ar.Model, InputTokens: ar.Usage.InputTokens, OutputTokens: ar.Usage.OutputTokens}
-	if req.Schema == nil {
-		var text strings.Builder
-		for _, c := range ar.Content {
-			if c.Type == "text" {
-				text.WriteString(c.Text)
-			}
+	u := msg.Usage
+	out := Response{
+		Model: string(msg.Model),
+		// input_tokens excludes the cached parts; CogWorks counts all input.
+		InputTokens:      int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens),
+		CacheReadTokens:  int(u.CacheReadInputTokens),
+		CacheWriteTokens: int(u.CacheCreationInputTokens),
+		OutputTokens:     int(u.OutputTokens),
+		Stop:             StopComplete,
+	}
+	var text strings.Builder
+	for _, c := range msg.Content {
+		if c.Type == "text" {
+			text.WriteString(c.Text)
 		}
+	}
+	switch msg.StopReason {
+	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
+		out.Stop = StopTruncated
+	case anthropic.StopReasonRefusal:
+		out.Stop = StopRefused
+		out.Refusal = firstNonEmpty(strings.TrimSpace(msg.StopDetails.Explanation), strings.TrimSpace(text.String()), "no explanation given")
+		return out, nil
+	}
+	if req.Schema == nil {
 		out.Text = text.String()
 		return out, nil
 	}
-	for _, c := range ar.Content {
+	for _, c := range msg.Content {
 		if c.Type == "tool_use" && c.Name == req.SchemaName {
 			if len(bytes.TrimSpace(c.Input)) == 0 {
 				return out, &MalformedError{Provider: "anthropic", Reason: "tool_use block has no input"}
@@ -124,19 +153,28 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 			return out, nil
 		}
 	}
-	var text strings.Builder
-	for _, c := range ar.Content {
-		text.WriteString(c.Text)
+	if out.Stop == StopTruncated {
+		// Cut off before (or inside) the tool call: the gateway handles
+		// truncation on its own terms.
+		return out, nil
+	}
+	// A proxy or model that ignored tool_choice may still have written the
+	// object as text.
+	if doc, ok := ExtractJSON(text.String()); ok {
+		out.Content = doc
+		return out, nil
 	}
 	return out, &MalformedError{
 		Provider: "anthropic",
-		Reason:   fmt.Sprintf("no tool_use block named %q in the answer (stop_reason %q)", req.SchemaName, ar.StopReason),
+		Reason:   fmt.Sprintf("no tool_use block named %q in the answer (stop_reason %q)", req.SchemaName, msg.StopReason),
 		Raw:      text.String(),
 	}
 }
 
 // postJSON POSTs body as JSON and returns the 2xx response body; non-2xx
-// answers and transport failures become *ProviderError.
+// answers and transport failures become *ProviderError. It stays a plain
+// net/http call rather than the SDK clients because the gateway owns the
+// retry policy and needs the raw status, error code and Retry-After.
 func postJSON(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, body any) ([]byte, error) {
 	payload, err := json.Marshal(body)
 	if err != nil {

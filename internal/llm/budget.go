@@ -7,10 +7,15 @@ import (
 
 // Usage is the token and cost accounting of one provider call.
 type Usage struct {
-	Model        string
-	InputTokens  int
-	OutputTokens int
-	CostUSD      float64
+	Model string
+	// InputTokens counts all input tokens; CacheReadTokens and
+	// CacheWriteTokens are the parts of them read from and written to the
+	// provider's prompt cache.
+	InputTokens      int
+	CacheReadTokens  int
+	CacheWriteTokens int
+	OutputTokens     int
+	CostUSD          float64
 }
 
 // Ledger is the port through which the gateway reads what the pipeline has
@@ -27,10 +32,16 @@ type UsageObserver interface {
 	LLMUsage(stage string, u Usage)
 }
 
-// Price is a model's price in USD per million tokens.
+// Price is a model's price in USD per million tokens. Cache prices of 0
+// mean "priced as ordinary input" (no discount known).
 type Price struct {
 	InputPerMTok  float64
 	OutputPerMTok float64
+	// CacheReadPerMTok prices input read from the prompt cache (Anthropic
+	// 0.1×, OpenAI 0.1–0.5× of input); CacheWritePerMTok input written to
+	// it (Anthropic 1.25×; OpenAI does not charge for writes).
+	CacheReadPerMTok  float64
+	CacheWritePerMTok float64
 }
 
 // Budget bounds what a pipeline may spend. A zero MaxTokens or MaxCostUSD
@@ -48,11 +59,25 @@ func (b Budget) Price(model string) (Price, bool) {
 	return LookupPrice(b.Prices, model)
 }
 
-// Cost prices a call of model with the given token counts ($0 for a model
-// without a price).
+// Cost prices a call of model with the given token counts, all input
+// uncached ($0 for a model without a price).
 func (b Budget) Cost(model string, in, out int) float64 {
-	p, _ := b.Price(model)
-	return (float64(in)*p.InputPerMTok + float64(out)*p.OutputPerMTok) / 1e6
+	return b.UsageCost(Usage{Model: model, InputTokens: in, OutputTokens: out})
+}
+
+// UsageCost prices u, cache reads and writes at their own rates.
+func (b Budget) UsageCost(u Usage) float64 {
+	p, _ := b.Price(u.Model)
+	read, write := p.CacheReadPerMTok, p.CacheWritePerMTok
+	if read == 0 {
+		read = p.InputPerMTok
+	}
+	if write == 0 {
+		write = p.InputPerMTok
+	}
+	plain := max(u.InputTokens-u.CacheReadTokens-u.CacheWriteTokens, 0)
+	return (float64(plain)*p.InputPerMTok + float64(u.CacheReadTokens)*read +
+		float64(u.CacheWriteTokens)*write + float64(u.OutputTokens)*p.OutputPerMTok) / 1e6
 }
 
 // fraction is the larger of the used fractions of the token and cost

@@ -78,7 +78,7 @@ func FromConfig(cfg Config) (Provider, error) {
 				base = DefaultVLLMBaseURL
 			}
 		}
-		return &OpenAI{BaseURL: base, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
+		return &OpenAI{BaseURL: base, APIKey: cfg.APIKey, Model: cfg.Model, Flavor: name, HTTPClient: client}, nil
 	case ProviderScripted:
 		return nil, fmt.Errorf("llm provider %q replays a script and is only available to tests and `cogworks demo`", ProviderScripted)
 	default:

@@ -27,22 +27,33 @@
 //
 // Providers: Anthropic (Messages API, structured output through a forced
 // tool), OpenAI (Chat Completions with response_format json_schema strict;
-// also Ollama, vLLM and llama.cpp through BaseURL) and Scripted (a replay
-// script for tests and `cogworks demo`, which fails with
-// *ScriptExhaustedError rather than inventing an answer).
+// also Ollama and vLLM, whose Flavor changes the parameters sent) and
+// Scripted (a replay script for tests and `cogworks demo`, which fails
+// with *ScriptExhaustedError rather than inventing an answer). Requests
+// and answers are the official SDKs' types (anthropic-sdk-go
+// MessageNewParams / Message, openai-go ChatCompletionNewParams /
+// ChatCompletion), so a field the APIs do not know cannot be sent; the
+// HTTP call itself stays a plain net/http POST because the gateway owns
+// the retry policy (the SDK clients retry on their own) and needs the raw
+// status, error code and Retry-After to classify failures (ErrorKind: a
+// 400 is a configuration error, an exhausted quota is not transient).
 //
-// The HTTP providers are thin net/http clients rather than the official
-// SDKs: the gateway owns the retry policy (the SDKs retry on their own and
-// would have to be switched off per call), needs the raw status and
-// Retry-After to classify errors, must treat a missing tool_use block or
-// non-JSON content as a schema-class error, and only uses one endpoint per
-// provider. Writing the two request/response shapes directly keeps the
-// wire format exact and testable against httptest servers.
+// Output schemas are generated in the form OpenAI's strict mode accepts
+// (every property required, optional ones nullable, unsupported keywords
+// moved into descriptions but still enforced locally); StrictViolations
+// checks a schema against those rules. Answers that end early are
+// outcomes of their own: a truncated answer gets one more request with a
+// larger limit and an instruction to be brief, then *TruncatedError; a
+// refusal is *RefusalError with the model's text. Neither is a schema
+// retry. ExtractJSON reads the object out of prose, fences and <think>
+// blocks that non-strict local servers return.
 //
-// Token counts come from the provider's usage fields; where none exist
-// (budget estimates, the scripted provider) EstimateTokens is used: one
-// token per three bytes, rounded up — conservative, since real tokenizers
-// average about four bytes per token.
+// Prices and limits come from a dated table in LiteLLM's format
+// (models.json, a copy of the shared llm-models.json; ModelTableAsOf);
+// cache reads and writes are priced at their own rates. Token counts come
+// from the provider's usage fields; where none exist (budget estimates,
+// context packing, the scripted provider) EstimateTokens counts by
+// character class and errs high (tested against OpenAI's tokenizers).
 //
 // Concurrency: providers and a configured Gateway are safe for concurrent
 // use; the Ledger implementation decides how concurrent spends are

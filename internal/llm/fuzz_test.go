@@ -52,3 +52,24 @@ func FuzzStructuredAnswer(f *testing.F) {
 		require.NoError(t, schema.Validate(back), "decoded %s from %q", back, answer)
 	})
 }
+
+// FuzzExtractJSON feeds arbitrary answer text of a non-strict server to
+// ExtractJSON. Properties: no panic, bounded work, and whatever it
+// returns is one complete JSON object.
+func FuzzExtractJSON(f *testing.F) {
+	f.Add(validClassification)
+	f.Add("Sure:\n```json\n" + validClassification + "\n```\nanything else?")
+	f.Add("<think>{\"a\":</think>{\"b\":1} trailing")
+	f.Add("<think>unclosed {\"a\":1}")
+	f.Add("{{{{{{{{{{{{")
+	f.Fuzz(func(t *testing.T, s string) {
+		doc, ok := ExtractJSON(s)
+		if !ok {
+			require.Nil(t, doc)
+			return
+		}
+		require.True(t, json.Valid(doc), "%q", doc)
+		var obj map[string]any
+		require.NoError(t, json.Unmarshal(doc, &obj), "an object, not another value")
+	})
+}

@@ -48,6 +48,10 @@ type Gateway struct {
 	Model string
 	// MaxTokens bounds each answer.
 	MaxTokens int
+	// OutputLimit is the model's own output ceiling (from the model
+	// table); a truncated answer is asked for again with up to this many
+	// tokens. 0 means unknown: the limit is then doubled at most.
+	OutputLimit int
 	// SchemaRetries is how many times an invalid answer is sent back with
 	// the validator's messages before giving up.
 	SchemaRetries int
@@ -121,9 +125,15 @@ type CallRecord struct {
 	CostUSD      float64
 	LatencyMS    int64
 	// Attempts counts provider requests; SchemaRetries counts answers sent
-	// back for violating the schema.
+	// back for violating the schema; Truncations answers cut off at the
+	// output limit (at most one is asked for again).
 	Attempts      int
 	SchemaRetries int
+	Truncations   int
+	// CacheReadTokens and CacheWriteTokens are the parts of InputTokens
+	// read from and written to the provider's prompt cache.
+	CacheReadTokens  int
+	CacheWriteTokens int
 	// BudgetWarning is 75 or 90 when this call pushed the pipeline's spend
 	// past that percentage of its budget, else 0.
 	BudgetWarning int
@@ -158,6 +168,12 @@ func callEvent(rec CallRecord, err error) audit.Event {
 	}
 	summary := fmt.Sprintf("LLM %s · model %s · input %s · %d in / %d out tokens · %d ms · %d request(s), %d schema retr(ies)",
 		rec.Template, rec.Model, hash, rec.InputTokens, rec.OutputTokens, rec.LatencyMS, rec.Attempts, rec.SchemaRetries)
+	if rec.CacheReadTokens > 0 || rec.CacheWriteTokens > 0 {
+		summary += fmt.Sprintf(" · cache %d read / %d written", rec.CacheReadTokens, rec.CacheWriteTokens)
+	}
+	if rec.Truncations > 0 {
+		summary += fmt.Sprintf(" · %d truncated answer(s)", rec.Truncations)
+	}
 	if rec.Unpriced {
 		summary += fmt.Sprintf(" · no price for model %s: cost not counted, token budget only", rec.Model)
 	} else if rec.CostUSD > 0 {
@@ -191,17 +207,21 @@ func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecor
 		return rec, fmt.Errorf("llm call %s: render prompt: %w", call.Template, err)
 	}
 	system, user = g.redact(system), g.redact(user)
+	user, cacheBreak := splitCacheBreak(user)
 	sum := sha256.Sum256([]byte(system + "\x00" + user))
 	rec.InputHash = hex.EncodeToString(sum[:])
 
 	req := Request{
 		System:     system,
-		Messages:   []Message{{Role: RoleUser, Content: user}},
+		Messages:   []Message{{Role: RoleUser, Content: user, CacheBreak: cacheBreak}},
 		Schema:     schema.JSON,
 		SchemaName: schemaName,
 		MaxTokens:  firstPositive(call.MaxTokens, g.MaxTokens, DefaultMaxTokens),
 		Model:      firstNonEmpty(call.Model, g.Model),
 		Template:   call.Template,
+		// The system prompt and schema are the stable prefix of every call
+		// of a template.
+		CacheKey: "cogworks-" + call.Template + "-" + schemaName,
 	}
 	rec.Model = req.Model
 	_, priced := g.Budget.Price(req.Model)
@@ -212,6 +232,19 @@ func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecor
 	}
 	for {
 		resp, err := g.complete(ctx, req, &rec)
+		if err == nil && resp.Stop == StopRefused {
+			return rec, fmt.Errorf("llm call %s (stage %s): %w", call.Template, call.Stage,
+				&RefusalError{Template: call.Template, Model: rec.Model, Text: resp.Refusal})
+		}
+		if err == nil && resp.Stop == StopTruncated {
+			if rec.Truncations > 0 {
+				return rec, fmt.Errorf("llm call %s (stage %s): %w", call.Template, call.Stage,
+					&TruncatedError{Template: call.Template, Model: rec.Model, MaxTokens: req.MaxTokens})
+			}
+			rec.Truncations++
+			req = g.askAgainAfterTruncation(req)
+			continue
+		}
 		var verr error
 		var raw string
 		var me *MalformedError
@@ -249,6 +282,27 @@ func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecor
 			Message{Role: RoleUser, Content: SchemaFeedback(se)},
 		)
 	}
+}
+
+// askAgainAfterTruncation is the one extra request a truncated answer
+// gets: a larger output limit when the model allows one, and an
+// instruction to answer completely but more briefly. Continuing the cut
+// answer is not possible with forced structured output (the partial
+// object is not a valid tool call), so the answer is asked for again.
+func (g *Gateway) askAgainAfterTruncation(req Request) Request {
+	cut := req.MaxTokens
+	raised := cut * 2
+	if g.OutputLimit > 0 {
+		raised = min(raised, g.OutputLimit)
+	}
+	req.MaxTokens = max(raised, cut)
+	msgs := append([]Message(nil), req.Messages...)
+	last := &msgs[len(msgs)-1]
+	last.Content += fmt.Sprintf("\n\nYour previous answer was cut off at the output limit of %d tokens. "+
+		"Answer again with the complete object, as briefly as the task allows: short prose fields, "+
+		"no repeated or unchanged content.", cut)
+	req.Messages = msgs
+	return req
 }
 
 // SchemaFeedback is the message appended to the conversation after an
@@ -335,7 +389,8 @@ func (g *Gateway) record(resp Response, model string, rec *CallRecord) {
 	}
 	beforeTok, beforeUSD := g.Ledger.Spent()
 	u := Usage{Model: model, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens,
-		CostUSD: g.Budget.Cost(model, resp.InputTokens, resp.OutputTokens)}
+		CacheReadTokens: resp.CacheReadTokens, CacheWriteTokens: resp.CacheWriteTokens}
+	u.CostUSD = g.Budget.UsageCost(u)
 	g.Ledger.Record(rec.Stage, rec.SWI, u)
 	_, priced := g.Budget.Price(model)
 	rec.Unpriced = !priced
@@ -345,6 +400,8 @@ func (g *Gateway) record(resp Response, model string, rec *CallRecord) {
 	afterTok, afterUSD := g.Ledger.Spent()
 	rec.InputTokens += u.InputTokens
 	rec.OutputTokens += u.OutputTokens
+	rec.CacheReadTokens += u.CacheReadTokens
+	rec.CacheWriteTokens += u.CacheWriteTokens
 	rec.CostUSD += u.CostUSD
 	before := g.Budget.fraction(beforeTok, beforeUSD)
 	after := g.Budget.fraction(afterTok, afterUSD)

@@ -103,11 +103,11 @@ func TestAssertSCHEMA001_InvalidAnswerRetriedWithValidatorMessages(t *testing.T)
 	msgs := ws.body(1)["messages"].([]any)
 	require.Len(t, msgs, 3, "original prompt, rejected answer, validator feedback")
 	assert.Equal(t, "assistant", msgs[1].(map[string]any)["role"])
-	assert.Contains(t, msgs[1].(map[string]any)["content"], `"huge"`)
+	assert.Contains(t, messageText(t, msgs[1]), `"huge"`)
 	feedback := msgs[2].(map[string]any)
 	assert.Equal(t, "user", feedback["role"])
-	assert.Contains(t, feedback["content"], "/estimated_scope/complexity")
-	assert.Contains(t, feedback["content"], "value must be one of 'low', 'medium', 'high'")
+	assert.Contains(t, messageText(t, feedback), "/estimated_scope/complexity")
+	assert.Contains(t, messageText(t, feedback), "value must be one of 'low', 'medium', 'high'")
 }
 
 func TestAssertSCHEMA001_MalformedAnswerRetriedAsSchemaViolation(t *testing.T) {
@@ -122,7 +122,7 @@ func TestAssertSCHEMA001_MalformedAnswerRetriedAsSchemaViolation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, rec.SchemaRetries)
 	assert.Equal(t, classify.TypeBugFix, out.Type)
-	assert.Contains(t, ws.rawBody(t, 1), "not valid JSON")
+	assert.Contains(t, ws.rawBody(t, 1), "holds no JSON object")
 }
 
 func TestAssertSCHEMA001_SchemaRetriesExhausted(t *testing.T) {

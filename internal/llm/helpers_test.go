@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -128,3 +129,27 @@ func staticPrompts() Renderer {
 const validClassification = `{"type":"bug_fix","affected_modules":["brake"],"estimated_scope":{"files":2,"interfaces":0,"complexity":"low"},"safety_affecting":false,"rationale":"small fix"}`
 
 const invalidComplexity = `{"type":"bug_fix","affected_modules":["brake"],"estimated_scope":{"files":2,"interfaces":0,"complexity":"huge"},"safety_affecting":false,"rationale":"small fix"}`
+
+// messageText is a wire message's text, whether its content is a string
+// (OpenAI) or a list of content blocks (Anthropic).
+func messageText(t *testing.T, m any) string {
+	t.Helper()
+	msg, ok := m.(map[string]any)
+	require.True(t, ok, "message is an object: %v", m)
+	switch c := msg["content"].(type) {
+	case string:
+		return c
+	case []any:
+		var b strings.Builder
+		for _, block := range c {
+			if bm, ok := block.(map[string]any); ok {
+				if s, ok := bm["text"].(string); ok {
+					b.WriteString(s)
+				}
+			}
+		}
+		return b.String()
+	}
+	t.Fatalf("message content of unexpected shape: %v", msg["content"])
+	return ""
+}

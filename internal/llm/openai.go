@@ -1,136 +1,139 @@
 package llm
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // DefaultOpenAIBaseURL is the public OpenAI API (including /v1).
 const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 
-// OpenAI speaks the OpenAI Chat Completions API, which Ollama, vLLM and
-// llama.cpp's server also serve: point BaseURL at them (for example
-// http://127.0.0.1:11434/v1). Structured output uses response_format
-// json_schema with strict mode.
+// OpenAI speaks the OpenAI Chat Completions API with the official SDK's
+// request and response types. Ollama, vLLM and llama.cpp's server serve
+// the same API: Flavor says which server it is, because they accept
+// different parameters. Structured output uses response_format
+// json_schema in strict mode; answers are still read leniently (prose,
+// fences, <think> blocks) because local servers may not enforce it.
 type OpenAI struct {
-	BaseURL    string // including /v1; DefaultOpenAIBaseURL when empty
-	APIKey     string // sent as a Bearer token when not empty
-	Model      string // default model
+	BaseURL string // including /v1; DefaultOpenAIBaseURL when empty
+	APIKey  string // sent as a Bearer token when not empty
+	Model   string // default model
+	// Flavor is ProviderOpenAI (also when empty), ProviderOllama or
+	// ProviderVLLM.
+	Flavor     string
 	HTTPClient *http.Client
 	now        func() time.Time
 }
 
-type openaiRequest struct {
-	Model          string          `json:"model"`
-	Messages       []openaiMessage `json:"messages"`
-	MaxTokens      int             `json:"max_tokens,omitempty"`
-	ResponseFormat *openaiFormat   `json:"response_format,omitempty"`
-}
+func (o *OpenAI) name() string { return firstNonEmpty(o.Flavor, ProviderOpenAI) }
 
-type openaiMessage struct {
-	Role    string `json:"role"`
-	Content string `json:"content"`
-}
-
-type openaiFormat struct {
-	Type       string           `json:"type"`
-	JSONSchema openaiJSONSchema `json:"json_schema"`
-}
-
-type openaiJSONSchema struct {
-	Name   string          `json:"name"`
-	Schema json.RawMessage `json:"schema"`
-	Strict bool            `json:"strict"`
-}
-
-type openaiResponse struct {
-	Model   string `json:"model"`
-	Choices []struct {
-		Message struct {
-			Content *string `json:"content"`
-			Refusal *string `json:"refusal"`
-		} `json:"message"`
-		FinishReason string `json:"finish_reason"`
-	} `json:"choices"`
-	Usage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-	} `json:"usage"`
+// openaiParams renders req as the SDK's ChatCompletionNewParams for
+// flavor. OpenAI's own API gets max_completion_tokens (reasoning models
+// refuse max_tokens, and it is the documented parameter for every model),
+// a developer message for reasoning models and prompt_cache_key; local
+// servers get the long-standing max_tokens and nothing they may reject.
+func openaiParams(req Request, model, flavor string) openai.ChatCompletionNewParams {
+	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(model)}
+	official := flavor == "" || flavor == ProviderOpenAI
+	reasoning := official && IsReasoningModel(model)
+	if req.System != "" {
+		if reasoning {
+			p.Messages = append(p.Messages, openai.DeveloperMessage(req.System))
+		} else {
+			p.Messages = append(p.Messages, openai.SystemMessage(req.System))
+		}
+	}
+	for _, m := range req.Messages {
+		if m.Role == RoleAssistant {
+			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+		} else {
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		}
+	}
+	if req.MaxTokens > 0 {
+		if official {
+			p.MaxCompletionTokens = param.NewOpt(int64(req.MaxTokens))
+		} else {
+			p.MaxTokens = param.NewOpt(int64(req.MaxTokens))
+		}
+	}
+	if official && req.CacheKey != "" {
+		p.PromptCacheKey = param.NewOpt(req.CacheKey)
+	}
+	if req.Schema != nil {
+		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+				Name: req.SchemaName, Strict: param.NewOpt(true), Schema: req.Schema,
+			},
+		}}
+	}
+	return p
 }
 
 // Complete implements Provider.
 func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
-	model := req.Model
-	if model == "" {
-		model = o.Model
-	}
-	body := openaiRequest{Model: model, MaxTokens: req.MaxTokens}
-	if req.System != "" {
-		body.Messages = append(body.Messages, openaiMessage{Role: "system", Content: req.System})
-	}
-	for _, m := range req.Messages {
-		body.Messages = append(body.Messages, openaiMessage{Role: string(m.Role), Content: m.Content})
-	}
-	if req.Schema != nil {
-		body.ResponseFormat = &openaiFormat{
-			Type:       "json_schema",
-			JSONSchema: openaiJSONSchema{Name: req.SchemaName, Schema: req.Schema, Strict: true},
-		}
-	}
+	model := firstNonEmpty(req.Model, o.Model)
+	name := o.name()
+	body := openaiParams(req, model, o.Flavor)
 	headers := http.Header{}
 	if o.APIKey != "" {
 		headers.Set("Authorization", "Bearer "+o.APIKey)
 	}
-	base := o.BaseURL
-	if base == "" {
-		base = DefaultOpenAIBaseURL
-	}
-	raw, err := postJSON(ctx, "openai", o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/chat/completions", headers, body)
+	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
+	raw, err := postJSON(ctx, name, o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/chat/completions", headers, body)
 	if err != nil {
 		return Response{}, err
 	}
-	var or openaiResponse
-	if err := json.Unmarshal(raw, &or); err != nil {
-		return Response{}, &MalformedError{Provider: "openai", Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(raw)}
+	var cc openai.ChatCompletion
+	if err := json.Unmarshal(raw, &cc); err != nil {
+		return Response{}, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(raw)}
 	}
-	out := Response{Model: or.Model, InputTokens: or.Usage.PromptTokens, OutputTokens: or.Usage.CompletionTokens}
-	if len(or.Choices) == 0 {
-		return out, &MalformedError{Provider: "openai", Reason: "answer has no choices"}
+	out := Response{
+		Model: cc.Model,
+		// prompt_tokens includes the cached ones; OpenAI charges no cache
+		// writes, so only reads are reported.
+		InputTokens:     int(cc.Usage.PromptTokens),
+		CacheReadTokens: int(cc.Usage.PromptTokensDetails.CachedTokens),
+		OutputTokens:    int(cc.Usage.CompletionTokens),
+		Stop:            StopComplete,
 	}
-	msg := or.Choices[0].Message
-	if msg.Refusal != nil && *msg.Refusal != "" {
-		return out, &MalformedError{Provider: "openai", Reason: "model refused: " + *msg.Refusal, Raw: *msg.Refusal}
+	if len(cc.Choices) == 0 {
+		return out, &MalformedError{Provider: name, Reason: "answer has no choices"}
 	}
-	if msg.Content == nil {
-		return out, &MalformedError{Provider: "openai", Reason: fmt.Sprintf("choices[0].message.content is empty (finish_reason %q)", or.Choices[0].FinishReason)}
+	choice := cc.Choices[0]
+	switch {
+	case strings.TrimSpace(choice.Message.Refusal) != "":
+		out.Stop, out.Refusal = StopRefused, strings.TrimSpace(choice.Message.Refusal)
+		return out, nil
+	case choice.FinishReason == "content_filter":
+		out.Stop, out.Refusal = StopRefused, "the answer was withheld by the provider's content filter"
+		return out, nil
+	case choice.FinishReason == "length":
+		out.Stop = StopTruncated
 	}
+	content := choice.Message.Content
 	if req.Schema == nil {
-		out.Text = *msg.Content
+		out.Text = stripThink(content)
 		return out, nil
 	}
-	content := stripCodeFence(*msg.Content)
-	if !json.Valid([]byte(content)) {
-		return out, &MalformedError{Provider: "openai", Reason: "choices[0].message.content is not valid JSON", Raw: *msg.Content}
+	doc, ok := ExtractJSON(content)
+	switch {
+	case ok:
+		out.Content = doc
+	case out.Stop == StopTruncated:
+		// The gateway handles truncation on its own terms.
+	case strings.TrimSpace(content) == "":
+		return out, &MalformedError{Provider: name, Reason: fmt.Sprintf("choices[0].message.content is empty (finish_reason %q)", choice.FinishReason)}
+	default:
+		return out, &MalformedError{Provider: name, Reason: "choices[0].message.content holds no JSON object", Raw: content}
 	}
-	out.Content = json.RawMessage(content)
 	return out, nil
-}
-
-// stripCodeFence removes one surrounding Markdown code fence (```json …
-// ```), which some OpenAI-compatible servers add despite response_format.
-func stripCodeFence(s string) string {
-	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") || len(t) < 6 {
-		return t
-	}
-	t = strings.TrimSuffix(t[3:], "```")
-	if nl := strings.IndexByte(t, '\n'); nl >= 0 && !bytes.ContainsAny([]byte(t[:nl]), "{[\"") {
-		t = t[nl+1:]
-	}
-	return strings.TrimSpace(t)
 }

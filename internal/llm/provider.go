@@ -24,6 +24,27 @@ const (
 type Message struct {
 	Role    Role
 	Content string
+	// CacheBreak, when positive, is the byte offset in Content where the
+	// part shared with other calls ends; providers with explicit cache
+	// marks (Anthropic) cache the prompt up to there.
+	CacheBreak int
+}
+
+// CacheBreak is the character a prompt template places where its shared
+// part ends (prompts.CacheBreak); the gateway removes it and records the
+// offset in Message.CacheBreak.
+const CacheBreak = "\x1e"
+
+// splitCacheBreak removes every CacheBreak from s and returns the offset of
+// the last one (0 when none).
+func splitCacheBreak(s string) (string, int) {
+	i := strings.LastIndex(s, CacheBreak)
+	if i < 0 {
+		return s, 0
+	}
+	before := strings.ReplaceAll(s[:i], CacheBreak, "")
+	after := strings.ReplaceAll(s[i+len(CacheBreak):], CacheBreak, "")
+	return before + after, len(before)
 }
 
 // Request is a provider-neutral completion request.
@@ -42,6 +63,11 @@ type Request struct {
 	MaxTokens int
 	// Model overrides the provider's default model when not empty.
 	Model string
+	// CacheKey, when set, names the stable prefix (system prompt and
+	// schema) so providers can route repeats of it to their prompt cache
+	// (OpenAI's prompt_cache_key; Anthropic caches on cache_control marks
+	// and ignores it).
+	CacheKey string
 	// Template names the prompt template the request was rendered from. It
 	// is informational: real providers ignore it; the scripted provider keys
 	// its script on it.
@@ -54,12 +80,33 @@ type Response struct {
 	// a schema.
 	Content json.RawMessage
 	// Text is the free-text answer when the request had no schema.
-	Text         string
-	InputTokens  int
-	OutputTokens int
+	Text string
+	// InputTokens counts every input token, cached or not;
+	// CacheReadTokens and CacheWriteTokens are the parts of it read from
+	// and written to the provider's prompt cache, priced differently.
+	InputTokens      int
+	CacheReadTokens  int
+	CacheWriteTokens int
+	OutputTokens     int
 	// Model is the model that answered, as the provider reports it.
 	Model string
+	// Stop says why the answer ended; StopTruncated and StopRefused are
+	// outcomes of their own, never schema violations.
+	Stop StopReason
+	// Refusal is the model's explanation when Stop is StopRefused.
+	Refusal string
 }
+
+// StopReason is the provider-neutral reason an answer ended.
+type StopReason string
+
+// Stop reasons: the answer is complete, was cut at the output limit, or
+// the model refused to answer.
+const (
+	StopComplete  StopReason = "complete"
+	StopTruncated StopReason = "truncated"
+	StopRefused   StopReason = "refused"
+)
 
 // Provider is one LLM backend. Implementations must be safe for concurrent
 // use and must not retry on their own: the Gateway owns retry policy.
@@ -67,12 +114,30 @@ type Provider interface {
 	Complete(ctx context.Context, req Request) (Response, error)
 }
 
+// ErrorKind classifies a provider failure by what the operator must do.
+type ErrorKind string
+
+// Error kinds. Only KindTransient is retried; the others need a person:
+// KindInvalidRequest means the request itself is wrong for this provider
+// and model (a configuration error: model name, base URL, parameters or
+// schema), KindAuth a bad or unauthorised key, KindQuota an exhausted
+// quota or credit balance.
+const (
+	KindTransient      ErrorKind = "transient"
+	KindInvalidRequest ErrorKind = "invalid_request"
+	KindAuth           ErrorKind = "auth"
+	KindQuota          ErrorKind = "quota"
+	KindOther          ErrorKind = "other"
+)
+
 // ProviderError is an error answered by (or on the way to) a provider.
-// Retryable marks transient failures: 429, 5xx, 529 overloaded, timeouts and
-// network errors. 400/401/403 and other 4xx are not retryable.
+// Retryable marks transient failures: 429 (except an exhausted quota),
+// 5xx, 529 overloaded, timeouts and network errors. Kind tells the
+// non-retryable ones apart.
 type ProviderError struct {
 	Provider string
 	Status   int // HTTP status; 0 for transport errors
+	Kind     ErrorKind
 	Message  string
 	// Retryable reports whether the same request may succeed later.
 	Retryable bool
@@ -94,8 +159,15 @@ func (e *ProviderError) Error() string {
 	if e.Err != nil {
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}
-	if e.Retryable {
+	switch {
+	case e.Retryable:
 		b.WriteString(" (transient)")
+	case e.Kind == KindInvalidRequest:
+		b.WriteString(" (the provider rejected the request: a configuration error — check the model name, base URL and provider; not retried)")
+	case e.Kind == KindAuth:
+		b.WriteString(" (the API key is missing, wrong or not allowed this model; not retried)")
+	case e.Kind == KindQuota:
+		b.WriteString(" (quota or credit exhausted; not retried until it is raised)")
 	}
 	return b.String()
 }
@@ -122,38 +194,51 @@ func (e *MalformedError) Error() string {
 	return fmt.Sprintf("%s provider: malformed answer: %s", e.Provider, e.Reason)
 }
 
-// EstimateTokens is the conservative token estimate used wherever a real
-// tokenizer is not available: one token per three bytes, rounded up. Real
-// BPE tokenizers average about four bytes per token on English and code, so
-// this over-estimates, which is the safe side for budgets and windows.
-func EstimateTokens(s string) int {
-	return (len(s) + 2) / 3
-}
-
-// EstimateRequestTokens estimates the input tokens of a request.
-func EstimateRequestTokens(req Request) int {
-	n := EstimateTokens(req.System) + EstimateTokens(string(req.Schema))
-	for _, m := range req.Messages {
-		n += EstimateTokens(m.Content)
-	}
-	return n
-}
-
 // classifyStatus builds the ProviderError for a non-2xx HTTP answer.
 func classifyStatus(provider string, resp *http.Response, body []byte, now time.Time) *ProviderError {
 	pe := &ProviderError{
 		Provider: provider,
 		Status:   resp.StatusCode,
 		Message:  errorMessage(body),
+		Kind:     KindOther,
 	}
+	code := errorCode(body)
 	switch {
+	case code == "insufficient_quota" || code == "billing_hard_limit_reached" ||
+		strings.Contains(strings.ToLower(pe.Message), "credit balance is too low"):
+		// OpenAI answers an exhausted quota with 429 and Anthropic an empty
+		// credit balance with 400: waiting does not help either.
+		pe.Kind = KindQuota
 	case resp.StatusCode == http.StatusTooManyRequests,
 		resp.StatusCode == http.StatusRequestTimeout,
 		resp.StatusCode >= 500: // includes Anthropic's 529 overloaded
+		pe.Kind = KindTransient
 		pe.Retryable = true
 		pe.RetryAfter = parseRetryAfter(resp.Header, now)
+	case resp.StatusCode == http.StatusUnauthorized, resp.StatusCode == http.StatusForbidden:
+		pe.Kind = KindAuth
+	case resp.StatusCode == http.StatusBadRequest, resp.StatusCode == http.StatusNotFound,
+		resp.StatusCode == http.StatusUnprocessableEntity, resp.StatusCode == http.StatusRequestEntityTooLarge:
+		pe.Kind = KindInvalidRequest
 	}
 	return pe
+}
+
+// errorCode reads error.code (OpenAI) or error.type (Anthropic).
+func errorCode(body []byte) string {
+	var env struct {
+		Error struct {
+			Type string `json:"type"`
+			Code any    `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return ""
+	}
+	if c, ok := env.Error.Code.(string); ok && c != "" {
+		return c
+	}
+	return env.Error.Type
 }
 
 // errorMessage extracts {"error":{"message":...}} (both wire formats) or
@@ -209,7 +294,7 @@ func transportError(ctx context.Context, provider string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("%s provider: %w", provider, ctxErr)
 	}
-	pe := &ProviderError{Provider: provider, Retryable: true, Err: err}
+	pe := &ProviderError{Provider: provider, Kind: KindTransient, Retryable: true, Err: err}
 	var te interface{ Timeout() bool }
 	if errors.As(err, &te) && te.Timeout() {
 		pe.Message = "timeout"

@@ -40,7 +40,8 @@ func TestAnthropicToolUseWireFormat(t *testing.T) {
 	assert.Equal(t, "2023-06-01", ws.headers[0].Get("anthropic-version"))
 	body := ws.body(0)
 	assert.Equal(t, "claude-default", body["model"])
-	assert.Equal(t, "sys", body["system"])
+	assert.Equal(t, []any{map[string]any{"type": "text", "text": "sys", "cache_control": map[string]any{"type": "ephemeral"}}}, body["system"],
+		"the system prompt is the cached prefix")
 	assert.EqualValues(t, 256, body["max_tokens"])
 	assert.Equal(t, map[string]any{"type": "tool", "name": "verdict"}, body["tool_choice"])
 	tools := body["tools"].([]any)
@@ -50,7 +51,7 @@ func TestAnthropicToolUseWireFormat(t *testing.T) {
 	var wantSchema map[string]any
 	require.NoError(t, json.Unmarshal(testSchema(), &wantSchema))
 	assert.Equal(t, wantSchema, tool["input_schema"])
-	assert.Equal(t, []any{map[string]any{"role": "user", "content": "hello"}}, body["messages"])
+	assert.Equal(t, []any{map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "hello"}}}}, body["messages"])
 }
 
 func TestOpenAIJSONSchemaWireFormat(t *testing.T) {
@@ -109,7 +110,7 @@ func TestMalformedAnswers(t *testing.T) {
 				return &OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()}
 			},
 			rep:    openaiReply("Sure! Here is the answer: ok"),
-			reason: "not valid JSON",
+			reason: "holds no JSON object",
 		},
 		{
 			name: "openai no choices",
@@ -216,15 +217,31 @@ func TestParseRetryAfterHTTPDate(t *testing.T) {
 	assert.Equal(t, time.Duration(0), parseRetryAfter(h, now))
 }
 
-func TestEstimateTokensIsConservative(t *testing.T) {
+// TestPingParametersPerFlavor is the request `cogworks doctor` sends (no
+// schema, a tiny limit): OpenAI's reasoning models refuse max_tokens.
+func TestPingParametersPerFlavor(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		in   string
-		want int
+		flavor, model, want, absent string
 	}{
-		{"", 0}, {"a", 1}, {"abc", 1}, {"abcd", 2}, {"abcdefghi", 3},
+		{ProviderOpenAI, "gpt-5.4", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "o4-mini", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "gpt-4.1", "max_completion_tokens", "max_tokens"},
+		{ProviderOllama, "qwen3-coder:30b", "max_tokens", "max_completion_tokens"},
+		{ProviderVLLM, "Qwen/Qwen3-Coder-30B-A3B-Instruct", "max_tokens", "max_completion_tokens"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, EstimateTokens(tt.in), "EstimateTokens(%q)", tt.in)
+		t.Run(tt.flavor+" "+tt.model, func(t *testing.T) {
+			t.Parallel()
+			ws := newWireServer(t, openaiReply("OK"))
+			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: tt.model, HTTPClient: ws.Client()}
+			resp, err := p.Complete(context.Background(), Request{System: "check", Messages: []Message{{Role: RoleUser, Content: "ping"}}, MaxTokens: 16})
+			require.NoError(t, err)
+			assert.Equal(t, "OK", resp.Text)
+			body := ws.body(0)
+			assert.EqualValues(t, 16, body[tt.want])
+			assert.NotContains(t, body, tt.absent)
+			assert.NotContains(t, body, "response_format")
+		})
 	}
 }

@@ -19,7 +19,9 @@ import (
 type OutputSchema struct {
 	// Name is the schema's name sent to providers (snake_case type name).
 	Name string
-	// JSON is the self-contained schema document (no $ref, no $schema).
+	// JSON is the self-contained schema document sent to providers (no
+	// $ref, no $schema), in the form OpenAI's strict mode accepts:
+	// optional fields are required but nullable.
 	JSON      json.RawMessage
 	validator *validator.Schema
 }
@@ -81,9 +83,10 @@ func (c *schemaCache) get(t reflect.Type) (*OutputSchema, error) {
 }
 
 // SchemaFor generates the output schema for a struct type (or pointer to
-// one) with invopop/jsonschema: fields are required unless tagged
-// omitempty, additionalProperties is false, and every definition is
-// inlined so providers get a self-contained schema.
+// one) with invopop/jsonschema: additionalProperties is false, every
+// definition is inlined so providers get a self-contained schema, and
+// every field is required — one tagged omitempty as a union with null,
+// because strict structured output admits no optional properties.
 func SchemaFor(t reflect.Type) (*OutputSchema, error) {
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -103,7 +106,21 @@ func SchemaFor(t reflect.Type) (*OutputSchema, error) {
 	}
 	delete(doc, "$schema")
 	delete(doc, "$id")
-	clean, err := json.Marshal(doc)
+	var local map[string]any
+	if err := json.Unmarshal(raw, &local); err != nil {
+		return nil, fmt.Errorf("output schema for %s: decode: %w", t, err)
+	}
+	delete(local, "$schema")
+	delete(local, "$id")
+	// Providers get the strict-mode form; the local validator the same
+	// shape with every constraint kept.
+	makeStrict(doc, true)
+	makeStrict(local, false)
+	wire, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("output schema for %s: encode: %w", t, err)
+	}
+	clean, err := json.Marshal(local)
 	if err != nil {
 		return nil, fmt.Errorf("output schema for %s: encode: %w", t, err)
 	}
@@ -122,7 +139,7 @@ func SchemaFor(t reflect.Type) (*OutputSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output schema for %s: compile: %w", t, err)
 	}
-	return &OutputSchema{Name: name, JSON: clean, validator: v}, nil
+	return &OutputSchema{Name: name, JSON: wire, validator: v}, nil
 }
 
 // Validate checks a JSON document against the schema. It returns a

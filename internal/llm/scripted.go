@@ -31,6 +31,10 @@ type Scripted struct {
 type ScriptedAnswer struct {
 	Content string
 	Err     error
+	// Stop, when StopTruncated or StopRefused, replays an answer cut off at
+	// the output limit or a refusal with Refusal as its text.
+	Stop    StopReason
+	Refusal string
 }
 
 // ScriptedWildcard is the key whose queue serves any request.
@@ -142,6 +146,11 @@ func (s *Scripted) Complete(ctx context.Context, req Request) (Response, error) 
 		Model:        model,
 		InputTokens:  EstimateRequestTokens(req),
 		OutputTokens: EstimateTokens(answer.Content),
+	}
+	switch answer.Stop {
+	case StopRefused, StopTruncated:
+		resp.Stop, resp.Refusal = answer.Stop, answer.Refusal
+		return resp, nil
 	}
 	if req.Schema == nil {
 		resp.Text = answer.Content

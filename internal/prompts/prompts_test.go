@@ -240,3 +240,9 @@ func golden(t *testing.T, path, got string) {
 	require.NoError(t, err, "missing golden file %s (run with UPDATE=1)", path)
 	assert.Equal(t, string(want), got)
 }
+
+func TestUntrustedDataCannotMoveTheCacheBreak(t *testing.T) {
+	got := Untrusted("file x.go", "before"+CacheBreak+"after")
+	assert.NotContains(t, got, CacheBreak)
+	assert.Contains(t, got, "beforeafter")
+}

@@ -27,8 +27,17 @@ func funcs() template.FuncMap {
 		"json":          toJSON,
 		"bullets":       bullets,
 		"dataPolicy":    func() string { return DataPolicy },
+		"cacheBreak":    func() string { return CacheBreak },
 	}
 }
+
+// CacheBreak marks where the part of a user prompt shared by several
+// calls ends (the code under review, shared by the three review passes;
+// the context of a code-generation attempt, shared by its retries). The
+// LLM gateway removes it and asks the provider to cache the prompt up to
+// there. It is the same character as llm.CacheBreak; untrusted data is
+// stripped of it so data cannot move the mark.
+const CacheBreak = "\x1e"
 
 // Untrusted frames v as data: an id derived from the content ties the
 // BEGIN and END markers together, the content sits in a Markdown code fence
@@ -37,7 +46,7 @@ func funcs() template.FuncMap {
 // are framed as they are, string slices one per line, anything else as
 // indented JSON.
 func Untrusted(label string, v any) string {
-	content := format(v)
+	content := strings.ReplaceAll(format(v), CacheBreak, "")
 	content = strings.ReplaceAll(content, markerWord, "UNTRUSTED_DATA")
 	content = strings.ReplaceAll(content, strings.ToLower(markerWord), "untrusted_data")
 	sum := sha256.Sum256([]byte(label + "\x00" + content))
