@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"path"
 	"path/filepath"
 	"slices"
@@ -84,7 +85,7 @@ func (s *service) repoMap(ctx context.Context, req domain.Request) (any, error) 
 	if err != nil {
 		return nil, failf(domain.CodeInternalError, "scan workspace: %v", err)
 	}
-	for _, dir := range slices.Sorted(mapsKeys(byDir)) {
+	for _, dir := range slices.Sorted(maps.Keys(byDir)) {
 		pkg := byDir[dir]
 		for im := range imports[dir] {
 			pkg.Imports = append(pkg.Imports, im)
@@ -94,16 +95,6 @@ func (s *service) repoMap(ctx context.Context, req domain.Request) (any, error) 
 		out.Packages = append(out.Packages, *pkg)
 	}
 	return out, nil
-}
-
-func mapsKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // importPathOf is the import path of the package in dir; the root package
