@@ -281,7 +281,11 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (c
 		return cs, fail, nil
 	}
 	fail.Items = nil // the analyst reads the raw output instead
-	interp, err := e.interpret(ctx, r, sim, files)
+	diffs, err := changeDiffs(ctx, r.base, cs)
+	if err != nil {
+		return cs, nil, err
+	}
+	interp, err := e.interpret(ctx, r, sim, diffs)
 	if err != nil {
 		return cs, nil, err
 	}
@@ -307,15 +311,39 @@ func answerPaths(out codeOutput) []string {
 
 // interpret asks the failure analyst to explain a non-obvious simulation
 // failure (ASSERT-CODE-003).
-func (e codeGenExecutor) interpret(ctx context.Context, r swiRun, sim domain.SimulateResult, files map[string]string) (interpretation, error) {
+func (e codeGenExecutor) interpret(ctx context.Context, r swiRun, sim domain.SimulateResult, diffs []swiFileVar) (interpretation, error) {
 	var out interpretation
 	_, err := r.gw.Structured(ctx, llm.Call{
 		Stage: string(pipeline.StageCodeGeneration), SWI: r.rec.ID,
 		Template: "interpret_failure", SchemaName: "interpretation",
-		Vars: map[string]any{"SWI": swiText(r.item), "Failure": failureOutput(sim), "Files": fileVars(files)},
+		Vars: map[string]any{"SWI": swiText(r.item), "Failure": failureOutput(sim), "Files": diffs},
 	}, &out)
 	if err != nil {
 		return out, fmt.Errorf("interpret test failure of %s: %w", r.rec.ID, err)
+	}
+	return out, nil
+}
+
+// changeDiffs renders an attempt's changes as unified diffs against the
+// tree it applied to: the analyst reads the change, not a 2,000-line file
+// around it.
+func changeDiffs(ctx context.Context, base baseTree, cs changeSet) ([]swiFileVar, error) {
+	var out []swiFileVar
+	for _, p := range slices.Sorted(maps.Keys(cs.Files)) {
+		old, _, err := base.read(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("diff %s: %w", p, err)
+		}
+		if d := unifiedDiff(p, old, cs.Files[p]); d != "" {
+			out = append(out, swiFileVar{Path: p, Content: d})
+		}
+	}
+	for _, p := range cs.Deleted {
+		old, _, err := base.read(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("diff %s: %w", p, err)
+		}
+		out = append(out, swiFileVar{Path: p, Content: unifiedDiff(p, old, "")})
 	}
 	return out, nil
 }

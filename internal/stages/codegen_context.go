@@ -27,14 +27,6 @@ type swiFileVar struct {
 	Content string
 }
 
-func fileVars(files map[string]string) []swiFileVar {
-	out := make([]swiFileVar, 0, len(files))
-	for _, p := range slices.Sorted(maps.Keys(files)) {
-		out = append(out, swiFileVar{Path: p, Content: files[p]})
-	}
-	return out
-}
-
 // swiText describes the sub-work-item for the prompts.
 func swiText(it planner.SubWorkItem) string {
 	var b strings.Builder
