@@ -324,6 +324,14 @@ func (e codeGenExecutor) interpret(ctx context.Context, r swiRun, sim domain.Sim
 	return out, nil
 }
 
+// deletedNote is " (N deleted)" when the change deletes files.
+func deletedNote(deleted []string) string {
+	if len(deleted) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d deleted)", len(deleted))
+}
+
 // changeDiffs renders an attempt's changes as unified diffs against the
 // tree it applied to: the analyst reads the change, not a 2,000-line file
 // around it.
@@ -389,6 +397,6 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, cs changeSet, att
 	setSWIFeedback(snap, r.rec.ID, "")
 	return engine.StageResult{
 		Outcome: engine.StageDone,
-		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s) written, %d deleted, validated on `%s` (attempt %d).", r.rec.ID, len(files), len(cs.Deleted), branch, attempt),
+		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s)%s generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), deletedNote(cs.Deleted), branch, attempt),
 	}, nil
 }
