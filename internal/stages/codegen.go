@@ -324,6 +324,30 @@ func (e codeGenExecutor) interpret(ctx context.Context, r swiRun, sim domain.Sim
 	return out, nil
 }
 
+// presentOnBranch keeps the paths that exist on branch (or, before it
+// exists, on the SWI's base branch): a re-run after a crash must not ask
+// GitHub to delete a path the branch no longer has, which the Git trees API
+// may refuse. It costs requests only when the change deletes files.
+func (e codeGenExecutor) presentOnBranch(ctx context.Context, r swiRun, branch string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	tree, err := branchTree(ctx, e.gh, r.repo, branch)
+	if errors.Is(err, github.ErrNotFound) {
+		tree, err = branchTree(ctx, e.gh, r.repo, swiBase(r.in.Snapshot, r.rec))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("files to delete for %s: %w", r.rec.ID, err)
+	}
+	var out []string
+	for _, p := range paths {
+		if _, ok := tree[p]; ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 // deletedNote is " (N deleted)" when the change deletes files.
 func deletedNote(deleted []string) string {
 	if len(deleted) == 0 {
@@ -382,9 +406,13 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, cs changeSet, att
 	if title == "" {
 		title = r.rec.ID
 	}
-	_, _, err := idem.WriteFiles(ctx, e.gh, r.repo, idem.Commit{
+	del, err := e.presentOnBranch(ctx, r, branch, cs.Deleted)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	_, _, err = idem.WriteFiles(ctx, e.gh, r.repo, idem.Commit{
 		Branch: branch, From: swiBase(snap, r.rec),
-		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree, Delete: cs.Deleted,
+		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree, Delete: del,
 	})
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("commit code of sub-work-item %s: %w", r.rec.ID, err)

@@ -207,3 +207,27 @@ func assertSameTree(t *testing.T, want, got map[string]string) {
 		assert.True(t, ok, "unexpected file %s", p)
 	}
 }
+
+func TestCodegenRenamesAndDeletes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, dom, base := newRootlibFixture(t)
+	f.answer(t, codeOutput{Notes: "move Name, drop Less",
+		Renames: []codeRename{{From: "names.go", To: "name.go"}},
+		Edits:   []codeEdit{{Path: "name.go", Old: "// Name returns the library name.", New: "// Name returns the library's name."}},
+		Deletes: []string{"order.go"},
+	})
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err, "the domain service saw names.go gone: Name is declared once")
+
+	want := f.env.Sim.BranchFiles(testenv.Repo.String(), "main")
+	delete(want, "names.go")
+	delete(want, "order.go")
+	want["name.go"] = strings.Replace(base["names.go"], "library name", "library's name", 1)
+	assertSameTree(t, want, f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent)))
+	assert.Equal(t, int32(1), dom.simulations.Load())
+	assert.Equal(t, []string{"name.go"}, swiFiles(f.snap, "clamp"), "deleted paths are not recorded as the SWI's files")
+}
