@@ -2001,4 +2001,3 @@ func Step221(x int) string {
 	}
 	return fmtx.Wrap(y)
 }
-
