@@ -71,13 +71,17 @@ type codegenContext struct {
 // Context ranking: packages up to neighbourFullDistance away in the import
 // graph are shown whole, up to skeletonDistance as signatures only; a
 // neighbour file larger than maxNeighbourTokens is shown as signatures
-// only too. codegenContextBudget bounds the tokens of everything but the
-// files to edit, which keeps a fix's prompt small on a large repository.
+// only too. Everything but the never-dropped items (files to edit,
+// interfaces) fits in codegenPromptTarget minus those items, but never in
+// less than codegenMinContext: a fix's prompt stays small on a large
+// repository, and a large file to edit squeezes its neighbours rather than
+// the prompt growing by both.
 const (
 	neighbourFullDistance = 1
 	skeletonDistance      = 3
 	maxNeighbourTokens    = 4000
-	codegenContextBudget  = 10000
+	codegenPromptTarget   = 12000
+	codegenMinContext     = 3000
 )
 
 // issueText is the work item's title and body.
@@ -310,7 +314,7 @@ func docPriority(p string) (int, bool) {
 // promptVars assembles the context package within the configured window
 // (SPEC §8) and renders it into the code_generation variables. The files
 // to edit and the SWI's interfaces are never dropped; the rest fits in
-// codegenContextBudget, farther neighbours dropped first.
+// the context budget (codegenPromptTarget), farther neighbours dropped first.
 func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, cx codegenContext, feedback string) (map[string]any, error) {
 	var items []contextpack.Item
 	for _, p := range r.src.Own {
@@ -339,7 +343,7 @@ func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, cx codegenCo
 			fixed += contextpack.ItemTokens(it, llm.EstimateTokens)
 		}
 	}
-	window = min(window, fixed+codegenContextBudget)
+	window = min(window, fixed+max(codegenPromptTarget-fixed, codegenMinContext))
 	pack, err := contextpack.Assemble(items, max(window, 0), llm.EstimateTokens)
 	var overflow *contextpack.OverflowError
 	if errors.As(err, &overflow) {

@@ -151,12 +151,20 @@ func excludedContext(p string) bool {
 }
 
 // maxMapTokens bounds the repository map given to planning; past it the
-// map keeps exported declarations only, then file names only.
+// map drops detail level by level (see symbolMap).
 const maxMapTokens = 12000
+
+// Detail levels of the symbol map, most detailed first.
+const (
+	mapFiles = iota
+	mapNames
+	mapExported
+	mapAll
+)
 
 // renderRepoMap renders the file tree and, when m is set, the symbol map
 // for the planning prompt: every package with its files and their
-// declarations' one-line signatures.
+// declarations, as detailed as fits in maxMapTokens.
 func renderRepoMap(files []string, m *domain.RepoMapResult) string {
 	var tree strings.Builder
 	tree.WriteString("Files:\n")
@@ -166,32 +174,43 @@ func renderRepoMap(files []string, m *domain.RepoMapResult) string {
 	if m == nil {
 		return tree.String()
 	}
-	for _, level := range []int{2, 1, 0} {
+	for _, level := range []int{mapAll, mapExported, mapNames, mapFiles} {
 		out := tree.String() + "\nGo packages and declarations (line: signature):\n" + symbolMap(m, level)
-		if llm.EstimateTokens(out) <= maxMapTokens || level == 0 {
+		if llm.EstimateTokens(out) <= maxMapTokens || level == mapFiles {
 			return out
 		}
 	}
 	return tree.String()
 }
 
-// symbolMap renders m: level 2 lists every declaration, 1 exported ones, 0
-// only packages, files and test names.
+// symbolMap renders m at a detail level: mapAll lists every declaration's
+// signature, mapExported exported ones, mapNames every declaration's name
+// on one line per file (a large root-package library such as pflag has
+// 15k tokens of exported signatures alone), mapFiles only packages and
+// files. Test files are listed without their declarations.
 func symbolMap(m *domain.RepoMapResult, level int) string {
 	var b strings.Builder
 	for _, p := range m.Packages {
 		fmt.Fprintf(&b, "package %s (dir %s, import %s)\n", p.Name, p.Dir, p.ImportPath)
 		for _, f := range p.Files {
-			fmt.Fprintf(&b, "  %s (%d lines)\n", f.Path, f.Lines)
-			if level == 0 || f.Test {
-				continue
-			}
-			for _, s := range f.Symbols {
-				if level == 1 && !exported(s.Name) {
-					continue
+			fmt.Fprintf(&b, "  %s (%d lines)", f.Path, f.Lines)
+			switch {
+			case level == mapFiles || f.Test || len(f.Symbols) == 0:
+			case level == mapNames:
+				names := make([]string, len(f.Symbols))
+				for i, s := range f.Symbols {
+					names[i] = s.Name
 				}
-				fmt.Fprintf(&b, "    %d: %s\n", s.Line, s.Signature)
+				b.WriteString(": " + strings.Join(names, ", "))
+			default:
+				for _, s := range f.Symbols {
+					if level == mapExported && !exported(s.Name) {
+						continue
+					}
+					fmt.Fprintf(&b, "\n    %d: %s", s.Line, s.Signature)
+				}
 			}
+			b.WriteByte('\n')
 		}
 	}
 	return b.String()

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -116,6 +117,15 @@ func TestRenderRepoMapShrinksToFit(t *testing.T) {
 	shrunk := renderRepoMap([]string{"f.go"}, big)
 	assert.NotContains(t, shrunk, "helperWithALongName", "past the budget unexported declarations go first")
 	assert.Contains(t, shrunk, "func Exported()")
+
+	huge := chainMap()
+	for i := range 3000 {
+		huge.Packages[0].Files[0].Symbols = append(huge.Packages[0].Files[0].Symbols,
+			domain.Symbol{Kind: "func", Name: fmt.Sprintf("Exp%d", i), Signature: "func ExportedWithALongSignature(a, b, c int, opts ...Option) (Result, error)", Line: i})
+	}
+	names := renderRepoMap([]string{"f.go"}, huge)
+	assert.NotContains(t, names, "ExportedWithALongSignature", "past the budget even exported signatures go")
+	assert.Contains(t, names, "  f.go (3 lines): Exported, hidden, Exp0, Exp1,", "names stay, one line per file")
 
 	assert.Equal(t, "Files:\nf.go\n", renderRepoMap([]string{"f.go"}, nil), "without a service: the file tree")
 }
