@@ -343,6 +343,9 @@ func subIssueBody(n int, marker string, it planner.SubWorkItem, issueOf map[stri
 		fmt.Fprintf(&b, "Depends on %s\n\n", strings.Join(deps, ", "))
 	}
 	writeList(&b, "Files", it.Files)
+	if len(it.Symbols) > 0 {
+		writeList(&b, "Symbols", it.Symbols)
+	}
 	writeList(&b, "Interfaces", it.Interfaces)
 	b.WriteString("## Tests\n\n" + audit.Untrusted(strings.TrimSpace(it.Tests)) + "\n\n")
 	b.WriteString("## Description\n\n" + audit.Untrusted(strings.TrimSpace(it.Description)) + "\n")
