@@ -362,6 +362,13 @@ func (c *Client) DependencyGraph(ctx context.Context, req Request) (DependencyGr
 	return out, err
 }
 
+// RepoMap runs the repo_map method (Extension API 1.1.0).
+func (c *Client) RepoMap(ctx context.Context, req Request) (RepoMapResult, error) {
+	var out RepoMapResult
+	err := c.Call(ctx, MethodRepoMap, req, nil, &out)
+	return out, err
+}
+
 func newRequestID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails on supported platforms

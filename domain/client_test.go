@@ -110,7 +110,7 @@ func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
 		require.True(t, errors.As(err, &de), "%v", err)
 		assert.Equal(t, domain.CodeAPIVersionMismatch, de.Code)
 		assert.False(t, de.Retryable())
-		assert.Contains(t, de.Message, "1.0.0")
+		assert.Contains(t, de.Message, domain.APIVersion)
 		assert.Contains(t, de.Message, "2.0.0")
 		// Methods are refused too: the failed handshake is not cached.
 		_, err = c.Validate(ctx, domain.Request{})

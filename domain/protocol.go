@@ -6,8 +6,10 @@ import (
 )
 
 // APIVersion is the Extension API version this client speaks. Services whose
-// handshake reports a different MAJOR version are rejected.
-const APIVersion = "1.0.0"
+// handshake reports a different MAJOR version are rejected. 1.1.0 added
+// repo_map and Artifact.Delete; a 1.0 service simply does not declare
+// repo_map, and callers fall back to what they can do without it.
+const APIVersion = "1.1.0"
 
 // PathPrefix is the URL path under which every Extension API route lives.
 const PathPrefix = "/extension/v1/"
@@ -25,11 +27,15 @@ const (
 	MethodValidateDeps      = "validate_deps"
 	MethodExtractInterfaces = "extract_interfaces"
 	MethodDependencyGraph   = "dependency_graph"
+	// MethodRepoMap (since 1.1.0) lists the repository's packages, their
+	// imports and their declarations with one-line signatures.
+	MethodRepoMap = "repo_map"
 )
 
 var allMethods = []string{
 	MethodHandshake, MethodValidate, MethodNormalise, MethodReviewRules,
 	MethodSimulate, MethodValidateDeps, MethodExtractInterfaces, MethodDependencyGraph,
+	MethodRepoMap,
 }
 
 // Methods returns every method the Extension API defines, handshake first.
@@ -51,6 +57,9 @@ type Artifact struct {
 	// Path is relative to the repository root; it must not escape it.
 	Path    string `json:"path"`
 	Content string `json:"content"`
+	// Delete (since 1.1.0) removes the file at Path from the workspace
+	// instead of writing Content: a change that deletes or renames a file.
+	Delete bool `json:"delete,omitempty"`
 }
 
 // Request is the envelope of every Extension API call.

@@ -44,6 +44,7 @@ func schemaSources() map[string]any {
 		ResultSchema(MethodValidateDeps):      DiagnosticsResult{},
 		ResultSchema(MethodExtractInterfaces): ExtractResult{},
 		ResultSchema(MethodDependencyGraph):   DependencyGraphResult{},
+		ResultSchema(MethodRepoMap):           RepoMapResult{},
 	}
 }
 

@@ -25,6 +25,8 @@ type Commit struct {
 	From    string
 	Message string
 	Files   map[string]string
+	// Delete lists paths removed in the commit (a deleted or renamed file).
+	Delete []string
 }
 
 // WriteFiles commits c.Files on c.Branch, creating the branch from c.From
@@ -66,6 +68,11 @@ func writeFiles(ctx context.Context, api GitAPI, repo github.Repo, c Commit) (st
 	for _, p := range paths {
 		content := c.Files[p]
 		entries = append(entries, github.TreeEntry{Path: p, Mode: "100644", Type: "blob", Content: &content})
+	}
+	for _, p := range c.Delete {
+		if _, written := c.Files[p]; !written {
+			entries = append(entries, github.TreeEntry{Path: p, Mode: "100644", Type: "blob", Delete: true})
+		}
 	}
 	tree, err := api.CreateTree(ctx, repo, parent.TreeSHA, entries)
 	if err != nil {

@@ -275,3 +275,23 @@ func (r *racingBranch) CreateBranch(ctx context.Context, repo github.Repo, branc
 	}
 	return r.GitAPI.CreateBranch(ctx, repo, branch, sha)
 }
+
+func TestWriteFilesDeletes(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	ctx := context.Background()
+	env.Sim.SeedFiles(repo.String(), "main", map[string]string{"old/a.go": "package old\n", "keep.go": "package keep\n"})
+	c := idem.Commit{Branch: "cogworks/7/swi-1", From: "main", Message: "rename a.go",
+		Files: map[string]string{"new/a.go": "package old\n"}, Delete: []string{"old/a.go"}}
+	_, changed, err := idem.WriteFiles(ctx, env.Client, repo, c)
+	require.NoError(t, err)
+	assert.True(t, changed)
+	files := env.Sim.BranchFiles(repo.String(), c.Branch)
+	assert.NotContains(t, files, "old/a.go", "deleted")
+	assert.Equal(t, "package old\n", files["new/a.go"])
+	assert.Equal(t, "package keep\n", files["keep.go"], "the rest of the tree is untouched")
+
+	_, changed, err = idem.WriteFiles(ctx, env.Client, repo, c)
+	require.NoError(t, err)
+	assert.False(t, changed, "deleting a file already gone writes nothing")
+}

@@ -15,9 +15,12 @@ type SubWorkItem struct {
 	Title       string   `json:"title"`
 	Description string   `json:"description"`
 	Files       []string `json:"files"`
-	Interfaces  []string `json:"interfaces"`
-	Tests       string   `json:"tests"`
-	DependsOn   []string `json:"depends_on"`
+	// Symbols names the declarations the item changes or uses, e.g.
+	// "Command.ExecuteC" (localisation: the planner sees the symbol map).
+	Symbols    []string `json:"symbols"`
+	Interfaces []string `json:"interfaces"`
+	Tests      string   `json:"tests"`
+	DependsOn  []string `json:"depends_on"`
 }
 
 // Limits are the configured plan limits. A MaxItems of zero or less means

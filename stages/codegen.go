@@ -28,18 +28,6 @@ const (
 	codegenPromptOverhead = 2000
 )
 
-// codeOutput is the output of the code_generation prompt.
-type codeOutput struct {
-	Files []codeFile `json:"files"`
-	Notes string     `json:"notes"`
-}
-
-// codeFile is one generated file.
-type codeFile struct {
-	Path    string `json:"path"`
-	Content string `json:"content"`
-}
-
 // codeGenExecutor generates the code of the current sub-work-item
 // (SPEC §5 item 5): it picks the next SWI whose dependencies are
 // completed, assembles its context (never any scenario), asks the LLM for
@@ -60,6 +48,8 @@ type swiRun struct {
 	src  swiSources
 	ref  string // default branch
 	gw   *llm.Gateway
+	// base is the tree the answer's edits apply to.
+	base baseTree
 }
 
 // Execute implements engine.StageExecutor.
@@ -88,10 +78,18 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 	if r.src, err = loadSWISources(ctx, e.gh, r.repo, in.BotLogin, snap, rec, r.item); err != nil {
 		return engine.StageResult{}, err
 	}
-	others, err := e.contextItems(ctx, in, r.item, r.src)
+	if r.base, err = e.baseTree(ctx, r); err != nil {
+		return engine.StageResult{}, err
+	}
+	issue, err := e.issueText(ctx, in, r.n)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
+	cx, err := e.contextItems(ctx, in, r)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	cx.issue = issue
 	r.gw = e.d.gateway(snap)
 
 	maxAttempts := in.Config.Budgets.SubWorkItemMaxRetries
@@ -103,7 +101,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 	retry := ""
 	for k := 1; k <= maxAttempts; k++ {
 		feedback := strings.TrimSpace(strings.Join(nonEmpty(earlier, retry), "\n\n"))
-		vars, err := e.promptVars(in, r, others, feedback)
+		vars, err := e.promptVars(in, r, cx, feedback)
 		if err != nil {
 			return engine.StageResult{}, err
 		}
@@ -113,7 +111,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 			Template: "code_generation", SchemaName: "code", Vars: vars,
 		}, &out)
 		var fail *attemptFailure
-		var files map[string]string
+		var files changeSet
 		var se *llm.SchemaError
 		switch {
 		case errors.As(err, new(*llm.BudgetExceededError)):
@@ -197,28 +195,34 @@ func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pip
 	return rec, nil, nil
 }
 
-// check runs one attempt's files through the path rules and the domain
-// service. It returns the normalised files, or why the attempt failed.
-func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (map[string]string, *attemptFailure, error) {
-	if len(out.Files) == 0 {
-		return nil, &attemptFailure{Summary: "the answer contained no files"}, nil
+// check applies one attempt's answer to the base tree and runs the result
+// through the path rules and the domain service. It returns the changes, or
+// why the attempt failed. Changes that do not apply cost no toolchain run.
+func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (changeSet, *attemptFailure, error) {
+	var cs changeSet
+	if len(out.Edits)+len(out.Files)+len(out.Deletes)+len(out.Renames) == 0 {
+		return cs, &attemptFailure{Summary: "the answer changed nothing: no edits, files, deletes or renames"}, nil
 	}
 	if fail := answerFlood(out, r.in.Config.Trust); fail != nil {
-		return nil, fail, nil
+		return cs, fail, nil
 	}
-	paths := make([]string, 0, len(out.Files))
-	files := map[string]string{}
-	for _, f := range out.Files {
-		paths = append(paths, f.Path)
-		files[path.Clean(f.Path)] = f.Content
-	}
-	if err := checkGeneratedPaths(paths); err != nil {
+	// Paths are checked before any is read: an edit must not be able to
+	// quote (through the nearest-lines feedback) a file it may not touch.
+	if err := checkGeneratedPaths(answerPaths(out)); err != nil {
 		var items []feedbackItem
 		for _, line := range strings.Split(err.Error(), "\n") {
 			items = append(items, feedbackItem{Severity: "blocking", Category: "constraint_violation", Message: line})
 		}
-		return nil, &attemptFailure{Summary: "generated paths are not allowed", Items: items}, nil
+		return cs, &attemptFailure{Summary: "generated paths are not allowed", Items: items}, nil
 	}
+	cs, probs, err := applyAnswer(ctx, r.base, out)
+	if err != nil {
+		return cs, nil, fmt.Errorf("apply the answer for %s: %w", r.rec.ID, err)
+	}
+	if len(probs) > 0 {
+		return cs, editFailure(probs), nil
+	}
+	files := cs.Files
 	req := func(artifacts []domain.Artifact) domain.Request {
 		return domain.Request{
 			WorkItem: fmt.Sprint(r.n), Stage: string(pipeline.StageCodeGeneration),
@@ -231,67 +235,151 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (m
 	}
 	norm, err := e.d.Domain.Normalise(ctx, req(own))
 	if err != nil {
-		return nil, nil, fmt.Errorf("normalise generated code of %s: %w", r.rec.ID, err)
+		return cs, nil, fmt.Errorf("normalise generated code of %s: %w", r.rec.ID, err)
 	}
 	if items := diagnosticItems(norm.Diagnostics); len(items) > 0 {
-		return nil, &attemptFailure{Summary: "normalisation found syntax errors", Items: items}, nil
+		return cs, &attemptFailure{Summary: "normalisation found syntax errors", Items: items}, nil
 	}
 	for _, a := range norm.Artifacts {
-		if _, ok := files[a.Path]; ok {
+		// Only files CogWorks created are formatted whole: an upstream file
+		// keeps every byte the change did not touch, so the PR holds the fix
+		// and nothing a newer gofmt would rewrite.
+		if _, ok := files[a.Path]; ok && cs.Created[a.Path] {
 			files[a.Path] = a.Content
 		}
 	}
-	all := req(r.src.artifacts(files))
+	arts := r.src.artifacts(files)
+	for _, p := range cs.Deleted {
+		arts = slices.DeleteFunc(arts, func(a domain.Artifact) bool { return a.Path == p })
+		arts = append(arts, domain.Artifact{Path: p, Delete: true})
+	}
+	all := req(arts)
 	val, err := e.d.Domain.Validate(ctx, all)
 	if err != nil {
-		return nil, nil, fmt.Errorf("validate generated code of %s: %w", r.rec.ID, err)
+		return cs, nil, fmt.Errorf("validate generated code of %s: %w", r.rec.ID, err)
 	}
 	if items := diagnosticItems(val.Diagnostics); len(items) > 0 {
-		return nil, &attemptFailure{Summary: "validation failed", Items: items}, nil
+		return cs, &attemptFailure{Summary: "validation failed", Items: items}, nil
 	}
 	rules, err := e.d.Domain.ReviewRules(ctx, all, domain.ReviewRulesParams{})
 	if err != nil {
-		return nil, nil, fmt.Errorf("review rules on generated code of %s: %w", r.rec.ID, err)
+		return cs, nil, fmt.Errorf("review rules on generated code of %s: %w", r.rec.ID, err)
 	}
 	if items := diagnosticItems(rules.Diagnostics); len(items) > 0 {
-		return nil, &attemptFailure{Summary: "review rules reported blocking findings", Items: items}, nil
+		return cs, &attemptFailure{Summary: "review rules reported blocking findings", Items: items}, nil
 	}
 	pkgs := goPackages(files)
 	if len(pkgs) == 0 {
-		return files, nil, nil
+		return cs, nil, nil
 	}
 	sim, err := e.d.Domain.Simulate(ctx, all, domain.SimulateParams{Packages: pkgs})
 	if err != nil {
-		return nil, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
+		return cs, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
 	}
 	if sim.Passed {
-		return files, nil, nil
+		return cs, nil, nil
 	}
 	fail := &attemptFailure{Summary: fmt.Sprintf("tests failed (exit code %d)", sim.ExitCode), Items: diagnosticItems(sim.Diagnostics)}
 	if selfExplanatory(sim) {
 		fail.Verbatim = failureOutput(sim)
-		return nil, fail, nil
+		return cs, fail, nil
 	}
 	fail.Items = nil // the analyst reads the raw output instead
-	interp, err := e.interpret(ctx, r, sim, files)
+	diffs, err := changeDiffs(ctx, r.base, cs)
 	if err != nil {
-		return nil, nil, err
+		return cs, nil, err
+	}
+	interp, err := e.interpret(ctx, r, sim, diffs)
+	if err != nil {
+		return cs, nil, err
 	}
 	fail.Interpretation = &interp
-	return nil, fail, nil
+	return cs, fail, nil
+}
+
+// answerPaths lists every path an answer names, as the model wrote it.
+func answerPaths(out codeOutput) []string {
+	var ps []string
+	for _, e := range out.Edits {
+		ps = append(ps, e.Path)
+	}
+	for _, f := range out.Files {
+		ps = append(ps, f.Path)
+	}
+	ps = append(ps, out.Deletes...)
+	for _, r := range out.Renames {
+		ps = append(ps, r.From, r.To)
+	}
+	return ps
 }
 
 // interpret asks the failure analyst to explain a non-obvious simulation
 // failure (ASSERT-CODE-003).
-func (e codeGenExecutor) interpret(ctx context.Context, r swiRun, sim domain.SimulateResult, files map[string]string) (interpretation, error) {
+func (e codeGenExecutor) interpret(ctx context.Context, r swiRun, sim domain.SimulateResult, diffs []swiFileVar) (interpretation, error) {
 	var out interpretation
 	_, err := r.gw.Structured(ctx, llm.Call{
 		Stage: string(pipeline.StageCodeGeneration), SWI: r.rec.ID,
 		Template: "interpret_failure", SchemaName: "interpretation",
-		Vars: map[string]any{"SWI": swiText(r.item), "Failure": failureOutput(sim), "Files": fileVars(files)},
+		Vars: map[string]any{"SWI": swiText(r.item), "Failure": failureOutput(sim), "Files": diffs},
 	}, &out)
 	if err != nil {
 		return out, fmt.Errorf("interpret test failure of %s: %w", r.rec.ID, err)
+	}
+	return out, nil
+}
+
+// presentOnBranch keeps the paths that exist on branch (or, before it
+// exists, on the SWI's base branch): a re-run after a crash must not ask
+// GitHub to delete a path the branch no longer has, which the Git trees API
+// may refuse. It costs requests only when the change deletes files.
+func (e codeGenExecutor) presentOnBranch(ctx context.Context, r swiRun, branch string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	tree, err := branchTree(ctx, e.gh, r.repo, branch)
+	if errors.Is(err, github.ErrNotFound) {
+		tree, err = branchTree(ctx, e.gh, r.repo, swiBase(r.in.Snapshot, r.rec))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("files to delete for %s: %w", r.rec.ID, err)
+	}
+	var out []string
+	for _, p := range paths {
+		if _, ok := tree[p]; ok {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// deletedNote is " (N deleted)" when the change deletes files.
+func deletedNote(deleted []string) string {
+	if len(deleted) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d deleted)", len(deleted))
+}
+
+// changeDiffs renders an attempt's changes as unified diffs against the
+// tree it applied to: the analyst reads the change, not a 2,000-line file
+// around it.
+func changeDiffs(ctx context.Context, base baseTree, cs changeSet) ([]swiFileVar, error) {
+	var out []swiFileVar
+	for _, p := range slices.Sorted(maps.Keys(cs.Files)) {
+		old, _, err := base.read(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("diff %s: %w", p, err)
+		}
+		if d := unifiedDiff(p, old, cs.Files[p]); d != "" {
+			out = append(out, swiFileVar{Path: p, Content: d})
+		}
+	}
+	for _, p := range cs.Deleted {
+		old, _, err := base.read(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("diff %s: %w", p, err)
+		}
+		out = append(out, swiFileVar{Path: p, Content: unifiedDiff(p, old, "")})
 	}
 	return out, nil
 }
@@ -311,7 +399,8 @@ func goPackages(files map[string]string) []string {
 // commit writes the passing files to the SWI's branch, stacked on its base
 // branch; with several dependencies the other dependencies' files are
 // committed too so the branch holds all the code it builds on.
-func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]string, attempt int) (engine.StageResult, error) {
+func (e codeGenExecutor) commit(ctx context.Context, r swiRun, cs changeSet, attempt int) (engine.StageResult, error) {
+	files := cs.Files
 	snap := r.in.Snapshot
 	branch := swiBranch(r.n, r.rec)
 	tree := map[string]string{}
@@ -321,9 +410,13 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]
 	if title == "" {
 		title = r.rec.ID
 	}
-	_, _, err := idem.WriteFiles(ctx, e.gh, r.repo, idem.Commit{
+	del, err := e.presentOnBranch(ctx, r, branch, cs.Deleted)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	_, _, err = idem.WriteFiles(ctx, e.gh, r.repo, idem.Commit{
 		Branch: branch, From: swiBase(snap, r.rec),
-		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree,
+		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree, Delete: del,
 	})
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("commit code of sub-work-item %s: %w", r.rec.ID, err)
@@ -331,11 +424,12 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, files map[string]
 	_, i, _ := findSWI(snap, r.rec.ID)
 	snap.Artifacts.SubWorkItems[i].Branch = branch
 	prev := swiFiles(snap, r.rec.ID)
+	prev = slices.DeleteFunc(prev, func(p string) bool { return slices.Contains(cs.Deleted, p) })
 	setSWIFiles(snap, r.rec.ID, append(prev, slices.Collect(maps.Keys(files))...))
 	setSWIFeedback(snap, r.rec.ID, "")
 	return engine.StageResult{
 		Outcome: engine.StageDone,
-		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s) generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), branch, attempt),
+		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s)%s generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), deletedNote(cs.Deleted), branch, attempt),
 	}, nil
 }
 
@@ -357,9 +451,13 @@ func answerFlood(out codeOutput, caps config.Trust) *attemptFailure {
 	for _, f := range out.Files {
 		total += len(f.Path) + len(f.Content)
 	}
+	for _, ed := range out.Edits {
+		total += len(ed.Path) + len(ed.Old) + len(ed.New)
+	}
+	files := len(answerPaths(out))
 	var problems []string
-	if len(out.Files) > maxFiles {
-		problems = append(problems, fmt.Sprintf("the answer has %d files; at most %d are allowed per sub-work-item (trust.max_answer_files)", len(out.Files), maxFiles))
+	if files > maxFiles {
+		problems = append(problems, fmt.Sprintf("the answer touches %d files; at most %d are allowed per sub-work-item (trust.max_answer_files)", files, maxFiles))
 	}
 	if total > maxBytes {
 		problems = append(problems, fmt.Sprintf("the answer has %d bytes; at most %d are allowed per sub-work-item (trust.max_answer_bytes)", total, maxBytes))

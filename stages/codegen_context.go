@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/contextpack"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
@@ -26,14 +27,6 @@ type swiFileVar struct {
 	Content string
 }
 
-func fileVars(files map[string]string) []swiFileVar {
-	out := make([]swiFileVar, 0, len(files))
-	for _, p := range slices.Sorted(maps.Keys(files)) {
-		out = append(out, swiFileVar{Path: p, Content: files[p]})
-	}
-	return out
-}
-
 // swiText describes the sub-work-item for the prompts.
 func swiText(it planner.SubWorkItem) string {
 	var b strings.Builder
@@ -43,6 +36,9 @@ func swiText(it planner.SubWorkItem) string {
 	}
 	if len(it.Files) > 0 {
 		fmt.Fprintf(&b, "files: %s\n", strings.Join(it.Files, ", "))
+	}
+	if len(it.Symbols) > 0 {
+		fmt.Fprintf(&b, "symbols: %s\n", strings.Join(it.Symbols, ", "))
 	}
 	if len(it.Interfaces) > 0 {
 		fmt.Fprintf(&b, "interfaces: %s\n", strings.Join(it.Interfaces, ", "))
@@ -59,116 +55,276 @@ func swiText(it planner.SubWorkItem) string {
 	return b.String()
 }
 
-// contextItems gathers the context below the dependency outputs:
-// constraints (3), coding standards (4) and the files of the affected
-// modules (5). Scenario files are never read (holdout, ASSERT-SCEN-002),
-// nor anything else under .cogworks/.
-func (e codeGenExecutor) contextItems(ctx context.Context, in engine.StageInput, item planner.SubWorkItem, src swiSources) ([]contextpack.Item, error) {
-	var items []contextpack.Item
+// codegenContext is what code generation shows the model besides the
+// sub-work-item: the issue, the files to edit and the ranked neighbours.
+type codegenContext struct {
+	// issue is the work item's title and body (untrusted text).
+	issue string
+	// targets hold the current content of every existing file the plan
+	// names for the SWI: priority 1, never dropped.
+	targets []contextpack.Item
+	// items are constraints, standards and neighbours, packed by priority
+	// and import-graph distance.
+	items []contextpack.Item
+}
+
+// Context ranking: packages up to neighbourFullDistance away in the import
+// graph are shown whole, up to skeletonDistance as signatures only; a
+// neighbour file larger than maxNeighbourTokens is shown as signatures
+// only too. Everything but the never-dropped items (files to edit,
+// interfaces) fits in codegenPromptTarget minus those items, but never in
+// less than codegenMinContext: a fix's prompt stays small on a large
+// repository, and a large file to edit squeezes its neighbours rather than
+// the prompt growing by both.
+const (
+	neighbourFullDistance = 1
+	skeletonDistance      = 3
+	maxNeighbourTokens    = 4000
+	codegenPromptTarget   = 12000
+	codegenMinContext     = 3000
+)
+
+// issueText is the work item's title and body.
+func (e codeGenExecutor) issueText(ctx context.Context, in engine.StageInput, n int) (string, error) {
+	issue := in.Issue
+	if issue.Title == "" && issue.Body == "" {
+		var err error
+		if issue, err = e.gh.GetIssue(ctx, in.Repo, n); err != nil {
+			return "", fmt.Errorf("read work item %s#%d: %w", in.Repo, n, err)
+		}
+	}
+	return strings.TrimSpace(issue.Title + "\n\n" + issue.Body), nil
+}
+
+// baseTree is what the SWI's answer edits: the default branch under the
+// interface files, the dependencies' outputs and the SWI's own earlier
+// output (a remediation edits what it wrote before).
+func (e codeGenExecutor) baseTree(ctx context.Context, r swiRun) (baseTree, error) {
+	t := baseTree{Repo: e.repo(), Overlay: map[string]string{}}
+	maps.Copy(t.Overlay, r.src.Interfaces)
+	maps.Copy(t.Overlay, r.src.Deps)
+	if len(swiFiles(r.in.Snapshot, r.rec.ID)) > 0 {
+		own, err := depFiles(ctx, e.gh, r.repo, r.in.Snapshot, r.rec)
+		if err != nil {
+			return t, fmt.Errorf("earlier output of %s: %w", r.rec.ID, err)
+		}
+		maps.Copy(t.Overlay, own)
+	}
+	return t, nil
+}
+
+func (e codeGenExecutor) repo() contextpack.Repository {
+	if e.d.Repo != nil {
+		return e.d.Repo
+	}
+	if e.d.Workspace != "" {
+		return contextpack.LocalRepo{Dir: e.d.Workspace}
+	}
+	return nil
+}
+
+// contextItems gathers the context below the dependency outputs: the
+// files to edit (current content, never dropped), constraints (3), coding
+// standards (4) and the neighbours of the files to edit (5), ranked by
+// import-graph distance from the repository map, signatures only when far
+// or large. Lock files, fixtures, binaries, scenario files (holdout,
+// ASSERT-SCEN-002) and anything else under .cogworks/ are never context.
+func (e codeGenExecutor) contextItems(ctx context.Context, in engine.StageInput, r swiRun) (codegenContext, error) {
+	var cx codegenContext
+	item, src := r.item, r.src
 	if fi := in.Config.Constraints.ForbiddenImports; len(fi) > 0 {
 		var b strings.Builder
 		b.WriteString("Forbidden imports (a package under `from` must not import one under `to`):\n")
 		for _, f := range fi {
 			fmt.Fprintf(&b, "- %s must not import %s\n", f.From, f.To)
 		}
-		items = append(items, contextpack.Item{Priority: contextpack.PriorityConstraint, Kind: "constraint",
+		cx.items = append(cx.items, contextpack.Item{Priority: contextpack.PriorityConstraint, Kind: "constraint",
 			Path: ".cogworks/config.toml [constraints]", Content: b.String()})
 	}
-	repo := e.d.Repo
-	if repo == nil && e.d.Workspace != "" {
-		repo = contextpack.LocalRepo{Dir: e.d.Workspace}
+	shown := map[string]bool{}
+	for _, p := range src.Own {
+		shown[p] = true
 	}
-	if repo == nil {
-		return items, nil
+	for p := range src.Deps {
+		shown[p] = true
 	}
-	all, err := repo.ListFiles(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list repository files for context: %w", err)
-	}
-	all = contextpack.ExcludeScenarios(all, in.Config.Scenarios.Directory)
-	modules := map[string]int{} // directory → distance
+	var targetDirs []string
 	for _, f := range item.Files {
-		modules[path.Dir(path.Clean(f))] = 0
+		p := path.Clean(f)
+		if generatedPathProblem(f) != "" || len(contextpack.ExcludeScenarios([]string{p}, in.Config.Scenarios.Directory)) == 0 {
+			continue
+		}
+		targetDirs = append(targetDirs, path.Dir(p))
+		if shown[p] {
+			continue
+		}
+		c, ok, err := r.base.read(ctx, p)
+		if err != nil {
+			return cx, fmt.Errorf("read %s, a file to edit: %w", p, err)
+		}
+		if ok {
+			shown[p] = true
+			cx.targets = append(cx.targets, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: "file-to-edit", Path: p, Content: c})
+		}
 	}
-	if c := in.Snapshot.Classification; c != nil {
-		for _, m := range c.AffectedModules {
-			if _, ok := modules[m]; !ok {
-				modules[path.Clean(m)] = 1
+	if len(targetDirs) == 0 {
+		if c := in.Snapshot.Classification; c != nil {
+			for _, m := range c.AffectedModules {
+				targetDirs = append(targetDirs, path.Clean(m))
 			}
 		}
 	}
+	repo := e.repo()
+	if repo == nil {
+		return cx, nil
+	}
+	all, err := repo.ListFiles(ctx)
+	if err != nil {
+		return cx, fmt.Errorf("list repository files for context: %w", err)
+	}
+	all = contextpack.ExcludeScenarios(all, in.Config.Scenarios.Directory)
+	rmap, err := loadRepoMap(ctx, e.d, string(in.Stage), r.base.Overlay)
+	if err != nil {
+		return cx, err
+	}
+	var neighbours []contextpack.Item
+	if rmap != nil {
+		neighbours, err = mapNeighbours(ctx, r.base, rmap, targetDirs, item.Files, shown)
+	} else {
+		neighbours, err = dirNeighbours(ctx, r.base, all, targetDirs, shown)
+	}
+	if err != nil {
+		return cx, err
+	}
+	cx.items = append(cx.items, neighbours...)
 	for _, p := range all {
-		if strings.HasPrefix(p, ".cogworks/") || strings.HasPrefix(p, ".git/") {
+		if excludedContext(p) || shown[p] {
 			continue
 		}
-		if _, ok := src.Interfaces[p]; ok {
-			continue
-		}
-		if _, ok := src.Deps[p]; ok {
-			continue
-		}
-		prio, dist, ok := classifyContextFile(p, modules)
+		prio, ok := docPriority(p)
 		if !ok {
 			continue
 		}
-		b, err := repo.ReadFile(ctx, p)
+		c, ok, err := readContextFile(ctx, r.base, p)
 		if err != nil {
-			return nil, fmt.Errorf("read %s for context: %w", p, err)
+			return cx, err
 		}
-		if len(b) > maxContextFileBytes || !utf8.Valid(b) || slices.Contains(b, 0) {
-			continue
+		if ok {
+			kind := map[int]string{contextpack.PriorityConstraint: "constraint", contextpack.PriorityStandard: "standard"}[prio]
+			cx.items = append(cx.items, contextpack.Item{Priority: prio, Kind: kind, Path: p, Content: c})
 		}
-		kind := map[int]string{contextpack.PriorityConstraint: "constraint", contextpack.PriorityStandard: "standard"}[prio]
-		if kind == "" {
-			kind = "file"
-		}
-		items = append(items, contextpack.Item{Priority: prio, Kind: kind, Path: p, Content: string(b), Distance: dist})
 	}
-	return items, nil
+	return cx, nil
 }
 
-// classifyContextFile decides whether a repository file is context and at
+// readContextFile reads p for context; ok is false for a missing, large or
+// binary file.
+func readContextFile(ctx context.Context, base baseTree, p string) (string, bool, error) {
+	c, ok, err := base.read(ctx, p)
+	if err != nil {
+		return "", false, fmt.Errorf("read %s for context: %w", p, err)
+	}
+	if !ok || len(c) > maxContextFileBytes || !utf8.ValidString(c) || strings.ContainsRune(c, 0) {
+		return "", false, nil
+	}
+	return c, true, nil
+}
+
+// mapNeighbours ranks the repository's Go packages by import-graph
+// distance from the packages being changed: the non-test files of
+// packages within neighbourFullDistance whole (a large one as signatures),
+// the test file beside each file to edit whole, farther packages up to
+// skeletonDistance as their exported signatures.
+func mapNeighbours(ctx context.Context, base baseTree, m *domain.RepoMapResult, dirs, targets []string, shown map[string]bool) ([]contextpack.Item, error) {
+	dist := packageDistances(m, dirs)
+	siblingTests := map[string]bool{}
+	for _, t := range targets {
+		if strings.HasSuffix(t, ".go") && !strings.HasSuffix(t, "_test.go") {
+			siblingTests[strings.TrimSuffix(path.Clean(t), ".go")+"_test.go"] = true
+		}
+	}
+	var out []contextpack.Item
+	for _, p := range m.Packages {
+		d, ok := dist[p.Dir]
+		if !ok || d > skeletonDistance {
+			continue
+		}
+		if d > neighbourFullDistance {
+			out = append(out, contextpack.Item{Priority: contextpack.PriorityOther, Kind: "skeleton",
+				Path: p.Dir + " (package " + p.Name + ")", Content: packageSkeleton(p), Distance: d})
+			continue
+		}
+		for _, f := range p.Files {
+			if shown[f.Path] || excludedContext(f.Path) || (f.Test && !siblingTests[f.Path]) {
+				continue
+			}
+			c, ok, err := readContextFile(ctx, base, f.Path)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+			it := contextpack.Item{Priority: contextpack.PriorityOther, Kind: "file", Path: f.Path, Content: c, Distance: d}
+			if llm.EstimateTokens(c) > maxNeighbourTokens {
+				it.Kind, it.Content = "skeleton", fileSkeleton(f)
+			}
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// dirNeighbours is the ranking without a repository map (a domain service
+// older than Extension API 1.1.0): the files of the directories being
+// changed, the root directory included, at distance 0.
+func dirNeighbours(ctx context.Context, base baseTree, all, dirs []string, shown map[string]bool) ([]contextpack.Item, error) {
+	var out []contextpack.Item
+	for _, p := range all {
+		if shown[p] || excludedContext(p) || !slices.Contains(dirs, path.Dir(p)) || strings.HasSuffix(p, ".md") {
+			continue
+		}
+		c, ok, err := readContextFile(ctx, base, p)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, contextpack.Item{Priority: contextpack.PriorityOther, Kind: "file", Path: p, Content: c})
+		}
+	}
+	return out, nil
+}
+
+// docPriority decides whether a repository document is context and at
 // which priority: architecture decisions and constraint documents (3),
-// coding standards (4), files of the SWI's directories and the affected
-// modules (5, by distance).
-func classifyContextFile(p string, modules map[string]int) (prio, dist int, ok bool) {
+// coding standards (4).
+func docPriority(p string) (int, bool) {
 	lower := strings.ToLower(p)
 	base := path.Base(lower)
 	doc := strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".txt")
 	switch {
 	case doc && (strings.Contains(lower, "/adr/") || strings.HasPrefix(lower, "adr/") || strings.Contains(base, "constraint")):
-		return contextpack.PriorityConstraint, 0, true
+		return contextpack.PriorityConstraint, true
 	case doc && (strings.Contains(base, "style") || strings.Contains(base, "standard") || strings.Contains(base, "contributing")):
-		return contextpack.PriorityStandard, 0, true
+		return contextpack.PriorityStandard, true
 	}
-	best := -1
-	for dir, d := range modules {
-		if dir == "." || dir == "" {
-			continue
-		}
-		if path.Dir(p) == dir || strings.HasPrefix(p, dir+"/") {
-			if best < 0 || d < best {
-				best = d
-			}
-		}
-	}
-	if best < 0 {
-		return 0, 0, false
-	}
-	return contextpack.PriorityOther, best, true
+	return 0, false
 }
 
 // promptVars assembles the context package within the configured window
-// (SPEC §8) and renders it into the code_generation variables.
-func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, others []contextpack.Item, feedback string) (map[string]any, error) {
+// (SPEC §8) and renders it into the code_generation variables. The files
+// to edit and the SWI's interfaces are never dropped; the rest fits in
+// the context budget (codegenPromptTarget), farther neighbours dropped first.
+func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, cx codegenContext, feedback string) (map[string]any, error) {
 	var items []contextpack.Item
 	for _, p := range r.src.Own {
 		items = append(items, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: "interface", Path: p, Content: r.src.Interfaces[p]})
 	}
+	items = append(items, cx.targets...)
 	for _, p := range r.src.Direct {
 		items = append(items, contextpack.Item{Priority: contextpack.PriorityDependency, Kind: "dependency-output", Path: p, Content: r.src.Deps[p]})
 	}
-	items = append(items, others...)
+	items = append(items, cx.items...)
 	items = contextpack.ExcludeScenarioItems(items, in.Config.Scenarios.Directory)
 
 	swi := swiText(r.item)
@@ -180,7 +336,14 @@ func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, others []con
 	if out <= 0 {
 		out = llm.DefaultMaxTokens
 	}
-	window -= out + codegenPromptOverhead + llm.EstimateTokens(swi) + llm.EstimateTokens(feedback)
+	window -= out + codegenPromptOverhead + llm.EstimateTokens(swi) + llm.EstimateTokens(feedback) + llm.EstimateTokens(cx.issue)
+	fixed := 0
+	for _, it := range items {
+		if it.Priority == contextpack.PriorityInterface {
+			fixed += contextpack.ItemTokens(it, llm.EstimateTokens)
+		}
+	}
+	window = min(window, fixed+max(codegenPromptTarget-fixed, codegenMinContext))
 	pack, err := contextpack.Assemble(items, max(window, 0), llm.EstimateTokens)
 	var overflow *contextpack.OverflowError
 	if errors.As(err, &overflow) {
@@ -190,16 +353,19 @@ func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, others []con
 		return nil, fmt.Errorf("assemble context for %s: %w", r.rec.ID, err)
 	}
 	var ifaces strings.Builder
+	targets := []swiFileVar{}
 	deps := []swiFileVar{}
 	rest := []swiFileVar{}
 	for _, it := range pack.Items {
-		switch it.Priority {
-		case contextpack.PriorityInterface:
+		switch {
+		case it.Kind == "file-to-edit":
+			targets = append(targets, swiFileVar{Path: it.Path, Content: it.Content})
+		case it.Priority == contextpack.PriorityInterface:
 			fmt.Fprintf(&ifaces, "==> %s <==\n%s", it.Path, it.Content)
 			if !strings.HasSuffix(it.Content, "\n") {
 				ifaces.WriteByte('\n')
 			}
-		case contextpack.PriorityDependency:
+		case it.Priority == contextpack.PriorityDependency:
 			deps = append(deps, swiFileVar{Path: it.Path, Content: it.Content})
 		default:
 			rest = append(rest, swiFileVar{Path: it.Path, Content: it.Content})
@@ -208,7 +374,10 @@ func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, others []con
 	if ifaces.Len() == 0 {
 		ifaces.WriteString(strings.Join(r.item.Interfaces, "\n"))
 	}
-	vars := map[string]any{"SWI": swi, "Interfaces": ifaces.String(), "Context": rest, "Dependencies": deps}
+	vars := map[string]any{"SWI": swi, "Interfaces": ifaces.String(), "Context": rest, "Dependencies": deps, "Targets": targets}
+	if cx.issue != "" {
+		vars["Issue"] = cx.issue
+	}
 	if feedback != "" {
 		vars["Feedback"] = feedback
 	}

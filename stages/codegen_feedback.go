@@ -67,6 +67,9 @@ type attemptFailure struct {
 	Items   []feedbackItem
 	// Verbatim is simulation output fed back as it is (ASSERT-CODE-002).
 	Verbatim string
+	// Edits reports the changes that did not apply, with the nearest
+	// matching lines; it replaces the Items list in the feedback.
+	Edits string
 	// Interpretation is the failure analyst's reading of a non-obvious
 	// simulation failure (ASSERT-CODE-003).
 	Interpretation *interpretation
@@ -88,7 +91,10 @@ func (f attemptFailure) lines() []string {
 func (f attemptFailure) render(attempt int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Attempt %d was rejected: %s\n", attempt, f.Summary)
-	if len(f.Items) > 0 {
+	if f.Edits != "" {
+		b.WriteString("\nChanges that could not be applied (copy `old` exactly from the file, whitespace included):\n")
+		b.WriteString(f.Edits)
+	} else if len(f.Items) > 0 {
 		b.WriteString("\nDiagnostics (severity, category, location, message):\n")
 		for _, it := range f.Items {
 			fmt.Fprintf(&b, "- %s\n", it)

@@ -142,6 +142,8 @@ func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
 	interp := f.requests("interpret_failure")
 	require.Len(t, interp, 1, "the failure analyst is asked once")
 	assert.Contains(t, interp[0], "counter misbehaves", "it sees the failure output")
+	assert.Contains(t, interp[0], "--- /dev/null\n+++ b/"+simplePath+"\n@@ -0,0 +1,", "it sees the attempt's change as a diff")
+	assert.Contains(t, interp[0], "+func (s *Simple) Inc() { s.n-- }")
 	reqs := f.requests("code_generation")
 	require.Len(t, reqs, 2)
 	assert.Contains(t, reqs[1], "Inc decrements the counter instead of incrementing it", "the interpretation is in the retry context")

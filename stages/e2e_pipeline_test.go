@@ -179,13 +179,13 @@ func e2eScript(t *testing.T, script *llm.Scripted) {
 	add(prompts.Planning, planner.Plan{SubWorkItems: []planner.SubWorkItem{{
 		ID: "sink", Title: "In-memory telemetry sink", Description: "Implement Publisher with an in-memory Sink.",
 		Files: []string{"telemetry/publish.go", "telemetry/publish_test.go"}, Interfaces: []string{"IF-TEL-PUBLISHER"},
-		Tests: "Publishing keeps the frame.", DependsOn: []string{},
+		Tests: "Publishing keeps the frame.", DependsOn: []string{}, Symbols: []string{},
 	}}})
 	for v := 1; v <= 4; v++ {
 		add("code_generation", codeOutput{Files: []codeFile{
 			{Path: "telemetry/publish.go", Content: e2eCode(v)},
 			{Path: "telemetry/publish_test.go", Content: e2eCodeTest},
-		}, Notes: fmt.Sprintf("version %d", v)})
+		}, Edits: []codeEdit{}, Deletes: []string{}, Renames: []codeRename{}, Notes: fmt.Sprintf("version %d", v)})
 	}
 	pass := func(fs ...review.Finding) reviewOutput {
 		return reviewOutput{Passed: !slices.ContainsFunc(fs, func(f review.Finding) bool { return f.Severity == review.SeverityBlocking }), Findings: emptyIfNil(fs)}

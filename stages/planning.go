@@ -10,6 +10,7 @@ import (
 
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/contextpack"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
@@ -101,10 +102,17 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 	if limit <= 0 {
 		limit = defaultMaxSubWorkItems
 	}
+	repoMap := x.repoMapText(ctx, in)
 	gw := d.gateway(snap)
 	var ordered []planner.SubWorkItem
 	_, err = runAttempts(ctx, in.Stage, stageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{"Title": in.Issue.Title, "Spec": spec, "Interfaces": decls, "MaxItems": limit}
+		if body := strings.TrimSpace(in.Issue.Body); body != "" {
+			vars["Issue"] = body
+		}
+		if repoMap != "" {
+			vars["RepoMap"] = repoMap
+		}
 		if feedback != "" {
 			vars["Feedback"] = feedback
 		}
@@ -137,6 +145,71 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 		return nil, err
 	}
 	return ordered, nil
+}
+
+// repoMapText is the repository map planning localises with: the file
+// tree and, when the domain service offers repo_map, the symbol map. A
+// map that cannot be built costs the plan its precision, not the run, so
+// failures are logged and planning goes on without it.
+func (x planningExecutor) repoMapText(ctx context.Context, in engine.StageInput) string {
+	repo := x.d.Repo
+	if repo == nil && x.d.Workspace != "" {
+		repo = contextpack.LocalRepo{Dir: x.d.Workspace}
+	}
+	if repo == nil {
+		return ""
+	}
+	all, err := repo.ListFiles(ctx)
+	if err != nil {
+		x.d.logger().Warn("planning without a repository map", "error", err)
+		return ""
+	}
+	all = contextpack.ExcludeScenarios(all, in.Config.Scenarios.Directory)
+	m, err := loadRepoMap(ctx, x.d, string(in.Stage), nil)
+	if err != nil {
+		x.d.logger().Warn("planning without a symbol map", "error", err)
+	}
+	return renderRepoMap(treeLines(all), m)
+}
+
+// treeLines lists the paths for the map, each fixture, vendored or
+// generated directory collapsed to one line with its file count.
+func treeLines(paths []string) []string {
+	var out []string
+	collapsed := map[string]int{}
+	for _, p := range paths {
+		if strings.HasPrefix(p, ".git/") {
+			continue
+		}
+		dir := collapsedDir(p)
+		if dir == "" {
+			out = append(out, p)
+			continue
+		}
+		if collapsed[dir] == 0 {
+			out = append(out, dir) // placeholder, rewritten below
+		}
+		collapsed[dir]++
+	}
+	for i, p := range out {
+		if n, ok := collapsed[p]; ok {
+			out[i] = fmt.Sprintf("%s/ (%d files, not shown)", p, n)
+		}
+	}
+	return out
+}
+
+// collapsedDir returns the fixture/vendor/.cogworks directory p lies in
+// ("" when none).
+func collapsedDir(p string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs[:len(segs)-1] {
+		switch strings.ToLower(seg) {
+		case "testdata", "fixtures", "vendor", "node_modules", ".cogworks":
+			return strings.Join(segs[:i+1], "/")
+		}
+	}
+	return ""
 }
 
 // writeSubIssues finds or creates one sub-issue per item, in order, and
@@ -270,6 +343,9 @@ func subIssueBody(n int, marker string, it planner.SubWorkItem, issueOf map[stri
 		fmt.Fprintf(&b, "Depends on %s\n\n", strings.Join(deps, ", "))
 	}
 	writeList(&b, "Files", it.Files)
+	if len(it.Symbols) > 0 {
+		writeList(&b, "Symbols", it.Symbols)
+	}
 	writeList(&b, "Interfaces", it.Interfaces)
 	b.WriteString("## Tests\n\n" + audit.Untrusted(strings.TrimSpace(it.Tests)) + "\n\n")
 	b.WriteString("## Description\n\n" + audit.Untrusted(strings.TrimSpace(it.Description)) + "\n")

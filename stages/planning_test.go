@@ -42,7 +42,7 @@ func item(id string, ifaces []string, deps ...string) planner.SubWorkItem {
 	ifaces = append([]string{}, ifaces...)
 	deps = append([]string{}, deps...)
 	return planner.SubWorkItem{ID: id, Title: "Item " + id, Description: "Do " + id, Files: []string{id + ".go"},
-		Interfaces: ifaces, Tests: "unit tests", DependsOn: deps}
+		Symbols: []string{}, Interfaces: ifaces, Tests: "unit tests", DependsOn: deps}
 }
 
 // goodPlan: C has no dependencies, A depends on C, B on A.

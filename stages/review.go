@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/review"
@@ -62,7 +64,11 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	}
 	passes = append(passes, constraints)
 
-	vars, err := e.promptVars(ctx, in, issue.Title, issue.Body, files)
+	diffs, err := reviewDiffs(ctx, e.gh, in.Repo, swiBase(snap, *rec), files)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	vars, err := e.promptVars(ctx, in, issue.Title, issue.Body, diffs)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -177,7 +183,7 @@ func constraintFinding(f xval.Finding) review.Finding {
 }
 
 // promptVars builds the variables the three review templates share.
-func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []domain.Artifact) (map[string]any, error) {
+func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []swiFileVar) (map[string]any, error) {
 	spec, err := readSpec(ctx, e.gh, in.Repo, in.Snapshot)
 	if err != nil {
 		return nil, err
@@ -193,6 +199,23 @@ func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, ti
 		vars["Constraints"] = c
 	}
 	return vars, nil
+}
+
+// reviewDiffs is each of the SWI's files as a unified diff against the
+// branch the SWI started from: reviewers judge the change, not the whole
+// file it sits in.
+func reviewDiffs(ctx context.Context, gh fileReader, repo github.Repo, base string, files []domain.Artifact) ([]swiFileVar, error) {
+	out := make([]swiFileVar, 0, len(files))
+	for _, f := range files {
+		old, err := gh.GetFile(ctx, repo, f.Path, base)
+		if err != nil && !errors.Is(err, github.ErrNotFound) {
+			return nil, fmt.Errorf("read %s at %s in %s for the review diff: %w", f.Path, base, repo, err)
+		}
+		if d := unifiedDiff(f.Path, string(old), f.Content); d != "" {
+			out = append(out, swiFileVar{Path: f.Path, Content: d})
+		}
+	}
+	return out, nil
 }
 
 // postSummary upserts the review summary comment on the parent issue.

@@ -3,6 +3,7 @@ package stages
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -179,4 +180,23 @@ func xvalFinding() xval.Finding {
 		Expected: "50..200 ms", Actual: "20", OwnerDomain: "firmware", ViolatingDomain: "software",
 		Artifact: "telemetry/publish.go", Line: 6, Message: "value outside the contract's bounds",
 	}
+}
+
+func TestReviewPassesReadTheDiffAgainstTheBase(t *testing.T) {
+	t.Parallel()
+	f := newShipFixture(t, false)
+	f.scriptReviews(t, nil, nil, nil)
+	_, err := f.run(t, pipeline.StageReview)
+	require.NoError(t, err)
+	n := 0
+	for _, r := range f.script.Requests() {
+		if !strings.HasPrefix(r.Template, "review_") {
+			continue
+		}
+		n++
+		user := r.Messages[len(r.Messages)-1].Content
+		assert.Contains(t, user, "--- /dev/null\n+++ b/"+shipCodePath+"\n@@ -0,0 +1,", "%s sees the new file as a diff against the interface branch", r.Template)
+		assert.Contains(t, user, "+package telemetry\n")
+	}
+	assert.Equal(t, 3, n)
 }

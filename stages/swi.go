@@ -227,6 +227,7 @@ func planItem(ctx context.Context, gh issueReader, repo github.Repo, snap *pipel
 	it.Description = issue.Body
 	it.Interfaces = listAfterHeading(issue.Body, "interfaces")
 	it.Files = listAfterHeading(issue.Body, "files")
+	it.Symbols = listAfterHeading(issue.Body, "symbols")
 	return it, nil
 }
 

@@ -129,7 +129,7 @@ func (f *buildFixture) run(t *testing.T, stage pipeline.Stage) (engine.StageResu
 // code queues one code_generation answer.
 func (f *buildFixture) code(t *testing.T, files map[string]string) {
 	t.Helper()
-	out := codeOutput{Notes: "scripted"}
+	out := codeOutput{Notes: "scripted", Edits: []codeEdit{}, Files: []codeFile{}, Deletes: []string{}, Renames: []codeRename{}}
 	for p, c := range files {
 		out.Files = append(out.Files, codeFile{Path: p, Content: c})
 	}

@@ -173,7 +173,7 @@ func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
 	env := testenv.New(t)
 	repo := testenv.Repo.String()
 	it := planner.SubWorkItem{ID: "a", Title: "Counter", Description: "Count things.",
-		Files: []string{"widgets/c.go"}, Interfaces: []string{"IF-A", "IF-B"}}
+		Files: []string{"widgets/c.go"}, Symbols: []string{"Counter.Inc", "newCounter"}, Interfaces: []string{"IF-A", "IF-B"}}
 	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, subIssueBody(7, "<!-- cogworks:swi=7/a -->", it, nil))
 	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1})
 
@@ -181,6 +181,7 @@ func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-A", "IF-B"}, got.Interfaces)
 	assert.Equal(t, []string{"widgets/c.go"}, got.Files)
+	assert.Equal(t, []string{"Counter.Inc", "newCounter"}, got.Symbols, "the symbols survive the round trip")
 	assert.Equal(t, "Counter", got.Title)
 
 	snap.Plan = []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}

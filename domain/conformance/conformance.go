@@ -3,7 +3,9 @@ package conformance
 import (
 	"context"
 	"errors"
+	"path"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +69,14 @@ func Run(t *testing.T, client *domain.Client, fx Fixtures) {
 		}
 	})
 
+	if hs.Supports(domain.MethodRepoMap) {
+		t.Run("repo_map maps the request's artifacts in place", func(t *testing.T) {
+			res, err := client.RepoMap(ctx, fx.Request)
+			require.NoError(t, err)
+			checkRepoMap(t, hs, res, fx.Request.Artifacts)
+		})
+	}
+
 	t.Run("unknown method answers unsupported_method", func(t *testing.T) {
 		resp, err := client.PostRaw(ctx, unknownMethod,
 			[]byte(`{"api_version":"`+domain.APIVersion+`","request_id":"c1","method":"`+unknownMethod+`","repository":{"path":""}}`))
@@ -111,6 +121,27 @@ func Run(t *testing.T, client *domain.Client, fx Fixtures) {
 			assert.True(t, de.Retryable())
 			assert.NoError(t, client.Health(ctx), "service unhealthy after a cancelled request")
 		})
+	}
+}
+
+// checkRepoMap checks that every mapped file lies in its package's
+// directory, that paths are repository-relative, and that every artifact
+// of a type the service covers is mapped (artifacts are part of the tree).
+func checkRepoMap(t *testing.T, hs domain.HandshakeResult, res domain.RepoMapResult, artifacts []domain.Artifact) {
+	t.Helper()
+	mapped := map[string]bool{}
+	for _, p := range res.Packages {
+		assert.NotEmpty(t, p.ImportPath, "package %s: import_path", p.Dir)
+		assert.False(t, path.IsAbs(p.Dir) || strings.HasPrefix(path.Clean(p.Dir), ".."), "package dir %q is not repository-relative", p.Dir)
+		for _, f := range p.Files {
+			assert.Equal(t, path.Clean(p.Dir), path.Dir(f.Path), "file %s is not in its package's directory %s", f.Path, p.Dir)
+			mapped[f.Path] = true
+		}
+	}
+	for _, a := range artifacts {
+		if hs.Covers(a.Path) && !a.Delete {
+			assert.True(t, mapped[path.Clean(a.Path)], "artifact %s is missing from the map", a.Path)
+		}
 	}
 }
 

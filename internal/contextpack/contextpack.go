@@ -10,8 +10,8 @@ import (
 
 // Priorities of context items (SPEC §8); a lower number is more important.
 const (
-	// PriorityInterface is the current SWI's interface definitions: never
-	// dropped.
+	// PriorityInterface is the current SWI's interface definitions and the
+	// current content of the files it edits: never dropped.
 	PriorityInterface = 1
 	// PriorityDependency is the output of directly depended-upon SWIs.
 	PriorityDependency = 2

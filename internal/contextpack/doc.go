@@ -6,7 +6,8 @@
 // import-graph distance first, then (4) coding standards, (3) architectural
 // constraints, (2) outputs of depended-upon sub-work-items — and never
 // drops (1) the current sub-work-item's interface definitions
-// (ASSERT-CODE-006); if those alone exceed the window it returns an
+// (ASSERT-CODE-006) and the current content of the files it edits (an
+// edit must quote them exactly); if those alone exceed the window it returns an
 // *OverflowError. Tokens are counted by the caller's function (for example
 // llm.EstimateTokens) over each item's path and content.
 //

@@ -190,6 +190,12 @@ type file struct {
 	Content string `json:"content"`
 }
 
+// code is a code_generation answer that creates files whole: the demo's
+// files are all new, so it needs no edits.
+func code(notes string, files ...file) map[string]any {
+	return map[string]any{"edits": []any{}, "files": files, "deletes": []string{}, "renames": []any{}, "notes": notes}
+}
+
 type finding struct {
 	File        string `json:"file"`
 	Line        int    `json:"line"`
@@ -247,18 +253,18 @@ func Script() (*RuleProvider, error) {
 		}},
 		{Template: "planning", Answer: map[string]any{"sub_work_items": []map[string]any{
 			{"id": "codec", "title": "Brake pressure frame codec", "description": codecSWI,
-				"files": []string{"telemetry/brake.go", "telemetry/brake_test.go"}, "interfaces": []string{"TEL-BRAKE-CODEC"},
+				"files": []string{"telemetry/brake.go", "telemetry/brake_test.go"}, "interfaces": []string{"TEL-BRAKE-CODEC"}, "symbols": []string{"BrakePressureID", "BrakePressureSize", "Frame"},
 				"tests": "Round trip and rejection of foreign frames.", "depends_on": []string{}},
 			{"id": "publisher", "title": "Rate-limited brake pressure publisher", "description": publisherSWI,
-				"files": []string{"telemetry/publisher.go", "telemetry/publisher_test.go"}, "interfaces": []string{"TEL-BRAKE-PUBLISH"},
+				"files": []string{"telemetry/publisher.go", "telemetry/publisher_test.go"}, "interfaces": []string{"TEL-BRAKE-PUBLISH"}, "symbols": []string{"BrakePressureCycleMS", "EncodeBrakePressure"},
 				"tests": "A publish inside one cycle is refused.", "depends_on": []string{"codec"}},
 		}}},
-		{Template: "code_generation", When: []string{publisherSWI}, Answer: map[string]any{
-			"files": []file{{"telemetry/publisher.go", publisherGo}, {"telemetry/publisher_test.go", publisherTestGo}}, "notes": "Publisher with an injectable clock."}},
-		{Template: "code_generation", When: []string{codecSWI, "undefined: payload"}, Answer: map[string]any{
-			"files": []file{{"telemetry/brake.go", brakeGo}, {"telemetry/brake_test.go", brakeTestGo}}, "notes": "Fixed the undefined payload; also validate the payload length."}},
-		{Template: "code_generation", When: []string{codecSWI}, Answer: map[string]any{
-			"files": []file{{"telemetry/brake.go", brakeGoBroken}, {"telemetry/brake_test.go", brakeTestGo}}, "notes": "Codec over a 4-byte big-endian payload."}},
+		{Template: "code_generation", When: []string{publisherSWI},
+			Answer: code("Publisher with an injectable clock.", file{"telemetry/publisher.go", publisherGo}, file{"telemetry/publisher_test.go", publisherTestGo})},
+		{Template: "code_generation", When: []string{codecSWI, "undefined: payload"},
+			Answer: code("Fixed the undefined payload; also validate the payload length.", file{"telemetry/brake.go", brakeGo}, file{"telemetry/brake_test.go", brakeTestGo})},
+		{Template: "code_generation", When: []string{codecSWI},
+			Answer: code("Codec over a 4-byte big-endian payload.", file{"telemetry/brake.go", brakeGoBroken}, file{"telemetry/brake_test.go", brakeTestGo})},
 		{Template: "review_quality", When: []string{publisherSrc}, Answer: noFindings},
 		{Template: "review_quality", Answer: reviewAnswer{Passed: true, Findings: []finding{{File: "telemetry/brake.go", Line: 9, Severity: "warning", Criterion: "documentation",
 			Explanation: "Say in the doc comment that the payload is big-endian so firmware decoders agree."}}}},

@@ -58,7 +58,7 @@ func (o Options) withDefaults() Options {
 var capabilities = []string{
 	domain.MethodHandshake, domain.MethodValidate, domain.MethodNormalise,
 	domain.MethodReviewRules, domain.MethodSimulate, domain.MethodValidateDeps,
-	domain.MethodExtractInterfaces, domain.MethodDependencyGraph,
+	domain.MethodExtractInterfaces, domain.MethodDependencyGraph, domain.MethodRepoMap,
 }
 
 type service struct {
@@ -107,6 +107,7 @@ func (s *service) methods() map[string]methodFunc {
 		domain.MethodValidateDeps:      s.validateDeps,
 		domain.MethodExtractInterfaces: s.extractInterfaces,
 		domain.MethodDependencyGraph:   s.dependencyGraph,
+		domain.MethodRepoMap:           s.repoMap,
 	}
 }
 

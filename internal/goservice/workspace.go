@@ -79,6 +79,9 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 		}
 	}
 	for i, a := range req.Artifacts {
+		if a.Delete {
+			continue // listed in files, so mirror left it out: it is gone
+		}
 		dst := filepath.Join(dir, filepath.FromSlash(path.Clean(a.Path)))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			ws.Remove()

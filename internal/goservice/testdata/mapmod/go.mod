@@ -1,0 +1,3 @@
+module example.com/mapmod
+
+go 1.22

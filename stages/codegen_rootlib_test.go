@@ -1,0 +1,238 @@
+package stages
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+// The rootlib fixture (testdata/rootlib) has the shapes that broke code
+// generation on real repositories: a root-package library, a 2,000-line
+// file holding the bug, a file the current gofmt would rewrite, a lock
+// file, a large fixture and packages one to four imports away.
+const (
+	rootlibIssueTitle = "Clamp returns lo for values above the range"
+	rootlibIssueBody  = "Clamp(15, 0, 10) returns 0; it must return 10. ISSUEBODYMARKER"
+	clampBug          = "\tif v > hi {\n\t\treturn lo\n\t}"
+	clampFix          = "\tif v > hi {\n\t\treturn hi\n\t}"
+	clampTestAnchor   = "func TestStep001(t *testing.T) {"
+	clampTest         = "func TestClampAboveRange(t *testing.T) {\n\tif got := Clamp(15, 0, 10); got != 10 {\n\t\tt.Fatalf(\"Clamp(15, 0, 10) = %d, want 10\", got)\n\t}\n}\n\n" + clampTestAnchor
+)
+
+// rootlibFiles reads testdata/rootlib.
+func rootlibFiles(t *testing.T) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	root := os.DirFS("testdata/rootlib")
+	require.NoError(t, fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(root, p)
+		// A file gofmt would rewrite is stored as .unformatted so the
+		// repository's own gofmt check passes; the fixture restores its name.
+		files[strings.TrimSuffix(p, ".unformatted")] = string(b)
+		return err
+	}))
+	return files
+}
+
+// clampItem is the plan item of the fix: the planner names the files and
+// the symbol.
+func clampItem() planner.SubWorkItem {
+	return planner.SubWorkItem{
+		ID: "clamp", Title: "Return hi above the range", Description: "Clamp returns lo for v > hi; return hi and test it.",
+		Files: []string{"big.go", "big_test.go", "legacy.go"}, Symbols: []string{"Clamp"}, Interfaces: []string{},
+		Tests: "TestClampAboveRange", DependsOn: []string{},
+	}
+}
+
+// countingDomain counts the toolchain runs of the domain service it wraps.
+type countingDomain struct {
+	*domain.Client
+	simulations atomic.Int32
+}
+
+func (c *countingDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
+	c.simulations.Add(1)
+	return c.Client.Simulate(ctx, req, p)
+}
+
+// newRootlibFixture seeds testdata/rootlib as the default branch and the
+// workspace, files the issue and the plan item, with the real Go service.
+func newRootlibFixture(t *testing.T) (*buildFixture, *countingDomain, map[string]string) {
+	t.Helper()
+	env := testenv.New(t)
+	repo := testenv.Repo.String()
+	base := rootlibFiles(t)
+	env.Sim.SeedFiles(repo, "main", base)
+	ws := t.TempDir()
+	for p, c := range base {
+		writeFile(t, ws, p, c)
+	}
+	parent := env.Sim.SeedIssue(repo, "alice", rootlibIssueTitle, rootlibIssueBody, pipeline.LabelRun)
+	ib := fmt.Sprintf("cogworks/%d/interfaces", parent)
+	env.Sim.SeedFiles(repo, ib, map[string]string{"doc.go": base["doc.go"]}) // nothing to design
+	snap := pipeline.NewSnapshot(repo, parent)
+	snap.Stage = pipeline.StageCodeGeneration
+	snap.Artifacts.InterfaceBranch = ib
+	it := clampItem()
+	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, it.Description, pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
+	snap.Artifacts.SubWorkItems = []pipeline.SWIRecord{{ID: it.ID, Issue: n, Order: 1, Status: string(pipeline.SWIPending)}}
+	snap.Plan = []planner.SubWorkItem{it}
+	snap.Interfaces = []pipeline.InterfaceDecl{{ID: "IF-CLAMP", Name: "Clamp", File: "big.go", Summary: "existing API"}}
+	dom := &countingDomain{Client: startGoService(t)}
+	script := llm.NewScripted()
+	cfg := config.Default()
+	cfg.Budgets.SubWorkItemMaxRetries = 3
+	f := &buildFixture{env: env, script: script, cfg: cfg, snap: &snap, parent: parent,
+		deps: Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws, Clock: env.Clock.Now}}
+	return f, dom, base
+}
+
+// answer queues one code_generation answer and returns its output tokens.
+func (f *buildFixture) answer(t *testing.T, out codeOutput) int {
+	t.Helper()
+	out.Edits = emptyIfNil(out.Edits)
+	out.Files = emptyIfNil(out.Files)
+	out.Deletes = emptyIfNil(out.Deletes)
+	out.Renames = emptyIfNil(out.Renames)
+	require.NoError(t, f.script.AddJSON("code_generation", out))
+	raw, err := json.Marshal(out)
+	require.NoError(t, err)
+	return llm.EstimateTokens(string(raw))
+}
+
+func clampEdits(bigOld string) codeOutput {
+	return codeOutput{Notes: "return hi above the range", Edits: []codeEdit{
+		{Path: "big.go", Old: bigOld, New: clampFix},
+		{Path: "big_test.go", Old: clampTestAnchor, New: clampTest},
+		{Path: "legacy.go", Old: `const Version = "1.0.0"`, New: `const Version = "1.0.1"`},
+	}}
+}
+
+func TestCodegenEditsLargeRootFileByteExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, dom, base := newRootlibFixture(t)
+	outTokens := f.answer(t, clampEdits(clampBug))
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+
+	want := f.env.Sim.BranchFiles(testenv.Repo.String(), "main")
+	want["big.go"] = strings.Replace(base["big.go"], clampBug, clampFix, 1)
+	want["big_test.go"] = strings.Replace(base["big_test.go"], clampTestAnchor, clampTest, 1)
+	want["legacy.go"] = strings.Replace(base["legacy.go"], `"1.0.0"`, `"1.0.1"`, 1)
+	got := f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
+	assertSameTree(t, want, got)
+	assert.Contains(t, got["legacy.go"], "func Legacy( a int )int{", "untouched bytes of an upstream file are not reformatted")
+	assert.Equal(t, int32(1), dom.simulations.Load(), "the fix's tests ran inside the pipeline")
+	assert.Less(t, outTokens, 1000, "a 10-line change to a 2,000-line file costs under 1k output tokens")
+
+	reqs := f.requests("code_generation")
+	require.Len(t, reqs, 1)
+	prompt := reqs[0]
+	tokens := llm.EstimateTokens(prompt)
+	own := llm.EstimateTokens(base["big.go"])
+	t.Logf("code-generation prompt: %d tokens (the file to edit: %d); answer: %d tokens", tokens, own, outTokens)
+	// The file to edit is shown whole whatever its size; what the packer
+	// chooses around it (template, issue, neighbours, skeletons) is bounded.
+	assert.LessOrEqual(t, tokens-own, 5000, "beyond the file to edit, the fix's prompt stays small")
+	assert.Contains(t, prompt, rootlibIssueTitle, "the issue title")
+	assert.Contains(t, prompt, "ISSUEBODYMARKER", "the issue body")
+	assert.Contains(t, prompt, base["big.go"], "the whole current content of the file to edit")
+	assert.Contains(t, prompt, base["legacy.go"])
+	assert.Contains(t, prompt, "symbols: Clamp")
+	assert.Contains(t, prompt, "func Wrap(v int) string", "the package it imports (distance 1), whole")
+	assert.Contains(t, prompt, "package deep // example.com/rootlib/internal/fmtx/deep (signatures only)", "two imports away: skeleton")
+	assert.Contains(t, prompt, `const Left = "["`, "three imports away: skeleton")
+	assert.NotContains(t, prompt, "unexportedDeep", "skeletons hold the exported API only")
+	assert.NotContains(t, prompt, "FARAWAYMARKER", "beyond the horizon")
+	assert.NotContains(t, prompt, "UNUSEDMARKER", "not in the import graph")
+	assert.NotContains(t, prompt, "LOCKFILEMARKER", "never go.sum")
+	assert.NotContains(t, prompt, "FIXTUREMARKER", "never testdata")
+}
+
+func TestCodegenEditThatDoesNotApplyGetsNearestLines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, dom, base := newRootlibFixture(t)
+	typo := "\tif v > hi {\n\t\treturn low\n\t}"
+	f.answer(t, clampEdits(typo))
+	f.answer(t, clampEdits(clampBug))
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+
+	reqs := f.requests("code_generation")
+	require.Len(t, reqs, 2)
+	line := lineOf(t, base["big.go"], clampBug)
+	fb := reqs[1]
+	assert.Contains(t, fb, "big.go: edit 1: `old` does not occur in the file")
+	assert.Contains(t, fb, fmt.Sprintf("lines %d-%d:", line, line+2), "where the nearest lines are")
+	assert.Contains(t, fb, "    \t\treturn lo", "the nearest lines themselves, to copy")
+	assert.Equal(t, int32(1), dom.simulations.Load(), "the edit that did not apply cost no toolchain run")
+	got := f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
+	assert.Equal(t, strings.Replace(base["big.go"], clampBug, clampFix, 1), got["big.go"])
+}
+
+// assertSameTree compares two trees file by file, byte for byte, naming
+// the files that differ rather than printing whole trees.
+func assertSameTree(t *testing.T, want, got map[string]string) {
+	t.Helper()
+	for p, w := range want {
+		g, ok := got[p]
+		if assert.True(t, ok, "%s is missing", p) && w != g {
+			t.Errorf("%s differs:\n%s", p, unifiedDiff(p, w, g))
+		}
+	}
+	for p := range got {
+		_, ok := want[p]
+		assert.True(t, ok, "unexpected file %s", p)
+	}
+}
+
+func TestCodegenRenamesAndDeletes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, dom, base := newRootlibFixture(t)
+	f.answer(t, codeOutput{Notes: "move Name, drop Less",
+		Renames: []codeRename{{From: "names.go", To: "name.go"}},
+		Edits:   []codeEdit{{Path: "name.go", Old: "// Name returns the library name.", New: "// Name returns the library's name."}},
+		Deletes: []string{"order.go"},
+	})
+
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err, "the domain service saw names.go gone: Name is declared once")
+
+	want := f.env.Sim.BranchFiles(testenv.Repo.String(), "main")
+	delete(want, "names.go")
+	delete(want, "order.go")
+	want["name.go"] = strings.Replace(base["names.go"], "library name", "library's name", 1)
+	assertSameTree(t, want, f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent)))
+	assert.Equal(t, int32(1), dom.simulations.Load())
+	assert.Equal(t, []string{"name.go"}, swiFiles(f.snap, "clamp"), "deleted paths are not recorded as the SWI's files")
+}

@@ -1,0 +1,3 @@
+module example.com/rootlib
+
+go 1.22

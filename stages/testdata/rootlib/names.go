@@ -1,0 +1,4 @@
+package rootlib
+
+// Name returns the library name.
+func Name() string { return "rootlib" }

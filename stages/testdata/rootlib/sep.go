@@ -1,0 +1,4 @@
+package rootlib
+
+// Sep is the list separator.
+const Sep = ", "
