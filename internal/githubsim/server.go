@@ -61,6 +61,7 @@ type Server struct {
 	faults   []*activeFault
 	limits   map[string]*bucket
 	reqSeq   int64
+	relaxed  map[Rule]bool // rules turned off (strict.go)
 
 	httpSrv *http.Server
 }
@@ -81,6 +82,7 @@ func New(opts ...Option) *Server {
 		actor:    DefaultActor,
 		nextID:   1000,
 		issueIDs: map[int64]issueKey{},
+		relaxed:  map[Rule]bool{},
 		limits: map[string]*bucket{
 			resourceCore:   {limit: 5000},
 			resourceSearch: {limit: 30},
