@@ -360,6 +360,13 @@ func (s *Server) createReview(c *call) {
 		commit = pr.headSHA
 	}
 	files := c.repo.flatten(c.repo.commitTree(commit))
+	var inDiff map[string]map[int]bool
+	if len(req.Comments) > 0 && s.enforced(RuleReviewDiff) {
+		inDiff = map[string]map[int]bool{}
+		for _, fd := range c.pullDiff(pr, commit) {
+			inDiff[fd.path] = fd.right
+		}
+	}
 	for _, ic := range req.Comments {
 		fe, ok := files[ic.Path]
 		if !ok {
@@ -369,6 +376,10 @@ func (s *Server) createReview(c *call) {
 		lines := strings.Count(string(c.repo.objects[fe.sha].data), "\n") + 1
 		if ic.Line < 1 || ic.Line > lines || ic.Body == "" {
 			c.message(http.StatusUnprocessableEntity, "Unprocessable Entity: \"Line could not be resolved\"")
+			return
+		}
+		if inDiff != nil && !inDiff[ic.Path][ic.Line] {
+			c.message(http.StatusUnprocessableEntity, "Unprocessable Entity: \"Pull request review thread line must be part of the diff\"")
 			return
 		}
 	}

@@ -313,6 +313,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET "+rp+"/pulls/{number}/reviews", s.repoHandler(s.listReviews))
 	m.HandleFunc("POST "+rp+"/pulls/{number}/reviews", s.repoHandler(s.createReview))
 	m.HandleFunc("GET "+rp+"/pulls/{number}/comments", s.repoHandler(s.listReviewComments))
+	m.HandleFunc("GET "+rp+"/pulls/{number}/files", s.repoHandler(s.listPullFiles))
 
 	m.HandleFunc("GET "+rp+"/git/refs", s.repoHandler(s.listRefs))
 	m.HandleFunc("GET "+rp+"/git/refs/{ref...}", s.repoHandler(s.listRefs))

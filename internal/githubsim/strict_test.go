@@ -3,9 +3,11 @@ package githubsim
 import (
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-github/v62/github"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -67,4 +69,71 @@ func TestBlobRawMediaType(t *testing.T) {
 	status, body := f.rawGet(t, "/repos/"+full+"/git/blobs/"+helloBlob, "application/vnd.github.raw")
 	require.Equal(t, http.StatusOK, status)
 	assert.Equal(t, "hello\n", body)
+}
+
+// numbered returns lines "l1".."ln", one a line.
+func numbered(n int, change map[int]string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		line := "l" + strconv.Itoa(i)
+		if c, ok := change[i]; ok {
+			line = c
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+func TestReviewCommentsMustBeInTheDiff(t *testing.T) {
+	f := setup(t)
+	c := ctx(t)
+	f.srv.SeedFiles(full, "main", map[string]string{"a.go": numbered(30, nil)})
+	f.srv.SeedFiles(full, "feat", map[string]string{"a.go": numbered(30, map[int]string{15: "changed"})})
+	_, _, err := f.client.PullRequests.Create(c, owner, name, newPull("feat", "main"))
+	require.NoError(t, err)
+
+	files, _, err := f.client.PullRequests.ListFiles(c, owner, name, 1, nil)
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	assert.Equal(t, "a.go", files[0].GetFilename())
+	assert.Equal(t, "@@ -12,7 +12,7 @@\n l12\n l13\n l14\n-l15\n+changed\n l16\n l17\n l18", files[0].GetPatch())
+
+	comment := func(line int) error {
+		_, _, err := f.client.PullRequests.CreateReview(c, owner, name, 1, &github.PullRequestReviewRequest{
+			Event:    github.String("COMMENT"),
+			Comments: []*github.DraftReviewComment{{Path: github.String("a.go"), Line: github.Int(line), Side: github.String("RIGHT"), Body: github.String("x")}},
+		})
+		return err
+	}
+	require.NoError(t, comment(15), "the changed line")
+	require.NoError(t, comment(12), "a context line")
+	err = comment(2)
+	require.Error(t, err)
+	assert.Equal(t, http.StatusUnprocessableEntity, statusOf(t, err))
+	assert.Contains(t, err.Error(), "must be part of the diff")
+
+	f.srv.Relax(RuleReviewDiff)
+	require.NoError(t, comment(2), "relaxed, any line of the file")
+}
+
+func TestDiffFileHunks(t *testing.T) {
+	tests := []struct {
+		name, old, new string
+		want           []int
+	}{
+		{"added file", "", "a\nb\n", []int{1, 2}},
+		{"change at top", numbered(10, nil), numbered(10, map[int]string{1: "x"}), []int{1, 2, 3, 4}},
+		{"two hunks", numbered(20, nil), numbered(20, map[int]string{2: "x", 19: "y"}), []int{1, 2, 3, 4, 5, 16, 17, 18, 19, 20}},
+		{"deleted file", "a\n", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, right, _, _ := diffFile(tt.old, tt.new)
+			var got []int
+			for l := range right {
+				got = append(got, l)
+			}
+			assert.ElementsMatch(t, tt.want, got)
+		})
+	}
 }
