@@ -17,7 +17,7 @@ func (c *Client) CreatePull(ctx context.Context, repo Repo, in NewPull) (PullReq
 	req := &gh.NewPullRequest{Title: &in.Title, Body: &in.Body, Head: &in.Head, Base: &in.Base, Draft: &in.Draft}
 	pr, _, err := c.gh.PullRequests.Create(ctx, repo.Owner, repo.Name, req)
 	if err != nil {
-		return PullRequest{}, convertError(fmt.Sprintf("open PR %s→%s in %s", in.Head, in.Base, repo), err)
+		return PullRequest{}, actionsRefusal(repo, convertError(fmt.Sprintf("open PR %s→%s in %s", in.Head, in.Base, repo), err))
 	}
 	return toPull(pr), nil
 }

@@ -97,6 +97,9 @@ func (s *Server) createPull(c *call) {
 	if !c.decode(&req) {
 		return
 	}
+	if c.actionsPullRefused() {
+		return
+	}
 	if strings.TrimSpace(req.Title) == "" {
 		c.invalid(fieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
 		return
@@ -341,6 +344,9 @@ func (s *Server) createReview(c *call) {
 	state, known := reviewStates[req.Event]
 	if !known {
 		c.invalid(fieldError{Resource: "PullRequestReview", Field: "event", Code: "invalid"})
+		return
+	}
+	if req.Event == "APPROVE" && c.actionsPullRefused() {
 		return
 	}
 	is := c.repo.issues[pr.number]

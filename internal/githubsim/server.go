@@ -55,6 +55,7 @@ type Server struct {
 	// scopes are the OAuth scopes of classic tokens (AddTokenScopes).
 	scopes        map[string][]string
 	installations map[int64]*installation
+	grants        map[string]*grant // token permissions (tokens.go)
 
 	metaMu   sync.Mutex // guards request log, faults and rate limits
 	requests []RequestLog
@@ -328,6 +329,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+rp+"/git/trees", s.repoHandler(s.createTree))
 	m.HandleFunc("GET "+rp+"/git/blobs/{sha}", s.repoHandler(s.getBlob))
 	m.HandleFunc("POST "+rp+"/git/blobs", s.repoHandler(s.createBlob))
+	m.HandleFunc("GET "+rp+"/actions/permissions/workflow", s.repoHandler(s.getWorkflowPermissions))
 	m.HandleFunc("GET "+rp+"/branches", s.repoHandler(s.listBranches))
 	m.HandleFunc("GET "+rp+"/branches/{branch...}", s.repoHandler(s.getBranch))
 	m.HandleFunc("GET "+rp+"/contents/{path...}", s.repoHandler(s.getContents))

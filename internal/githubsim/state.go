@@ -72,6 +72,9 @@ type repo struct {
 	pulls          map[int]*pull
 	reviews        []*review
 	reviewComments []*reviewComment
+	// actionsCanCreatePulls is "Allow GitHub Actions to create and approve
+	// pull requests" (tokens.go).
+	actionsCanCreatePulls bool
 }
 
 func repoKey(owner, name string) string { return strings.ToLower(owner + "/" + name) }

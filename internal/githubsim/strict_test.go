@@ -15,10 +15,24 @@ import (
 // rawGet sends GET path with an Accept header and returns status and body.
 func (f fixture) rawGet(t *testing.T, path, accept string) (int, string) {
 	t.Helper()
+	return f.rawRequest(t, path, accept, "")
+}
+
+// rawGetAs sends GET path with token (none when empty).
+func (f fixture) rawGetAs(t *testing.T, path, token string) (int, string) {
+	t.Helper()
+	return f.rawRequest(t, path, "", token)
+}
+
+func (f fixture) rawRequest(t *testing.T, path, accept, token string) (int, string) {
+	t.Helper()
 	req, err := http.NewRequestWithContext(ctx(t), http.MethodGet, f.url+"/api/v3"+path, nil)
 	require.NoError(t, err)
 	if accept != "" {
 		req.Header.Set("Accept", accept)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "token "+token)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)

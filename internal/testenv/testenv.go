@@ -119,3 +119,27 @@ func (e *Env) ClientAs(t testing.TB, login string) *github.Client {
 	require.NoError(t, err)
 	return client
 }
+
+// ActionsPermissions is the permissions: block the documented workflow
+// grants its GITHUB_TOKEN.
+func ActionsPermissions() map[string]string {
+	return map[string]string{"contents": "write", "issues": "write", "pull-requests": "write"}
+}
+
+// ActionsClient returns a client holding a workflow's GITHUB_TOKEN for the
+// fixture repository with permissions (see ActionsPermissions): it acts as
+// github-actions[bot] and meets every refusal GitHub reserves for Actions.
+func (e *Env) ActionsClient(t testing.TB, permissions map[string]string) *github.Client {
+	t.Helper()
+	token := "ghs_actions" + strings.Repeat("0", 8)
+	e.Sim.AddActionsToken(token, Repo.String(), permissions)
+	client, err := github.New(context.Background(), github.Options{
+		BaseURL:   e.URL + "/api/v3/",
+		Token:     token,
+		Retry:     github.RetryPolicy{MaxRetries: -1},
+		Sleep:     func(context.Context, time.Duration) error { return nil },
+		CacheSize: -1,
+	})
+	require.NoError(t, err)
+	return client
+}
