@@ -63,6 +63,8 @@ type Server struct {
 	limits   map[string]*bucket
 	reqSeq   int64
 	relaxed  map[Rule]bool // rules turned off (strict.go)
+	// enterprise is the GHES version served ("" for github.com).
+	enterprise string
 
 	httpSrv *http.Server
 }
@@ -232,8 +234,11 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 		return http.StatusForbidden
 	}
 
+	if s.enterprise != "" {
+		rec.Header().Set("X-GitHub-Enterprise-Version", s.enterprise)
+	}
 	// Handler only finds the pattern; ServeHTTP also sets path values.
-	if _, pattern := s.mux.Handler(r); pattern == "" {
+	if _, pattern := s.mux.Handler(r); pattern == "" || s.enterpriseLacks(r.URL.Path) {
 		writeNotFound(rec)
 	} else {
 		s.mux.ServeHTTP(rec, r)

@@ -1,6 +1,10 @@
 package githubsim
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Rule names one refusal of real GitHub that the simulator models. Every
 // rule is enforced by default, so the product's tests meet GitHub as it
@@ -78,4 +82,25 @@ func (s *Server) enforced(r Rule) bool {
 	s.metaMu.Lock()
 	defer s.metaMu.Unlock()
 	return !s.relaxed[r] && slices.Contains(AllRules(), r)
+}
+
+// WithEnterprise makes the simulator a GitHub Enterprise Server of version
+// (e.g. "3.17.0"): every response carries X-GitHub-Enterprise-Version, and
+// from 3.17 to 3.19 the sub-issues endpoints do not exist (404), as on
+// GHES before 3.20.
+func WithEnterprise(version string) Option {
+	return func(s *Server) { s.enterprise = version }
+}
+
+// enterpriseLacks reports whether this GHES version has no endpoint at
+// path (sub-issues arrived in 3.20).
+func (s *Server) enterpriseLacks(path string) bool {
+	if s.enterprise == "" || !strings.Contains(path, "/sub_issue") {
+		return false
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(s.enterprise, "%d.%d", &major, &minor); err != nil {
+		return true
+	}
+	return major < 3 || major == 3 && minor < 20
 }

@@ -151,3 +151,24 @@ func TestDiffFileHunks(t *testing.T) {
 		})
 	}
 }
+
+func TestEnterpriseServerWithoutSubIssues(t *testing.T) {
+	tests := []struct {
+		version string
+		want    int
+	}{
+		{"3.17.2", http.StatusNotFound},
+		{"3.19.0", http.StatusNotFound},
+		{"3.20.0", http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version, func(t *testing.T) {
+			f := setup(t, WithEnterprise(tt.version))
+			n := f.srv.SeedIssue(full, "alice", "parent", "")
+			status, _ := f.rawGet(t, "/repos/"+full+"/issues/"+strconv.Itoa(n)+"/sub_issues", "")
+			assert.Equal(t, tt.want, status)
+			status, _ = f.rawGet(t, "/repos/"+full+"/issues/"+strconv.Itoa(n), "")
+			assert.Equal(t, http.StatusOK, status, "issues themselves exist")
+		})
+	}
+}

@@ -63,10 +63,11 @@ type Env struct {
 // New starts a simulator with the fixture repository (default branch main,
 // a maintainer "alice" and a read-only "mallory") and a client that does
 // not retry, so injected faults surface at once.
-func New(t testing.TB) *Env {
+// Options (e.g. githubsim.WithEnterprise) configure the simulator further.
+func New(t testing.TB, opts ...githubsim.Option) *Env {
 	t.Helper()
 	clock := NewClock()
-	sim := githubsim.New(githubsim.WithClock(clock.Now))
+	sim := githubsim.New(append([]githubsim.Option{githubsim.WithClock(clock.Now)}, opts...)...)
 	url, err := sim.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start the GitHub simulator: %v", err)
