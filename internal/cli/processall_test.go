@@ -131,6 +131,13 @@ func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
 	gadgets := seedWork(t, env, "acme/gadgets", 2)
 	foreign := seedWork(t, env, "other/thing", 1)
 	f, out, _ := testFactory(t, env)
+	tmp := t.TempDir()
+	f.Getenv = func(k string) string {
+		if k == "TMPDIR" {
+			return tmp
+		}
+		return ""
+	}
 	var mu sync.Mutex
 	seenCfg := map[string]config.GateMode{}
 	seenFiles := map[string]bool{}
@@ -157,6 +164,9 @@ func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
 	}
 	assert.NotContains(t, env.Sim.Labels("other/thing", foreign[0]), "cogworks:stage:intake", "another organisation is out of scope")
 	assert.NotEmpty(t, out.String())
+	left, err := filepath.Glob(filepath.Join(tmp, "cogworks-org-*"))
+	require.NoError(t, err)
+	assert.Empty(t, left, "the run's temporary workspace is removed")
 }
 
 func TestProcessAllWritesAndPushesMetrics(t *testing.T) {
