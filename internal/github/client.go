@@ -98,6 +98,9 @@ type Client struct {
 	apps *gh.Client
 	// app is the installation transport under App auth (nil for tokens).
 	app *ghinstallation.Transport
+	// download fetches archives from the URLs GitHub redirects to: the
+	// retrying transport without credentials or the ETag cache.
+	download *http.Client
 }
 
 // New builds a Client from opts. ctx is accepted for symmetry with other
@@ -168,7 +171,8 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.Manifest != nil {
 		manifest = *opts.Manifest
 	}
-	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app}
+	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app,
+		download: &http.Client{Transport: retry}}
 	if opts.App != nil {
 		jwt, err := ghinstallation.NewAppsTransport(counter, opts.App.AppID, opts.App.PrivateKey)
 		if err != nil {

@@ -255,8 +255,9 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			return rec.status
 		}
 	}
-	// Like GitHub, GET /rate_limit does not count against the limit.
-	s.rateHeaders(rec.Header(), resource, r.URL.Path != "/rate_limit")
+	// Like GitHub, GET /rate_limit does not count against the limit, nor
+	// do archive downloads (codeload is not the API).
+	s.rateHeaders(rec.Header(), resource, r.URL.Path != "/rate_limit" && !strings.HasPrefix(r.URL.Path, codeloadPrefix))
 	return rec.status
 }
 
@@ -338,6 +339,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET "+rp+"/branches", s.repoHandler(s.listBranches))
 	m.HandleFunc("GET "+rp+"/branches/{branch...}", s.repoHandler(s.getBranch))
 	m.HandleFunc("GET "+rp+"/contents/{path...}", s.repoHandler(s.getContents))
+	m.HandleFunc("GET "+rp+"/tarball/{ref...}", s.repoHandler(s.getTarball))
+	m.HandleFunc("GET "+codeloadPrefix+"{owner}/{repo}/legacy.tar.gz/{sha}", s.repoHandler(s.getCodeload))
 	m.HandleFunc("PUT "+rp+"/contents/{path...}", s.repoHandler(s.putContents))
 	m.HandleFunc("DELETE "+rp+"/contents/{path...}", s.repoHandler(s.deleteContents))
 }
