@@ -68,7 +68,7 @@ func (c *Client) CreateIssue(ctx context.Context, repo Repo, in NewIssue) (Issue
 	if err := c.manifest.Check(OpWriteIssue); err != nil {
 		return Issue{}, err
 	}
-	req := &gh.IssueRequest{Title: &in.Title, Body: &in.Body}
+	req := &gh.IssueRequest{Title: &in.Title, Body: capBodyPtr(&in.Body)}
 	if len(in.Labels) > 0 {
 		req.Labels = &in.Labels
 	}
@@ -84,7 +84,7 @@ func (c *Client) UpdateIssue(ctx context.Context, repo Repo, number int, u Issue
 	if err := c.manifest.Check(OpWriteIssue); err != nil {
 		return Issue{}, err
 	}
-	req := &gh.IssueRequest{Title: u.Title, Body: u.Body, Labels: u.Labels}
+	req := &gh.IssueRequest{Title: u.Title, Body: capBodyPtr(u.Body), Labels: u.Labels}
 	i, _, err := c.gh.Issues.Edit(ctx, repo.Owner, repo.Name, number, req)
 	if err != nil {
 		return Issue{}, convertError(fmt.Sprintf("update issue %s#%d", repo, number), err)
@@ -113,7 +113,7 @@ func (c *Client) CreateComment(ctx context.Context, repo Repo, number int, body 
 	if err := c.manifest.Check(OpWriteComments); err != nil {
 		return Comment{}, err
 	}
-	cm, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gh.IssueComment{Body: &body})
+	cm, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gh.IssueComment{Body: capBodyPtr(&body)})
 	if err != nil {
 		return Comment{}, convertError(fmt.Sprintf("comment on %s#%d", repo, number), err)
 	}
@@ -125,7 +125,7 @@ func (c *Client) EditComment(ctx context.Context, repo Repo, commentID int64, bo
 	if err := c.manifest.Check(OpWriteComments); err != nil {
 		return Comment{}, err
 	}
-	cm, _, err := c.gh.Issues.EditComment(ctx, repo.Owner, repo.Name, commentID, &gh.IssueComment{Body: &body})
+	cm, _, err := c.gh.Issues.EditComment(ctx, repo.Owner, repo.Name, commentID, &gh.IssueComment{Body: capBodyPtr(&body)})
 	if err != nil {
 		return Comment{}, convertError(fmt.Sprintf("edit comment %d in %s", commentID, repo), err)
 	}

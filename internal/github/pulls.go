@@ -14,7 +14,7 @@ func (c *Client) CreatePull(ctx context.Context, repo Repo, in NewPull) (PullReq
 	if err := c.manifest.Check(OpWritePull); err != nil {
 		return PullRequest{}, err
 	}
-	req := &gh.NewPullRequest{Title: &in.Title, Body: &in.Body, Head: &in.Head, Base: &in.Base, Draft: &in.Draft}
+	req := &gh.NewPullRequest{Title: &in.Title, Body: capBodyPtr(&in.Body), Head: &in.Head, Base: &in.Base, Draft: &in.Draft}
 	pr, _, err := c.gh.PullRequests.Create(ctx, repo.Owner, repo.Name, req)
 	if err != nil {
 		return PullRequest{}, actionsRefusal(repo, convertError(fmt.Sprintf("open PR %s→%s in %s", in.Head, in.Base, repo), err))
@@ -76,13 +76,13 @@ func (c *Client) CreateReview(ctx context.Context, repo Repo, number int, in New
 		return Review{}, err
 	}
 	event := string(in.Event)
-	req := &gh.PullRequestReviewRequest{Event: &event, Body: &in.Body}
+	req := &gh.PullRequestReviewRequest{Event: &event, Body: capBodyPtr(&in.Body)}
 	if in.CommitID != "" {
 		req.CommitID = &in.CommitID
 	}
 	for _, ic := range in.Comments {
 		req.Comments = append(req.Comments, &gh.DraftReviewComment{
-			Path: gh.String(ic.Path), Line: gh.Int(ic.Line), Side: gh.String("RIGHT"), Body: gh.String(ic.Body)})
+			Path: gh.String(ic.Path), Line: gh.Int(ic.Line), Side: gh.String("RIGHT"), Body: capBodyPtr(&ic.Body)})
 	}
 	r, _, err := c.gh.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
 	if err != nil {

@@ -97,7 +97,7 @@ func (s *Server) createPull(c *call) {
 	if !c.decode(&req) {
 		return
 	}
-	if c.actionsPullRefused() {
+	if c.actionsPullRefused() || c.bodyTooLong("PullRequest", &req.Body) {
 		return
 	}
 	if strings.TrimSpace(req.Title) == "" {
@@ -196,6 +196,9 @@ func (s *Server) editPull(c *call) {
 		Base  *string `json:"base"`
 	}
 	if !c.decode(&req) {
+		return
+	}
+	if c.bodyTooLong("PullRequest", req.Body) {
 		return
 	}
 	is := c.repo.issues[pr.number]
@@ -346,7 +349,7 @@ func (s *Server) createReview(c *call) {
 		c.invalid(fieldError{Resource: "PullRequestReview", Field: "event", Code: "invalid"})
 		return
 	}
-	if req.Event == "APPROVE" && c.actionsPullRefused() {
+	if req.Event == "APPROVE" && c.actionsPullRefused() || c.bodyTooLong("PullRequestReview", &req.Body) {
 		return
 	}
 	is := c.repo.issues[pr.number]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Rule names one refusal of real GitHub that the simulator models. Every
@@ -103,4 +104,19 @@ func (s *Server) enterpriseLacks(path string) bool {
 		return true
 	}
 	return major < 3 || major == 3 && minor < 20
+}
+
+// MaxBodyChars is the longest issue, comment, pull-request or review body
+// GitHub accepts, in characters.
+const MaxBodyChars = 65536
+
+// bodyTooLong enforces RuleBodyLength: it answers 422 and returns true
+// when body is over MaxBodyChars.
+func (c *call) bodyTooLong(resource string, body *string) bool {
+	if body == nil || utf8.RuneCountInString(*body) <= MaxBodyChars || !c.s.enforced(RuleBodyLength) {
+		return false
+	}
+	c.invalid(fieldError{Resource: resource, Field: "body", Code: "custom",
+		Message: fmt.Sprintf("body is too long (maximum is %d characters)", MaxBodyChars)})
+	return true
 }

@@ -172,3 +172,20 @@ func TestEnterpriseServerWithoutSubIssues(t *testing.T) {
 		})
 	}
 }
+
+func TestBodiesOverGitHubsLimitAreRefused(t *testing.T) {
+	f := setup(t)
+	c := ctx(t)
+	n := f.srv.SeedIssue(full, "alice", "t", "")
+	atLimit := strings.Repeat("é", MaxBodyChars) // characters, not bytes
+	_, _, err := f.client.Issues.CreateComment(c, owner, name, n, &github.IssueComment{Body: github.String(atLimit)})
+	require.NoError(t, err)
+	_, _, err = f.client.Issues.CreateComment(c, owner, name, n, &github.IssueComment{Body: github.String(atLimit + "x")})
+	require.Error(t, err)
+	assert.Equal(t, http.StatusUnprocessableEntity, statusOf(t, err))
+	assert.Contains(t, err.Error(), "body is too long")
+	_, _, err = f.client.Issues.Create(c, owner, name, &github.IssueRequest{Title: github.String("t"), Body: github.String(atLimit + "x")})
+	assert.Equal(t, http.StatusUnprocessableEntity, statusOf(t, err))
+	_, _, err = f.client.Issues.Edit(c, owner, name, n, &github.IssueRequest{Body: github.String(atLimit + "x")})
+	assert.Equal(t, http.StatusUnprocessableEntity, statusOf(t, err))
+}

@@ -1,0 +1,57 @@
+package github_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/github"
+)
+
+func TestCapBody(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		cut  bool
+	}{
+		{"short", "hello", false},
+		{"at the limit, in characters", strings.Repeat("é", github.MaxBodyChars), false},
+		{"one over", strings.Repeat("a", github.MaxBodyChars+1), true},
+		{"far over, multibyte", "<!-- marker -->" + strings.Repeat("日本", github.MaxBodyChars), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := github.CapBody(tt.in)
+			if !tt.cut {
+				assert.Equal(t, tt.in, got)
+				return
+			}
+			assert.Equal(t, github.MaxBodyChars, utf8.RuneCountInString(got))
+			assert.True(t, utf8.ValidString(got))
+			assert.Contains(t, got, "characters cut")
+			assert.Equal(t, tt.in[:10], got[:10], "the start (and its marker) is kept")
+			assert.Equal(t, got, github.CapBody(got), "capping is stable")
+		})
+	}
+}
+
+// GitHub refuses bodies over 65,536 characters (422); the adapter's writes
+// cut them instead of failing the stage.
+func TestLongBodiesAreCutNotRefused(t *testing.T) {
+	t.Parallel()
+	c, sim := newSimClient(t)
+	ctx := context.Background()
+	n := sim.SeedIssue("o/r", "alice", "t", "")
+	long := "<!-- cogworks:key -->\n" + strings.Repeat("log line\n", 10_000)
+	cm, err := c.CreateComment(ctx, simRepo, n, long)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(cm.Body, "<!-- cogworks:key -->"))
+	_, err = c.EditComment(ctx, simRepo, cm.ID, long+"more")
+	require.NoError(t, err)
+	_, err = c.CreateIssue(ctx, simRepo, github.NewIssue{Title: "x", Body: long})
+	require.NoError(t, err)
+}
