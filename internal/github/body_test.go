@@ -55,3 +55,24 @@ func TestLongBodiesAreCutNotRefused(t *testing.T) {
 	_, err = c.CreateIssue(ctx, simRepo, github.NewIssue{Title: "x", Body: long})
 	require.NoError(t, err)
 }
+
+// A write to a transferred issue answers 301; Go would repeat it as a GET
+// whose answer reads as success. It is reported instead.
+func TestWriteToMovedIssueIsReported(t *testing.T) {
+	t.Parallel()
+	c, sim := newSimClient(t)
+	ctx := context.Background()
+	sim.CreateRepo("o", "new", "main")
+	n := sim.SeedIssue("o/r", "alice", "t", "", "bug")
+	moved := sim.MoveIssue("o/r", n, "o/new")
+
+	_, err := c.SetLabels(ctx, simRepo, n, []string{"cogworks:run"})
+	var me *github.MovedError
+	require.ErrorAs(t, err, &me)
+	assert.Contains(t, me.Location, "/repos/o/new/issues/")
+	assert.Equal(t, []string{"bug"}, sim.Labels("o/new", moved), "nothing was written")
+
+	is, err := c.GetIssue(ctx, simRepo, n)
+	require.NoError(t, err, "a read follows the redirect")
+	assert.Equal(t, moved, is.Number)
+}

@@ -148,7 +148,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		chain = app
 	}
 
-	client := gh.NewClient(&http.Client{Transport: chain})
+	client := gh.NewClient(&http.Client{Transport: chain, CheckRedirect: refuseWriteRedirects})
 	if opts.Token != "" {
 		client = client.WithAuthToken(opts.Token)
 	}
@@ -249,4 +249,19 @@ func paginate[T any](fetch func(gh.ListOptions) ([]T, *gh.Response, error)) ([]T
 		opts.Page = resp.NextPage
 	}
 	return nil, fmt.Errorf("pagination exceeded %d pages", maxPages)
+}
+
+// refuseWriteRedirects stops the HTTP client from following a redirect of
+// a write. GitHub answers 301 for a moved (transferred) issue, and Go
+// repeats a redirected POST, PUT or PATCH as a GET: the write would be
+// dropped while the GET's answer read as its success. The 301 then
+// surfaces as a *MovedError.
+func refuseWriteRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) > 0 && via[0].Method != http.MethodGet && via[0].Method != http.MethodHead {
+		return http.ErrUseLastResponse
+	}
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	return nil
 }

@@ -75,6 +75,8 @@ type repo struct {
 	// actionsCanCreatePulls is "Allow GitHub Actions to create and approve
 	// pull requests" (tokens.go).
 	actionsCanCreatePulls bool
+	// moved maps the numbers of transferred issues to "owner/name/issues/N".
+	moved map[int]string
 }
 
 func repoKey(owner, name string) string { return strings.ToLower(owner + "/" + name) }

@@ -189,3 +189,25 @@ func TestBodiesOverGitHubsLimitAreRefused(t *testing.T) {
 	_, _, err = f.client.Issues.Edit(c, owner, name, n, &github.IssueRequest{Body: github.String(atLimit + "x")})
 	assert.Equal(t, http.StatusUnprocessableEntity, statusOf(t, err))
 }
+
+func TestMovedIssueAnswers301(t *testing.T) {
+	f := setup(t)
+	f.srv.CreateRepo(owner, "elsewhere", "main")
+	n := f.srv.SeedIssue(full, "alice", "moving", "b")
+	m := f.srv.MoveIssue(full, n, owner+"/elsewhere")
+	require.NotZero(t, m)
+
+	req, err := http.NewRequestWithContext(ctx(t), http.MethodPost,
+		f.url+"/api/v3/repos/"+full+"/issues/"+strconv.Itoa(n)+"/comments", strings.NewReader(`{"body":"hi"}`))
+	require.NoError(t, err)
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusMovedPermanently, resp.StatusCode)
+	assert.True(t, strings.HasSuffix(resp.Header.Get("Location"), "/repos/"+owner+"/elsewhere/issues/"+strconv.Itoa(m)+"/comments"))
+
+	is, _, err := f.client.Issues.Get(ctx(t), owner, name, n)
+	require.NoError(t, err, "a GET follows the redirect")
+	assert.Equal(t, m, is.GetNumber())
+}
