@@ -186,7 +186,12 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 		scope = "org:" + opts.Org
 	}
 	issues, err := gh.SearchIssues(ctx, workItemQuery(scope))
-	if err != nil {
+	switch {
+	case errors.Is(err, github.ErrIncompleteSearch):
+		// The work items found still get their step; the next run
+		// searches again and finds the rest.
+		f.Logger().Warn("search was incomplete: stepping the work items found", "scope", scope, "found", len(issues))
+	case err != nil:
 		return fmt.Errorf("search work items in %s: %w", scope, err)
 	}
 	items, err := selectWork(issues, opts)

@@ -76,3 +76,21 @@ func TestWriteToMovedIssueIsReported(t *testing.T) {
 	require.NoError(t, err, "a read follows the redirect")
 	assert.Equal(t, moved, is.Number)
 }
+
+func TestIncompleteSearchIsRetriedThenReported(t *testing.T) {
+	t.Parallel()
+	c, sim := newSimClient(t)
+	ctx := context.Background()
+	for range 4 {
+		sim.SeedIssue("o/r", "alice", "work", "", "cogworks:run")
+	}
+	sim.SetSearchIncomplete(1)
+	got, err := c.SearchIssues(ctx, "repo:o/r label:cogworks:run")
+	require.NoError(t, err, "the second try was complete")
+	assert.Len(t, got, 4)
+
+	sim.SetSearchIncomplete(2)
+	got, err = c.SearchIssues(ctx, "repo:o/r label:cogworks:run")
+	require.ErrorIs(t, err, github.ErrIncompleteSearch)
+	assert.Len(t, got, 2, "the partial results come with the error")
+}

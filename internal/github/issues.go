@@ -48,19 +48,32 @@ func (c *Client) ListIssues(ctx context.Context, repo Repo, f IssueFilter) ([]Is
 }
 
 // SearchIssues runs an issue search query, across all pages (GitHub caps
-// search results at 1000).
+// search results at 1000). A search GitHub cut short (it timed out and
+// says "incomplete_results": true) is run once more; if it is still
+// incomplete, the issues found come with an error wrapping
+// ErrIncompleteSearch, so the caller decides whether a partial list will
+// do.
 func (c *Client) SearchIssues(ctx context.Context, query string) ([]Issue, error) {
-	issues, err := paginate(func(lo gh.ListOptions) ([]*gh.Issue, *gh.Response, error) {
-		res, resp, err := c.gh.Search.Issues(ctx, query, &gh.SearchOptions{ListOptions: lo})
+	var issues []Issue
+	for range 2 {
+		incomplete := false
+		found, err := paginate(func(lo gh.ListOptions) ([]*gh.Issue, *gh.Response, error) {
+			res, resp, err := c.gh.Search.Issues(ctx, query, &gh.SearchOptions{ListOptions: lo})
+			if err != nil {
+				return nil, resp, err
+			}
+			incomplete = incomplete || res.GetIncompleteResults()
+			return res.Issues, resp, nil
+		})
 		if err != nil {
-			return nil, resp, err
+			return nil, convertError(fmt.Sprintf("search issues %q", query), err)
 		}
-		return res.Issues, resp, nil
-	})
-	if err != nil {
-		return nil, convertError(fmt.Sprintf("search issues %q", query), err)
+		issues = mapSlice(found, toIssue)
+		if !incomplete {
+			return issues, nil
+		}
 	}
-	return mapSlice(issues, toIssue), nil
+	return issues, fmt.Errorf("search issues %q: %w", query, ErrIncompleteSearch)
 }
 
 // CreateIssue opens an issue.

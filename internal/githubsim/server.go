@@ -63,6 +63,8 @@ type Server struct {
 	limits   map[string]*bucket
 	reqSeq   int64
 	relaxed  map[Rule]bool // rules turned off (strict.go)
+	// incompleteSearches is how many searches still time out.
+	incompleteSearches int
 	// enterprise is the GHES version served ("" for github.com).
 	enterprise string
 

@@ -211,3 +211,19 @@ func TestMovedIssueAnswers301(t *testing.T) {
 	require.NoError(t, err, "a GET follows the redirect")
 	assert.Equal(t, m, is.GetNumber())
 }
+
+func TestSearchCanBeIncomplete(t *testing.T) {
+	f := setup(t)
+	for i := range 4 {
+		f.srv.SeedIssue(full, "alice", "bug "+strconv.Itoa(i), "", "bug")
+	}
+	f.srv.SetSearchIncomplete(1)
+	res, _, err := f.client.Search.Issues(ctx(t), "repo:"+full+" label:bug", nil)
+	require.NoError(t, err)
+	assert.True(t, res.GetIncompleteResults())
+	assert.Len(t, res.Issues, 2, "part of the matches")
+	res, _, err = f.client.Search.Issues(ctx(t), "repo:"+full+" label:bug", nil)
+	require.NoError(t, err)
+	assert.False(t, res.GetIncompleteResults())
+	assert.Len(t, res.Issues, 4)
+}
