@@ -63,6 +63,9 @@ type Server struct {
 	limits   map[string]*bucket
 	reqSeq   int64
 	relaxed  map[Rule]bool // rules turned off (strict.go)
+	// writes holds each token's content-creating requests of the last
+	// hour (secondary.go).
+	writes map[string][]time.Time
 	// incompleteSearches is how many searches still time out.
 	incompleteSearches int
 	// enterprise is the GHES version served ("" for github.com).
@@ -226,6 +229,11 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			s.rateHeaders(rec.Header(), resource, false)
 			return f.write(rec)
 		}
+	}
+	resource = s.rateResource(r, resource)
+	if limited, wait := s.secondaryLimited(r); limited {
+		s.rateHeaders(rec.Header(), resource, false)
+		return writeSecondaryLimit(rec, wait)
 	}
 	if exhausted := s.rateExhausted(resource); exhausted {
 		s.rateHeaders(rec.Header(), resource, false)
