@@ -99,6 +99,18 @@ func issuesIn(t *testing.T, out string) map[int]int {
 	return seen
 }
 
+// A search GitHub cut short twice still steps what it found, and says so.
+func TestProcessAllStepsAnIncompleteSearchsResults(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	seedWork(t, env, testenv.Repo.String(), 4)
+	env.Sim.SetSearchIncomplete(2)
+	f, out, errOut := testFactory(t, env)
+	require.NoError(t, execute(t, f, "process-all", "--repo", testenv.Repo.String(), "--workspace", t.TempDir(), "--output", "json"))
+	assert.Len(t, issuesIn(t, out.String()), 2, "the two found were stepped")
+	assert.Contains(t, errOut.String(), "search was incomplete")
+}
+
 func TestProcessAllShardsSplitTheWorkWithoutOverlap(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
