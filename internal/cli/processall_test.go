@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -134,6 +135,9 @@ func TestProcessAllShardsSplitTheWorkWithoutOverlap(t *testing.T) {
 func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
+	// Four work items, three steps each, in one frozen instant come to
+	// about GitHub's 80 writes a minute; this test is about workspaces.
+	env.Sim.Relax(githubsim.RuleSecondaryRateLimit)
 	env.Sim.CreateRepo("acme", "gadgets", "trunk")
 	env.Sim.SeedFiles("acme/gadgets", "trunk", map[string]string{
 		".cogworks/config.toml": "[gates]\narchitecture = \"auto-proceed\"\n", "main.go": "package main\n",

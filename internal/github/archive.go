@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	gh "github.com/google/go-github/v62/github"
 )
+
+// archiveTimeout bounds one archive download.
+const archiveTimeout = 10 * time.Minute
 
 // Tarball returns the repository's files at ref as a gzipped tar archive
 // (every entry under one top-level directory): one API request, whatever

@@ -99,7 +99,9 @@ type Client struct {
 	// app is the installation transport under App auth (nil for tokens).
 	app *ghinstallation.Transport
 	// download fetches archives from the URLs GitHub redirects to: the
-	// retrying transport without credentials or the ETag cache.
+	// base transport, without credentials, the ETag cache or the API's
+	// 30-second attempt timeout (a large repository's archive may take
+	// longer), and not counted among API requests.
 	download *http.Client
 }
 
@@ -172,7 +174,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		manifest = *opts.Manifest
 	}
 	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app,
-		download: &http.Client{Transport: retry}}
+		download: &http.Client{Transport: base, Timeout: archiveTimeout}}
 	if opts.App != nil {
 		jwt, err := ghinstallation.NewAppsTransport(counter, opts.App.AppID, opts.App.PrivateKey)
 		if err != nil {
