@@ -55,7 +55,7 @@ func UpsertComment(ctx context.Context, api CommentAPI, repo github.Repo, number
 		}
 	}
 	if c, ok := FindComment(comments, author, key); ok {
-		if c.Body == body {
+		if c.Body == github.CapBody(body) {
 			return c, false, nil
 		}
 		edited, err := api.EditComment(ctx, repo, c.ID, body)

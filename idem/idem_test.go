@@ -104,6 +104,24 @@ func TestUpsertComment(t *testing.T) {
 	assert.ErrorContains(t, err, "lacks its key marker")
 }
 
+// A body over GitHub's 65,536 characters is cut by the adapter; the
+// re-run compares the cut body and writes nothing.
+func TestUpsertCommentOverGitHubsLimitIsIdempotent(t *testing.T) {
+	env := testenv.New(t)
+	ctx := context.Background()
+	n := env.Sim.SeedIssue(repo.String(), "alice", "t", "b")
+	key := audit.Key("1", "report")
+	body := audit.Format(audit.Comment{Key: key, Title: "report", Body: strings.Repeat("line\n", 20_000)})
+	_, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
+	require.NoError(t, err)
+	assert.True(t, changed)
+	env.Sim.ResetRequests()
+	_, changed, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
+	require.NoError(t, err)
+	assert.False(t, changed)
+	assert.Zero(t, writes(env.Sim), "the cut body is already there")
+}
+
 func TestAssertIDEM001_DuplicatePRCreationIsPrevented(t *testing.T) {
 	env := testenv.New(t)
 	ctx := context.Background()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -123,4 +124,25 @@ func TestArchitectureCrashAfterCommitOpensPRWithoutLLM(t *testing.T) {
 	assert.Zero(t, f.requests(prompts.Architecture))
 	require.Len(t, f.env.Sim.Pulls(testenv.Repo.String()), 1)
 	assert.Equal(t, "cogworks/1/spec", snap.Artifacts.SpecBranch)
+}
+
+// GitHub refuses a pull request to a workflow's GITHUB_TOKEN until the
+// repository allows it; the refusal is an escalation naming the setting.
+func TestArchitectureWithGITHUBTOKENNamesTheActionsSetting(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.deps.GitHub = f.env.ActionsClient(t, testenv.ActionsPermissions())
+	f.addJSON(t, prompts.Architecture, validSpec())
+	_, err := f.run(t, pipeline.StageArchitecture, f.snapshot())
+	var esc *escalation.Error
+	require.True(t, errors.As(err, &esc), "%v", err)
+	assert.Equal(t, github.EscalationActionsPullRequests, esc.Code)
+	assert.Contains(t, esc.Reason, "Allow GitHub Actions to create and approve pull requests")
+	assert.Contains(t, esc.Reason, "cogworks:retry")
+
+	f.env.Sim.SetActionsCanCreatePullRequests(testenv.Repo.String(), true)
+	f.addJSON(t, prompts.Architecture, validSpec())
+	_, err = f.run(t, pipeline.StageArchitecture, f.snapshot())
+	require.NoError(t, err, "allowed, the spec PR opens")
+	require.Len(t, f.env.Sim.Pulls(testenv.Repo.String()), 1)
 }

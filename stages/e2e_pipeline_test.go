@@ -18,6 +18,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/llm"
@@ -228,6 +229,9 @@ func TestPipelineEndToEnd(t *testing.T) {
 	}
 	ctx := context.Background()
 	env := testenv.New(t)
+	// The test clock stands still, so the whole pipeline's writes land in
+	// one simulated minute; on GitHub LLM and toolchain time spread them.
+	env.Sim.Relax(githubsim.RuleSecondaryRateLimit)
 	repo := testenv.Repo.String()
 	env.Sim.SeedFiles(repo, "main", e2eRepoFiles)
 	ws := t.TempDir()

@@ -42,9 +42,9 @@ type fhFixture struct {
 	issue  int
 }
 
-func newFHFixture(t *testing.T, extra map[string]string) *fhFixture {
+func newFHFixture(t *testing.T, extra map[string]string, opts ...githubsim.Option) *fhFixture {
 	t.Helper()
-	env := testenv.New(t)
+	env := testenv.New(t, opts...)
 	files := map[string]string{}
 	for p, c := range fhSampleRepo {
 		files[p] = c

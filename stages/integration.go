@@ -77,37 +77,52 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil
 }
 
-// postInlineReview posts the non-blocking findings as inline comments of
-// one COMMENT review (ASSERT-INT-002), unless a CogWorks review carrying
-// this SWI's marker is already on the PR.
+// postInlineReview posts the non-blocking findings as one COMMENT review
+// (ASSERT-INT-002), unless a CogWorks review carrying this SWI's marker is
+// already on the PR. GitHub anchors an inline comment only on a line of
+// the PR's diff (else 422 "Pull request review thread line must be part
+// of the diff"), so findings on other lines are listed, with file and
+// line, in the review's body.
 func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWIRecord, pr github.PullRequest, branch string, inline []review.Finding) error {
 	if len(inline) == 0 {
 		return nil
 	}
 	key := audit.Key(strconv.Itoa(workItem), "review", rec.ID, "inline")
 	marker := audit.Marker(key)
-	existing, err := e.gh.ListReviewComments(ctx, repo, pr.Number)
+	existing, err := e.gh.ListReviews(ctx, repo, pr.Number)
 	if err != nil {
-		return fmt.Errorf("list review comments of PR #%d: %w", pr.Number, err)
+		return fmt.Errorf("list reviews of PR #%d: %w", pr.Number, err)
 	}
-	for _, c := range existing {
-		// Anyone can comment on a PR and copy the marker; only the bot's
-		// own review suppresses a second one.
-		if c.User == botLogin && strings.Contains(c.Body, marker) {
+	for _, r := range existing {
+		// Anyone can review a PR and copy the marker; only the bot's own
+		// review suppresses a second one.
+		if r.User == botLogin && strings.Contains(r.Body, marker) {
 			return nil
 		}
 	}
+	files, err := e.gh.ListPullFiles(ctx, repo, pr.Number)
+	if err != nil {
+		return fmt.Errorf("list files of PR #%d: %w", pr.Number, err)
+	}
+	inDiff, outside := splitByDiff(inline, files)
 	head, err := e.gh.GetBranchSHA(ctx, repo, branch)
 	if err != nil {
 		return fmt.Errorf("read head of %s: %w", branch, err)
 	}
-	comments := make([]github.InlineComment, 0, len(inline))
-	for _, f := range inline {
+	comments := make([]github.InlineComment, 0, len(inDiff))
+	for _, f := range inDiff {
 		comments = append(comments, github.InlineComment{Path: f.File, Line: f.Line, Body: inlineBody(f, marker)})
+	}
+	body := fmt.Sprintf("%d non-blocking finding(s) from the review of `%s`. They did not block this PR; a human decides.", len(inline), rec.ID)
+	if len(outside) > 0 {
+		body += "\n\nOn lines outside this PR's diff (GitHub cannot anchor them inline):\n"
+		for _, l := range findingLines(outside) {
+			body += "\n- " + l
+		}
 	}
 	_, err = e.gh.CreateReview(ctx, repo, pr.Number, github.NewReview{
 		Event:    github.ReviewComment,
-		Body:     audit.Format(audit.Comment{Key: key, Title: "Review findings", Body: fmt.Sprintf("%d non-blocking finding(s) from the review of `%s`. They did not block this PR; a human decides.", len(inline), rec.ID)}),
+		Body:     audit.Redact(audit.Format(audit.Comment{Key: key, Title: "Review findings", Body: body})),
 		CommitID: head,
 		Comments: comments,
 	})
@@ -115,6 +130,22 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 		return fmt.Errorf("post review findings on PR #%d: %w", pr.Number, err)
 	}
 	return nil
+}
+
+// splitByDiff separates findings on lines of the PR's diff from the rest.
+func splitByDiff(fs []review.Finding, files []github.PullFile) (inDiff, outside []review.Finding) {
+	lines := map[string]map[int]bool{}
+	for _, f := range files {
+		lines[f.Path] = f.Lines
+	}
+	for _, f := range fs {
+		if lines[f.File][f.Line] {
+			inDiff = append(inDiff, f)
+			continue
+		}
+		outside = append(outside, f)
+	}
+	return inDiff, outside
 }
 
 // inlineBody renders one finding as an inline review comment.

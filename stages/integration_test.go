@@ -199,3 +199,32 @@ func containsText(r llm.Request, s string) bool {
 	}
 	return false
 }
+
+// GitHub refuses an inline comment on a line outside the PR's diff (422);
+// such findings go in the review's body with their file and line.
+func TestFindingsOutsideTheDiffGoInTheReviewBody(t *testing.T) {
+	t.Parallel()
+	before := strings.Replace(shipCode, "PublishPeriodMS = 100", "PublishPeriodMS = 50", 1)
+	f := newShipFixtureOn(t, false, map[string]string{shipCodePath: before})
+	f.scriptReviews(t, nil, nil, []review.Finding{
+		{File: shipCodePath, Line: 6, Severity: review.SeverityInformational, Criterion: "docs", Explanation: "say why 100 ms"},
+		{File: shipCodePath, Line: 12, Severity: review.SeverityInformational, Criterion: "style", Explanation: "the closing brace is lonely"},
+	})
+	reviewThenIntegrate(t, f)
+
+	pr := onlyPull(t, f)
+	require.Len(t, pr.Reviews, 1, "one review")
+	rv := pr.Reviews[0]
+	require.Len(t, rv.Comments, 1, "only the changed line is inline")
+	assert.Equal(t, 6, rv.Comments[0].Line)
+	assert.Contains(t, rv.Body, "outside this PR's diff")
+	assert.Contains(t, rv.Body, shipCodePath+":12")
+	assert.Contains(t, rv.Body, "the closing brace is lonely")
+
+	// Re-running integration finds the review by its marker.
+	f.snap.CurrentSWI = shipSWIID
+	f.env.Sim.ResetRequests()
+	_, err := f.run(t, pipeline.StageIntegration)
+	require.NoError(t, err)
+	assert.Empty(t, writeRequests(f), "re-running integration must not write")
+}

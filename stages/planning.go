@@ -68,7 +68,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 			return engine.StageResult{}, fmt.Errorf("post the plan of #%d: %w", n, err)
 		}
 	}
-	records, err := x.writeSubIssues(ctx, in, ordered)
+	records, err := x.writeSubIssues(ctx, in, comments, ordered)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -214,7 +214,7 @@ func collapsedDir(p string) string {
 
 // writeSubIssues finds or creates one sub-issue per item, in order, and
 // links each to the parent. Existing records keep their progress.
-func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInput, ordered []planner.SubWorkItem) ([]pipeline.SWIRecord, error) {
+func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInput, comments []github.Comment, ordered []planner.SubWorkItem) ([]pipeline.SWIRecord, error) {
 	w := subIssueWriter{gh: x.gh, repo: in.Repo, bot: in.BotLogin, parent: in.Issue.Number, total: len(ordered),
 		labels: idem.NewLabels(x.gh, in.Repo, pipeline.LabelSpec), issueOf: map[string]int{}}
 	if err := w.prepare(ctx); err != nil {
@@ -228,7 +228,30 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 		}
 		records = append(records, swiRecord(in.Snapshot, it, issue.Number, i+1))
 	}
+	if w.noSubIssues {
+		if err := w.postTaskList(ctx, comments, records); err != nil {
+			return nil, err
+		}
+	}
 	return records, nil
+}
+
+// postTaskList lists the sub-work-items as a task list on the parent
+// where GitHub has no sub-issues (GitHub Enterprise Server before 3.20):
+// each sub-issue already names its parent in its body and marker, and the
+// parent names its sub-issues here.
+func (w *subIssueWriter) postTaskList(ctx context.Context, comments []github.Comment, records []pipeline.SWIRecord) error {
+	var b strings.Builder
+	b.WriteString("This GitHub has no sub-issues API, so the sub-work-items are linked here and by the marker in each one's body.\n\n")
+	for _, r := range records {
+		fmt.Fprintf(&b, "- [ ] #%d\n", r.Issue)
+	}
+	k := key(w.parent, "sub-work-items")
+	body := audit.Format(audit.Comment{Key: k, Title: "Sub-work-items", Body: b.String()})
+	if _, _, err := idem.UpsertComment(ctx, w.gh, w.repo, w.parent, comments, w.bot, k, body); err != nil {
+		return fmt.Errorf("post the sub-work-item task list of #%d: %w", w.parent, err)
+	}
+	return nil
 }
 
 // subIssueWriter files the plan's sub-issues on the parent, one at a time
@@ -243,6 +266,9 @@ type subIssueWriter struct {
 	// issueOf maps the items written so far to their issue numbers.
 	issueOf  map[string]int
 	isLinked map[int]bool
+	// noSubIssues is set when GitHub has no sub-issues API (404 on the
+	// parent's list): links are then a task list on the parent.
+	noSubIssues bool
 }
 
 // prepare creates the repository labels every sub-issue carries and reads
@@ -256,6 +282,12 @@ func (w *subIssueWriter) prepare(ctx context.Context) error {
 		return err
 	}
 	linked, err := w.gh.ListSubIssues(ctx, w.repo, w.parent)
+	if errors.Is(err, github.ErrNotFound) {
+		// The parent exists (this step runs on it): the endpoint does not,
+		// as on GitHub Enterprise Server 3.17–3.19.
+		w.noSubIssues = true
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("list sub-issues of #%d: %w", w.parent, err)
 	}
@@ -298,14 +330,38 @@ func (w *subIssueWriter) write(ctx context.Context, it planner.SubWorkItem, orde
 			}
 		}
 	}
-	if !w.isLinked[issue.Number] {
-		err := w.gh.AddSubIssue(ctx, w.repo, n, issue.ID)
-		if err != nil && !errors.Is(err, github.ErrUnprocessable) { // 422: already a sub-issue
-			return github.Issue{}, fmt.Errorf("link sub-issue #%d to #%d: %w", issue.Number, n, err)
+	if !w.noSubIssues && !w.isLinked[issue.Number] {
+		if err := w.link(ctx, issue); err != nil {
+			return github.Issue{}, err
 		}
 	}
 	w.issueOf[it.ID] = issue.Number
 	return issue, nil
+}
+
+// link makes issue a sub-issue of the parent. GitHub answers 422 with
+// one message both when it already is and when it has another parent, so
+// a 422 is settled by listing the parent's sub-issues again.
+func (w *subIssueWriter) link(ctx context.Context, issue github.Issue) error {
+	err := w.gh.AddSubIssue(ctx, w.repo, w.parent, issue.ID)
+	if err == nil || !errors.Is(err, github.ErrUnprocessable) {
+		if err != nil {
+			return fmt.Errorf("link sub-issue #%d to #%d: %w", issue.Number, w.parent, err)
+		}
+		return nil
+	}
+	linked, lerr := w.gh.ListSubIssues(ctx, w.repo, w.parent)
+	if lerr != nil {
+		return fmt.Errorf("link sub-issue #%d to #%d: %w (then: %w)", issue.Number, w.parent, err, lerr)
+	}
+	for _, is := range linked {
+		if is.Number == issue.Number {
+			return nil // already linked: a previous run got this far
+		}
+	}
+	return &escalation.Error{Code: "sub_issue_has_other_parent", Reason: fmt.Sprintf(
+		"#%d cannot become a sub-issue of #%d: GitHub refused the link (%v) and it is not among #%d's sub-issues, so it most likely has another parent; remove it there and add the cogworks:retry label",
+		issue.Number, w.parent, err, w.parent)}
 }
 
 // swiRecord is the snapshot record of item it filed as issue; a record

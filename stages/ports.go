@@ -37,6 +37,8 @@ type subIssueAPI interface {
 type reviewAPI interface {
 	CreateReview(ctx context.Context, repo github.Repo, number int, r github.NewReview) (github.Review, error)
 	ListReviewComments(ctx context.Context, repo github.Repo, number int) ([]github.InlineComment, error)
+	ListReviews(ctx context.Context, repo github.Repo, number int) ([]github.Review, error)
+	ListPullFiles(ctx context.Context, repo github.Repo, number int) ([]github.PullFile, error)
 }
 
 // specReader reads a work item's specification (readSpec): from its

@@ -94,8 +94,18 @@ type shipFixture struct {
 
 func newShipFixture(t *testing.T, safety bool) *shipFixture {
 	t.Helper()
+	return newShipFixtureOn(t, safety, nil)
+}
+
+// newShipFixtureOn is newShipFixture with base committed on the default
+// branch before any branch of the pipeline is cut from it.
+func newShipFixtureOn(t *testing.T, safety bool, base map[string]string) *shipFixture {
+	t.Helper()
 	env := testenv.New(t)
 	repo := testenv.Repo.String()
+	if base != nil {
+		env.Sim.SeedFiles(repo, "main", base)
+	}
 	parent := env.Sim.SeedIssue(repo, "alice", "Publish telemetry frames", "Publish a frame every 100 ms.", pipeline.LabelRun)
 	swi := env.Sim.SeedIssue(repo, testenv.Bot, "Telemetry publisher", "Implement telemetry.Publish.",
 		"cogworks:sub-work-item", "cogworks:status:in-progress")

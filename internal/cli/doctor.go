@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -130,7 +131,7 @@ func Doctor(ctx context.Context, f *Factory, opts *DoctorOptions) []Check {
 				Fix: "set COGWORKS_GITHUB_TOKEN (or GITHUB_TOKEN; with the GitHub CLI: export COGWORKS_GITHUB_TOKEN=$(gh auth token)), or COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY and COGWORKS_GITHUB_INSTALLATION_ID"},
 			Check{Name: "labels", Status: checkSkip, Detail: "no GitHub client"})
 	} else {
-		checks = append(checks, checkAccess(ctx, gh, repo), checkIdentity(ctx, f, gh), checkLabels(ctx, gh, repo))
+		checks = append(checks, checkAccess(ctx, gh, repo), checkIdentity(ctx, f, gh), checkActionsPulls(ctx, gh, repo), checkLabels(ctx, gh, repo))
 	}
 	cfg, cfgCheck := checkConfig(opts.Workspace)
 	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), checkServices(ctx, f, opts.Workspace))
@@ -206,6 +207,46 @@ func checkAccess(ctx context.Context, gh Client, repo github.Repo) Check {
 		c.Detail += " (classic token scopes: " + strings.Join(a.Scopes, ", ") + ")"
 	}
 	return c
+}
+
+// actionsPullsReader reads the repository's "Allow GitHub Actions to
+// create and approve pull requests" setting.
+type actionsPullsReader interface {
+	ActionsCanCreatePullRequests(ctx context.Context, repo github.Repo) (bool, error)
+}
+
+// checkActionsPulls reports the setting without which the Action's
+// GITHUB_TOKEN cannot open the first (specification) PR. GitHub serves it
+// only to credentials with administration: read, which no GITHUB_TOKEN
+// has; then doctor says so and names the setting.
+func checkActionsPulls(ctx context.Context, gh Client, repo github.Repo) Check {
+	c := Check{Name: "actions-prs"}
+	r, ok := gh.(actionsPullsReader)
+	if !ok {
+		c.Status, c.Detail = checkSkip, fmt.Sprintf("the GitHub client %T cannot read Actions settings", gh)
+		return c
+	}
+	fix := "with the Action and GITHUB_TOKEN, a repository admin turns on " + github.ActionsPullRequestsSetting +
+		" (in an organisation, allow it in the organisation's Actions settings first); a GitHub App or a token of CogWorks' own does not need it"
+	allowed, err := r.ActionsCanCreatePullRequests(ctx, repo)
+	switch {
+	case errors.Is(err, github.ErrNotFound) || isForbidden(err):
+		c.Status, c.Fix = checkWarn, fix
+		c.Detail = "cannot read whether GitHub Actions may create pull requests (it needs administration: read, which a GITHUB_TOKEN never has)"
+	case err != nil:
+		c.Status, c.Detail, c.Fix = checkWarn, err.Error(), fix
+	case !allowed:
+		c.Status, c.Fix = checkWarn, fix
+		c.Detail = fmt.Sprintf("GitHub Actions may not create pull requests in %s: the Action with GITHUB_TOKEN fails at the first PR", repo)
+	default:
+		c.Status, c.Detail = checkOK, fmt.Sprintf("GitHub Actions may create pull requests in %s", repo)
+	}
+	return c
+}
+
+func isForbidden(err error) bool {
+	var api *github.APIError
+	return errors.As(err, &api) && api.Status == http.StatusForbidden
 }
 
 func checkLabels(ctx context.Context, gh Client, repo github.Repo) Check {

@@ -93,6 +93,7 @@ func TestDoctorPassingSetUp(t *testing.T) {
 	d.env.Sim.AddToken("ghp_octocat000000000000000000000000000", "octocat")
 	d.env.Sim.AddTokenScopes("ghp_octocat000000000000000000000000000", "repo", "workflow")
 	d.env.Sim.AddCollaborator(testenv.Repo.String(), "octocat", "write")
+	d.env.Sim.SetActionsCanCreatePullRequests(testenv.Repo.String(), true)
 	f, out := d.factory(t, github.Options{Token: "ghp_octocat000000000000000000000000000"})
 	d.writeGoodSetup(t, f)
 	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--labels-only"))
@@ -101,7 +102,7 @@ func TestDoctorPassingSetUp(t *testing.T) {
 	err := execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws)
 	require.NoError(t, err, out.String())
 	lines := doctorLines(out.String())
-	for _, name := range []string{"permissions", "identity", "labels", "config", "domain services", "llm"} {
+	for _, name := range []string{"permissions", "identity", "actions-prs", "labels", "config", "domain services", "llm"} {
 		assert.True(t, strings.HasPrefix(lines[name], "ok"), "%s: %q\n%s", name, lines[name], out.String())
 	}
 	assert.True(t, strings.HasPrefix(lines["registry"], "skip"), lines["registry"])
@@ -202,6 +203,43 @@ func TestDoctorGitHubApp(t *testing.T) {
 			assert.True(t, strings.HasPrefix(line, tt.want), line)
 			assert.Contains(t, line, "GitHub App installation")
 			assert.True(t, strings.HasPrefix(doctorLines(out.String())["llm"], "skip"), "--offline")
+		})
+	}
+}
+
+// The Action's GITHUB_TOKEN cannot open a PR until the repository allows
+// it; doctor names the setting whether it can read it or not.
+func TestDoctorActionsPullRequestSetting(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		allowed bool
+		actions bool
+		want    string // status prefix
+		detail  string
+	}{
+		{name: "admin token, setting off", want: "warn", detail: "may not create pull requests"},
+		{name: "admin token, setting on", allowed: true, want: "ok", detail: "may create pull requests"},
+		{name: "GITHUB_TOKEN cannot read it", actions: true, want: "warn", detail: "administration: read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDoctorEnv(t)
+			d.env.Sim.SetActionsCanCreatePullRequests(testenv.Repo.String(), tt.allowed)
+			token := testenv.Token
+			if tt.actions {
+				token = "ghs_gha_doctor"
+				d.env.Sim.AddActionsToken(token, testenv.Repo.String(), testenv.ActionsPermissions())
+			}
+			f, out := d.factory(t, github.Options{Token: token})
+			_ = execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws, "--offline")
+			line := doctorLines(out.String())["actions-prs"]
+			assert.True(t, strings.HasPrefix(line, tt.want), "%q\n%s", line, out.String())
+			assert.Contains(t, line, tt.detail)
+			if tt.want != "ok" {
+				assert.Contains(t, out.String(), "Allow GitHub Actions to create and approve pull requests")
+			}
 		})
 	}
 }

@@ -186,17 +186,23 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 		scope = "org:" + opts.Org
 	}
 	issues, err := gh.SearchIssues(ctx, workItemQuery(scope))
-	if err != nil {
+	switch {
+	case errors.Is(err, github.ErrIncompleteSearch):
+		// The work items found still get their step; the next run
+		// searches again and finds the rest.
+		f.Logger().Warn("search was incomplete: stepping the work items found", "scope", scope, "found", len(issues))
+	case err != nil:
 		return fmt.Errorf("search work items in %s: %w", scope, err)
 	}
 	items, err := selectWork(issues, opts)
 	if err != nil {
 		return err
 	}
-	depsFor, err := f.depsResolver(ctx, gh, opts)
+	depsFor, cleanup, err := f.depsResolver(ctx, gh, opts)
 	if err != nil {
 		return err
 	}
+	defer cleanup()
 	var (
 		mu      sync.Mutex
 		results []engine.Result
@@ -282,27 +288,34 @@ func selectWork(issues []github.Issue, opts *ProcessAllOptions) ([]workItem, err
 
 // depsResolver returns the step dependencies per repository: the local
 // workspace for --repo, and for --org each repository's default branch
-// fetched through the API (memoised per repository for this run).
-func (f *Factory) depsResolver(ctx context.Context, gh Client, opts *ProcessAllOptions) (func(context.Context, github.Repo) (engine.Deps, error), error) {
+// fetched through the API (memoised per repository for this run). Call
+// cleanup when the run is over: without --workspace the trees live in a
+// temporary directory of this run, which a cron on a long-lived machine
+// must not leave behind.
+func (f *Factory) depsResolver(ctx context.Context, gh Client, opts *ProcessAllOptions) (resolve func(context.Context, github.Repo) (engine.Deps, error), cleanup func(), err error) {
+	cleanup = func() {}
 	if opts.Org == "" {
 		repo, _ := github.ParseRepo(opts.Repo)
 		deps, err := f.engineDeps(ctx, repo, opts.Workspace, opts.DryRun)
 		if err != nil {
-			return nil, err
+			return nil, cleanup, err
 		}
-		return func(context.Context, github.Repo) (engine.Deps, error) { return deps, nil }, nil
+		return func(context.Context, github.Repo) (engine.Deps, error) { return deps, nil }, cleanup, nil
 	}
 	wgh, ok := gh.(workspace.GitHub)
 	if !ok {
-		return nil, fmt.Errorf("GitHub client %T cannot read repository trees", gh)
+		return nil, cleanup, fmt.Errorf("GitHub client %T cannot read repository archives", gh)
 	}
 	root := opts.Workspace
 	if root == "" {
-		dir, err := os.MkdirTemp("", "cogworks-org-")
+		// f.Getenv("TMPDIR") is os.TempDir's own choice, read through the
+		// factory so tests can point it elsewhere.
+		dir, err := os.MkdirTemp(f.Getenv("TMPDIR"), "cogworks-org-")
 		if err != nil {
-			return nil, fmt.Errorf("workspace cache: %w", err)
+			return nil, cleanup, fmt.Errorf("workspace cache: %w", err)
 		}
 		root = dir
+		cleanup = func() { _ = os.RemoveAll(dir) }
 	}
 	cache := &workspace.Cache{Root: root}
 	var (
@@ -325,7 +338,7 @@ func (f *Factory) depsResolver(ctx context.Context, gh Client, opts *ProcessAllO
 		}
 		memo[repo] = d
 		return d, nil
-	}, nil
+	}, cleanup, nil
 }
 
 // exportMetrics writes and/or pushes the run's metrics.

@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -99,6 +100,18 @@ func issuesIn(t *testing.T, out string) map[int]int {
 	return seen
 }
 
+// A search GitHub cut short twice still steps what it found, and says so.
+func TestProcessAllStepsAnIncompleteSearchsResults(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	seedWork(t, env, testenv.Repo.String(), 4)
+	env.Sim.SetSearchIncomplete(2)
+	f, out, errOut := testFactory(t, env)
+	require.NoError(t, execute(t, f, "process-all", "--repo", testenv.Repo.String(), "--workspace", t.TempDir(), "--output", "json"))
+	assert.Len(t, issuesIn(t, out.String()), 2, "the two found were stepped")
+	assert.Contains(t, errOut.String(), "search was incomplete")
+}
+
 func TestProcessAllShardsSplitTheWorkWithoutOverlap(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
@@ -122,6 +135,9 @@ func TestProcessAllShardsSplitTheWorkWithoutOverlap(t *testing.T) {
 func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
+	// Four work items, three steps each, in one frozen instant come to
+	// about GitHub's 80 writes a minute; this test is about workspaces.
+	env.Sim.Relax(githubsim.RuleSecondaryRateLimit)
 	env.Sim.CreateRepo("acme", "gadgets", "trunk")
 	env.Sim.SeedFiles("acme/gadgets", "trunk", map[string]string{
 		".cogworks/config.toml": "[gates]\narchitecture = \"auto-proceed\"\n", "main.go": "package main\n",
@@ -131,6 +147,13 @@ func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
 	gadgets := seedWork(t, env, "acme/gadgets", 2)
 	foreign := seedWork(t, env, "other/thing", 1)
 	f, out, _ := testFactory(t, env)
+	tmp := t.TempDir()
+	f.Getenv = func(k string) string {
+		if k == "TMPDIR" {
+			return tmp
+		}
+		return ""
+	}
 	var mu sync.Mutex
 	seenCfg := map[string]config.GateMode{}
 	seenFiles := map[string]bool{}
@@ -157,6 +180,9 @@ func TestProcessAllOrgReadsEachRepositoryThroughTheAPI(t *testing.T) {
 	}
 	assert.NotContains(t, env.Sim.Labels("other/thing", foreign[0]), "cogworks:stage:intake", "another organisation is out of scope")
 	assert.NotEmpty(t, out.String())
+	left, err := filepath.Glob(filepath.Join(tmp, "cogworks-org-*"))
+	require.NoError(t, err)
+	assert.Empty(t, left, "the run's temporary workspace is removed")
 }
 
 func TestProcessAllWritesAndPushesMetrics(t *testing.T) {

@@ -112,6 +112,11 @@ type Client struct {
 	// redact is applied to every text the client writes, here at the
 	// narrowest waist so that no caller can forget it.
 	redact func(string) string
+	// download fetches archives from the URLs GitHub redirects to: the
+	// base transport, without credentials, the ETag cache or the API's
+	// 30-second attempt timeout (a large repository's archive may take
+	// longer), and not counted among API requests.
+	download *http.Client
 }
 
 // New builds a Client from opts. ctx is accepted for symmetry with other
@@ -159,7 +164,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		chain = app
 	}
 
-	client := gh.NewClient(&http.Client{Transport: chain})
+	client := gh.NewClient(&http.Client{Transport: chain, CheckRedirect: refuseWriteRedirects})
 	if opts.Token != "" {
 		client = client.WithAuthToken(opts.Token)
 	}
@@ -182,7 +187,8 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	if opts.Manifest != nil {
 		manifest = *opts.Manifest
 	}
-	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app, redact: secrets.RedactShapes}
+	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app, redact: secrets.RedactShapes,
+		download: &http.Client{Transport: base, Timeout: archiveTimeout}}
 	if opts.Redactor != nil {
 		c.redact = opts.Redactor.Redact
 	}
@@ -262,4 +268,19 @@ func paginate[T any](fetch func(gh.ListOptions) ([]T, *gh.Response, error)) ([]T
 		opts.Page = resp.NextPage
 	}
 	return nil, fmt.Errorf("pagination exceeded %d pages", maxPages)
+}
+
+// refuseWriteRedirects stops the HTTP client from following a redirect of
+// a write. GitHub answers 301 for a moved (transferred) issue, and Go
+// repeats a redirected POST, PUT or PATCH as a GET: the write would be
+// dropped while the GET's answer read as its success. The 301 then
+// surfaces as a *MovedError.
+func refuseWriteRedirects(req *http.Request, via []*http.Request) error {
+	if len(via) > 0 && via[0].Method != http.MethodGet && via[0].Method != http.MethodHead {
+		return http.ErrUseLastResponse
+	}
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	return nil
 }

@@ -88,6 +88,10 @@ func convertError(what string, err error) error {
 		err = e
 	case isNetwork(err):
 		err = &NetworkError{Err: err}
+	case errors.As(err, &errResp) && errResp.Response != nil && isRedirect(errResp.Response.StatusCode):
+		e := &MovedError{Status: errResp.Response.StatusCode, Location: errResp.Response.Header.Get("Location")}
+		e.Method, e.Path = requestCoordinates(errResp.Response)
+		err = e
 	case errors.As(err, &errResp):
 		e := &APIError{Message: errorMessage(errResp)}
 		e.Method, e.Path = requestCoordinates(errResp.Response)
@@ -134,4 +138,23 @@ func isNetwork(err error) bool {
 	var ne net.Error
 	var ue *url.Error
 	return errors.As(err, &ne) || errors.As(err, &ue)
+}
+
+// MovedError is a write GitHub redirected — a transferred issue answers
+// 301 with its new location. The write did not happen; CogWorks reports
+// it rather than repeat it elsewhere on its own.
+type MovedError struct {
+	Method, Path string
+	Status       int
+	Location     string
+}
+
+func (e *MovedError) Error() string {
+	return fmt.Sprintf("github %s %s: %d moved to %s (the issue was transferred or the repository renamed; the write was not made)",
+		e.Method, e.Path, e.Status, e.Location)
+}
+
+func isRedirect(status int) bool {
+	return status == http.StatusMovedPermanently || status == http.StatusFound ||
+		status == http.StatusTemporaryRedirect || status == http.StatusPermanentRedirect
 }

@@ -3,6 +3,7 @@ package github
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net/http"
@@ -197,27 +198,66 @@ func (c *Client) GetFile(ctx context.Context, repo Repo, filePath, ref string) (
 
 func (c *Client) getFile(ctx context.Context, repo Repo, filePath, ref string) ([]byte, error) {
 	what := fmt.Sprintf("get file %s@%s in %s", filePath, ref, repo)
-	file, dir, _, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, filePath,
-		&gh.RepositoryContentGetOptions{Ref: ref})
+	file, err := c.contentsObject(ctx, repo, filePath, ref)
 	if err != nil {
 		return nil, convertError(what, err)
 	}
-	if file == nil || dir != nil {
-		return nil, fmt.Errorf("%s: is a directory", what)
+	if file.Type != "file" {
+		return nil, fmt.Errorf("%s: is a %s", what, file.Type)
 	}
-	if file.GetEncoding() == "none" {
-		// Files over 1 MB come without content; fetch the blob instead.
-		raw, _, err := c.gh.Git.GetBlobRaw(ctx, repo.Owner, repo.Name, file.GetSHA())
+	if file.Encoding == "none" {
+		// Files of 1–100 MB come without content; fetch the blob instead.
+		raw, _, err := c.gh.Git.GetBlobRaw(ctx, repo.Owner, repo.Name, file.SHA)
 		if err != nil {
 			return nil, convertError(what, err)
 		}
 		return raw, nil
 	}
-	content, err := file.GetContent()
+	content, err := file.decode()
 	if err != nil {
 		return nil, fmt.Errorf("%s: decode content: %w", what, err)
 	}
-	return []byte(content), nil
+	return content, nil
+}
+
+// contentsEntry is a contents API answer in the object media type.
+type contentsEntry struct {
+	Type     string `json:"type"`
+	SHA      string `json:"sha"`
+	Content  string `json:"content"`
+	Encoding string `json:"encoding"`
+}
+
+func (e contentsEntry) decode() ([]byte, error) {
+	if e.Encoding != "base64" {
+		return []byte(e.Content), nil
+	}
+	return base64.StdEncoding.DecodeString(strings.ReplaceAll(e.Content, "\n", ""))
+}
+
+// contentsObject reads one path through the contents API in the object
+// media type. The default media type answers 403 too_large for files over
+// 1 MB; the object type serves them with encoding "none" (content then
+// comes from the blob), and answers directories as one object too.
+func (c *Client) contentsObject(ctx context.Context, repo Repo, filePath, ref string) (contentsEntry, error) {
+	segs := strings.Split(strings.Trim(filePath, "/"), "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	u := fmt.Sprintf("repos/%s/%s/contents/%s", url.PathEscape(repo.Owner), url.PathEscape(repo.Name), strings.Join(segs, "/"))
+	if ref != "" {
+		u += "?ref=" + url.QueryEscape(ref)
+	}
+	req, err := c.gh.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		return contentsEntry{}, err
+	}
+	req.Header.Set("Accept", "application/vnd.github.object+json")
+	var out contentsEntry
+	if _, err := c.gh.Do(ctx, req, &out); err != nil {
+		return contentsEntry{}, err
+	}
+	return out, nil
 }
 
 // PutFile creates or updates one file on branch with a commit. Writing the
@@ -234,22 +274,21 @@ func (c *Client) PutFile(ctx context.Context, repo Repo, filePath, branch, messa
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	opts := &gh.RepositoryContentFileOptions{Message: &message, Content: content, Branch: &branch}
-	existing, _, _, err := c.gh.Repositories.GetContents(ctx, repo.Owner, repo.Name, filePath,
-		&gh.RepositoryContentGetOptions{Ref: branch})
+	existing, err := c.contentsObject(ctx, repo, filePath, branch)
 	switch err = convertError(what, err); {
 	case errors.Is(err, ErrNotFound):
 		_, _, err = c.gh.Repositories.CreateFile(ctx, repo.Owner, repo.Name, filePath, opts)
 		return convertError(what, err)
 	case err != nil:
 		return err
-	case existing == nil:
-		return fmt.Errorf("%s: path is a directory", what)
+	case existing.Type != "file":
+		return fmt.Errorf("%s: path is a %s", what, existing.Type)
 	}
-	if current, derr := existing.GetContent(); derr == nil && existing.GetEncoding() != "none" &&
-		bytes.Equal([]byte(current), content) {
+	if current, derr := existing.decode(); derr == nil && existing.Encoding != "none" &&
+		bytes.Equal(current, content) {
 		return nil
 	}
-	opts.SHA = existing.SHA
+	opts.SHA = &existing.SHA
 	_, _, err = c.gh.Repositories.UpdateFile(ctx, repo.Owner, repo.Name, filePath, opts)
 	return convertError(what, err)
 }

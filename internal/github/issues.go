@@ -48,19 +48,32 @@ func (c *Client) ListIssues(ctx context.Context, repo Repo, f IssueFilter) ([]Is
 }
 
 // SearchIssues runs an issue search query, across all pages (GitHub caps
-// search results at 1000).
+// search results at 1000). A search GitHub cut short (it timed out and
+// says "incomplete_results": true) is run once more; if it is still
+// incomplete, the issues found come with an error wrapping
+// ErrIncompleteSearch, so the caller decides whether a partial list will
+// do.
 func (c *Client) SearchIssues(ctx context.Context, query string) ([]Issue, error) {
-	issues, err := paginate(func(lo gh.ListOptions) ([]*gh.Issue, *gh.Response, error) {
-		res, resp, err := c.gh.Search.Issues(ctx, query, &gh.SearchOptions{ListOptions: lo})
+	var issues []Issue
+	for range 2 {
+		incomplete := false
+		found, err := paginate(func(lo gh.ListOptions) ([]*gh.Issue, *gh.Response, error) {
+			res, resp, err := c.gh.Search.Issues(ctx, query, &gh.SearchOptions{ListOptions: lo})
+			if err != nil {
+				return nil, resp, err
+			}
+			incomplete = incomplete || res.GetIncompleteResults()
+			return res.Issues, resp, nil
+		})
 		if err != nil {
-			return nil, resp, err
+			return nil, convertError(fmt.Sprintf("search issues %q", query), err)
 		}
-		return res.Issues, resp, nil
-	})
-	if err != nil {
-		return nil, convertError(fmt.Sprintf("search issues %q", query), err)
+		issues = mapSlice(found, toIssue)
+		if !incomplete {
+			return issues, nil
+		}
 	}
-	return mapSlice(issues, toIssue), nil
+	return issues, fmt.Errorf("search issues %q: %w", query, ErrIncompleteSearch)
 }
 
 // CreateIssue opens an issue.
@@ -68,8 +81,8 @@ func (c *Client) CreateIssue(ctx context.Context, repo Repo, in NewIssue) (Issue
 	if err := c.manifest.Check(OpWriteIssue); err != nil {
 		return Issue{}, err
 	}
-	in.Title, in.Body = c.redact(in.Title), c.redact(in.Body)
-	req := &gh.IssueRequest{Title: &in.Title, Body: &in.Body}
+	in.Title = c.redact(in.Title)
+	req := &gh.IssueRequest{Title: &in.Title, Body: capBodyPtr(c.redactPtr(&in.Body))}
 	if len(in.Labels) > 0 {
 		req.Labels = &in.Labels
 	}
@@ -85,7 +98,7 @@ func (c *Client) UpdateIssue(ctx context.Context, repo Repo, number int, u Issue
 	if err := c.manifest.Check(OpWriteIssue); err != nil {
 		return Issue{}, err
 	}
-	req := &gh.IssueRequest{Title: c.redactPtr(u.Title), Body: c.redactPtr(u.Body), Labels: u.Labels}
+	req := &gh.IssueRequest{Title: c.redactPtr(u.Title), Body: capBodyPtr(c.redactPtr(u.Body)), Labels: u.Labels}
 	i, _, err := c.gh.Issues.Edit(ctx, repo.Owner, repo.Name, number, req)
 	if err != nil {
 		return Issue{}, convertError(fmt.Sprintf("update issue %s#%d", repo, number), err)
@@ -115,7 +128,7 @@ func (c *Client) CreateComment(ctx context.Context, repo Repo, number int, body 
 		return Comment{}, err
 	}
 	body = c.redact(body)
-	cm, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gh.IssueComment{Body: &body})
+	cm, _, err := c.gh.Issues.CreateComment(ctx, repo.Owner, repo.Name, number, &gh.IssueComment{Body: capBodyPtr(&body)})
 	if err != nil {
 		return Comment{}, convertError(fmt.Sprintf("comment on %s#%d", repo, number), err)
 	}
@@ -128,7 +141,7 @@ func (c *Client) EditComment(ctx context.Context, repo Repo, commentID int64, bo
 		return Comment{}, err
 	}
 	body = c.redact(body)
-	cm, _, err := c.gh.Issues.EditComment(ctx, repo.Owner, repo.Name, commentID, &gh.IssueComment{Body: &body})
+	cm, _, err := c.gh.Issues.EditComment(ctx, repo.Owner, repo.Name, commentID, &gh.IssueComment{Body: capBodyPtr(&body)})
 	if err != nil {
 		return Comment{}, convertError(fmt.Sprintf("edit comment %d in %s", commentID, repo), err)
 	}

@@ -15,10 +15,10 @@ func (c *Client) CreatePull(ctx context.Context, repo Repo, in NewPull) (PullReq
 		return PullRequest{}, err
 	}
 	in.Title, in.Body = c.redact(in.Title), c.redact(in.Body)
-	req := &gh.NewPullRequest{Title: &in.Title, Body: &in.Body, Head: &in.Head, Base: &in.Base, Draft: &in.Draft}
+	req := &gh.NewPullRequest{Title: &in.Title, Body: capBodyPtr(&in.Body), Head: &in.Head, Base: &in.Base, Draft: &in.Draft}
 	pr, _, err := c.gh.PullRequests.Create(ctx, repo.Owner, repo.Name, req)
 	if err != nil {
-		return PullRequest{}, convertError(fmt.Sprintf("open PR %s→%s in %s", in.Head, in.Base, repo), err)
+		return PullRequest{}, actionsRefusal(repo, convertError(fmt.Sprintf("open PR %s→%s in %s", in.Head, in.Base, repo), err))
 	}
 	return toPull(pr), nil
 }
@@ -77,13 +77,13 @@ func (c *Client) CreateReview(ctx context.Context, repo Repo, number int, in New
 		return Review{}, err
 	}
 	event, body := string(in.Event), c.redact(in.Body)
-	req := &gh.PullRequestReviewRequest{Event: &event, Body: &body}
+	req := &gh.PullRequestReviewRequest{Event: &event, Body: capBodyPtr(&body)}
 	if in.CommitID != "" {
 		req.CommitID = &in.CommitID
 	}
 	for _, ic := range in.Comments {
 		req.Comments = append(req.Comments, &gh.DraftReviewComment{
-			Path: gh.String(ic.Path), Line: gh.Int(ic.Line), Side: gh.String("RIGHT"), Body: gh.String(c.redact(ic.Body))})
+			Path: gh.String(ic.Path), Line: gh.Int(ic.Line), Side: gh.String("RIGHT"), Body: capBodyPtr(gh.String(c.redact(ic.Body)))})
 	}
 	r, _, err := c.gh.PullRequests.CreateReview(ctx, repo.Owner, repo.Name, number, req)
 	if err != nil {

@@ -223,6 +223,9 @@ var (
 	ErrNotFound = errors.New("not found")
 	// ErrUnprocessable is a 422 (e.g. a PR already exists for the head).
 	ErrUnprocessable = errors.New("unprocessable")
+	// ErrIncompleteSearch is a search GitHub cut short (it timed out):
+	// the results are partial.
+	ErrIncompleteSearch = errors.New("GitHub returned incomplete search results (the search timed out)")
 )
 
 // APIError is a non-2xx GitHub answer with its coordinates.

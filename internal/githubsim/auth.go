@@ -105,6 +105,7 @@ func (s *Server) createInstallationToken(w http.ResponseWriter, r *http.Request,
 	inst.issued++
 	tok := fmt.Sprintf("ghs_sim%d_%d", id, inst.issued)
 	s.tokens[tok] = inst.login
+	s.grantLocked(tok, &grant{kind: TokenInstallation, perms: normPerms(inst.permissions)})
 	writeJSON(w, http.StatusCreated, map[string]any{
 		"token": tok, "expires_at": ts(s.now().Add(time.Hour)),
 		"permissions": inst.permissions, "repository_selection": "all",

@@ -74,6 +74,9 @@ func (c *call) commentBody() (string, bool) {
 		c.invalid(fieldError{Resource: "IssueComment", Field: "body", Code: "missing_field"})
 		return "", false
 	}
+	if c.bodyTooLong("IssueComment", req.Body) {
+		return "", false
+	}
 	return *req.Body, true
 }
 

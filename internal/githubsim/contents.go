@@ -86,8 +86,9 @@ func (s *Server) getContents(c *call) {
 		c.notFound()
 		return
 	}
+	media := contentsMedia(c.r.Header.Get("Accept"))
 	if e.mode != modeTree {
-		c.json(http.StatusOK, c.contentJSON(p, ref, e, true))
+		c.fileContents(p, ref, e, media)
 		return
 	}
 	out := []any{}
@@ -98,7 +99,56 @@ func (s *Server) getContents(c *call) {
 		}
 		out = append(out, c.contentJSON(cp, ref, child, false))
 	}
+	if media == "object" {
+		m := c.contentJSON(p, ref, e, false)
+		m["entries"] = out
+		c.json(http.StatusOK, m)
+		return
+	}
 	c.json(http.StatusOK, out)
+}
+
+// maxContentsBlob is the largest file the contents API serves with the
+// default media type.
+const maxContentsBlob = 1 << 20
+
+// contentsMedia reads the custom media type of a contents request: "raw",
+// "object" or "" (the default JSON).
+func contentsMedia(accept string) string {
+	switch {
+	case strings.Contains(accept, "vnd.github.raw"), strings.Contains(accept, "vnd.github.v3.raw"):
+		return "raw"
+	case strings.Contains(accept, "vnd.github.object"):
+		return "object"
+	}
+	return ""
+}
+
+// fileContents answers a contents read of one file in the requested media
+// type. As on GitHub, the default media type refuses files over 1 MB
+// (403 too_large), the object media type serves them without content
+// (encoding "none") and the raw media type serves their bytes.
+func (c *call) fileContents(p, ref string, e treeEntry, media string) {
+	o, isBlob := c.repo.objects[e.sha]
+	large := isBlob && o.kind == "blob" && len(o.data) > maxContentsBlob && c.s.enforced(RuleContentsSize)
+	switch {
+	case media == "raw" && isBlob && o.kind == "blob":
+		c.w.Header().Set("Content-Type", "application/vnd.github.raw; charset=utf-8")
+		c.w.WriteHeader(http.StatusOK)
+		_, _ = c.w.Write(o.data)
+	case media == "object" && large:
+		m := c.contentJSON(p, ref, e, false)
+		m["content"], m["encoding"] = "", "none"
+		c.json(http.StatusOK, m)
+	case large:
+		c.json(http.StatusForbidden, map[string]any{
+			"message":           "This API returns blobs up to 1 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.",
+			"errors":            []fieldError{{Resource: "Blob", Field: "data", Code: "too_large"}},
+			"documentation_url": "https://docs.github.com/rest/repos/contents#get-repository-content", "status": "403",
+		})
+	default:
+		c.json(http.StatusOK, c.contentJSON(p, ref, e, true))
+	}
 }
 
 type contentsReq struct {

@@ -31,6 +31,20 @@
 // GitHub, the legacy "permission" field reports maintain as "write" and
 // triage as "read"; "role_name" carries the exact role.
 //
+// # GitHub's refusals (strict by default)
+//
+// The simulator refuses what GitHub refuses, each under a Rule that is on
+// unless a test relaxes it (WithRelaxed, Server.Relax): contents reads of
+// files over 1 MB with the default media type (raw and object serve
+// them), inline review comments off the PR's diff hunks, PR creation by an
+// Actions GITHUB_TOKEN while the repository setting is off, bodies over
+// 65,536 characters, endpoint permissions of Actions and installation
+// tokens, secondary limits (80 content-creating requests a minute, 500 an
+// hour), GITHUB_TOKEN's 1,000 requests an hour per repository and 301 on
+// transferred issues (MoveIssue). WithEnterprise serves a GHES version
+// (without sub-issues before 3.20); SetSearchIncomplete times searches
+// out. Repository archives (/tarball) redirect to a codeload-like URL.
+//
 // # Transport behaviour
 //
 // Every response carries X-RateLimit-Limit/Remaining/Used/Reset/Resource

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -125,7 +126,8 @@ func (s *Server) rateHeaders(h http.Header, resource string, spend bool) {
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(b.limit-b.used))
 	h.Set("X-RateLimit-Used", strconv.Itoa(b.used))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(b.reset.Unix(), 10))
-	h.Set("X-RateLimit-Resource", resource)
+	name, _, _ := strings.Cut(resource, ":") // an Actions token's bucket is still "core"
+	h.Set("X-RateLimit-Resource", name)
 }
 
 // SetRateLimitRemaining sets how many core requests remain in the current
@@ -142,6 +144,9 @@ func (s *Server) handleRateLimit(w http.ResponseWriter, _ *http.Request) {
 	defer s.metaMu.Unlock()
 	res := map[string]any{}
 	for name := range s.limits {
+		if strings.Contains(name, ":") {
+			continue // per-token buckets are not resources of their own
+		}
 		b := s.bucketLocked(name)
 		res[name] = map[string]any{"limit": b.limit, "remaining": b.limit - b.used, "used": b.used, "reset": b.reset.Unix()}
 	}

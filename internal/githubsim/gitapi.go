@@ -391,6 +391,12 @@ func (s *Server) getBlob(c *call) {
 		c.notFound()
 		return
 	}
+	if contentsMedia(c.r.Header.Get("Accept")) == "raw" {
+		c.w.Header().Set("Content-Type", "application/vnd.github.raw; charset=utf-8")
+		c.w.WriteHeader(http.StatusOK)
+		_, _ = c.w.Write(o.data)
+		return
+	}
 	c.json(http.StatusOK, map[string]any{
 		"sha": sha, "node_id": nodeID("B", sha), "size": len(o.data), "url": c.repoURL() + "/git/blobs/" + sha,
 		"content": wrap64(o.data), "encoding": "base64",

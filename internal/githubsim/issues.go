@@ -185,6 +185,9 @@ func (s *Server) createIssue(c *call) {
 		c.invalid(fieldError{Resource: "Issue", Field: "title", Code: "missing_field"})
 		return
 	}
+	if c.bodyTooLong("Issue", req.Body) {
+		return
+	}
 	body := ""
 	if req.Body != nil {
 		body = *req.Body
@@ -212,6 +215,9 @@ func (s *Server) editIssue(c *call) {
 	}
 	if req.State != nil && *req.State != "open" && *req.State != "closed" {
 		c.invalid(fieldError{Resource: "Issue", Field: "state", Code: "invalid"})
+		return
+	}
+	if c.bodyTooLong("Issue", req.Body) {
 		return
 	}
 	if req.Title != nil {

@@ -97,6 +97,9 @@ func (s *Server) createPull(c *call) {
 	if !c.decode(&req) {
 		return
 	}
+	if c.actionsPullRefused() || c.bodyTooLong("PullRequest", &req.Body) {
+		return
+	}
 	if strings.TrimSpace(req.Title) == "" {
 		c.invalid(fieldError{Resource: "PullRequest", Field: "title", Code: "missing_field"})
 		return
@@ -193,6 +196,9 @@ func (s *Server) editPull(c *call) {
 		Base  *string `json:"base"`
 	}
 	if !c.decode(&req) {
+		return
+	}
+	if c.bodyTooLong("PullRequest", req.Body) {
 		return
 	}
 	is := c.repo.issues[pr.number]
@@ -343,6 +349,9 @@ func (s *Server) createReview(c *call) {
 		c.invalid(fieldError{Resource: "PullRequestReview", Field: "event", Code: "invalid"})
 		return
 	}
+	if req.Event == "APPROVE" && c.actionsPullRefused() || c.bodyTooLong("PullRequestReview", &req.Body) {
+		return
+	}
 	is := c.repo.issues[pr.number]
 	switch {
 	case req.Event == "APPROVE" && strings.EqualFold(is.author, c.actor):
@@ -360,6 +369,13 @@ func (s *Server) createReview(c *call) {
 		commit = pr.headSHA
 	}
 	files := c.repo.flatten(c.repo.commitTree(commit))
+	var inDiff map[string]map[int]bool
+	if len(req.Comments) > 0 && s.enforced(RuleReviewDiff) {
+		inDiff = map[string]map[int]bool{}
+		for _, fd := range c.pullDiff(pr, commit) {
+			inDiff[fd.path] = fd.right
+		}
+	}
 	for _, ic := range req.Comments {
 		fe, ok := files[ic.Path]
 		if !ok {
@@ -369,6 +385,10 @@ func (s *Server) createReview(c *call) {
 		lines := strings.Count(string(c.repo.objects[fe.sha].data), "\n") + 1
 		if ic.Line < 1 || ic.Line > lines || ic.Body == "" {
 			c.message(http.StatusUnprocessableEntity, "Unprocessable Entity: \"Line could not be resolved\"")
+			return
+		}
+		if inDiff != nil && !inDiff[ic.Path][ic.Line] {
+			c.message(http.StatusUnprocessableEntity, "Unprocessable Entity: \"Pull request review thread line must be part of the diff\"")
 			return
 		}
 	}

@@ -118,6 +118,9 @@ func (s *Server) repoHandler(fn func(*call)) http.HandlerFunc {
 		}
 		c.repo = rp
 		s.userLocked(c.actor)
+		if !c.checkGrant() || c.movedIssue() {
+			return
+		}
 		fn(c)
 	}
 }

@@ -162,6 +162,11 @@ func (s *Server) handleSearchIssues(w http.ResponseWriter, r *http.Request) {
 			hits = append(hits, searchHit{rp: rp, is: is})
 		}
 	}
+	incomplete := s.takeIncompleteSearch()
+	if incomplete {
+		// A search that timed out answers with what it found so far.
+		hits = hits[:len(hits)/2]
+	}
 	lo, hi := c.paginate(len(hits))
 	items := []any{}
 	for _, h := range hits[lo:hi] {
@@ -170,5 +175,24 @@ func (s *Server) handleSearchIssues(w http.ResponseWriter, r *http.Request) {
 		item["score"] = 1.0
 		items = append(items, item)
 	}
-	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": false, "items": items})
+	c.json(http.StatusOK, map[string]any{"total_count": len(hits), "incomplete_results": incomplete, "items": items})
+}
+
+// SetSearchIncomplete makes the next n searches time out as GitHub's do
+// under load: 200 with "incomplete_results": true and only part of the
+// matches.
+func (s *Server) SetSearchIncomplete(n int) {
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	s.incompleteSearches = n
+}
+
+func (s *Server) takeIncompleteSearch() bool {
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	if s.incompleteSearches <= 0 {
+		return false
+	}
+	s.incompleteSearches--
+	return true
 }

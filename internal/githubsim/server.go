@@ -55,12 +55,21 @@ type Server struct {
 	// scopes are the OAuth scopes of classic tokens (AddTokenScopes).
 	scopes        map[string][]string
 	installations map[int64]*installation
+	grants        map[string]*grant // token permissions (tokens.go)
 
 	metaMu   sync.Mutex // guards request log, faults and rate limits
 	requests []RequestLog
 	faults   []*activeFault
 	limits   map[string]*bucket
 	reqSeq   int64
+	relaxed  map[Rule]bool // rules turned off (strict.go)
+	// writes holds each token's content-creating requests of the last
+	// hour (secondary.go).
+	writes map[string][]time.Time
+	// incompleteSearches is how many searches still time out.
+	incompleteSearches int
+	// enterprise is the GHES version served ("" for github.com).
+	enterprise string
 
 	httpSrv *http.Server
 }
@@ -81,6 +90,7 @@ func New(opts ...Option) *Server {
 		actor:    DefaultActor,
 		nextID:   1000,
 		issueIDs: map[int64]issueKey{},
+		relaxed:  map[Rule]bool{},
 		limits: map[string]*bucket{
 			resourceCore:   {limit: 5000},
 			resourceSearch: {limit: 30},
@@ -220,6 +230,11 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			return f.write(rec)
 		}
 	}
+	resource = s.rateResource(r, resource)
+	if limited, wait := s.secondaryLimited(r); limited {
+		s.rateHeaders(rec.Header(), resource, false)
+		return writeSecondaryLimit(rec, wait)
+	}
 	if exhausted := s.rateExhausted(resource); exhausted {
 		s.rateHeaders(rec.Header(), resource, false)
 		writeJSON(rec, http.StatusForbidden, map[string]any{
@@ -229,8 +244,11 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 		return http.StatusForbidden
 	}
 
+	if s.enterprise != "" {
+		rec.Header().Set("X-GitHub-Enterprise-Version", s.enterprise)
+	}
 	// Handler only finds the pattern; ServeHTTP also sets path values.
-	if _, pattern := s.mux.Handler(r); pattern == "" {
+	if _, pattern := s.mux.Handler(r); pattern == "" || s.enterpriseLacks(r.URL.Path) {
 		writeNotFound(rec)
 	} else {
 		s.mux.ServeHTTP(rec, r)
@@ -247,8 +265,9 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			return rec.status
 		}
 	}
-	// Like GitHub, GET /rate_limit does not count against the limit.
-	s.rateHeaders(rec.Header(), resource, r.URL.Path != "/rate_limit")
+	// Like GitHub, GET /rate_limit does not count against the limit, nor
+	// do archive downloads (codeload is not the API).
+	s.rateHeaders(rec.Header(), resource, r.URL.Path != "/rate_limit" && !strings.HasPrefix(r.URL.Path, codeloadPrefix))
 	return rec.status
 }
 
@@ -311,6 +330,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET "+rp+"/pulls/{number}/reviews", s.repoHandler(s.listReviews))
 	m.HandleFunc("POST "+rp+"/pulls/{number}/reviews", s.repoHandler(s.createReview))
 	m.HandleFunc("GET "+rp+"/pulls/{number}/comments", s.repoHandler(s.listReviewComments))
+	m.HandleFunc("GET "+rp+"/pulls/{number}/files", s.repoHandler(s.listPullFiles))
 
 	m.HandleFunc("GET "+rp+"/git/refs", s.repoHandler(s.listRefs))
 	m.HandleFunc("GET "+rp+"/git/refs/{ref...}", s.repoHandler(s.listRefs))
@@ -325,9 +345,12 @@ func (s *Server) routes() {
 	m.HandleFunc("POST "+rp+"/git/trees", s.repoHandler(s.createTree))
 	m.HandleFunc("GET "+rp+"/git/blobs/{sha}", s.repoHandler(s.getBlob))
 	m.HandleFunc("POST "+rp+"/git/blobs", s.repoHandler(s.createBlob))
+	m.HandleFunc("GET "+rp+"/actions/permissions/workflow", s.repoHandler(s.getWorkflowPermissions))
 	m.HandleFunc("GET "+rp+"/branches", s.repoHandler(s.listBranches))
 	m.HandleFunc("GET "+rp+"/branches/{branch...}", s.repoHandler(s.getBranch))
 	m.HandleFunc("GET "+rp+"/contents/{path...}", s.repoHandler(s.getContents))
+	m.HandleFunc("GET "+rp+"/tarball/{ref...}", s.repoHandler(s.getTarball))
+	m.HandleFunc("GET "+codeloadPrefix+"{owner}/{repo}/legacy.tar.gz/{sha}", s.repoHandler(s.getCodeload))
 	m.HandleFunc("PUT "+rp+"/contents/{path...}", s.repoHandler(s.putContents))
 	m.HandleFunc("DELETE "+rp+"/contents/{path...}", s.repoHandler(s.deleteContents))
 }

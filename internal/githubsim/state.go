@@ -72,6 +72,11 @@ type repo struct {
 	pulls          map[int]*pull
 	reviews        []*review
 	reviewComments []*reviewComment
+	// actionsCanCreatePulls is "Allow GitHub Actions to create and approve
+	// pull requests" (tokens.go).
+	actionsCanCreatePulls bool
+	// moved maps the numbers of transferred issues to "owner/name/issues/N".
+	moved map[int]string
 }
 
 func repoKey(owner, name string) string { return strings.ToLower(owner + "/" + name) }

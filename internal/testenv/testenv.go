@@ -63,10 +63,11 @@ type Env struct {
 // New starts a simulator with the fixture repository (default branch main,
 // a maintainer "alice" and a read-only "mallory") and a client that does
 // not retry, so injected faults surface at once.
-func New(t testing.TB) *Env {
+// Options (e.g. githubsim.WithEnterprise) configure the simulator further.
+func New(t testing.TB, opts ...githubsim.Option) *Env {
 	t.Helper()
 	clock := NewClock()
-	sim := githubsim.New(githubsim.WithClock(clock.Now))
+	sim := githubsim.New(append([]githubsim.Option{githubsim.WithClock(clock.Now)}, opts...)...)
 	url, err := sim.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start the GitHub simulator: %v", err)
@@ -109,6 +110,30 @@ func (e *Env) ClientAs(t testing.TB, login string) *github.Client {
 	t.Helper()
 	token := "ghp_" + strings.Repeat("x", 8) + login
 	e.Sim.AddToken(token, login)
+	client, err := github.New(context.Background(), github.Options{
+		BaseURL:   e.URL + "/api/v3/",
+		Token:     token,
+		Retry:     github.RetryPolicy{MaxRetries: -1},
+		Sleep:     func(context.Context, time.Duration) error { return nil },
+		CacheSize: -1,
+	})
+	require.NoError(t, err)
+	return client
+}
+
+// ActionsPermissions is the permissions: block the documented workflow
+// grants its GITHUB_TOKEN.
+func ActionsPermissions() map[string]string {
+	return map[string]string{"contents": "write", "issues": "write", "pull-requests": "write"}
+}
+
+// ActionsClient returns a client holding a workflow's GITHUB_TOKEN for the
+// fixture repository with permissions (see ActionsPermissions): it acts as
+// github-actions[bot] and meets every refusal GitHub reserves for Actions.
+func (e *Env) ActionsClient(t testing.TB, permissions map[string]string) *github.Client {
+	t.Helper()
+	token := "ghs_actions" + strings.Repeat("0", 8)
+	e.Sim.AddActionsToken(token, Repo.String(), permissions)
 	client, err := github.New(context.Background(), github.Options{
 		BaseURL:   e.URL + "/api/v3/",
 		Token:     token,

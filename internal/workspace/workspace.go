@@ -12,15 +12,17 @@
 package workspace
 
 import (
+	"archive/tar"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
@@ -30,9 +32,8 @@ import (
 type GitHub interface {
 	GetRepo(ctx context.Context, repo github.Repo) (github.RepoInfo, error)
 	GetBranchSHA(ctx context.Context, repo github.Repo, branch string) (string, error)
-	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
-	GetTree(ctx context.Context, repo github.Repo, treeSHA string, recursive bool) ([]github.TreeEntry, error)
 	GetFile(ctx context.Context, repo github.Repo, filePath, ref string) ([]byte, error)
+	Tarball(ctx context.Context, repo github.Repo, ref string) (io.ReadCloser, error)
 }
 
 // Checkout is one repository at one commit.
@@ -54,8 +55,9 @@ type Cache struct {
 	// Keep is how many commits per repository stay on disk (default 3);
 	// older trees are removed after a new one is built.
 	Keep int
-	// Parallel bounds concurrent file downloads (default 8).
-	Parallel int
+	// MaxBytes bounds the files one tree may hold once extracted (default
+	// 2 GiB), so a hostile or runaway archive cannot fill the disk.
+	MaxBytes int64
 
 	mu       sync.Mutex
 	building map[string]*sync.Mutex
@@ -149,51 +151,80 @@ func (c *Cache) tree(ctx context.Context, gh GitHub, repo github.Repo, sha strin
 	return dir, nil
 }
 
-// fetch writes every regular file of the commit's tree under dir.
-// Submodules and symlinks are skipped: a symlink could point outside the
-// workspace, and nothing the stages read is a submodule.
+// fetch writes every regular file of the commit under dir, from its
+// tarball. Symlinks, submodules and other entry types are skipped: a
+// symlink could point outside the workspace, and nothing the stages read
+// is one.
 func (c *Cache) fetch(ctx context.Context, gh GitHub, repo github.Repo, sha, dir string) error {
-	commit, err := gh.GetCommit(ctx, repo, sha)
+	rc, err := gh.Tarball(ctx, repo, sha)
 	if err != nil {
 		return fmt.Errorf("workspace %s@%s: %w", repo, sha, err)
 	}
-	entries, err := gh.GetTree(ctx, repo, commit.TreeSHA, true)
-	if err != nil {
+	defer rc.Close()
+	limit := c.MaxBytes
+	if limit <= 0 {
+		limit = 2 << 30
+	}
+	if err := extract(rc, dir, limit); err != nil {
 		return fmt.Errorf("workspace %s@%s: %w", repo, sha, err)
 	}
-	parallel := c.Parallel
-	if parallel <= 0 {
-		parallel = 8
+	return nil
+}
+
+// extract writes the regular files of a GitHub tarball (a gzipped tar
+// whose entries sit under one top-level directory) under dir.
+func extract(r io.Reader, dir string, limit int64) error {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return fmt.Errorf("read tarball: %w", err)
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(parallel)
-	for _, e := range entries {
-		if e.Type != "blob" || e.Mode == "120000" {
+	defer gz.Close()
+	tr := tar.NewReader(gz)
+	var total int64
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read tarball: %w", err)
+		}
+		if h.Typeflag != tar.TypeReg {
 			continue
 		}
-		if !filepath.IsLocal(filepath.FromSlash(e.Path)) {
-			return fmt.Errorf("workspace %s@%s: unsafe path %q in tree", repo, sha, e.Path)
+		_, rel, ok := strings.Cut(h.Name, "/")
+		if !ok || rel == "" {
+			continue
 		}
-		g.Go(func() error {
-			data, err := gh.GetFile(gctx, repo, e.Path, sha)
-			if err != nil {
-				return fmt.Errorf("workspace %s@%s: %w", repo, sha, err)
-			}
-			target := filepath.Join(dir, filepath.FromSlash(e.Path))
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return fmt.Errorf("workspace %s: %w", repo, err)
-			}
-			perm := os.FileMode(0o644)
-			if e.Mode == "100755" {
-				perm = 0o755
-			}
-			if err := os.WriteFile(target, data, perm); err != nil {
-				return fmt.Errorf("workspace %s: %w", repo, err)
-			}
-			return nil
-		})
+		if !filepath.IsLocal(filepath.FromSlash(rel)) {
+			return fmt.Errorf("unsafe path %q in tarball", h.Name)
+		}
+		if total += h.Size; total > limit {
+			return fmt.Errorf("tarball holds more than %d bytes", limit)
+		}
+		if err := writeEntry(filepath.Join(dir, filepath.FromSlash(rel)), tr, h); err != nil {
+			return err
+		}
 	}
-	return g.Wait()
+}
+
+func writeEntry(target string, r io.Reader, h *tar.Header) error {
+	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return err
+	}
+	perm := os.FileMode(0o644)
+	if h.Mode&0o111 != 0 {
+		perm = 0o755
+	}
+	f, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.CopyN(f, r, h.Size); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("write %s: %w", h.Name, err)
+	}
+	return f.Close()
 }
 
 // prune keeps the newest Keep commit trees of one repository.

@@ -1,0 +1,85 @@
+package stages
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// GitHub Enterprise Server 3.17–3.19 has no sub-issues API (404): the
+// sub-work-items are linked by their body markers and a task list on the
+// parent instead, and a re-run writes nothing again.
+func TestPlanningOnEnterpriseServerWithoutSubIssues(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil, githubsim.WithEnterprise("3.17.0"))
+	f.addJSON(t, prompts.Planning, goodPlan)
+	snap := f.planningSnapshot(t)
+	_, err := f.run(t, pipeline.StagePlanning, snap)
+	require.NoError(t, err)
+
+	recs := snap.Artifacts.SubWorkItems
+	require.Len(t, recs, 3)
+	var list string
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		if bytes.Contains([]byte(c.Body), []byte("Sub-work-items")) {
+			list = c.Body
+		}
+	}
+	require.NotEmpty(t, list, "a task list on the parent")
+	for _, r := range recs {
+		assert.Contains(t, list, fmt.Sprintf("- [ ] #%d\n", r.Issue))
+		is, ok := f.env.Sim.Issue(testenv.Repo.String(), r.Issue)
+		require.True(t, ok)
+		assert.Contains(t, is.Body, fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", f.issue, r.ID))
+	}
+
+	again := f.planningSnapshot(t)
+	f.env.Sim.ResetRequests()
+	_, err = f.run(t, pipeline.StagePlanning, again)
+	require.NoError(t, err)
+	assert.Equal(t, recs, again.Artifacts.SubWorkItems)
+	assert.Zero(t, fhWrites(f.env.Sim), "a re-run writes nothing again")
+}
+
+// GitHub answers the same 422 to "already a sub-issue of this parent" and
+// "already has another parent"; only the first is success.
+func TestPlanningSubIssueWithAnotherParentEscalates(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.addJSON(t, prompts.Planning, goodPlan)
+	snap := f.planningSnapshot(t)
+	_, err := f.run(t, pipeline.StagePlanning, snap)
+	require.NoError(t, err)
+
+	// A human moves sub-issue C under another issue.
+	c := snap.Artifacts.SubWorkItems[0]
+	child, err := f.env.Client.GetIssue(t.Context(), testenv.Repo, c.Issue)
+	require.NoError(t, err)
+	other := f.env.Sim.SeedIssue(testenv.Repo.String(), "alice", "another epic", "")
+	body := fmt.Sprintf(`{"sub_issue_id": %d, "replace_parent": true}`, child.ID)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost,
+		fmt.Sprintf("%s/api/v3/repos/%s/issues/%d/sub_issues", f.env.URL, testenv.Repo, other), bytes.NewBufferString(body))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "token "+testenv.Token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+
+	_, err = f.run(t, pipeline.StagePlanning, f.planningSnapshot(t))
+	var esc *escalation.Error
+	require.True(t, errors.As(err, &esc), "%v", err)
+	assert.Equal(t, "sub_issue_has_other_parent", esc.Code)
+	assert.Contains(t, esc.Reason, fmt.Sprintf("#%d", c.Issue))
+}
