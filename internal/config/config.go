@@ -36,6 +36,17 @@ type Config struct {
 	Scenarios      Scenarios           `toml:"scenarios"`
 	Interfaces     Interfaces          `toml:"interfaces"`
 	Constraints    Constraints         `toml:"constraints"`
+	Sandbox        Sandbox             `toml:"sandbox"`
+}
+
+// Sandbox holds [sandbox]: what generated code may do while the domain
+// service builds and tests it. Both default to false; network also needs
+// the operator's consent (COGWORKS_SANDBOX_ALLOW_NETWORK=1).
+type Sandbox struct {
+	// Network lets go test, go vet and twins reach the network.
+	Network bool `toml:"network"`
+	// CGO compiles cgo (CGO_ENABLED=1); off, cgo files are not built.
+	CGO bool `toml:"cgo"`
 }
 
 // Pipeline holds [pipeline].

@@ -120,3 +120,26 @@ func TestParseRejectsNonFiniteNumbers(t *testing.T) {
 		assert.Contains(t, err.Error(), tt.want)
 	}
 }
+
+func TestParseSandboxSection(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		toml string
+		want Sandbox
+	}{
+		{"omitted: everything off", "", Sandbox{}},
+		{"network opt-in", "[sandbox]\nnetwork = true\n", Sandbox{Network: true}},
+		{"cgo opt-in", "[sandbox]\ncgo = true\n", Sandbox{CGO: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := Parse("config.toml", []byte(tt.toml))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, cfg.Sandbox)
+		})
+	}
+	_, err := Parse("config.toml", []byte("[sandbox]\nnetwrok = true\n"))
+	require.Error(t, err, "a misspelt sandbox key is rejected, not silently ignored")
+}
