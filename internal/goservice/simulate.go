@@ -70,7 +70,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	start := time.Now()
 	// The test binary panics itself at -timeout; the extra minute covers
 	// compilation before the process group is killed.
-	res, err := s.run.goCmd(ctx, ws.dir, timeout+time.Minute, nil, args...)
+	res, err := s.run.goCmd(ctx, ws, step{timeout: timeout + time.Minute, simulate: true}, args...)
 	if err != nil {
 		return nil, err
 	}

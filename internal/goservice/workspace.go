@@ -36,6 +36,8 @@ type workspace struct {
 	linkedDirs []string
 	// goTrees caches holdsGo per linked directory.
 	goTrees map[string]bool
+	// downloaded is set once `go mod download` succeeded for the request.
+	downloaded bool
 }
 
 // Remove deletes the temporary directory (links only, never their targets).

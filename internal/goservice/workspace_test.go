@@ -122,7 +122,7 @@ func TestToolchainSeesLinkedPackages(t *testing.T) {
 	}
 	repo := layeredRepo(t)
 	writeTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n\nfunc S() int { return \"x\" }\n"})
-	s := &service{opts: Options{}.withDefaults(), run: runner{goBin: "go"}}
+	s := NewHandler(Options{}).(*service)
 	ctx := context.Background()
 	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
 		{Path: "c/c.go", Content: "package c\n\n// C is three.\nfunc C() int { return 3 }\n"},
