@@ -214,18 +214,16 @@ func mountPoint() (string, error) {
 // the caller may (typically root, for whom RLIMIT_NPROC does not apply).
 func newPidsCgroup(max uint64) (string, error) {
 	var base string
-	for _, c := range []string{"/sys/fs/cgroup/pids", "/sys/fs/cgroup"} {
-		if _, err := os.Stat(filepath.Join(c, "pids.max")); err == nil {
-			base = c
-			break
-		}
-		if data, err := os.ReadFile(filepath.Join(c, "cgroup.subtree_control")); err == nil && strings.Contains(string(data), "pids") {
-			base = c
-			break
+	if _, err := os.Stat("/sys/fs/cgroup/pids/tasks"); err == nil {
+		base = "/sys/fs/cgroup/pids" // cgroup v1
+	}
+	for _, c := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
+		if data, err := os.ReadFile(filepath.Join(c, "cgroup.subtree_control")); base == "" && err == nil && strings.Contains(string(data), "pids") {
+			base = c // cgroup v2 with the pids controller enabled for children
 		}
 	}
 	if base == "" {
-		return "", errors.New("no writable pids cgroup")
+		return "", errors.New("no pids cgroup hierarchy")
 	}
 	dir, err := os.MkdirTemp(base, "cogworks-sandbox-")
 	if err != nil {
