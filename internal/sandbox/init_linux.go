@@ -477,3 +477,14 @@ func runTarget(cfg config) (int, error) {
 		}
 	}
 }
+
+// NonDumpable makes this process non-dumpable: its /proc/<pid>/environ,
+// mem and the like then belong to root and it cannot be ptraced, so a
+// process of the same user (generated code that escaped, a twin) cannot
+// read the secrets in its environment or memory.
+func NonDumpable() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("prctl(PR_SET_DUMPABLE, 0): %w", err)
+	}
+	return nil
+}

@@ -25,3 +25,6 @@ type Cmd struct {
 func Command(context.Context, Policy, []string) (*Cmd, error) {
 	return nil, errors.New("sandbox: namespaces sandboxing needs Linux")
 }
+
+// NonDumpable does nothing outside Linux.
+func NonDumpable() error { return nil }

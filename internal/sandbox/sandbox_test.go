@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 func TestMain(m *testing.M) {
@@ -65,4 +66,11 @@ func TestCommand_Isolation(t *testing.T) {
 	assert.Contains(t, out, "rw-ok")
 	assert.Contains(t, out, "umount-denied")
 	assert.FileExists(t, filepath.Join(scratch, "s"))
+}
+
+func TestNonDumpable(t *testing.T) {
+	require.NoError(t, NonDumpable())
+	v, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 0, v, "no same-uid process can read this process's environ or mem")
 }
