@@ -204,7 +204,6 @@ func TestDoctorSandboxCheck(t *testing.T) {
 		env      map[string]string
 		status   string
 		detail   string
-		fixShown bool
 	}{
 		{"namespaces", sandbox.Isolation{Mode: sandbox.Namespaces}, nil, checkOK, "namespaces (user, pid, mount, network, ipc, uts)"},
 		{"namespaces, operator allows the network", sandbox.Isolation{Mode: sandbox.Namespaces}, map[string]string{sandbox.AllowNetworkEnv: "1"}, checkOK, "network = true get the network"},
