@@ -199,11 +199,11 @@ func TestDoctorSandboxCheck(t *testing.T) {
 	t.Parallel()
 	none := sandbox.Isolation{Mode: sandbox.None, Reason: "user namespaces are disabled"}
 	tests := []struct {
-		name     string
-		iso      sandbox.Isolation
-		env      map[string]string
-		status   string
-		detail   string
+		name   string
+		iso    sandbox.Isolation
+		env    map[string]string
+		status string
+		detail string
 	}{
 		{"namespaces", sandbox.Isolation{Mode: sandbox.Namespaces}, nil, checkOK, "namespaces (user, pid, mount, network, ipc, uts)"},
 		{"namespaces, operator allows the network", sandbox.Isolation{Mode: sandbox.Namespaces}, map[string]string{sandbox.AllowNetworkEnv: "1"}, checkOK, "network = true get the network"},
