@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/stages"
 	"github.com/cogworks/cogworks/internal/xval"
@@ -165,7 +166,11 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	if err != nil {
 		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
 	}
-	d.Twins = scenario.Twins{Defs: twins, Runner: scenario.NewExecTwinRunner(workspace, f.IO.ErrOut, f.IO.ErrOut)}
+	runner := scenario.NewExecTwinRunner(workspace, f.IO.ErrOut, f.IO.ErrOut)
+	if len(twins) > 0 {
+		runner.Confine(f.twinSandbox(ctx, cfg))
+	}
+	d.Twins = scenario.Twins{Defs: twins, Runner: runner}
 	services := d.Services
 	if len(cfgs) == 0 {
 		services = nil // no registration at all: skip service checks
@@ -246,4 +251,24 @@ func loadServices(path string) ([]domain.ServiceConfig, error) {
 		return nil, nil
 	}
 	return domain.LoadServices(path)
+}
+
+// twinSandbox is how twins run: in the sandbox this host allows (probed
+// once per wiring, only for repositories that have twins), with the
+// network when the repository asks for it and the operator consents.
+func (f *Factory) twinSandbox(ctx context.Context, cfg config.Config) scenario.TwinSandbox {
+	probe := f.ProbeSandbox
+	if probe == nil {
+		probe = sandbox.Probe
+	}
+	logger := f.Logger()
+	iso := probe(ctx)
+	logger.Info("twins sandbox", "isolation", iso.String())
+	return scenario.TwinSandbox{
+		Isolation: iso,
+		Unsafe:    f.getenv(sandbox.UnsafeEnv) == "1",
+		Network:   cfg.Sandbox.Network && f.getenv(sandbox.AllowNetworkEnv) == "1",
+		Environ:   []string{"PATH=" + f.getenv("PATH")},
+		Warn:      func(msg string) { logger.Warn(msg) },
+	}
 }
