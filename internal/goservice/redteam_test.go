@@ -202,6 +202,7 @@ func TestRedTeam_CgoIncludeOfHostFile(t *testing.T) {
 
 func TestRedTeam_ForkBombIsBounded(t *testing.T) {
 	requireRedTeam(t)
+	tag := fmt.Sprintf("60.%d", time.Now().UnixNano()%1000000) // a unique sleep argument to find the processes by
 	src := `package rt
 
 import (
@@ -212,7 +213,7 @@ import (
 func TestBomb(t *testing.T) {
 	n := 0
 	for ; n < 1500; n++ {
-		if err := exec.Command("sleep", "60").Start(); err != nil {
+		if err := exec.Command("sleep", "` + tag + `").Start(); err != nil {
 			t.Logf("ATTACK-RAN fork limit hit after %d processes: %v", n, err)
 			return
 		}
@@ -227,7 +228,7 @@ func TestBomb(t *testing.T) {
 	assert.Contains(t, res.Output, "fork limit hit", res.Output)
 	assert.NotContains(t, res.Output, "unbounded")
 	assert.Less(t, time.Since(start), time.Minute, "the request returned")
-	assert.Empty(t, processesWith(t, "sleep 60"), "the bomb's processes died with the request")
+	assert.Empty(t, processesWith(t, "sleep "+tag), "the bomb's processes died with the request")
 }
 
 func TestRedTeam_OutputFloodIsCapped(t *testing.T) {
