@@ -58,8 +58,12 @@ type step struct {
 	// offline steps never download modules (validate_deps checks that
 	// they resolve from the cache as they are).
 	offline bool
-	// simulate steps see the held-out scenarios, which they run.
-	simulate bool
+	// scenarios: the step runs held-out scenarios (simulate of the
+	// scenario-validation stage), so their directory stays visible. Every
+	// other step, code generation's own go test included, has it masked:
+	// generated code must not read (and echo into the LLM's feedback) the
+	// scenarios that judge it.
+	scenarios bool
 }
 
 // setup asks the host's go command, once, where its GOROOT and caches are
@@ -201,7 +205,7 @@ const gocacheTarget = "/tmp/gocache"
 
 // policy is what a go command of ws may see: GOROOT and the module cache
 // read-only (writable for the download step only), the repository
-// read-only with .git and (outside simulate) the held-out scenarios
+// read-only with .git and (outside scenario runs) the held-out scenarios
 // masked, the workspace writable, and a build cache private to the
 // repository over the host's (read-only) one.
 func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, network, download bool) (sandbox.Policy, func(), error) {
@@ -226,7 +230,7 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 	if ws.repo != "" {
 		p.ReadOnly = append(p.ReadOnly, ws.repo)
 		p.Masked = append(p.Masked, filepath.Join(ws.repo, ".git"))
-		if !st.simulate {
+		if !st.scenarios {
 			cfg, err := config.Load(ws.repo)
 			if err != nil {
 				cfg = config.Default()

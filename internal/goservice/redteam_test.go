@@ -20,6 +20,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/pipeline"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -284,4 +285,114 @@ func render(t *testing.T, path string, data any) string {
 	var b strings.Builder
 	require.NoError(t, tmpl.Execute(&b, data))
 	return b.String()
+}
+
+func TestRedTeam_HoldoutScenariosHiddenOutsideScenarioRuns(t *testing.T) {
+	requireRedTeam(t)
+	assert.Equal(t, string(pipeline.StageScenarioValidation), goservice.ScenarioStage)
+	repo := redTeamRepo(t, "")
+	src := fmt.Sprintf(`package rt
+
+import (
+	"os"
+	"testing"
+)
+
+func TestPeek(t *testing.T) {
+	b, err := os.ReadFile(%q)
+	t.Logf("ATTACK-RAN holdout=%%q err=%%v", b, err)
+}
+`, filepath.Join(repo, ".cogworks", "scenarios", "holdout.toml"))
+	c := startService(t, goservice.Options{})
+	for _, tt := range []struct {
+		stage   string
+		visible bool
+	}{
+		{"code-generation", false},
+		{"", false},
+		{goservice.ScenarioStage, true},
+	} {
+		t.Run("stage "+tt.stage, func(t *testing.T) {
+			res, err := c.Simulate(context.Background(), domain.Request{Stage: tt.stage, Repository: domain.Repository{Path: repo},
+				Artifacts: []domain.Artifact{{Path: "rt/peek_test.go", Content: src}}}, domain.SimulateParams{Packages: []string{"./rt"}})
+			require.NoError(t, err)
+			require.Contains(t, res.Output, "ATTACK-RAN", res.Output)
+			if tt.visible {
+				assert.Contains(t, res.Output, "expected answer: 42", "scenario runs see their scenarios")
+			} else {
+				assert.NotContains(t, res.Output, "expected answer", "the held-out scenarios are masked")
+			}
+		})
+	}
+}
+
+func TestSandboxNetworkNeedsRepositoryAndOperator(t *testing.T) {
+	requireRedTeam(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	src := fmt.Sprintf(`package rt
+
+import (
+	"net"
+	"os"
+	"testing"
+)
+
+func TestDial(t *testing.T) {
+	c, err := net.Dial("tcp", %q)
+	if err == nil {
+		c.Close()
+	}
+	t.Logf("ATTACK-RAN dial-error=%%v GOPROXY=%%s", err, os.Getenv("GOPROXY"))
+}
+`, ln.Addr().String())
+	for _, tt := range []struct {
+		name     string
+		config   string
+		operator bool
+		reached  bool
+	}{
+		{"neither", "", false, false},
+		{"repository only", "[sandbox]\nnetwork = true\n", false, false},
+		{"operator only", "", true, false},
+		{"both", "[sandbox]\nnetwork = true\n", true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := startService(t, goservice.Options{AllowNetwork: tt.operator})
+			res := simulateAttack(t, c, redTeamRepo(t, tt.config), domain.Artifact{Path: "rt/dial_test.go", Content: src})
+			require.Contains(t, res.Output, "ATTACK-RAN", res.Output)
+			assert.Equal(t, tt.reached, strings.Contains(res.Output, "dial-error=<nil>"), res.Output)
+			assert.Contains(t, res.Output, "GOPROXY=off", "executing steps never fetch modules")
+		})
+	}
+}
+
+func TestModulesDownloadedBeforeOfflineSteps(t *testing.T) {
+	requireRedTeam(t)
+	sum, err := os.ReadFile("../../go.sum")
+	require.NoError(t, err)
+	var lines []string
+	for _, l := range strings.Split(string(sum), "\n") {
+		if strings.HasPrefix(l, "golang.org/x/sync v0.24.0") {
+			lines = append(lines, l)
+		}
+	}
+	require.Len(t, lines, 2, "go.sum pins golang.org/x/sync v0.24.0, which the module cache holds")
+	repo := redTeamRepo(t, "")
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/rt\n\ngo 1.22\n\nrequire golang.org/x/sync v0.24.0\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "go.sum"), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+	src := "package rt\n\nimport (\n\t\"testing\"\n\n\t\"golang.org/x/sync/errgroup\"\n)\n\nfunc TestGroup(t *testing.T) {\n\tvar g errgroup.Group\n\tg.Go(func() error { return nil })\n\tif err := g.Wait(); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"
+	c := startService(t, goservice.Options{})
+	res := simulateAttack(t, c, repo, domain.Artifact{Path: "rt/group_test.go", Content: src})
+	assert.True(t, res.Passed, "a required module resolves from the read-only module cache: %s", res.Output)
 }

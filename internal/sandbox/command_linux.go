@@ -80,13 +80,13 @@ func Command(ctx context.Context, policy Policy, argv []string) (*Cmd, error) {
 		return nil, errors.New("sandbox: empty argv")
 	}
 	policy.Limits = policy.Limits.withDefaults()
+	if policy.Dir == "" {
+		policy.Dir = "/"
+	}
 	for _, p := range allPaths(policy) {
 		if !filepath.IsAbs(p) {
 			return nil, fmt.Errorf("sandbox: policy path %q is not absolute", p)
 		}
-	}
-	if policy.Dir == "" {
-		policy.Dir = "/"
 	}
 	root, err := mountPoint()
 	if err != nil {
