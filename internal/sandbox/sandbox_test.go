@@ -74,3 +74,47 @@ func TestNonDumpable(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 0, v, "no same-uid process can read this process's environ or mem")
 }
+
+func TestCommand_RejectsRelativePaths(t *testing.T) {
+	tests := []Policy{
+		{ReadOnly: []string{"repo"}},
+		{ReadWrite: []string{"./scratch"}},
+		{Masked: []string{".git"}},
+		{Dir: "work"},
+	}
+	for _, p := range tests {
+		_, err := Command(context.Background(), p, []string{"true"})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "is not absolute")
+	}
+	_, err := Command(context.Background(), Policy{}, nil)
+	require.Error(t, err, "an empty argv")
+}
+
+func TestCommand_LimitsLoopbackAndPrivileges(t *testing.T) {
+	requireIsolation(t)
+	tests := []struct {
+		name   string
+		policy Policy
+		script string
+		want   string
+	}{
+		{"only a loopback interface", Policy{}, `echo interfaces=$(grep -c ':' /proc/net/dev)`, "interfaces=1"},
+		{"loopback is up", Policy{}, `python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); c=socket.create_connection(s.getsockname()); print("LOOPBACK-OK")'`, "LOOPBACK-OK"},
+		{"memory limit", Policy{Limits: Limits{MemoryBytes: 256 << 20}}, `python3 -c 'bytearray(512<<20)' 2>&1 | grep -o MemoryError`, "MemoryError"},
+		{"file size limit", Policy{Limits: Limits{FileBytes: 1 << 20}}, `head -c 2000000 /dev/zero > /tmp/big 2>/dev/null; echo size=$(wc -c < /tmp/big)`, "size=1048576"},
+		{"private /tmp is size-limited", Policy{Limits: Limits{TmpBytes: 1 << 20}}, `head -c 3000000 /dev/zero > /tmp/big 2>&1 || echo TMP-FULL`, "TMP-FULL"},
+		{"no capabilities", Policy{}, `grep CapEff /proc/self/status`, "CapEff:\t0000000000000000"},
+		{"no new privileges", Policy{}, `grep NoNewPrivs /proc/self/status`, "NoNewPrivs:\t1"},
+		{"root is read-only", Policy{}, `touch /pwned 2>&1 || echo ROOT-RO`, "ROOT-RO"},
+		{"no host home or host tmp", Policy{}, `ls /home /root 2>&1 | grep -c 'No such'`, "2"},
+		{"only the sandbox's processes", Policy{}, `[ $(ls -d /proc/[0-9]* | wc -l) -lt 10 ] && echo FEW-PROCS`, "FEW-PROCS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, code := runSh(t, tt.policy, tt.script)
+			assert.Equal(t, 0, code, out)
+			assert.Contains(t, out, tt.want)
+		})
+	}
+}
