@@ -17,11 +17,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Main turns this process into the sandbox init when it was started as
-// one (by Command) and never returns then; otherwise it returns at once.
+// Main turns this process into the sandbox init (or the exec stage the
+// init starts the target through) when it was started as one, and never
+// returns then; otherwise it returns at once.
 // Call it first thing in main and in the TestMain of every test package
 // that runs sandboxed commands.
 func Main() {
+	if len(os.Args) >= 3 && os.Args[0] == execArg0 {
+		os.Exit(runExec())
+	}
 	if len(os.Args) == 0 || os.Args[0] != initArg0 || os.Getenv(initGuardEnv) == "" {
 		return
 	}
@@ -64,9 +68,6 @@ func runInit() (int, error) {
 	}
 	_ = unix.Sethostname([]byte("cogworks-sandbox"))
 	if err := pivot(cfg.Root); err != nil {
-		return 0, err
-	}
-	if err := setLimits(cfg.Policy.Limits); err != nil {
 		return 0, err
 	}
 	if err := dropPrivileges(); err != nil {
@@ -431,6 +432,28 @@ func dropPrivileges() error {
 	return nil
 }
 
+// execArg0 is the argv[0] of the exec stage between the init and the
+// target.
+const execArg0 = "cogworks-sandbox-exec"
+
+// runExec is the exec stage: argv is [execArg0, limits JSON, path,
+// target argv...]. It sets the limits on itself and executes the target,
+// which inherits them (and the init's lack of privileges).
+func runExec() int {
+	var l Limits
+	if err := json.Unmarshal([]byte(os.Args[1]), &l); err != nil {
+		fmt.Fprintf(os.Stderr, "cogworks sandbox: decode limits: %v\n", err)
+		return 126
+	}
+	if err := setLimits(l); err != nil {
+		fmt.Fprintf(os.Stderr, "cogworks sandbox: %v\n", err)
+		return 126
+	}
+	err := syscall.Exec(os.Args[2], os.Args[3:], os.Environ())
+	fmt.Fprintf(os.Stderr, "cogworks sandbox: exec %s: %v\n", os.Args[2], err)
+	return 127
+}
+
 // runTarget starts the target as the init's child, forwards termination
 // signals to it and reaps every orphan until the target exits.
 func runTarget(cfg config) (int, error) {
@@ -445,7 +468,15 @@ func runTarget(cfg config) (int, error) {
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	proc, err := os.StartProcess(path, cfg.Argv, &os.ProcAttr{
+	limits, err := json.Marshal(cfg.Policy.Limits)
+	if err != nil {
+		return 0, fmt.Errorf("encode limits: %w", err)
+	}
+	// The limits bind the target, not the init: a Go init under a small
+	// RLIMIT_AS could not even start a thread. The exec stage (this binary
+	// again, see runExec) sets them and replaces itself by the target.
+	argv := append([]string{execArg0, string(limits), path}, cfg.Argv...)
+	proc, err := os.StartProcess("/proc/self/exe", argv, &os.ProcAttr{
 		Dir: cfg.Policy.Dir, Env: env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
 		Sys: &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
