@@ -112,6 +112,7 @@ func TestCommand_LimitsLoopbackAndPrivileges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			out, code := runSh(t, tt.policy, tt.script)
 			assert.Equal(t, 0, code, out)
 			assert.Contains(t, out, tt.want)
