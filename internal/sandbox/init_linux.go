@@ -133,7 +133,12 @@ func buildRoot(cfg config) error {
 		return fmt.Errorf("create /etc: %w", err)
 	}
 	for _, e := range etcFiles {
-		if err := bindSystem(root, "/etc/"+e); err != nil {
+		// Bound through their links: /etc/resolv.conf is often a link into
+		// /run, which the sandbox does not have.
+		if _, err := os.Stat("/etc/" + e); err != nil {
+			continue
+		}
+		if err := bind("/etc/"+e, filepath.Join(root, "etc", e), true); err != nil {
 			return err
 		}
 	}

@@ -119,3 +119,16 @@ func TestCommand_LimitsLoopbackAndPrivileges(t *testing.T) {
 		})
 	}
 }
+
+func TestCommand_EtcFilesBoundThroughLinks(t *testing.T) {
+	requireIsolation(t)
+	if _, err := os.Stat("/etc/resolv.conf"); err != nil {
+		t.Skip("no /etc/resolv.conf on this host")
+	}
+	want, err := os.ReadFile("/etc/resolv.conf")
+	require.NoError(t, err)
+	out, code := runSh(t, Policy{}, `cat /etc/resolv.conf; ls /etc`)
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, string(want), "name resolution works for the download step, even when resolv.conf links into /run")
+	assert.NotContains(t, out, "shadow", "only the listed /etc files")
+}
