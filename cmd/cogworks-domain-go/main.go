@@ -17,10 +17,16 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/spf13/cobra"
 )
 
 func main() {
+	sandbox.Main()
+	if err := sandbox.NonDumpable(); err != nil {
+		fmt.Fprintln(os.Stderr, "cogworks-domain-go:", err)
+		os.Exit(1)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := newRootCmd(os.Stderr).ExecuteContext(ctx); err != nil {
@@ -88,5 +94,6 @@ func runServe(ctx context.Context, opts serveOptions) error {
 	logger.Info("serving", "address", ln.Addr().String())
 	return goservice.Serve(ctx, ln, goservice.Options{
 		TestTimeout: opts.TestTimeout, CommandTimeout: opts.CommandTimeout, Logger: logger,
+		UnsafeNoSandbox: os.Getenv(sandbox.UnsafeEnv) == "1", AllowNetwork: os.Getenv(sandbox.AllowNetworkEnv) == "1",
 	})
 }

@@ -10,17 +10,25 @@ import (
 	"syscall"
 
 	"github.com/cogworks/cogworks/internal/cli"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
 var version = "dev"
 
 func main() {
+	sandbox.Main()
 	os.Exit(run())
 }
 
 func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The process holds the GitHub token and the LLM key: no other process
+	// of this user may read its environment or memory.
+	if err := sandbox.NonDumpable(); err != nil {
+		fmt.Fprintln(os.Stderr, "cogworks:", err)
+		return 1
+	}
 	f := cli.NewFactory(cli.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
 	stopServices := cli.Wire(f)
 	defer stopServices()

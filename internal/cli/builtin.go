@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/secrets"
 )
 
@@ -40,10 +41,14 @@ type builtinDomain struct {
 	// (os.Executable by default; tests substitute their own).
 	Executable func() (string, error)
 	// Args are the arguments before the serve flags.
-	Args   []string
-	Env    []string
-	Stderr io.Writer
-	Logger *slog.Logger
+	Args []string
+	// Env is the environment the child's is drawn from (default
+	// os.Environ()); only serviceEnvNames and PassEnv reach the child.
+	Env []string
+	// PassEnv names extra variables the child gets (tests use it).
+	PassEnv []string
+	Stderr  io.Writer
+	Logger  *slog.Logger
 
 	mu      sync.Mutex
 	started bool
@@ -106,9 +111,11 @@ func (b *builtinDomain) start(ctx context.Context) (domain.ServiceConfig, error)
 	cmd := exec.Command(exe, args...)
 	cmd.Stdout = b.Stderr
 	cmd.Stderr = b.Stderr
-	if b.Env != nil {
-		cmd.Env = b.Env
+	base := b.Env
+	if base == nil {
+		base = os.Environ()
 	}
+	cmd.Env = serviceEnv(base, b.PassEnv...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: stdin pipe: %w", err)
@@ -185,4 +192,31 @@ func (b *builtinDomain) stopLocked() {
 		_ = os.RemoveAll(b.dir)
 		b.dir = ""
 	}
+}
+
+// serviceEnvNames are the variables the built-in domain service gets. It
+// needs no secret: it runs the go command, whose module settings it reads
+// from GO* variables, and where its caches are (HOME, XDG). The GitHub
+// token, the LLM key and the CI runner's variables never reach it, so
+// nothing it starts can inherit them.
+var serviceEnvNames = []string{
+	"PATH", "HOME", "USER", "LOGNAME", "TMPDIR", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+	"GOROOT", "GOPATH", "GOCACHE", "GOMODCACHE", "GOENV", "GOTOOLCHAIN", "GOFLAGS", "GOPROXY", "GONOSUMDB", "GOPRIVATE",
+	"GONOPROXY", "GOSUMDB", "GOINSECURE", "GOAMD64", "GOARM64", "GOARM", "GO386",
+	"COGWORKS_LOG_LEVEL", "COGWORKS_LOG_FORMAT", sandbox.UnsafeEnv, sandbox.AllowNetworkEnv,
+}
+
+// serviceEnv keeps the allowed variables of environ.
+func serviceEnv(environ []string, extra ...string) []string {
+	allowed := make(map[string]bool, len(serviceEnvNames)+len(extra))
+	for _, n := range append(append([]string(nil), serviceEnvNames...), extra...) {
+		allowed[n] = true
+	}
+	out := []string{}
+	for _, kv := range environ {
+		if name, _, _ := strings.Cut(kv, "="); allowed[name] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"syscall"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
 // reexecEnv makes the test binary act as the cogworks binary, so the
@@ -22,6 +24,7 @@ import (
 const reexecEnv = "COGWORKS_CLI_TEST_REEXEC"
 
 func TestMain(m *testing.M) {
+	sandbox.Main()
 	if os.Getenv(reexecEnv) == "1" {
 		f := NewFactory(IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
 		root := NewCmdRoot(f, "test")
@@ -40,6 +43,7 @@ func testBuiltin(t *testing.T, stderr io.Writer) *builtinDomain {
 	f := &Factory{IO: IOStreams{ErrOut: stderr}, Getenv: func(string) string { return "" }}
 	b := newBuiltinDomain(f)
 	b.Env = append(os.Environ(), reexecEnv+"=1")
+	b.PassEnv = []string{reexecEnv}
 	t.Cleanup(b.Stop)
 	return b
 }
@@ -151,4 +155,41 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.buf.String()
+}
+
+func TestBuiltinDomainChildEnvironmentIsAllowListed(t *testing.T) {
+	t.Parallel()
+	const token = "ghs_plantedBUILTINtoken42"
+	logs := &syncBuffer{}
+	b := testBuiltin(t, logs)
+	b.Env = append(b.Env, "COGWORKS_GITHUB_TOKEN="+token, "COGWORKS_LLM_API_KEY="+token, "GITHUB_TOKEN="+token,
+		"ACTIONS_RUNTIME_TOKEN="+token, "GOOGLE_APPLICATION_CREDENTIALS="+token, "GOPRIVATE=example.com/private")
+	_, err := b.Start(context.Background())
+	require.NoError(t, err)
+	environ, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(b.cmd.Process.Pid), "environ"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(environ), token, "the built-in service starts without the process's secrets")
+	assert.Contains(t, string(environ), "GOPRIVATE=example.com/private", "module settings pass")
+	assert.Contains(t, logs.String(), "isolation", "the service logs which isolation is in force")
+}
+
+func TestServiceEnvKeepsOnlyAllowedNames(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		in    []string
+		extra []string
+		want  []string
+	}{
+		{"secrets dropped", []string{"COGWORKS_GITHUB_TOKEN=t", "GITHUB_TOKEN=t", "MY_KEY=k", "PATH=/bin"}, nil, []string{"PATH=/bin"}},
+		{"Go settings kept, GOOGLE_ is not GO", []string{"GOPROXY=https://p", "GOOGLE_APPLICATION_CREDENTIALS=/k.json"}, nil, []string{"GOPROXY=https://p"}},
+		{"sandbox switches kept", []string{sandbox.UnsafeEnv + "=1", sandbox.AllowNetworkEnv + "=1"}, nil, []string{sandbox.UnsafeEnv + "=1", sandbox.AllowNetworkEnv + "=1"}},
+		{"extra names", []string{"X=1", "Y=2"}, []string{"X"}, []string{"X=1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, serviceEnv(tt.in, tt.extra...))
+		})
+	}
 }

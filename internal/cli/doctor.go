@@ -18,6 +18,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/xval"
 )
 
@@ -134,13 +135,36 @@ func Doctor(ctx context.Context, f *Factory, opts *DoctorOptions) []Check {
 		checks = append(checks, checkAccess(ctx, gh, repo), checkIdentity(ctx, f, gh), checkActionsPulls(ctx, gh, repo), checkLabels(ctx, gh, repo))
 	}
 	cfg, cfgCheck := checkConfig(opts.Workspace)
-	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), checkServices(ctx, f, opts.Workspace))
+	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), checkServices(ctx, f, opts.Workspace), checkSandbox(ctx, f))
 	if opts.Offline {
 		checks = append(checks, Check{Name: "llm", Status: checkSkip, Detail: "--offline"})
 	} else {
 		checks = append(checks, checkLLM(ctx, f, cfg))
 	}
 	return checks
+}
+
+// checkSandbox reports which isolation the built-in Go domain service
+// runs generated code under on this host.
+func checkSandbox(ctx context.Context, f *Factory) Check {
+	probe := f.ProbeSandbox
+	if probe == nil {
+		probe = sandbox.Probe
+	}
+	iso := probe(ctx)
+	c := Check{Name: "sandbox", Fix: sandbox.Fix}
+	switch {
+	case iso.Available():
+		c.Status, c.Detail = checkOK, iso.String()+": generated code runs isolated, without secrets or network"
+		if f.getenv(sandbox.AllowNetworkEnv) == "1" {
+			c.Detail += " (" + sandbox.AllowNetworkEnv + "=1: repositories with [sandbox] network = true get the network)"
+		}
+	case f.getenv(sandbox.UnsafeEnv) == "1":
+		c.Status, c.Detail = checkWarn, iso.String()+"; "+sandbox.UnsafeEnv+"=1: generated code runs UNISOLATED with this user's rights"
+	default:
+		c.Status, c.Detail = checkFail, iso.String()+"; the Go domain service refuses to build or test generated code"
+	}
+	return c
 }
 
 // neededAppPermissions are the App permissions CogWorks writes with.

@@ -21,6 +21,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/testenv"
 )
 
@@ -102,7 +103,7 @@ func TestDoctorPassingSetUp(t *testing.T) {
 	err := execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws)
 	require.NoError(t, err, out.String())
 	lines := doctorLines(out.String())
-	for _, name := range []string{"permissions", "identity", "actions-prs", "labels", "config", "domain services", "llm"} {
+	for _, name := range []string{"permissions", "identity", "actions-prs", "labels", "config", "domain services", "sandbox", "llm"} {
 		assert.True(t, strings.HasPrefix(lines[name], "ok"), "%s: %q\n%s", name, lines[name], out.String())
 	}
 	assert.True(t, strings.HasPrefix(lines["registry"], "skip"), lines["registry"])
@@ -240,6 +241,36 @@ func TestDoctorActionsPullRequestSetting(t *testing.T) {
 			if tt.want != "ok" {
 				assert.Contains(t, out.String(), "Allow GitHub Actions to create and approve pull requests")
 			}
+		})
+	}
+}
+
+func TestDoctorSandboxCheck(t *testing.T) {
+	t.Parallel()
+	none := sandbox.Isolation{Mode: sandbox.None, Reason: "user namespaces are disabled"}
+	tests := []struct {
+		name   string
+		iso    sandbox.Isolation
+		env    map[string]string
+		status string
+		detail string
+	}{
+		{"namespaces", sandbox.Isolation{Mode: sandbox.Namespaces}, nil, checkOK, "namespaces (user, pid, mount, network, ipc, uts)"},
+		{"namespaces, operator allows the network", sandbox.Isolation{Mode: sandbox.Namespaces}, map[string]string{sandbox.AllowNetworkEnv: "1"}, checkOK, "network = true get the network"},
+		{"none: refuses", none, nil, checkFail, "none: user namespaces are disabled; the Go domain service refuses"},
+		{"none with the unsafe opt-out", none, map[string]string{sandbox.UnsafeEnv: "1"}, checkWarn, "UNISOLATED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := &Factory{Getenv: func(k string) string { return tt.env[k] },
+				ProbeSandbox: func(context.Context) sandbox.Isolation { return tt.iso }}
+			c := checkSandbox(context.Background(), f)
+			assert.Equal(t, "sandbox", c.Name)
+			assert.Equal(t, tt.status, c.Status)
+			assert.Contains(t, c.Detail, tt.detail)
+			assert.Contains(t, c.Fix, sandbox.UnsafeEnv, "the fix names the opt-out")
+			assert.Contains(t, c.Fix, "apparmor_restrict_unprivileged_userns", "and the Ubuntu 24.04 sysctl")
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
 // DomainGoOptions are the flags of the hidden `cogworks domain-go serve`.
@@ -82,5 +83,6 @@ func runDomainGo(ctx context.Context, f *Factory, opts *DomainGoOptions) error {
 	logger.Info("serving", "address", ln.Addr().String())
 	return goservice.Serve(ctx, ln, goservice.Options{
 		TestTimeout: opts.TestTimeout, CommandTimeout: opts.CommandTimeout, Logger: logger.WithGroup("request"),
+		UnsafeNoSandbox: f.getenv(sandbox.UnsafeEnv) == "1", AllowNetwork: f.getenv(sandbox.AllowNetworkEnv) == "1",
 	})
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/cogworks/cogworks/internal/sandbox"
+
 	"context"
 	"fmt"
 	"io"
@@ -62,6 +64,9 @@ type Factory struct {
 	LLMProvider llm.Provider
 	// Metrics, when set, receives step, GitHub request and LLM figures.
 	Metrics *metrics.Metrics
+	// ProbeSandbox reports the isolation the host allows for generated
+	// code (default sandbox.Probe; tests inject a result).
+	ProbeSandbox func(ctx context.Context) sandbox.Isolation
 
 	once   sync.Once
 	client Client

@@ -87,6 +87,7 @@ func TestBuiltinDomainOutputIsRedacted(t *testing.T) {
 	}}
 	b := newBuiltinDomain(f)
 	b.Env = append(os.Environ(), reexecEnv+"=1")
+	b.PassEnv = []string{reexecEnv}
 	t.Cleanup(b.Stop)
 	leak := hex.EncodeToString([]byte(key))
 	b.Args = []string{"domain-go", "serve", "--no-such-flag-" + leak}

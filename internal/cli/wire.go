@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/pipeline"
@@ -192,7 +193,8 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	}
 	// Twins are repository code: their output reaches the log redacted.
 	twinOut := secrets.NewWriter(f.IO.ErrOut, f.Redactor())
-	d.Twins = scenario.Twins{Runner: scenario.NewExecTwinRunner(workspace, twinOut, twinOut)}
+	runner := scenario.NewExecTwinRunner(workspace, twinOut, twinOut)
+	d.Twins = scenario.Twins{Runner: runner}
 	if reason := repoConfigIgnored(ctx); reason != "" {
 		if w := repoConfigWarning(workspace, reason); w != "" {
 			f.Logger().Warn(w)
@@ -200,6 +202,9 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 		}
 	} else if d.Twins.Defs, err = scenario.LoadTwins(ctx, fsys, repoTwinsDir); err != nil {
 		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
+	}
+	if len(d.Twins.Defs) > 0 {
+		runner.Confine(f.twinSandbox(ctx, cfg))
 	}
 	services := d.Services
 	if len(cfgs) == 0 {
@@ -286,4 +291,24 @@ func loadServices(path string) ([]domain.ServiceConfig, error) {
 		return nil, nil
 	}
 	return domain.LoadServices(path)
+}
+
+// twinSandbox is how twins run: in the sandbox this host allows (probed
+// once per wiring, only for repositories that have twins), with the
+// network when the repository asks for it and the operator consents.
+func (f *Factory) twinSandbox(ctx context.Context, cfg config.Config) scenario.TwinSandbox {
+	probe := f.ProbeSandbox
+	if probe == nil {
+		probe = sandbox.Probe
+	}
+	logger := f.Logger()
+	iso := probe(ctx)
+	logger.Info("twins sandbox", "isolation", iso.String())
+	return scenario.TwinSandbox{
+		Isolation: iso,
+		Unsafe:    f.getenv(sandbox.UnsafeEnv) == "1",
+		Network:   cfg.Sandbox.Network && f.getenv(sandbox.AllowNetworkEnv) == "1",
+		Environ:   []string{"PATH=" + f.getenv("PATH")},
+		Warn:      func(msg string) { logger.Warn(msg) },
+	}
 }

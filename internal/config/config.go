@@ -37,6 +37,7 @@ type Config struct {
 	Interfaces     Interfaces          `toml:"interfaces"`
 	Constraints    Constraints         `toml:"constraints"`
 	Trust          Trust               `toml:"trust"`
+	Sandbox        Sandbox             `toml:"sandbox"`
 }
 
 // Trust holds [trust]: what an outsider can make CogWorks spend or write.
@@ -50,6 +51,16 @@ type Trust struct {
 	// never becomes a commit or a PR.
 	MaxAnswerFiles int `toml:"max_answer_files"`
 	MaxAnswerBytes int `toml:"max_answer_bytes"`
+}
+
+// Sandbox holds [sandbox]: what generated code may do while the domain
+// service builds and tests it. Both default to false; network also needs
+// the operator's consent (COGWORKS_SANDBOX_ALLOW_NETWORK=1).
+type Sandbox struct {
+	// Network lets go test, go vet and twins reach the network.
+	Network bool `toml:"network"`
+	// CGO compiles cgo (CGO_ENABLED=1); off, cgo files are not built.
+	CGO bool `toml:"cgo"`
 }
 
 // Pipeline holds [pipeline].

@@ -135,3 +135,26 @@ func TestTrustDefaultsAndOverrides(t *testing.T) {
 	_, err = Parse("cfg.toml", []byte("[trust]\nmax_answer_bytes = 0\n"))
 	assert.ErrorContains(t, err, "trust.max_answer_bytes: must be ≥ 1, got 0")
 }
+
+func TestParseSandboxSection(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		toml string
+		want Sandbox
+	}{
+		{"omitted: everything off", "", Sandbox{}},
+		{"network opt-in", "[sandbox]\nnetwork = true\n", Sandbox{Network: true}},
+		{"cgo opt-in", "[sandbox]\ncgo = true\n", Sandbox{CGO: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := Parse("config.toml", []byte(tt.toml))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, cfg.Sandbox)
+		})
+	}
+	_, err := Parse("config.toml", []byte("[sandbox]\nnetwrok = true\n"))
+	require.Error(t, err, "a misspelt sandbox key is rejected, not silently ignored")
+}

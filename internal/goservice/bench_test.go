@@ -11,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
 // maxSizeRatio bounds how much slower a validate request may be on a
@@ -86,5 +87,42 @@ func BenchmarkValidateModuleSize(b *testing.B) {
 	b.ReportMetric(ratio, "ratio")
 	if ratio > maxSizeRatio {
 		b.Fatalf("validate on 10,000 files took %.0f ms, %.2f× the %.0f ms on 10 files (limit %.1f×)", largeMS, ratio, smallMS, maxSizeRatio)
+	}
+}
+
+// BenchmarkSimulateSandboxOverhead times one simulate (go test of a small
+// package, build cache warm) with the sandbox and without it (the unsafe
+// opt-out), to report what isolation costs per go test invocation.
+func BenchmarkSimulateSandboxOverhead(b *testing.B) {
+	repo := b.TempDir()
+	writeModule(b, repo, 10)
+	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{{Path: "core/f_test.go",
+		Content: "package core\n\nimport \"testing\"\n\nfunc TestF0(t *testing.T) {\n\tif F0(2) != 4 {\n\t\tt.Fatal(F0(2))\n\t}\n}\n"}}}
+	params := domain.SimulateParams{Packages: []string{"./core"}}
+	for _, mode := range []struct {
+		name string
+		opts goservice.Options
+	}{
+		{"sandboxed", goservice.Options{}},
+		{"unsandboxed", goservice.Options{Isolation: &sandbox.Isolation{Mode: sandbox.None, Reason: "benchmark baseline"}, UnsafeNoSandbox: true}},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(b, mode.opts)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(c.Close)
+			ctx := context.Background()
+			run := func() {
+				res, err := c.Simulate(ctx, req, params)
+				if err != nil || !res.Passed {
+					b.Fatalf("simulate: %v %+v", err, res)
+				}
+			}
+			run() // warm the build cache
+			for b.Loop() {
+				run()
+			}
+		})
 	}
 }

@@ -100,7 +100,7 @@ func (s *service) validate(ctx context.Context, req domain.Request) (any, error)
 		return nil, err
 	}
 	defer ws.Remove()
-	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, nil, append([]string{"build", "-trimpath", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
+	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout}, append([]string{"build", "-trimpath", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (s *service) vet(ctx context.Context, ws *workspace, analyzers []string) ([
 		args = append(args, "-"+a)
 	}
 	args = append(args, ws.packagePatterns("./...")...)
-	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, nil, args...)
+	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout}, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ type listError struct {
 
 // goList runs go list -e -json with args and decodes the package stream.
 func (s *service) goList(ctx context.Context, ws *workspace, env []string, args ...string) ([]listedPackage, result, error) {
-	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, env, append([]string{"list", "-e", "-json"}, args...)...)
+	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout, env: env, offline: env != nil}, append([]string{"list", "-e", "-json"}, args...)...)
 	if err != nil {
 		return nil, res, err
 	}
@@ -105,7 +105,7 @@ func (s *service) validateDeps(ctx context.Context, req domain.Request) (any, er
 		depErr("go.mod", domain.Location{File: "go.mod"}, "no go.mod at the repository root")
 		return domain.DiagnosticsResult{Diagnostics: diags}, nil
 	}
-	res, err := s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, offlineEnv, "mod", "edit", "-json")
+	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout, env: offlineEnv, offline: true}, "mod", "edit", "-json")
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (s *service) validateDeps(ctx context.Context, req domain.Request) (any, er
 			depErr(file, loc, e.Err)
 		}
 	}
-	res, err = s.run.goCmd(ctx, ws.dir, s.opts.CommandTimeout, offlineEnv, "mod", "verify")
+	res, err = s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout, env: offlineEnv, offline: true}, "mod", "verify")
 	if err != nil {
 		return nil, err
 	}

@@ -1,19 +1,48 @@
 package goservice
 
 import (
-	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
-// runner invokes the Go toolchain.
+// runner invokes the Go toolchain, inside the sandbox unless the operator
+// opted out on a host without isolation.
 type runner struct {
-	goBin string
+	goBin    string
+	iso      sandbox.Isolation
+	unsafe   bool
+	allowNet bool
+	limits   sandbox.Limits
+	environ  []string
+	cacheDir string
+	logger   *slog.Logger
+
+	once sync.Once
+	tc   toolchain
+	err  error
+}
+
+// toolchain is what the host's go command reports about itself.
+type toolchain struct {
+	goBin    string // absolute
+	goroot   string
+	modcache string
+	gocache  string
+	settings goSettings
 }
 
 // result is the outcome of one toolchain invocation.
@@ -22,24 +51,139 @@ type result struct {
 	exitCode       int
 }
 
-// goCmd runs `go args...` in dir with a timeout and the given extra
-// environment. A non-zero exit is not an error; a missing go binary is
-// tool_not_found and an expired timeout is timeout.
-func (r runner) goCmd(ctx context.Context, dir string, timeout time.Duration, env []string, args ...string) (result, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+// step describes one go command of a request.
+type step struct {
+	timeout time.Duration
+	env     []string
+	// offline steps never download modules (validate_deps checks that
+	// they resolve from the cache as they are).
+	offline bool
+	// scenarios: the step runs held-out scenarios (simulate of the
+	// scenario-validation stage), so their directory stays visible. Every
+	// other step, code generation's own go test included, has it masked:
+	// generated code must not read (and echo into the LLM's feedback) the
+	// scenarios that judge it.
+	scenarios bool
+}
+
+// setup asks the host's go command, once, where its GOROOT and caches are
+// and how it is configured (including `go env -w` settings, which the
+// sandboxed go command, with a throw-away HOME, would not see).
+func (r *runner) setup(ctx context.Context) (toolchain, error) {
+	r.once.Do(func() {
+		bin, err := exec.LookPath(r.goBin)
+		if err != nil {
+			r.err = failf(domain.CodeToolNotFound, "go toolchain %q not found: %v", r.goBin, err)
+			return
+		}
+		if bin, err = filepath.Abs(bin); err != nil {
+			r.err = failf(domain.CodeToolNotFound, "go toolchain %q: %v", r.goBin, err)
+			return
+		}
+		vars := append([]string{"GOROOT", "GOMODCACHE", "GOCACHE"}, passedGoVars...)
+		cmd := exec.CommandContext(ctx, bin, append([]string{"env", "-json"}, vars...)...)
+		cmd.Env = append(append([]string(nil), r.environ...), "GOTOOLCHAIN=local")
+		out, err := cmd.Output()
+		if err != nil {
+			r.err = failf(domain.CodeToolNotFound, "go toolchain %s: go env: %v", bin, err)
+			return
+		}
+		var s goSettings
+		if err := json.Unmarshal(out, &s); err != nil {
+			r.err = failf(domain.CodeToolFailed, "go toolchain %s: decode go env: %v", bin, err)
+			return
+		}
+		r.tc = toolchain{goBin: bin, goroot: s["GOROOT"], modcache: s["GOMODCACHE"], gocache: s["GOCACHE"], settings: s}
+	})
+	return r.tc, r.err
+}
+
+// goCmd runs `go args...` in the workspace with a timeout and the given
+// extra environment: first, unless the step is offline, `go mod download`
+// with the network (it executes no package code), then the command itself
+// with GOPROXY=off, so that it never fetches, and without the network
+// unless the repository and the operator both allow it. A non-zero exit
+// is not an error; a missing go binary is tool_not_found, an expired
+// timeout is timeout, and a host without isolation refuses (unless the
+// operator opted out).
+func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...string) (result, error) {
+	tc, err := r.setup(ctx)
+	if err != nil {
+		return result{}, err
+	}
+	if !r.iso.Available() && !r.unsafe {
+		uerr := &sandbox.UnavailableError{Reason: r.iso.Reason}
+		return result{}, &methodError{code: domain.CodeToolFailed, msg: uerr.Error(), cause: uerr}
+	}
+	cfg, err := config.Load(ws.repo)
+	if ws.repo == "" || err != nil {
+		cfg = config.Default() // an unreadable config grants nothing
+	}
+	cgo := "CGO_ENABLED=0"
+	if cfg.Sandbox.CGO {
+		cgo = "CGO_ENABLED=1"
+	}
+	base := toolEnv(r.environ, tc.settings, tc.goroot, cgo)
+	if !st.offline && !ws.downloaded && needsDownload(ws.dir) {
+		env := appendGoFlags(base, "-mod=mod")
+		res, err := r.run(ctx, ws, tc, st, env, true, true, "mod", "download")
+		if err != nil {
+			return res, err
+		}
+		if res.exitCode != 0 {
+			return res, nil // reported like any failure of the command
+		}
+		ws.downloaded = true
+	}
+	env := append(appendGoFlags(base, "-mod=mod"), "GOPROXY=off")
+	env = append(env, st.env...)
+	network := cfg.Sandbox.Network && r.allowNet
+	return r.run(ctx, ws, tc, st, env, network, false, args...)
+}
+
+// needsDownload reports whether the workspace's module requires others.
+func needsDownload(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	return err == nil && strings.Contains(string(data), "require")
+}
+
+// run runs one go command, sandboxed or (with the operator's opt-out on a
+// host without isolation) as a plain process group.
+func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, env []string, network, download bool, args ...string) (result, error) {
+	ctx, cancel := context.WithTimeout(ctx, st.timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, r.goBin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(toolEnv(os.Environ()), "GOTOOLCHAIN=local", "GOWORK=off")
-	cmd.Env = append(cmd.Env, env...)
-	cmd.WaitDelay = 5 * time.Second
-	killGroupOnCancel(cmd)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	res := result{stdout: stdout.Bytes(), stderr: stderr.Bytes()}
+	out, errOut := sandbox.NewOutput(r.limits.OutputBytes), sandbox.NewOutput(r.limits.OutputBytes)
+	var cmd *exec.Cmd
+	wait := func() error { return cmd.Run() }
+	if r.iso.Available() {
+		policy, cleanup, err := r.policy(ws, tc, st, env, network, download)
+		if err != nil {
+			return result{}, err
+		}
+		defer cleanup()
+		sc, err := sandbox.Command(ctx, policy, append([]string{tc.goBin}, args...))
+		if err != nil {
+			return result{}, failf(domain.CodeInternalError, "sandbox go %v: %v", args, err)
+		}
+		cmd, wait = sc.Cmd, sc.Run
+	} else {
+		r.logger.Warn("running generated code WITHOUT a sandbox: "+sandbox.UnsafeEnv+"=1 is set and isolation is unavailable", "reason", r.iso.Reason, "command", "go "+strings.Join(args, " "))
+		home, err := os.MkdirTemp("", "cogworks-home-")
+		if err != nil {
+			return result{}, failf(domain.CodeInternalError, "create throw-away HOME: %v", err)
+		}
+		defer func() { _ = os.RemoveAll(home) }()
+		cmd = exec.CommandContext(ctx, tc.goBin, args...)
+		cmd.Env = append(append(env, "HOME="+home, "TMPDIR="+os.TempDir(), "GOCACHE="+tc.gocache, "GOMODCACHE="+tc.modcache), "GOPATH="+filepath.Join(home, "go"))
+		cmd.Dir = ws.dir
+		cmd.WaitDelay = 5 * time.Second
+		killGroupOnCancel(cmd)
+	}
+	cmd.Stdout, cmd.Stderr = out, errOut
+	err := wait()
+	res := result{stdout: out.Bytes(), stderr: errOut.Bytes()}
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return res, failf(domain.CodeTimeout, "go %v did not finish within %s", args, timeout)
+		return res, failf(domain.CodeTimeout, "go %v did not finish within %s", args, st.timeout)
 	}
 	var exitErr *exec.ExitError
 	switch {
@@ -54,4 +198,87 @@ func (r runner) goCmd(ctx context.Context, dir string, timeout time.Duration, en
 		return res, failf(domain.CodeTimeout, "go %v cancelled: %v", args, ctx.Err())
 	}
 	return res, failf(domain.CodeToolFailed, "run go %v: %v", args, err)
+}
+
+// gocacheTarget is where the build cache appears inside the sandbox.
+const gocacheTarget = "/tmp/gocache"
+
+// policy is what a go command of ws may see: GOROOT and the module cache
+// read-only (writable for the download step only), the repository
+// read-only with .git and (outside scenario runs) the held-out scenarios
+// masked, the workspace writable, and a build cache private to the
+// repository over the host's (read-only) one.
+func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, network, download bool) (sandbox.Policy, func(), error) {
+	if err := os.MkdirAll(tc.modcache, 0o755); err != nil {
+		return sandbox.Policy{}, nil, failf(domain.CodeInternalError, "create module cache %s: %v", tc.modcache, err)
+	}
+	p := sandbox.Policy{
+		ReadOnly:  []string{tc.goroot, filepath.Dir(tc.goBin)},
+		ReadWrite: []string{ws.dir},
+		Network:   network,
+		Dir:       ws.dir,
+		Limits:    r.limits,
+	}
+	if download {
+		p.ReadWrite = append(p.ReadWrite, tc.modcache)
+	} else {
+		p.ReadOnly = append(p.ReadOnly, tc.modcache)
+	}
+	if p.Limits.CPUSeconds == 0 {
+		p.Limits.CPUSeconds = uint64(st.timeout/time.Second) + 1
+	}
+	if ws.repo != "" {
+		p.ReadOnly = append(p.ReadOnly, ws.repo)
+		p.Masked = append(p.Masked, filepath.Join(ws.repo, ".git"))
+		if !st.scenarios {
+			cfg, err := config.Load(ws.repo)
+			if err != nil {
+				cfg = config.Default()
+			}
+			p.Masked = append(p.Masked, filepath.Join(ws.repo, filepath.FromSlash(cfg.Scenarios.Directory)), filepath.Join(ws.repo, ".cogworks", "scenarios"))
+		}
+	}
+	ov, cleanup, err := r.cacheOverlay(ws.repo, tc.gocache)
+	if err != nil {
+		return sandbox.Policy{}, nil, err
+	}
+	p.Overlays = []sandbox.Overlay{ov}
+	p.Env = append(env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
+	return p, cleanup, nil
+}
+
+// cacheOverlay gives the repository its own writable build cache layer
+// (keyed by a hash of its path) over the host's build cache, which the
+// sandbox only reads: one repository's code cannot plant entries another
+// repository's build would use.
+func (r *runner) cacheOverlay(repo, hostCache string) (sandbox.Overlay, func(), error) {
+	sum := sha256.Sum256([]byte(repo))
+	dir := filepath.Join(r.cacheDir, hex.EncodeToString(sum[:12]))
+	upper := filepath.Join(dir, "upper")
+	if err := os.MkdirAll(upper, 0o700); err != nil {
+		return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create build cache %s: %v", upper, err)
+	}
+	work, err := os.MkdirTemp(dir, "work-")
+	if err != nil {
+		return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create build cache work dir in %s: %v", dir, err)
+	}
+	ov := sandbox.Overlay{Target: gocacheTarget, Upper: upper, Work: work}
+	if info, err := os.Stat(hostCache); err == nil && info.IsDir() && hostCache != "" {
+		ov.Lower = hostCache
+	}
+	return ov, func() { r.removeWorkDir(work) }, nil
+}
+
+// removeWorkDir deletes an overlayfs work directory, whose inner "work"
+// directory the kernel leaves without permissions.
+func (r *runner) removeWorkDir(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			_ = os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		r.logger.Warn("remove build cache work dir", "dir", dir, "error", err)
+	}
 }

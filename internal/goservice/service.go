@@ -9,10 +9,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
 // Identity of the reference service.
@@ -36,6 +39,24 @@ type Options struct {
 	TestTimeout time.Duration
 	// Logger receives one line per request (default: discard).
 	Logger *slog.Logger
+	// Isolation is what sandbox.Probe found on this host; nil probes once
+	// when the handler is built.
+	Isolation *sandbox.Isolation
+	// UnsafeNoSandbox runs the go command unisolated where isolation is
+	// unavailable (sandbox.UnsafeEnv); otherwise such a host refuses.
+	UnsafeNoSandbox bool
+	// AllowNetwork is the operator's consent (sandbox.AllowNetworkEnv) to
+	// the network for repositories that ask for it in [sandbox].
+	AllowNetwork bool
+	// Limits bound every sandboxed go command (zero: sandbox defaults,
+	// with RLIMIT_CPU from the command's timeout).
+	Limits sandbox.Limits
+	// Environ is the environment the go command's is derived from
+	// (default os.Environ()); only PATH and GO* settings pass.
+	Environ []string
+	// CacheDir holds the per-repository build cache layers (default
+	// <user cache dir>/cogworks/gocache).
+	CacheDir string
 }
 
 func (o Options) withDefaults() Options {
@@ -51,6 +72,19 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	if o.Environ == nil {
+		o.Environ = os.Environ()
+	}
+	if o.CacheDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		o.CacheDir = filepath.Join(dir, "cogworks", "gocache")
+	}
+	if o.Limits.OutputBytes == 0 {
+		o.Limits.OutputBytes = sandbox.DefaultLimits().OutputBytes
+	}
 	return o
 }
 
@@ -63,16 +97,38 @@ var capabilities = []string{
 
 type service struct {
 	opts Options
-	run  runner
+	run  *runner
 }
 
 type methodFunc func(ctx context.Context, req domain.Request) (any, error)
 
-// NewHandler returns the HTTP handler serving the Extension API.
+// NewHandler returns the HTTP handler serving the Extension API. Unless
+// opts.Isolation is given it probes the host's isolation once, and it
+// logs which isolation is in force.
 func NewHandler(opts Options) http.Handler {
 	opts = opts.withDefaults()
-	s := &service{opts: opts, run: runner{goBin: opts.GoBin}}
+	iso := ProbeIsolation(context.Background(), opts)
+	s := &service{opts: opts, run: &runner{
+		goBin: opts.GoBin, iso: iso, unsafe: opts.UnsafeNoSandbox, allowNet: opts.AllowNetwork,
+		limits: opts.Limits, environ: opts.Environ, cacheDir: opts.CacheDir, logger: opts.Logger,
+	}}
+	switch {
+	case iso.Available():
+		opts.Logger.Info("sandbox", "isolation", iso.String())
+	case opts.UnsafeNoSandbox:
+		opts.Logger.Warn("sandbox UNAVAILABLE and "+sandbox.UnsafeEnv+"=1: generated code runs unisolated with this service's privileges", "isolation", iso.String())
+	default:
+		opts.Logger.Error("sandbox unavailable: the service refuses to build or test generated code", "isolation", iso.String(), "fix", sandbox.Fix)
+	}
 	return s
+}
+
+// ProbeIsolation returns opts.Isolation, or probes the host when nil.
+func ProbeIsolation(ctx context.Context, opts Options) sandbox.Isolation {
+	if opts.Isolation != nil {
+		return *opts.Isolation
+	}
+	return sandbox.Probe(ctx)
 }
 
 // Serve answers Extension API requests on ln until ctx is cancelled, then
@@ -144,7 +200,7 @@ func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	start := time.Now()
 	result, err := fn(r.Context(), req)
-	s.opts.Logger.Info("request", "method", method, "request_id", req.RequestID, "duration", time.Since(start), "error", err)
+	s.opts.Logger.Info("request", "method", method, "request_id", req.RequestID, "duration", time.Since(start), "isolation", string(s.run.iso.Mode), "error", err)
 	if err != nil {
 		writeError(w, req.RequestID, err)
 		return
@@ -201,9 +257,14 @@ func (s *service) handshake(context.Context, domain.Request) (any, error) {
 type methodError struct {
 	code domain.ErrorCode
 	msg  string
+	// cause is a typed error a caller may branch on (e.g.
+	// *sandbox.UnavailableError).
+	cause error
 }
 
 func (e *methodError) Error() string { return string(e.code) + ": " + e.msg }
+
+func (e *methodError) Unwrap() error { return e.cause }
 
 func failf(code domain.ErrorCode, format string, args ...any) error {
 	return &methodError{code: code, msg: fmt.Sprintf(format, args...)}

@@ -15,6 +15,11 @@ import (
 	"github.com/cogworks/cogworks/domain"
 )
 
+// ScenarioStage is the request stage (pipeline.StageScenarioValidation)
+// whose simulate runs held-out scenarios: only then are they visible to
+// the code under test.
+const ScenarioStage = "scenario-validation"
+
 // maxOutputBytes bounds the combined output returned by simulate.
 const maxOutputBytes = 1 << 20
 
@@ -70,7 +75,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	start := time.Now()
 	// The test binary panics itself at -timeout; the extra minute covers
 	// compilation before the process group is killed.
-	res, err := s.run.goCmd(ctx, ws.dir, timeout+time.Minute, nil, args...)
+	res, err := s.run.goCmd(ctx, ws, step{timeout: timeout + time.Minute, scenarios: req.Stage == ScenarioStage}, args...)
 	if err != nil {
 		return nil, err
 	}

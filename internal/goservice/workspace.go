@@ -36,6 +36,8 @@ type workspace struct {
 	linkedDirs []string
 	// goTrees caches holdsGo per linked directory.
 	goTrees map[string]bool
+	// downloaded is set once `go mod download` succeeded for the request.
+	downloaded bool
 }
 
 // Remove deletes the temporary directory (links only, never their targets).
@@ -77,6 +79,10 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 			ws.Remove()
 			return nil, failf(domain.CodeInternalError, "link repository %s: %v", ws.repo, err)
 		}
+		if err := ws.copyModuleFiles(); err != nil {
+			ws.Remove()
+			return nil, failf(domain.CodeInternalError, "copy module files of %s: %v", ws.repo, err)
+		}
 	}
 	for i, a := range req.Artifacts {
 		if a.Delete {
@@ -93,6 +99,31 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 		}
 	}
 	return ws, nil
+}
+
+// copyModuleFiles replaces the links to the repository's root go.mod and
+// go.sum by copies: the go command may record missing go.sum hashes (or
+// tidy go.mod) in the request's scratch, while the repository itself is
+// read-only in the sandbox.
+func (w *workspace) copyModuleFiles() error {
+	for _, name := range []string{"go.mod", "go.sum"} {
+		p := filepath.Join(w.dir, name)
+		info, err := os.Lstat(p)
+		if err != nil || info.Mode()&fs.ModeSymlink == 0 {
+			continue // absent, or an artifact
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.Remove(p); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // mirror makes rel a real directory of the workspace and fills it with

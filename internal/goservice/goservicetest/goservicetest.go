@@ -23,6 +23,11 @@ func Start(t testing.TB, opts goservice.Options) string {
 		t.Fatalf("create socket dir: %v", err)
 	}
 	sock := filepath.Join(dir, "go.sock")
+	if opts.CacheDir == "" {
+		// The tests' repositories are temporary: so are their build cache
+		// layers (the host's build cache stays the shared lower layer).
+		opts.CacheDir = filepath.Join(dir, "gocache")
+	}
 	ln, err := goservice.ListenUnix(sock)
 	if err != nil {
 		_ = os.RemoveAll(dir)

@@ -1,0 +1,163 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Mode names the isolation a host allows.
+type Mode string
+
+// Isolation modes.
+const (
+	// Namespaces: user, PID, mount, network, IPC and UTS namespaces work.
+	Namespaces Mode = "namespaces"
+	// None: no isolation is available; generated code must not run unless
+	// the operator opts out with UnsafeEnv.
+	None Mode = "none"
+)
+
+// UnsafeEnv is the operator's opt-out: with it set to 1, commands run
+// without isolation where none is available (a warning is logged at every
+// use).
+const UnsafeEnv = "COGWORKS_UNSAFE_NO_SANDBOX"
+
+// AllowNetworkEnv is the operator's consent to the network for the
+// repositories whose configuration asks for it ([sandbox] network = true).
+const AllowNetworkEnv = "COGWORKS_SANDBOX_ALLOW_NETWORK"
+
+// Isolation is what Probe found: the mode the host allows and, for None,
+// why. The caller holds it; nothing is cached globally.
+type Isolation struct {
+	Mode   Mode
+	Reason string
+}
+
+// Available reports whether commands can run isolated.
+func (i Isolation) Available() bool { return i.Mode == Namespaces }
+
+// String renders the isolation for logs and doctor.
+func (i Isolation) String() string {
+	if i.Available() {
+		return string(Namespaces) + " (user, pid, mount, network, ipc, uts)"
+	}
+	return string(None) + ": " + i.Reason
+}
+
+// Fix is the hint that makes isolation available on this kind of host.
+const Fix = "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also " +
+	"kernel.apparmor_restrict_unprivileged_userns=0; in a container run with --security-opt seccomp=unconfined " +
+	"--security-opt apparmor=unconfined or privileged), or set " + UnsafeEnv + "=1 to run generated code unisolated (unsafe)"
+
+// UnavailableError refuses to execute generated code without isolation.
+type UnavailableError struct {
+	// Reason is why Probe found no isolation.
+	Reason string
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("refusing to execute generated code: no sandbox isolation on this host (%s); fix: %s", e.Reason, Fix)
+}
+
+// Limits bound what a sandboxed command may consume. Zero fields take the
+// defaults of DefaultLimits.
+type Limits struct {
+	// MemoryBytes is RLIMIT_AS of every process.
+	MemoryBytes uint64
+	// CPUSeconds is RLIMIT_CPU of every process.
+	CPUSeconds uint64
+	// Processes bounds the tasks (processes and threads) of the sandbox:
+	// RLIMIT_NPROC, plus a pids cgroup where the host lets the caller
+	// create one (root: RLIMIT_NPROC does not bind uid 0).
+	Processes uint64
+	// FileBytes is RLIMIT_FSIZE: the largest file a process may write.
+	FileBytes uint64
+	// TmpBytes is the size of the private /tmp.
+	TmpBytes uint64
+	// OutputBytes caps the captured standard output and error in the
+	// parent (see Output).
+	OutputBytes int
+}
+
+// DefaultLimits are generous enough for go test on a large module.
+func DefaultLimits() Limits {
+	return Limits{
+		MemoryBytes: 8 << 30,
+		CPUSeconds:  30 * 60,
+		Processes:   4096,
+		FileBytes:   2 << 30,
+		TmpBytes:    2 << 30,
+		OutputBytes: 16 << 20,
+	}
+}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MemoryBytes == 0 {
+		l.MemoryBytes = d.MemoryBytes
+	}
+	if l.CPUSeconds == 0 {
+		l.CPUSeconds = d.CPUSeconds
+	}
+	if l.Processes == 0 {
+		l.Processes = d.Processes
+	}
+	if l.FileBytes == 0 {
+		l.FileBytes = d.FileBytes
+	}
+	if l.TmpBytes == 0 {
+		l.TmpBytes = d.TmpBytes
+	}
+	if l.OutputBytes == 0 {
+		l.OutputBytes = d.OutputBytes
+	}
+	return l
+}
+
+// Overlay mounts Lower (read-only) under Upper (the writable layer, with
+// Work its overlayfs work directory) at Target. It gives a sandbox a
+// private writable view of a shared directory, e.g. a build cache whose
+// entries it may read but never replace for another repository.
+type Overlay struct {
+	Target, Lower, Upper, Work string
+}
+
+// Policy is what one sandboxed command may see and do. Paths are absolute
+// and appear at the same path inside the sandbox.
+type Policy struct {
+	// ReadOnly paths are bind-mounted read-only.
+	ReadOnly []string
+	// ReadWrite paths are bind-mounted writable.
+	ReadWrite []string
+	// Masked paths are hidden under an empty read-only tmpfs (a file under
+	// an empty file); a missing path is ignored.
+	Masked []string
+	// Overlays are writable views of shared directories.
+	Overlays []Overlay
+	// Network keeps the host's network; otherwise the sandbox has only its
+	// own loopback.
+	Network bool
+	// Env is the complete environment of the command.
+	Env []string
+	// Dir is the working directory inside the sandbox.
+	Dir string
+	// Limits bound the command's resources.
+	Limits Limits
+}
+
+// Home is the throw-away home directory inside every sandbox (on its
+// private /tmp).
+const Home = "/tmp/home"
+
+// MinimalEnv returns the base of a sandboxed command's environment: PATH
+// from environ (or a default), HOME pointing at the throw-away Home and
+// TMPDIR=/tmp. Nothing else of environ passes.
+func MinimalEnv(environ []string) []string {
+	path := "/usr/local/bin:/usr/bin:/bin"
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok && v != "" {
+			path = v
+		}
+	}
+	return []string{"PATH=" + path, "HOME=" + Home, "TMPDIR=/tmp", "LANG=C.UTF-8"}
+}

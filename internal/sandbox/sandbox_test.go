@@ -1,0 +1,134 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+func TestMain(m *testing.M) {
+	Main()
+	os.Exit(m.Run())
+}
+
+// isolation probes once per test binary run; tests that need the sandbox
+// fail (never skip) when it is unavailable, since CI hosts provide it.
+func requireIsolation(t *testing.T) {
+	t.Helper()
+	iso := Probe(context.Background())
+	require.True(t, iso.Available(), "sandbox unavailable: %s", iso.Reason)
+}
+
+func runSh(t *testing.T, p Policy, script string) (string, int) {
+	t.Helper()
+	if p.Env == nil {
+		p.Env = MinimalEnv(os.Environ())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd, err := Command(ctx, p, []string{"sh", "-c", script})
+	require.NoError(t, err)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	code := 0
+	if err != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	return out.String(), code
+}
+
+func TestProbe_FindsNamespaces(t *testing.T) {
+	requireIsolation(t)
+}
+
+func TestCommand_Isolation(t *testing.T) {
+	requireIsolation(t)
+	repo := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, ".git", "config"), []byte("token"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "f"), []byte("x"), 0o644))
+	scratch := t.TempDir()
+	out, code := runSh(t, Policy{ReadOnly: []string{repo}, ReadWrite: []string{scratch}, Masked: []string{filepath.Join(repo, ".git")}, Dir: scratch},
+		`echo init=$(tr '\\0' ' ' </proc/1/cmdline); cat `+repo+`/.git/config; echo w > `+repo+`/f || echo ro-ok; echo s > `+scratch+`/s && echo rw-ok; ls /home /root 2>&1 | head -1; umount `+repo+`/.git 2>&1 || echo umount-denied`)
+	t.Log(out)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, out, "init=cogworks-sandbox-init", "PID 1 is the sandbox init: no ancestor is visible")
+	assert.NotContains(t, out, "token")
+	assert.Contains(t, out, "ro-ok")
+	assert.Contains(t, out, "rw-ok")
+	assert.Contains(t, out, "umount-denied")
+	assert.FileExists(t, filepath.Join(scratch, "s"))
+}
+
+func TestNonDumpable(t *testing.T) {
+	require.NoError(t, NonDumpable())
+	v, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0)
+	require.NoError(t, err)
+	assert.Equal(t, 0, v, "no same-uid process can read this process's environ or mem")
+}
+
+func TestCommand_RejectsRelativePaths(t *testing.T) {
+	tests := []Policy{
+		{ReadOnly: []string{"repo"}},
+		{ReadWrite: []string{"./scratch"}},
+		{Masked: []string{".git"}},
+		{Dir: "work"},
+	}
+	for _, p := range tests {
+		_, err := Command(context.Background(), p, []string{"true"})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "is not absolute")
+	}
+	_, err := Command(context.Background(), Policy{}, nil)
+	require.Error(t, err, "an empty argv")
+}
+
+func TestCommand_LimitsLoopbackAndPrivileges(t *testing.T) {
+	requireIsolation(t)
+	tests := []struct {
+		name   string
+		policy Policy
+		script string
+		want   string
+	}{
+		{"only a loopback interface", Policy{}, `echo interfaces=$(grep -c ':' /proc/net/dev)`, "interfaces=1"},
+		{"loopback is up", Policy{}, `python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); c=socket.create_connection(s.getsockname()); print("LOOPBACK-OK")'`, "LOOPBACK-OK"},
+		{"memory limit", Policy{Limits: Limits{MemoryBytes: 256 << 20}}, `python3 -c 'bytearray(512<<20)' 2>&1 | grep -o MemoryError`, "MemoryError"},
+		{"file size limit", Policy{Limits: Limits{FileBytes: 1 << 20}}, `head -c 2000000 /dev/zero > /tmp/big 2>/dev/null; echo size=$(wc -c < /tmp/big)`, "size=1048576"},
+		{"private /tmp is size-limited", Policy{Limits: Limits{TmpBytes: 1 << 20}}, `head -c 3000000 /dev/zero > /tmp/big 2>&1 || echo TMP-FULL`, "TMP-FULL"},
+		{"no capabilities", Policy{}, `grep CapEff /proc/self/status`, "CapEff:\t0000000000000000"},
+		{"no new privileges", Policy{}, `grep NoNewPrivs /proc/self/status`, "NoNewPrivs:\t1"},
+		{"root is read-only", Policy{}, `touch /pwned 2>&1 || echo ROOT-RO`, "ROOT-RO"},
+		{"no host home or host tmp", Policy{}, `ls /home /root 2>&1 | grep -c 'No such'`, "2"},
+		{"only the sandbox's processes", Policy{}, `[ $(ls -d /proc/[0-9]* | wc -l) -lt 10 ] && echo FEW-PROCS`, "FEW-PROCS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out, code := runSh(t, tt.policy, tt.script)
+			assert.Equal(t, 0, code, out)
+			assert.Contains(t, out, tt.want)
+		})
+	}
+}
+
+func TestCommand_EtcFilesBoundThroughLinks(t *testing.T) {
+	requireIsolation(t)
+	if _, err := os.Stat("/etc/resolv.conf"); err != nil {
+		t.Skip("no /etc/resolv.conf on this host")
+	}
+	want, err := os.ReadFile("/etc/resolv.conf")
+	require.NoError(t, err)
+	out, code := runSh(t, Policy{}, `cat /etc/resolv.conf; ls /etc`)
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, string(want), "name resolution works for the download step, even when resolv.conf links into /run")
+	assert.NotContains(t, out, "shadow", "only the listed /etc files")
+}
