@@ -38,7 +38,7 @@ func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
 	snap := f.snapshot()
 	res, err := f.run(t, pipeline.StageIntake, snap)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 	require.NotNil(t, snap.Classification)
 	assert.Equal(t, sampleClassification, *snap.Classification)
 	assert.Equal(t, 2, f.requests(prompts.Classify), "the invalid answer was sent back once")

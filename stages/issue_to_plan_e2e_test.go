@@ -103,7 +103,7 @@ func TestIssueToPlanEndToEnd(t *testing.T) {
 		again.Stage = stage
 		out, err := f.run(t, stage, &again)
 		require.NoError(t, err, "%s", stage)
-		assert.Equal(t, engine.StageDone, out.Outcome)
+		assert.Equal(t, pipeline.EventDone, out.Event)
 		assert.Equal(t, snap.Artifacts, again.Artifacts, "%s", stage)
 	}
 	assert.Zero(t, fhWrites(f.env.Sim), "re-running changes nothing")
