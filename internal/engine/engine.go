@@ -204,6 +204,11 @@ func (d Deps) validate() error {
 		// Without it a forged comment could not be told from the bot's own.
 		errs = append(errs, errors.New("engine: Deps.BotLogin is empty (the bot's own login is needed to trust only its comments)"))
 	}
+	if d.Machine != nil {
+		if err := d.Machine.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("engine: Deps.Machine %s: %w", d.Machine.ID, err))
+		}
+	}
 	return errors.Join(errs...)
 }
 

@@ -107,3 +107,36 @@ func TestMachineUnknownEventFailsTheStage(t *testing.T) {
 	assert.Contains(t, err.Error(), `intake has no transition on "next_swi"`)
 	assert.Contains(t, f.labels(), "cogworks:stage:failed")
 }
+
+// TestMachineApprovalIntoMissingGateFails: an item waits at a gate the
+// table in use no longer has (switched to the bug-fix variant meanwhile);
+// the approval fails the stage with a report instead of guessing a way on.
+func TestMachineApprovalIntoMissingGateFails(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun)
+	f.deps.Config.Gates["architecture"] = config.HumanGated
+	f.step(t) // intake → architecture
+	res := f.step(t)
+	require.Equal(t, OutcomeWaiting, res.Outcome)
+
+	m, err := pipeline.StateMachine().Skip(pipeline.StageArchitecture)
+	require.NoError(t, err)
+	f.deps.Machine = &m
+	require.True(t, f.env.Sim.LabelIssue(testenv.Repo.String(), f.issue, "alice", pipeline.LabelApprove))
+	_, err = Step(context.Background(), f.deps, f.ref())
+	require.True(t, isFailed(err), "%v", err)
+	assert.Contains(t, err.Error(), "gate_architecture")
+	assert.Contains(t, f.labels(), "cogworks:stage:failed")
+	assert.NotContains(t, f.labels(), pipeline.LabelProcessing, "the lock is released")
+	assert.Zero(t, f.rec.count(pipeline.StageInterfaceDesign))
+}
+
+func TestMachineInvalidTableIsRefused(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun)
+	m := pipeline.StateMachine()
+	m.Start = "intake"
+	f.deps.Machine = &m
+	_, err := Step(context.Background(), f.deps, f.ref())
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "Deps.Machine cogworks.pipeline")
+	assert.Zero(t, writes(f.env.Sim), "nothing runs on a broken table")
+}

@@ -39,6 +39,12 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		// used to pass this gate or predates the gate the step may open.
 		consumed: []string{pipeline.LabelApprove}}
 	snap, err := s.begin(ctx, o, v, a)
+	var noWay *FailedError
+	if errors.As(err, &noWay) {
+		// The table has no way on from where the item stands.
+		res, err := s.finish(ctx, o, &snap, a, err)
+		return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
+	}
 	if err != nil {
 		// Nothing was written yet: the next run starts over.
 		return a.res, "", asTransient(err)
@@ -104,7 +110,8 @@ func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a 
 		}
 		next, err := s.passGate(snap, gate.Stage)
 		if err != nil {
-			return snap, err
+			a.stage = gate.Stage
+			return snap, &FailedError{Stage: gate.Stage, Reason: fmt.Sprintf("the approved gate after %s leads nowhere: %v", gate.Stage, err), Err: err}
 		}
 		snap.Stage = next
 		a.entered = append(a.entered, snap.Stage)
