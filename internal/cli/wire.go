@@ -84,9 +84,10 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 // from it is a build error, not a run-time one.
 var _ Client = (*github.Client)(nil)
 
-// productionExecutors wires the stages for one repository: the LLM
-// provider, the registered domain services, the interface registry and
-// the scenarios, all read from the workspace.
+// productionExecutors builds the dependencies of the stages for one
+// repository — the LLM provider, the registered domain services, the
+// interface registry and the scenarios, all read from the workspace — and
+// hands them to stages.Executors, where every stage is registered.
 func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.Repo, workspace string, cfg config.Config, builtin *builtinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 	var provider llm.Provider
 	lc := f.llmConfigFor(ctx, cfg)
