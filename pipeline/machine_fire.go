@@ -30,6 +30,16 @@ const (
 	EventHalt        Event = "halt"
 )
 
+// Known reports whether a transition may be labelled with e.
+func (e Event) Known() bool {
+	switch e {
+	case EventDone, EventRemediate, EventNextSWI, EventAllDone, EventEscalate,
+		EventGatePassed, EventGatePending, EventNoOp, EventTerminal, EventResume, EventResumeGate, EventHalt:
+		return true
+	}
+	return false
+}
+
 // DefaultRemediationCycles bounds the code-generation loops of one
 // sub-work-item when the configuration sets no limit.
 const DefaultRemediationCycles = 3

@@ -243,6 +243,10 @@ func TestValidateRejectsBrokenMachines(t *testing.T) {
 			[]string{`target state "nowhere" is not declared`}},
 		{"bad coordinate", mutate(func(m *Machine) { m.Coordinates = append(m.Coordinates, "workspace_root") }),
 			[]string{`coordinate "workspace_root": is not a field of the persisted snapshot`}},
+		{"transition without a known event", mutate(func(m *Machine) { m.Transitions[0].On = "teleport" }),
+			[]string{`transition wake_up -> exit_waiting: event "teleport" is not one the engine or wake_up reports`}},
+		{"gate without configuration key", mutate(func(m *Machine) { setState(m, "gate_planning", func(s *State) { s.GateKey = "" }) }),
+			[]string{`state "gate_planning": gate names no stage or configuration key`}},
 		{"capability allowed and denied", mutate(func(m *Machine) {
 			m.Capabilities.Allow = append(slices.Clone(m.Capabilities.Allow), "pulls.merge")
 		}), []string{`capability "pulls.merge": is both allowed and denied`}},
