@@ -131,3 +131,14 @@ func TestSkipRejects(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkStateMachineFire is what the engine pays per transition: the
+// table is built afresh and one event fired through it.
+func BenchmarkStateMachineFire(b *testing.B) {
+	snap := NewSnapshot("a/b", 1)
+	for b.Loop() {
+		if _, err := StateMachine().Fire(StateForStage(StageIntake), EventDone, GuardInput{Snapshot: snap}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
