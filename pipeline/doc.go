@@ -24,9 +24,14 @@
 //     after each gated stage, an explicit failure state, and the terminal
 //     exits exit_complete, exit_failed and exit_waiting. Every transition
 //     is guarded and every state carries an idempotence class.
-//     Machine.Validate reports every SASS violation at once. The machine is
-//     documentation that is checked, drawn (Machine.Mermaid) and used to
-//     place a snapshot (StateForSnapshot); the decision itself is Decide.
+//     Machine.Validate reports every SASS violation at once. The machine
+//     drives the pipeline: an executor reports an Event, Machine.Fire
+//     returns the transition whose guard holds (remediation limit,
+//     remaining sub-work-items), Machine.Settle passes or holds a gate
+//     (gate mode, safety-critical gating, approval), and Machine.Skip
+//     builds a variant without a stage. The same table is drawn
+//     (Machine.Mermaid) and places a snapshot (StateForSnapshot); wake_up's
+//     decision to run at all is Decide.
 //
 // All functions are deterministic and safe for concurrent use; values are
 // plain data.

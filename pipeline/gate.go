@@ -34,7 +34,13 @@ func GateKey(s Stage) string {
 // safety-critical work item makes the gates of code-producing stages
 // human-gated whatever the configuration says (ASSERT-PSM-004).
 func (p GatePolicy) Mode(s Stage, safetyCritical bool) GateMode {
-	key := GateKey(s)
+	return p.ModeOf(GateKey(s), s, safetyCritical)
+}
+
+// ModeOf returns the effective mode of the gate configured under key that
+// follows stage s: a gate state of the machine names both (State.GateKey,
+// State.Stage).
+func (p GatePolicy) ModeOf(key string, s Stage, safetyCritical bool) GateMode {
 	if key == "" {
 		return AutoProceed
 	}

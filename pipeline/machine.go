@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -53,23 +54,31 @@ type State struct {
 	Kind        StateKind
 	Idempotence Idempotence
 	Terminal    bool
-	// Stage is the pipeline stage an operational state executes.
+	// Stage is the pipeline stage an operational state executes, or the
+	// stage a gate follows.
 	Stage Stage
+	// GateKey is a gate's configuration key (config gates.<key>); the
+	// per-SWI gate after review is configured as "integration".
+	GateKey string
 }
 
 // Guard is a named predicate. Expr documents it in pseudo-code over the
 // observation read by wake_up (labels, snapshot, lock, gate verdict) and
-// the executor's result.
+// the executor's result. Holds, when set, is the predicate the engine
+// evaluates before it takes a transition out of an operational or gate
+// state (Fire, Settle); a guard without Holds is established by whoever
+// reports the event (wake_up's Decide, or the executor's own checks).
 type Guard struct {
-	ID   string
-	Expr string
+	ID    string
+	Expr  string
+	Holds func(GuardInput) bool
 }
 
 // Transition is a directed edge. Failure marks an explicit failure
 // transition (into the failure state or a failed exit).
 type Transition struct {
 	From, To StateID
-	On       string
+	On       Event
 	GuardRef string
 	Failure  bool
 }
@@ -198,17 +207,26 @@ func StateMachine() Machine {
 		m.Guards = append(m.Guards, Guard{ID: id, Expr: expr})
 		return id
 	}
-	edge := func(from, to StateID, on, guardRef string) {
+	// checked declares a guard the engine evaluates before it takes the
+	// transition.
+	checked := func(id, expr string, holds func(GuardInput) bool) string {
+		m.Guards = append(m.Guards, Guard{ID: id, Expr: expr, Holds: holds})
+		return id
+	}
+	edge := func(from, to StateID, on Event, guardRef string) {
 		m.Transitions = append(m.Transitions, Transition{From: from, To: to, On: on, GuardRef: guardRef,
 			Failure: to == StateFailure || to == StateExitFailed})
 	}
+	path := operationalStages()
+	// after is the stage that follows st on the main path.
+	after := func(st Stage) Stage { return path[slices.Index(path, st)+1] }
 
 	m.States = append(m.States, State{ID: StateWakeUp, Kind: KindCheckpoint, Idempotence: SafeRepeat})
 	for _, st := range operationalStages() {
 		m.States = append(m.States, State{ID: StateForStage(st), Kind: KindOperational, Idempotence: idempotenceOf(st), Stage: st})
 		if g := GateState(st); g != "" {
 			// Gates only read labels and events and record the verdict.
-			m.States = append(m.States, State{ID: g, Kind: KindGate, Idempotence: SafeRepeat})
+			m.States = append(m.States, State{ID: g, Kind: KindGate, Idempotence: SafeRepeat, Stage: st, GateKey: GateKey(st)})
 		}
 	}
 	m.States = append(m.States,
@@ -220,30 +238,30 @@ func StateMachine() Machine {
 	)
 
 	// wake_up: exit without writing, or resume.
-	edge(StateWakeUp, StateExitWaiting, "no_op", guard("guard_not_runnable",
+	edge(StateWakeUp, StateExitWaiting, EventNoOp, guard("guard_not_runnable",
 		"!labels.run || lock == fresh || (snapshot.gate != nil && !gate.approved)"))
-	edge(StateWakeUp, StateExitComplete, "terminal", guard("guard_already_complete", "stage == complete"))
-	edge(StateWakeUp, StateExitFailed, "terminal", guard("guard_already_failed", "stage == failed && !labels.retry"))
+	edge(StateWakeUp, StateExitComplete, EventTerminal, guard("guard_already_complete", "stage == complete"))
+	edge(StateWakeUp, StateExitFailed, EventTerminal, guard("guard_already_failed", "stage == failed && !labels.retry"))
 	for _, st := range operationalStages() {
 		expr := "labels.run && lock != fresh && snapshot.gate == nil && (stage == " + string(st) +
 			" || (stage == failed && labels.retry && failure.stage == " + string(st) + "))"
 		if st == StageIntake {
 			expr = "labels.run && lock != fresh && snapshot.gate == nil && (stage == none || stage == intake || (stage == failed && labels.retry && failure.stage == intake))"
 		}
-		edge(StateWakeUp, StateForStage(st), "resume", guard("guard_resume_"+stateKey(st), expr))
+		edge(StateWakeUp, StateForStage(st), EventResume, guard("guard_resume_"+stateKey(st), expr))
 		if g := GateState(st); g != "" {
-			edge(StateWakeUp, g, "resume_gate", guard("guard_gate_approved_"+stateKey(st),
+			edge(StateWakeUp, g, EventResumeGate, guard("guard_gate_approved_"+stateKey(st),
 				"labels.run && lock != fresh && snapshot.gate.stage == "+string(st)+" && gate.approved"))
 		}
 	}
 
 	// Stage results.
 	done := func(st Stage, expr string) {
-		to := StateForStage(st.Next())
+		to := StateForStage(after(st))
 		if g := GateState(st); g != "" {
 			to = g
 		}
-		edge(StateForStage(st), to, "stage_done", guard("guard_"+stateKey(st)+"_done", expr))
+		edge(StateForStage(st), to, EventDone, guard("guard_"+stateKey(st)+"_done", expr))
 	}
 	done(StageIntake, "classification valid && scope within threshold")
 	done(StageArchitecture, "spec valid (modules exist or new, constraints hold) && spec PR open")
@@ -252,14 +270,21 @@ func StateMachine() Machine {
 	done(StageCodeGeneration, "domain validate ok && simulate ok && swi branch committed")
 	done(StageScenarioValidation, "no applicable scenario || (score >= threshold && no failure criterion hit)")
 	done(StageReview, "no blocking finding in any of the four passes")
-	edge(StateForStage(StageScenarioValidation), StateForStage(StageCodeGeneration), "remediate",
-		guard("guard_scenarios_remediate", "score < threshold && attempts left"))
-	edge(StateForStage(StageReview), StateForStage(StageCodeGeneration), "remediate",
-		guard("guard_review_remediate", "blocking finding && remediation_cycles < review_max_remediation_cycles"))
-	edge(StateForStage(StageIntegration), StateForStage(StageCodeGeneration), "next_swi",
-		guard("guard_more_swis", "swi PR open && some sub-work-item not completed"))
-	edge(StateForStage(StageIntegration), StateExitComplete, "all_done",
-		guard("guard_all_swis_done", "swi PR open && every sub-work-item completed"))
+	edge(StateForStage(StageScenarioValidation), StateForStage(StageCodeGeneration), EventRemediate,
+		checked("guard_scenarios_remediate", "score < threshold && remediation_cycles(swi) <= review_max_remediation_cycles",
+			withinRemediationLimit))
+	edge(StateForStage(StageReview), StateForStage(StageCodeGeneration), EventRemediate,
+		checked("guard_review_remediate", "blocking finding && remediation_cycles(swi) <= review_max_remediation_cycles",
+			withinRemediationLimit))
+	edge(StateForStage(StageIntegration), StateForStage(StageCodeGeneration), EventNextSWI,
+		checked("guard_more_swis", "swi PR open && some sub-work-item not completed",
+			func(in GuardInput) bool { return remainingSWIs(in.Snapshot) > 0 }))
+	allDone := checked("guard_all_swis_done", "every sub-work-item completed",
+		func(in GuardInput) bool { return remainingSWIs(in.Snapshot) == 0 })
+	edge(StateForStage(StageIntegration), StateExitComplete, EventAllDone, allDone)
+	// A re-entered code generation that finds every SWI integrated (a
+	// crash after integration's last write) completes the pipeline.
+	edge(StateForStage(StageCodeGeneration), StateExitComplete, EventAllDone, allDone)
 
 	// Gates: pass on auto-proceed or a valid approval, else wait.
 	for _, st := range operationalStages() {
@@ -267,22 +292,18 @@ func StateMachine() Machine {
 		if g == "" {
 			continue
 		}
-		next := st.Next()
-		if st == StageReview {
-			next = StageIntegration
-		}
-		edge(g, StateForStage(next), "gate_passed", guard("guard_gate_"+stateKey(st)+"_passed",
-			"gate mode("+GateKey(st)+") == auto-proceed || approval by write+ user"))
-		edge(g, StateExitWaiting, "gate_pending", guard("guard_gate_"+stateKey(st)+"_pending",
-			"gate mode("+GateKey(st)+") == human-gated && !approval"))
+		edge(g, StateForStage(after(st)), EventGatePassed, checked("guard_gate_"+stateKey(st)+"_passed",
+			"gate mode("+GateKey(st)+") == auto-proceed || approval by write+ user", gatePasses))
+		edge(g, StateExitWaiting, EventGatePending, checked("guard_gate_"+stateKey(st)+"_pending",
+			"gate mode("+GateKey(st)+") == human-gated && !approval", func(in GuardInput) bool { return !gatePasses(in) }))
 	}
 
 	// Explicit failure transitions.
 	for _, st := range operationalStages() {
-		edge(StateForStage(st), StateFailure, "escalate", guard("guard_"+stateKey(st)+"_failed",
+		edge(StateForStage(st), StateFailure, EventEscalate, guard("guard_"+stateKey(st)+"_failed",
 			"unrecoverable error || retry budget exhausted || cost budget exceeded || escalation"))
 	}
-	edge(StateFailure, StateExitFailed, "halt", guard("guard_failure_reported",
+	edge(StateFailure, StateExitFailed, EventHalt, guard("guard_failure_reported",
 		"failure report posted && labels.stage == failed"))
 	return m
 }

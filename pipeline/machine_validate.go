@@ -79,6 +79,11 @@ func (v *machineCheck) states() {
 		if s.Kind == KindOperational && !s.Stage.Valid() {
 			v.add(subject, "operational state names unknown stage %q", s.Stage)
 		}
+		if s.Kind == KindGate && (!s.Stage.Valid() || s.GateKey == "") {
+			// The engine settles a gate by the mode configured under its
+			// key for the stage it follows.
+			v.add(subject, "gate names no stage or configuration key (stage %q, key %q)", s.Stage, s.GateKey)
+		}
 	}
 }
 
@@ -133,6 +138,9 @@ func (v *machineCheck) transitions() {
 		}
 		if fromOK && from.Kind == KindExit {
 			v.add(subject, "leaves exit state %q; exits have no outgoing transitions", t.From)
+		}
+		if !t.On.Known() {
+			v.add(subject, "event %q is not one the engine or wake_up reports", t.On)
 		}
 		switch {
 		case t.GuardRef == "":

@@ -58,17 +58,6 @@ func (s Stage) PerSWI() bool {
 	return false
 }
 
-// Next returns the stage after s in the linear order, or "" for terminal
-// stages and integration (whose successor depends on remaining SWIs).
-func (s Stage) Next() Stage {
-	for i, st := range stageOrder[:7] {
-		if st == s {
-			return stageOrder[i+1]
-		}
-	}
-	return ""
-}
-
 // CodeProducing reports whether the stage produces code, so that a
 // safety-critical work item forces its gate to human-gated (ASSERT-PSM-004).
 func (s Stage) CodeProducing() bool {

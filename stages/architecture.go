@@ -48,7 +48,7 @@ func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput)
 	}
 	if found && recordedOrNone(snap.Artifacts.SpecPR, pr.Number) {
 		snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
-		return engine.StageResult{Outcome: engine.StageDone,
+		return engine.StageResult{Event: pipeline.EventDone,
 			Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
 	}
 	_, err = x.gh.GetFile(ctx, in.Repo, specPath(n), branch)
@@ -70,7 +70,7 @@ func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput)
 		return engine.StageResult{}, fmt.Errorf("open the specification PR of #%d: %w", n, err)
 	}
 	snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
-	return engine.StageResult{Outcome: engine.StageDone,
+	return engine.StageResult{Event: pipeline.EventDone,
 		Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/xval"
 )
@@ -212,12 +211,4 @@ func RenderSpecification(n int, title string, spec Specification) string {
 		}
 	}
 	return b.String()
-}
-
-// oneLine renders untrusted s (issue or LLM text) on one line, inert (see
-// audit.Untrusted).
-func oneLine(s string) string { return audit.Untrusted(strings.Join(strings.Fields(s), " ")) }
-
-func cellText(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(oneLine(s), "|", `\|`), "`", "'")
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
@@ -27,7 +26,7 @@ func TestAssertARCH004_ValidationFailureRetriedWithErrors(t *testing.T) {
 	snap.Classification = &sampleClassification
 	res, err := f.run(t, pipeline.StageArchitecture, snap)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 
 	require.Equal(t, 2, f.requests(prompts.Architecture), "the LLM was re-invoked")
 	first, second := f.userPrompt(t, prompts.Architecture, 0), f.userPrompt(t, prompts.Architecture, 1)
@@ -106,7 +105,7 @@ func TestAssertIDEM001_ArchitectureRerunFindsExistingPR(t *testing.T) {
 	again := f.snapshot()
 	res, err := f.run(t, pipeline.StageArchitecture, again)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 	assert.Equal(t, first, again.Artifacts.SpecPR, "the existing PR is detected and used")
 	assert.Len(t, f.env.Sim.Pulls(testenv.Repo.String()), 1, "no duplicate PR")
 	assert.Zero(t, fhWrites(f.env.Sim), "nothing is written again")

@@ -182,7 +182,7 @@ func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pip
 			}
 		}
 		if len(blocked) == 0 {
-			return rec, &engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete,
+			return rec, &engine.StageResult{Event: pipeline.EventAllDone,
 				Summary: "Every sub-work-item is completed."}, nil
 		}
 		return rec, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
@@ -428,7 +428,7 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, cs changeSet, att
 	setSWIFiles(snap, r.rec.ID, append(prev, slices.Collect(maps.Keys(files))...))
 	setSWIFeedback(snap, r.rec.ID, "")
 	return engine.StageResult{
-		Outcome: engine.StageDone,
+		Event:   pipeline.EventDone,
 		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s)%s generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), deletedNote(cs.Deleted), branch, attempt),
 	}, nil
 }

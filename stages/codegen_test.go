@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -76,8 +75,8 @@ func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
 
 	res, err := f.run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
-	assert.Empty(t, res.Next, "the engine moves on to scenario validation")
+	assert.Equal(t, pipeline.EventDone, res.Event)
+	assert.Equal(t, pipeline.EventDone, res.Event, "the engine moves on to scenario validation")
 
 	reqs := f.requests("code_generation")
 	require.Len(t, reqs, 2, "the LLM is re-invoked once")
@@ -199,7 +198,7 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 
 	res, err := f.run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err, "n compiles only with a's and b's code")
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 	assert.Equal(t, "n", f.snap.CurrentSWI, "the SWI whose dependencies are completed starts")
 	reqs := f.requests("code_generation")
 	require.Len(t, reqs, 1)
@@ -282,7 +281,7 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 	}
 	res, err := f.run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err)
-	assert.Equal(t, pipeline.StageComplete, res.Next)
+	assert.Equal(t, pipeline.EventAllDone, res.Event)
 	assert.Empty(t, f.script.Requests())
 }
 

@@ -7,10 +7,8 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/contextpack"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/scenario"
-	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/xval"
 )
 
@@ -47,15 +45,4 @@ type Deps struct {
 	Twins     scenario.Twins
 	Clock     func() time.Time
 	Logger    *slog.Logger
-}
-
-// Executors returns an executor for every non-terminal stage.
-func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
-	m := map[pipeline.Stage]engine.StageExecutor{}
-	for _, part := range []map[pipeline.Stage]engine.StageExecutor{firstHalf(d), buildHalf(d), shipHalf(d)} {
-		for stage, ex := range part {
-			m[stage] = ex
-		}
-	}
-	return m
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // intakeExecutor classifies the issue (SPEC §5.1): one `classify` LLM call
@@ -80,7 +81,7 @@ func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	if final.SafetyAffecting {
 		summary += "; safety-affecting"
 	}
-	return engine.StageResult{Outcome: engine.StageDone, Summary: summary}, nil
+	return engine.StageResult{Event: pipeline.EventDone, Summary: summary}, nil
 }
 
 // classificationComment renders the classification for humans.

@@ -38,7 +38,7 @@ func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
 	snap := f.snapshot()
 	res, err := f.run(t, pipeline.StageIntake, snap)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 	require.NotNil(t, snap.Classification)
 	assert.Equal(t, sampleClassification, *snap.Classification)
 	assert.Equal(t, 2, f.requests(prompts.Classify), "the invalid answer was sent back once")
@@ -110,7 +110,7 @@ func TestAssertPSM001_FreshWorkItemEntersIntake(t *testing.T) {
 	f := newFHFixture(t, nil)
 	require.True(t, f.env.Sim.LabelIssue(testenv.Repo.String(), f.issue, "alice", pipeline.LabelRun))
 	f.addJSON(t, prompts.Classify, sampleClassification)
-	ed := engine.Deps{GitHub: f.env.Client, Executors: firstHalf(f.deps), Config: f.cfg, RunID: "run-1",
+	ed := engine.Deps{GitHub: f.env.Client, Executors: issueToPlanExecutors(f.deps), Config: f.cfg, RunID: "run-1",
 		BotLogin: testenv.Bot, Clock: f.env.Clock.Now}
 	res, err := engine.Step(context.Background(), ed, engine.Ref{Repo: testenv.Repo, Issue: f.issue})
 	require.NoError(t, err)

@@ -66,7 +66,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	snap.CurrentSWI = ""
 	summary := fmt.Sprintf("sub-work-item %s: PR #%d opened", rec.ID, pr.Number)
 	if remainingSWIs(snap) > 0 {
-		return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageCodeGeneration, Summary: summary, Warnings: e.d.Warnings}, nil
+		return engine.StageResult{Event: pipeline.EventNextSWI, Summary: summary, Warnings: e.d.Warnings}, nil
 	}
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "cost")
 	body := audit.Format(audit.Comment{Key: key, Title: "Cost report", Body: "Every sub-work-item has its PR; CogWorks never merges them — humans do, bottom-up.\n\n" +
@@ -74,7 +74,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
 	}
-	return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil
+	return engine.StageResult{Event: pipeline.EventAllDone, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil
 }
 
 // postInlineReview posts the non-blocking findings as one COMMENT review

@@ -29,7 +29,7 @@ func reviewThenIntegrate(t *testing.T, f *shipFixture) engine.StageResult {
 	t.Helper()
 	res, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
-	require.Empty(t, res.Next, "review must proceed")
+	require.Equal(t, pipeline.EventDone, res.Event, "review must proceed")
 	res, err = f.run(t, pipeline.StageIntegration)
 	require.NoError(t, err)
 	return res
@@ -65,7 +65,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 	assert.Contains(t, f.env.Sim.Labels(testenv.Repo.String(), f.swi), "cogworks:status:completed")
 	assert.NotContains(t, f.env.Sim.Labels(testenv.Repo.String(), f.swi), "cogworks:status:in-progress")
 
-	assert.Equal(t, pipeline.StageComplete, res.Next, "the last SWI completes the work item")
+	assert.Equal(t, pipeline.EventAllDone, res.Event, "the last SWI completes the work item")
 	cost := f.comment(audit.Key(strconv.Itoa(f.parent), "cost"))
 	assert.Contains(t, cost, "Cost report")
 	assert.Contains(t, cost, "stage `review`")
@@ -182,7 +182,7 @@ func TestIntegrationNextSWI(t *testing.T) {
 	f.scriptReviews(t, nil, nil, nil)
 	res := reviewThenIntegrate(t, f)
 
-	assert.Equal(t, pipeline.StageCodeGeneration, res.Next)
+	assert.Equal(t, pipeline.EventNextSWI, res.Event)
 	assert.Empty(t, f.comment(audit.Key(strconv.Itoa(f.parent), "cost")), "no final cost report before the last SWI")
 }
 

@@ -75,7 +75,7 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 		return engine.StageResult{}, err
 	}
 	recordInterfaces(in.Snapshot, branch, pr.Number, design.Interfaces)
-	return engine.StageResult{Outcome: engine.StageDone,
+	return engine.StageResult{Event: pipeline.EventDone,
 		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
 }
 
@@ -92,7 +92,7 @@ func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, b
 		return engine.StageResult{}, false, nil
 	}
 	recordInterfaces(in.Snapshot, branch, pr.Number, decls)
-	return engine.StageResult{Outcome: engine.StageDone,
+	return engine.StageResult{Event: pipeline.EventDone,
 		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, true, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/prompts"
@@ -48,7 +47,7 @@ func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
 	snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = specBranch(f.issue), 99
 	res, err := f.run(t, pipeline.StageInterfaceDesign, snap)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 
 	require.Equal(t, 4, f.requests(prompts.InterfaceDesign))
 	assert.Contains(t, f.userPrompt(t, prompts.InterfaceDesign, 0), "An hourly counter.", "the spec is in the prompt")

@@ -78,7 +78,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 	for i, r := range records {
 		refs[i] = fmt.Sprintf("#%d", r.Issue)
 	}
-	return engine.StageResult{Outcome: engine.StageDone,
+	return engine.StageResult{Event: pipeline.EventDone,
 		Summary: fmt.Sprintf("%d sub-work-items: %s", len(records), strings.Join(refs, ", "))}, nil
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
@@ -61,7 +60,7 @@ func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 	snap := f.planningSnapshot(t)
 	res, err := f.run(t, pipeline.StagePlanning, snap)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 	assert.Contains(t, f.userPrompt(t, prompts.Planning, 1), "A → B → C → A")
 	assert.Contains(t, f.userPrompt(t, prompts.Planning, 0), "Hourly counter.", "the spec is in the prompt")
 	assert.Contains(t, f.userPrompt(t, prompts.Planning, 0), "HourlyCounter", "the interfaces are in the prompt")

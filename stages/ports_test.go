@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/idem"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/pipeline"
@@ -28,5 +27,5 @@ func TestIntakeRunsOnTheCommentPortAlone(t *testing.T) {
 	x := intakeExecutor{d: f.deps, gh: commentsOnly{f.env.Client}}
 	res, err := x.Execute(context.Background(), f.input(t, pipeline.StageIntake, f.snapshot()))
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 }

@@ -39,7 +39,7 @@ func TestRedTeamOutsiderPRBeforeIntegrationIsNotAdopted(t *testing.T) {
 
 	res, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
-	require.Empty(t, res.Next)
+	require.Equal(t, pipeline.EventDone, res.Event)
 	_, err = f.run(t, pipeline.StageIntegration)
 
 	var foreign *idem.ForeignPullError
@@ -95,7 +95,7 @@ func TestRedTeamOutsiderReviewMarkerDoesNotSuppressFindings(t *testing.T) {
 	require.NoError(t, f.env.Sim.InjectFault(githubsim.Fault{Method: "POST", PathPattern: `/pulls/\d+/reviews$`, Status: 502, Count: 1}))
 	res, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
-	require.Empty(t, res.Next)
+	require.Equal(t, pipeline.EventDone, res.Event)
 	_, err = f.run(t, pipeline.StageIntegration)
 	require.Error(t, err, "the bot's review request failed")
 	pr := onlyPull(t, f)

@@ -105,7 +105,7 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 			return engine.StageResult{}, err
 		}
 		return engine.StageResult{
-			Outcome: engine.StageDone, Next: pipeline.StageCodeGeneration,
+			Event:    pipeline.EventRemediate,
 			Summary:  fmt.Sprintf("review of %s found %d blocking finding(s); remediation cycle %d", rec.ID, len(result.Blocking), cycles+1),
 			Warnings: e.d.Warnings,
 		}, nil
@@ -121,7 +121,7 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 		return engine.StageResult{}, err
 	}
 	return engine.StageResult{
-		Outcome:  engine.StageDone,
+		Event:    pipeline.EventDone,
 		Summary:  fmt.Sprintf("review of %s passed with %d non-blocking finding(s)", rec.ID, len(result.NonBlocking)),
 		Warnings: e.d.Warnings,
 	}, nil

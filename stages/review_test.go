@@ -11,7 +11,6 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/audit"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -46,8 +45,7 @@ func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
 
 	res, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
-	assert.Equal(t, pipeline.StageCodeGeneration, res.Next, "remediation goes back to code generation")
+	assert.Equal(t, pipeline.EventRemediate, res.Event, "remediation goes back to code generation")
 	assert.Equal(t, 1, f.snap.RemediationCycles[shipSWIID])
 	assert.Empty(t, f.env.Sim.Pulls(testenv.Repo.String()), "a blocking finding must not open a PR")
 	for _, w := range writeRequests(f) {
@@ -64,8 +62,8 @@ func TestAssertREVIEW002_NonBlockingFindingsKept(t *testing.T) {
 
 	res, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
-	assert.Empty(t, res.Next, "proceed leaves the successor to the engine's integration gate")
+	assert.Equal(t, pipeline.EventDone, res.Event)
+	assert.Equal(t, pipeline.EventDone, res.Event, "proceed leaves the successor to the engine's integration gate")
 	assert.Equal(t, []review.Finding{warningFinding(), infoFinding()}, storedNonBlocking(t, f))
 	summary := f.comment(audit.Key(strconv.Itoa(f.parent), "review", shipSWIID))
 	assert.Contains(t, summary, "**Decision:** proceed")
@@ -144,7 +142,7 @@ func TestAssertXVAL003_ConstraintValidationFirstWithoutTokens(t *testing.T) {
 	// Only the three LLM passes are booked: the constraint pass costs nothing.
 	assert.Equal(t, 3, f.snap.Ledger.PerStage[string(pipeline.StageReview)].Calls)
 
-	assert.Equal(t, pipeline.StageCodeGeneration, res.Next, "a blocking constraint finding remediates")
+	assert.Equal(t, pipeline.EventRemediate, res.Event, "a blocking constraint finding remediates")
 	fb := swiFeedback(f.snap, shipSWIID)
 	assert.Contains(t, fb, shipCodePath+":6 [blocking] (interface SWD-IF-TEL-01 publish_period_ms)")
 	assert.Contains(t, fb, "actual 20")

@@ -24,7 +24,6 @@ import (
 const (
 	defaultScenarioTrajectories = 10
 	defaultScenarioThreshold    = 0.95
-	defaultRemediationCycles    = 3
 )
 
 // domainSimulator runs scenario trajectories through the domain service's
@@ -224,16 +223,14 @@ func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.
 	snap := in.Snapshot
 	switch {
 	case res.Skipped:
-		return engine.StageResult{Outcome: engine.StageDone, Warnings: res.Warnings,
+		return engine.StageResult{Event: pipeline.EventDone, Warnings: res.Warnings,
 			Summary: fmt.Sprintf("Scenario validation of %s skipped: %s.", rec.ID, res.SkipReason)}, nil
 	case res.Passed:
-		return engine.StageResult{Outcome: engine.StageDone, Warnings: res.Warnings,
+		return engine.StageResult{Event: pipeline.EventDone, Warnings: res.Warnings,
 			Summary: fmt.Sprintf("Scenario validation of %s passed: overall %.2f ≥ %.2f over %d trajectories.", rec.ID, res.Overall, res.Threshold, res.Total)}, nil
 	}
-	limit := in.Config.Budgets.ReviewMaxRemediationCycles
-	if limit <= 0 {
-		limit = defaultRemediationCycles
-	}
+	// The machine's remediate guard enforces the same limit.
+	limit := pipeline.RemediationLimit(in.Config.Budgets.ReviewMaxRemediationCycles)
 	if snap.RemediationCycles[rec.ID] >= limit {
 		return engine.StageResult{}, &escalation.Error{
 			Reason: fmt.Sprintf("sub-work-item %s still fails scenario validation after %d remediation cycles", rec.ID, limit),
@@ -246,7 +243,7 @@ func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.
 	}
 	snap.RemediationCycles[rec.ID]++
 	setSWIFeedback(snap, rec.ID, res.Feedback())
-	return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageCodeGeneration, Warnings: res.Warnings,
+	return engine.StageResult{Event: pipeline.EventRemediate, Warnings: res.Warnings,
 		Summary: fmt.Sprintf("Scenario validation of %s failed (overall %.2f, threshold %.2f); back to code generation (remediation %d of %d).",
 			rec.ID, res.Overall, res.Threshold, snap.RemediationCycles[rec.ID], limit)}, nil
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/audit"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -108,8 +107,8 @@ func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 
 	res, err := f.run(t, pipeline.StageScenarioValidation)
 	require.NoError(t, err, "skipped, not failed; the domain service is not called")
-	assert.Equal(t, engine.StageDone, res.Outcome)
-	assert.Empty(t, res.Next, "the pipeline proceeds towards review")
+	assert.Equal(t, pipeline.EventDone, res.Event)
+	assert.Equal(t, pipeline.EventDone, res.Event, "the pipeline proceeds towards review")
 	assert.Contains(t, res.Summary, "skipped")
 	assert.Contains(t, f.scenarioComment(t), "**Skipped**")
 	assert.Zero(t, f.snap.RemediationCycles["counter-simple"])
@@ -127,8 +126,8 @@ func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
 
 	res, err := f.run(t, pipeline.StageScenarioValidation)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
-	assert.Empty(t, res.Next)
+	assert.Equal(t, pipeline.EventDone, res.Event)
+	assert.Equal(t, pipeline.EventDone, res.Event)
 	assert.Contains(t, res.Summary, "passed")
 
 	judged := f.requests("llm_judge")
@@ -153,8 +152,7 @@ func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.
 
 	res, err := f.run(t, pipeline.StageScenarioValidation)
 	require.NoError(t, err)
-	assert.Equal(t, engine.StageDone, res.Outcome)
-	assert.Equal(t, pipeline.StageCodeGeneration, res.Next, "failing details go back to code generation")
+	assert.Equal(t, pipeline.EventRemediate, res.Event, "failing details go back to code generation")
 	assert.Equal(t, 1, f.snap.RemediationCycles["counter-simple"])
 	fb := swiFeedback(f.snap, "counter-simple")
 	assert.Contains(t, fb, "SCN-CNT-002")

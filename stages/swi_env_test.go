@@ -115,10 +115,10 @@ func writeFile(t *testing.T, dir, rel, content string) {
 	require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 }
 
-// run executes stage's build-half executor on the fixture's snapshot.
+// run executes stage's executor on the fixture's snapshot.
 func (f *buildFixture) run(t *testing.T, stage pipeline.Stage) (engine.StageResult, error) {
 	t.Helper()
-	ex := buildHalf(f.deps)[stage]
+	ex := Executors(f.deps)[stage]
 	require.NotNil(t, ex, "no executor for %s", stage)
 	return ex.Execute(context.Background(), engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: f.parent}, Stage: stage,

@@ -35,7 +35,7 @@ func TestAttackThroughIssueCommentEvent(t *testing.T) {
 		m, v, err := inner(ctx, gh, r, ws, cfg)
 		m[pipeline.StageCodeGeneration] = engine.StageExecutorFunc(func(context.Context, engine.StageInput) (engine.StageResult, error) {
 			codegen.Add(1)
-			return engine.StageResult{Outcome: engine.StageDone}, nil
+			return engine.StageResult{Event: pipeline.EventDone}, nil
 		})
 		return m, v, err
 	}

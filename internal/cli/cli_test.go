@@ -32,9 +32,9 @@ func testFactory(t *testing.T, env *testenv.Env) (*Factory, *bytes.Buffer, *byte
 		for _, s := range pipeline.AllStages() {
 			m[s] = engine.StageExecutorFunc(func(_ context.Context, in engine.StageInput) (engine.StageResult, error) {
 				if in.Stage == pipeline.StageIntegration {
-					return engine.StageResult{Outcome: engine.StageDone, Next: pipeline.StageComplete}, nil
+					return engine.StageResult{Event: pipeline.EventAllDone}, nil
 				}
-				return engine.StageResult{Outcome: engine.StageDone, Summary: string(in.Stage) + " ok"}, nil
+				return engine.StageResult{Event: pipeline.EventDone, Summary: string(in.Stage) + " ok"}, nil
 			})
 		}
 		return m, nil, nil

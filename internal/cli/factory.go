@@ -20,6 +20,7 @@ import (
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/stages"
 )
 
 // IOStreams are the command's input and output streams.
@@ -29,10 +30,11 @@ type IOStreams struct {
 	ErrOut io.Writer
 }
 
-// Client is the GitHub client the commands use: the engine's port plus
-// what process-all and status need.
+// Client is the GitHub client the commands use: the engine's port, the
+// stages' port, plus what process-all and status need.
 type Client interface {
 	engine.GitHub
+	stages.GitHub
 	SearchIssues(ctx context.Context, query string) ([]github.Issue, error)
 }
 

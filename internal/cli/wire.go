@@ -96,9 +96,14 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 	return g
 }
 
-// productionExecutors wires the stages for one repository: the LLM
-// provider, the registered domain services, the interface registry and
-// the scenarios, all read from the workspace.
+// The production client serves every command and stage: a method missing
+// from it is a build error, not a run-time one.
+var _ Client = (*github.Client)(nil)
+
+// productionExecutors builds the dependencies of the stages for one
+// repository — the LLM provider, the registered domain services, the
+// interface registry and the scenarios, all read from the workspace — and
+// hands them to stages.Executors, where every stage is registered.
 func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.Repo, workspace string, cfg config.Config, builtin *builtinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 	var provider llm.Provider
 	lc := f.llmConfigFor(ctx, cfg)
@@ -148,12 +153,8 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.R
 // registers no domain service and is a Go module, builtin (if not nil)
 // provides the reference Go domain service.
 func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config, builtin *builtinDomain) (stages.Deps, engine.RegistryValidator, error) {
-	stageGH, ok := gh.(stages.GitHub)
-	if !ok {
-		return stages.Deps{}, nil, fmt.Errorf("GitHub client %T lacks the methods the stages need", gh)
-	}
 	d := stages.Deps{
-		GitHub: stageGH, Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
+		GitHub: gh, Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
 		Clock: f.Clock, Logger: f.Logger(),
 	}
 	cfgs, err := f.domainServices(ctx, workspace, builtin)

@@ -97,11 +97,11 @@ func TestAttackForgedLedgerCannotResetTheBudget(t *testing.T) {
 	var seen []float64
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		in.Snapshot.Ledger.PerStage = map[string]pipeline.Usage{"intake": {Calls: 1, InputTokens: 90000, CostUSD: 9.5}}
-		return StageResult{Outcome: StageDone}, nil
+		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	f.deps.Executors[pipeline.StageArchitecture] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		seen = append(seen, in.Snapshot.Ledger.PerStage["intake"].CostUSD)
-		return StageResult{Outcome: StageContinue}, nil
+		return StageResult{Event: pipeline.EventProgress}, nil
 	})
 	f.step(t)
 	forged := botSnapshot(t, f)
@@ -183,7 +183,7 @@ func TestAttackRemovingSafetyCriticalDoesNotLowerTheGates(t *testing.T) {
 	f.deps.Config.Gates["architecture"] = config.AutoProceed
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		in.Snapshot.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"}, SafetyAffecting: true}
-		return StageResult{Outcome: StageDone}, nil
+		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	f.step(t) // intake, safety-affecting
 	require.Contains(t, f.labels(), pipeline.LabelSafetyCritical)

@@ -126,7 +126,7 @@ func BenchmarkNoOpWaitingRead(b *testing.B) {
 func BenchmarkActingStepFixedCost(b *testing.B) {
 	f := benchFixture(b, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageArchitecture] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
-		return StageResult{Outcome: StageContinue, Summary: "more to do"}, nil
+		return StageResult{Event: pipeline.EventProgress, Summary: "more to do"}, nil
 	})
 	_, err := Step(context.Background(), f.deps, f.ref()) // intake → architecture
 	require.NoError(b, err)
@@ -137,7 +137,7 @@ func BenchmarkActingStepFixedCost(b *testing.B) {
 func BenchmarkActingStepFixedCostRead(b *testing.B) {
 	f := benchFixture(b, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageArchitecture] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
-		return StageResult{Outcome: StageContinue, Summary: "more to do"}, nil
+		return StageResult{Event: pipeline.EventProgress, Summary: "more to do"}, nil
 	})
 	_, err := Step(context.Background(), f.deps, f.ref())
 	require.NoError(b, err)
@@ -191,7 +191,7 @@ func BenchmarkStageTransition(b *testing.B) {
 func BenchmarkLaterStepOfARun(b *testing.B) {
 	f := benchFixture(b, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageArchitecture] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
-		return StageResult{Outcome: StageContinue, Summary: "more to do"}, nil
+		return StageResult{Event: pipeline.EventProgress, Summary: "more to do"}, nil
 	})
 	_, err := Step(context.Background(), f.deps, f.ref()) // intake → architecture
 	require.NoError(b, err)

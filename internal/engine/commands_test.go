@@ -229,7 +229,7 @@ func TestRetryCommandResumesAFailedPipeline(t *testing.T) {
 		if fail {
 			return StageResult{}, &escalation.Error{Reason: "no spec"}
 		}
-		return StageResult{Outcome: StageDone}, nil
+		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	f.step(t)
 	_, err := Step(context.Background(), f.deps, f.ref())

@@ -58,12 +58,12 @@ func (c *crashTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // architecture stage commits a spec and opens a PR.
 func artifactExecutors(gh *github.Client) map[pipeline.Stage]StageExecutor {
 	done := func(_ context.Context, in StageInput) (StageResult, error) {
-		return StageResult{Outcome: StageDone, Summary: string(in.Stage) + " done"}, nil
+		return StageResult{Event: pipeline.EventDone, Summary: string(in.Stage) + " done"}, nil
 	}
 	return map[pipeline.Stage]StageExecutor{
 		pipeline.StageIntake: StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 			in.Snapshot.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"widgets"}}
-			return StageResult{Outcome: StageDone, Summary: "classified as feature"}, nil
+			return StageResult{Event: pipeline.EventDone, Summary: "classified as feature"}, nil
 		}),
 		pipeline.StageArchitecture: StageExecutorFunc(func(ctx context.Context, in StageInput) (StageResult, error) {
 			branch := fmt.Sprintf("cogworks/%d/spec", in.Issue.Number)
@@ -76,7 +76,7 @@ func artifactExecutors(gh *github.Client) map[pipeline.Stage]StageExecutor {
 				return StageResult{}, err
 			}
 			in.Snapshot.Artifacts.SpecBranch, in.Snapshot.Artifacts.SpecPR = branch, pr.Number
-			return StageResult{Outcome: StageDone, Summary: "spec PR opened"}, nil
+			return StageResult{Event: pipeline.EventDone, Summary: "spec PR opened"}, nil
 		}),
 		pipeline.StageInterfaceDesign: StageExecutorFunc(done),
 	}
@@ -259,7 +259,7 @@ func TestAssertPSM005_ConcurrentInvocationsExactlyOneActs(t *testing.T) {
 			case <-othersDone:
 			case <-time.After(10 * time.Second):
 			}
-			return StageResult{Outcome: StageContinue}, nil
+			return StageResult{Event: pipeline.EventProgress}, nil
 		})
 		start := make(chan struct{})
 		var wg sync.WaitGroup

@@ -64,24 +64,13 @@ type StageInput struct {
 	Comments []github.Comment
 }
 
-// Outcome of an executor's action.
-type Outcome int
-
-// Executor outcomes.
-const (
-	// StageContinue: progress was made and the stage has more to do.
-	StageContinue Outcome = iota
-	// StageDone: the stage finished; its gate (or Next) decides what follows.
-	StageDone
-)
-
 // StageResult is an executor's report.
 type StageResult struct {
-	Outcome Outcome
-	// Next overrides the linear successor (e.g. review → code-generation
-	// for remediation, integration → code-generation for the next SWI or
-	// complete). Only the linear successor passes through a gate.
-	Next pipeline.Stage
+	// Event is what happened: pipeline.EventDone, EventRemediate,
+	// EventNextSWI, EventAllDone, or EventProgress (the zero value: the
+	// stage has more to do). The machine's table, with its guards,
+	// decides where it leads; an executor never names the next stage.
+	Event pipeline.Event
 	// Summary is a short human line for the status and stage-entry comments.
 	Summary string
 	// Warnings are shown in the status comment.
@@ -98,8 +87,12 @@ type RegistryValidator interface {
 type Deps struct {
 	GitHub    GitHub
 	Executors map[pipeline.Stage]StageExecutor
-	Registry  RegistryValidator
-	Config    config.Config
+	// Machine is the pipeline's transition table; nil means
+	// pipeline.StateMachine(). A variant (a skipped stage) needs no
+	// change to the engine or the executors.
+	Machine  *pipeline.Machine
+	Registry RegistryValidator
+	Config   config.Config
 	// RunID identifies this invocation in lock claims.
 	RunID string
 	// BotLogin is CogWorks's own login. Only comments it wrote are state
@@ -210,6 +203,11 @@ func (d Deps) validate() error {
 	if d.BotLogin == "" {
 		// Without it a forged comment could not be told from the bot's own.
 		errs = append(errs, errors.New("engine: Deps.BotLogin is empty (the bot's own login is needed to trust only its comments)"))
+	}
+	if d.Machine != nil {
+		if err := d.Machine.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("engine: Deps.Machine %s: %w", d.Machine.ID, err))
+		}
 	}
 	return errors.Join(errs...)
 }

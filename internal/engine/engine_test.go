@@ -22,7 +22,7 @@ func TestAssertPSM001_FreshWorkItemEntersIntake(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		f.rec.note(in.Stage)
-		return StageResult{Outcome: StageContinue, Summary: "classifying"}, nil
+		return StageResult{Event: pipeline.EventProgress, Summary: "classifying"}, nil
 	})
 	res := f.step(t)
 
@@ -96,7 +96,7 @@ func TestAssertPSM004_SafetyCriticalForcesHumanGates(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		in.Snapshot.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"}, SafetyAffecting: true}
-		return StageResult{Outcome: StageDone}, nil
+		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	require.Equal(t, config.AutoProceed, f.deps.Config.GateMode("interface-design"))
 	f.step(t) // intake
@@ -203,7 +203,7 @@ func TestNotTriggeredIssueCostsOneRequest(t *testing.T) {
 func TestRunStopsAtGateAndComplete(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntegration] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
-		return StageResult{Outcome: StageDone, Next: pipeline.StageComplete, Summary: "all sub-work-items integrated"}, nil
+		return StageResult{Event: pipeline.EventAllDone, Summary: "all sub-work-items integrated"}, nil
 	})
 	results, err := Run(context.Background(), f.deps, f.ref(), 50)
 	require.NoError(t, err)
@@ -249,7 +249,7 @@ func TestAuditEventsPostedPerStep(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(ctx context.Context, in StageInput) (StageResult, error) {
 		audit.Record(ctx, audit.Event{Kind: "llm_call", Stage: string(in.Stage), Summary: "LLM classify · model m · input abc"})
-		return StageResult{Outcome: StageDone}, nil
+		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	f.step(t)
 	f.deps.RunID = "run-2"
@@ -323,7 +323,7 @@ func TestTransientFailureCountResetsOnSuccess(t *testing.T) {
 		if fail {
 			return StageResult{}, outage{}
 		}
-		return StageResult{Outcome: StageDone}, nil
+		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	_, err := Step(context.Background(), f.deps, f.ref())
 	require.Error(t, err)

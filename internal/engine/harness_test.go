@@ -43,7 +43,7 @@ func (r *recorder) note(s pipeline.Stage) {
 func (r *recorder) done() StageExecutor {
 	return StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		r.note(in.Stage)
-		return StageResult{Outcome: StageDone, Summary: fmt.Sprintf("%s finished", in.Stage)}, nil
+		return StageResult{Event: pipeline.EventDone, Summary: fmt.Sprintf("%s finished", in.Stage)}, nil
 	})
 }
 

@@ -39,6 +39,12 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		// used to pass this gate or predates the gate the step may open.
 		consumed: []string{pipeline.LabelApprove}}
 	snap, err := s.begin(ctx, o, v, a)
+	var noWay *FailedError
+	if errors.As(err, &noWay) {
+		// The table has no way on from where the item stands.
+		res, err := s.finish(ctx, o, &snap, a, err)
+		return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
+	}
 	if err != nil {
 		// Nothing was written yet: the next run starts over.
 		return a.res, "", asTransient(err)
@@ -102,7 +108,12 @@ func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a 
 			snap.Stage = gate.Stage
 			break
 		}
-		snap.Stage = gate.Stage.Next()
+		next, err := s.passGate(snap, gate.Stage)
+		if err != nil {
+			a.stage = gate.Stage
+			return snap, &FailedError{Stage: gate.Stage, Reason: fmt.Sprintf("the approved gate after %s leads nowhere: %v", gate.Stage, err), Err: err}
+		}
+		snap.Stage = next
 		a.entered = append(a.entered, snap.Stage)
 	default:
 		if snap.Stage == "" {
@@ -173,7 +184,7 @@ func (s *stepper) execute(ctx context.Context, o *observed, snap *pipeline.Snaps
 		a.res.Reason = out.Summary
 	}
 	delete(snap.TransientFailures, string(stage))
-	if out.Outcome == StageDone {
+	if out.Event != pipeline.EventProgress {
 		if err := s.transition(snap, stage, out, a); err != nil {
 			return err
 		}
@@ -229,37 +240,6 @@ func (s *stepper) deferStep(ctx context.Context, o *observed, snap *pipeline.Sna
 		return a.res, asTransient(errors.Join(err, werr))
 	}
 	return a.res, asTransient(err)
-}
-
-// transition applies a finished stage's gate or successor.
-func (s *stepper) transition(snap *pipeline.Snapshot, stage pipeline.Stage, out StageResult, a *action) error {
-	next := out.Next
-	if next == "" {
-		next = stage.Next()
-		if next == "" {
-			return fmt.Errorf("stage %s finished without naming its successor", stage)
-		}
-		safety := snap.Classification != nil && snap.Classification.SafetyAffecting
-		if s.gates().Mode(stage, safety) == pipeline.HumanGated {
-			snap.Gate = &pipeline.GateRecord{Stage: stage, SWI: snap.CurrentSWI, Since: s.d.now(), Reason: out.Summary}
-			a.res.Outcome = OutcomeWaiting
-			return nil
-		}
-	}
-	snap.Stage = next
-	if next == pipeline.StageComplete {
-		a.res.Outcome = OutcomeComplete
-	}
-	a.entered = append(a.entered, next)
-	return nil
-}
-
-func (s *stepper) gates() pipeline.GatePolicy {
-	modes := map[string]pipeline.GateMode{}
-	for k, v := range s.d.Config.Gates {
-		modes[k] = pipeline.GateMode(v)
-	}
-	return pipeline.GatePolicy{Modes: modes}
 }
 
 // fail marks the pipeline failed with a structured report (ASSERT-PSM-006).

@@ -162,7 +162,7 @@ func (f *shipFixture) scriptReviews(t *testing.T, quality, architecture, securit
 // run executes stage's executor on the fixture's snapshot.
 func (f *shipFixture) run(t *testing.T, stage pipeline.Stage) (engine.StageResult, error) {
 	t.Helper()
-	ex := shipHalf(f.deps)[stage]
+	ex := Executors(f.deps)[stage]
 	require.NotNil(t, ex, "no executor for %s", stage)
 	return ex.Execute(context.Background(), engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: f.parent}, Stage: stage,

@@ -5,19 +5,9 @@ import (
 	"fmt"
 
 	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 )
-
-// shipHalf returns the executors of the last two per-SWI stages: review
-// and integration (SPEC §5 items 7–8, §13).
-func shipHalf(d Deps) map[pipeline.Stage]engine.StageExecutor {
-	return map[pipeline.Stage]engine.StageExecutor{
-		pipeline.StageReview:      reviewExecutor{d: d, gh: d.GitHub},
-		pipeline.StageIntegration: integrationExecutor{d: d, gh: d.GitHub},
-	}
-}
 
 // shipCurrentSWI returns the record of the SWI the per-SWI stages are
 // working on.

@@ -14,12 +14,12 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-// TestFirstHalfEndToEnd drives the engine with the first-half executors
+// TestIssueToPlanEndToEnd drives the engine with the issue-to-plan executors
 // over the simulator, a scripted LLM and the real Go domain service: from
 // cogworks:run to sub-issues, through the human spec gate (a read-only
 // user's approval does not count) and the interface gate that the
 // safety-critical classification forces to human.
-func TestFirstHalfEndToEnd(t *testing.T) {
+func TestIssueToPlanEndToEnd(t *testing.T) {
 	t.Parallel()
 	f := newFHFixture(t, nil)
 	f.deps.Domain = goDomain(t)
@@ -36,7 +36,7 @@ func TestFirstHalfEndToEnd(t *testing.T) {
 		item("report", []string{}, "hourly"), item("hourly", []string{"IF-1"}),
 	}})
 
-	ed := engine.Deps{GitHub: f.env.Client, Executors: firstHalf(f.deps), Config: f.cfg, RunID: "run-1",
+	ed := engine.Deps{GitHub: f.env.Client, Executors: issueToPlanExecutors(f.deps), Config: f.cfg, RunID: "run-1",
 		BotLogin: testenv.Bot, Clock: f.env.Clock.Now}
 	ref := engine.Ref{Repo: testenv.Repo, Issue: f.issue}
 	run := func(max int) []engine.Result {
@@ -95,7 +95,7 @@ func TestFirstHalfEndToEnd(t *testing.T) {
 	assert.Equal(t, pulls[0].Number, snap.Artifacts.SpecPR)
 	assert.Equal(t, pulls[1].Number, snap.Artifacts.InterfacePR)
 
-	// Re-running every first-half step on the final state writes nothing.
+	// Re-running every issue-to-plan step on the final state writes nothing.
 	f.addJSON(t, prompts.Classify, c)
 	f.env.Sim.ResetRequests()
 	for _, stage := range []pipeline.Stage{pipeline.StageIntake, pipeline.StageArchitecture, pipeline.StageInterfaceDesign, pipeline.StagePlanning} {
@@ -103,7 +103,7 @@ func TestFirstHalfEndToEnd(t *testing.T) {
 		again.Stage = stage
 		out, err := f.run(t, stage, &again)
 		require.NoError(t, err, "%s", stage)
-		assert.Equal(t, engine.StageDone, out.Outcome)
+		assert.Equal(t, pipeline.EventDone, out.Event)
 		assert.Equal(t, snap.Artifacts, again.Artifacts, "%s", stage)
 	}
 	assert.Zero(t, fhWrites(f.env.Sim), "re-running changes nothing")

@@ -20,7 +20,7 @@ import (
 	"github.com/cogworks/cogworks/xval"
 )
 
-// fhSampleRepo is the small Go module the first-half tests work on.
+// fhSampleRepo is the small Go module the issue-to-plan tests work on.
 var fhSampleRepo = map[string]string{
 	"go.mod":                    "module example.com/widgets\n\ngo 1.22\n",
 	"counter/counter.go":        "// Package counter counts widgets.\npackage counter\n\n// Count is the number of widgets seen.\nvar Count int\n",
@@ -32,7 +32,7 @@ var fhSampleRepo = map[string]string{
 }
 
 // fhFixture is a simulator, a workspace with the sample repository, a
-// scripted LLM and first-half Deps.
+// scripted LLM and issue-to-plan Deps.
 type fhFixture struct {
 	env    *testenv.Env
 	ws     string
@@ -81,10 +81,10 @@ func (f *fhFixture) snapshot() *pipeline.Snapshot {
 	return &s
 }
 
-// run executes stage's first-half executor.
+// run executes stage's executor.
 func (f *fhFixture) run(t *testing.T, stage pipeline.Stage, snap *pipeline.Snapshot) (engine.StageResult, error) {
 	t.Helper()
-	return firstHalf(f.deps)[stage].Execute(context.Background(), f.input(t, stage, snap))
+	return Executors(f.deps)[stage].Execute(context.Background(), f.input(t, stage, snap))
 }
 
 func (f *fhFixture) addJSON(t *testing.T, template string, v any) {
@@ -167,3 +167,14 @@ func findKeyIn(body string) (string, bool) { return audit.FindKey(body) }
 func key2(n int, parts ...string) string { return key(n, parts...) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// issueToPlanExecutors returns the executors of intake to planning only,
+// so the engine stops when the plan is made (code generation has none).
+func issueToPlanExecutors(d Deps) map[pipeline.Stage]engine.StageExecutor {
+	all := Executors(d)
+	out := map[pipeline.Stage]engine.StageExecutor{}
+	for _, st := range []pipeline.Stage{pipeline.StageIntake, pipeline.StageArchitecture, pipeline.StageInterfaceDesign, pipeline.StagePlanning} {
+		out[st] = all[st]
+	}
+	return out
+}

@@ -4,31 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
-	"github.com/cogworks/cogworks/internal/contextpack"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
-	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
 )
-
-// firstHalf returns the executors of the stages that turn an issue into a
-// plan (SPEC §5 items 1–4): intake, architecture, interface-design and
-// planning.
-func firstHalf(d Deps) map[pipeline.Stage]engine.StageExecutor {
-	return map[pipeline.Stage]engine.StageExecutor{
-		pipeline.StageIntake:          intakeExecutor{d: d, gh: d.GitHub},
-		pipeline.StageArchitecture:    architectureExecutor{d: d, gh: d.GitHub},
-		pipeline.StageInterfaceDesign: interfaceExecutor{d: d, gh: d.GitHub},
-		pipeline.StagePlanning:        planningExecutor{d: d, gh: d.GitHub},
-	}
-}
 
 // defaultStageAttempts applies when the config sets no stage retry budget.
 const defaultStageAttempts = 5
@@ -113,75 +97,4 @@ func feedbackText(n int, problems []string) string {
 // key is a deterministic comment key of work item n.
 func key(n int, parts ...string) string {
 	return audit.Key(append([]string{strconv.Itoa(n)}, parts...)...)
-}
-
-// Branch names and paths of the first half (SPEC §6).
-func specBranch(n int) string   { return fmt.Sprintf("cogworks/%d/spec", n) }
-func designBranch(n int) string { return fmt.Sprintf("cogworks/%d/interfaces", n) }
-func specPath(n int) string     { return fmt.Sprintf("docs/cogworks/%d-specification.md", n) }
-
-// repository is the Code Repository port: d.Repo, else the workspace.
-func (d Deps) repository() contextpack.Repository {
-	if d.Repo != nil {
-		return d.Repo
-	}
-	return contextpack.LocalRepo{Dir: d.Workspace}
-}
-
-// defaultBranch asks GitHub for the repository's default branch.
-func defaultBranch(ctx context.Context, gh repoInfoReader, repo github.Repo) (string, error) {
-	info, err := gh.GetRepo(ctx, repo)
-	if err != nil {
-		return "", fmt.Errorf("read default branch of %s: %w", repo, err)
-	}
-	if info.DefaultBranch == "" {
-		return "", fmt.Errorf("read default branch of %s: GitHub reported none", repo)
-	}
-	return info.DefaultBranch, nil
-}
-
-// readSpec returns the Markdown specification of work item n: from the
-// spec branch, else (merged and deleted) from the default branch.
-func readSpec(ctx context.Context, gh specReader, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
-	n := snap.WorkItem
-	branch := snap.Artifacts.SpecBranch
-	if branch == "" {
-		branch = specBranch(n)
-	}
-	b, err := gh.GetFile(ctx, repo, specPath(n), branch)
-	if errors.Is(err, github.ErrNotFound) {
-		var def string
-		if def, err = defaultBranch(ctx, gh, repo); err != nil {
-			return "", err
-		}
-		b, err = gh.GetFile(ctx, repo, specPath(n), def)
-	}
-	if err != nil {
-		return "", fmt.Errorf("read the specification %s of #%d: %w", specPath(n), n, err)
-	}
-	return string(b), nil
-}
-
-// readRepoFiles reads the repository files accepted by keep, in listing
-// order; unreadable files are skipped only when they vanished.
-func readRepoFiles(ctx context.Context, repo contextpack.Repository, keep func(path string) bool) ([]contextpack.Item, error) {
-	paths, err := repo.ListFiles(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list repository files: %w", err)
-	}
-	var out []contextpack.Item
-	for _, p := range paths {
-		if !keep(p) {
-			continue
-		}
-		b, err := repo.ReadFile(ctx, p)
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, github.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", p, err)
-		}
-		out = append(out, contextpack.Item{Path: p, Content: string(b)})
-	}
-	return out, nil
 }

@@ -1,0 +1,25 @@
+package stages
+
+import (
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// Executors returns the executor of every operational stage of the
+// pipeline machine (pipeline.StateMachine): the one place a stage is
+// registered. pipeline's machine test checks that every operational state
+// has an executor here.
+func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
+	return map[pipeline.Stage]engine.StageExecutor{
+		// Issue to plan (SPEC §5 items 1–4).
+		pipeline.StageIntake:          intakeExecutor{d: d, gh: d.GitHub},
+		pipeline.StageArchitecture:    architectureExecutor{d: d, gh: d.GitHub},
+		pipeline.StageInterfaceDesign: interfaceExecutor{d: d, gh: d.GitHub},
+		pipeline.StagePlanning:        planningExecutor{d: d, gh: d.GitHub},
+		// Per sub-work-item (SPEC §5 items 5–8, §13).
+		pipeline.StageCodeGeneration:     codeGenExecutor{d: d, gh: d.GitHub},
+		pipeline.StageScenarioValidation: scenarioExecutor{d: d, gh: d.GitHub},
+		pipeline.StageReview:             reviewExecutor{d: d, gh: d.GitHub},
+		pipeline.StageIntegration:        integrationExecutor{d: d, gh: d.GitHub},
+	}
+}
