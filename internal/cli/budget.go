@@ -76,6 +76,6 @@ func (b PipelineBudget) PriceLine() string {
 // writeCostReport renders the ledger against the budget: the cost table
 // (with its budget and remaining rows) followed by the price line.
 func writeCostReport(w io.Writer, l pipeline.Ledger, b PipelineBudget) error {
-	_, err := fmt.Fprintf(w, "%s\n%s\n", audit.CostTable(l, b.MaxTokens, b.MaxCostUSD), b.PriceLine())
+	_, err := fmt.Fprintf(w, "%s\n%s\n", audit.CostTable(l, nil, b.MaxTokens, b.MaxCostUSD), b.PriceLine())
 	return err
 }

@@ -121,7 +121,7 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 	if snap.Artifacts.InterfacePR > 0 {
 		fmt.Fprintf(w, "interface PR: #%d\n", snap.Artifacts.InterfacePR)
 	}
-	for _, swi := range snap.Artifacts.SubWorkItems {
+	for _, swi := range snap.SubWorkItems {
 		fmt.Fprintf(w, "  %d. %s  #%d  %s  PR #%d\n", swi.Order, swi.ID, swi.Issue, swi.Status, swi.PR)
 	}
 	if warning := budget.Warning(); warning != "" {

@@ -154,10 +154,7 @@ func (s *stepper) execute(ctx context.Context, o *observed, snap *pipeline.Snaps
 	if ex == nil {
 		return &FailedError{Stage: stage, Reason: fmt.Sprintf("no executor is registered for stage %s", stage)}
 	}
-	if snap.Attempts == nil {
-		snap.Attempts = map[string]int{}
-	}
-	snap.Attempts[attemptKey(*snap, stage)]++
+	snap.AddAttempt(stage, 1)
 	a.attempted = true
 	out, err := ex.Execute(ctx, StageInput{
 		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: snap,
@@ -222,7 +219,7 @@ func (s *stepper) deferStep(ctx context.Context, o *observed, snap *pipeline.Sna
 	a.events.Add(audit.Event{Kind: "transition", Stage: key, SWI: snap.CurrentSWI, Summary: a.res.Reason})
 	if a.attempted {
 		// An outage is not an attempt: attempts bound the LLM's tries.
-		snap.Attempts[attemptKey(*snap, a.stage)]--
+		snap.AddAttempt(a.stage, -1)
 	}
 	msg := fmt.Sprintf("Transient failure %d of %d at stage %s; the next run retries.", n, limit, key)
 	if werr := s.writeState(ctx, o, *snap, []string{msg}, nil); werr != nil {
@@ -271,7 +268,7 @@ func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot
 	if errors.As(cause, &esc) {
 		failure.Attempts = esc.Attempts
 	}
-	failure.Cost = &audit.CostSummary{Ledger: snap.Ledger, BudgetTokens: s.d.Config.Budgets.PipelineMaxTokens, BudgetUSD: s.d.Config.Budgets.PipelineMaxCostUSD}
+	failure.Cost = &audit.CostSummary{Ledger: snap.Ledger, SubWorkItems: snap.SubWorkItems, BudgetTokens: s.d.Config.Budgets.PipelineMaxTokens, BudgetUSD: s.d.Config.Budgets.PipelineMaxCostUSD}
 	if _, _, err := upsert(ctx, s, o, audit.FailureKey(s.ref.Issue, string(stage)), audit.FailureReport(failure)); err != nil {
 		return a.res, asTransient(err)
 	}
@@ -299,13 +296,6 @@ func reasonOf(err error) string {
 		return fe.Reason
 	}
 	return err.Error()
-}
-
-func attemptKey(snap pipeline.Snapshot, stage pipeline.Stage) string {
-	if stage.PerSWI() && snap.CurrentSWI != "" {
-		return "swi/" + snap.CurrentSWI + "/" + string(stage)
-	}
-	return string(stage)
 }
 
 // transitionEvent records where a finished stage led.
