@@ -31,19 +31,19 @@ import (
 // the step's record for the claim comment.
 func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Result, string, error) {
 	ctx, events := audit.WithEvents(ctx)
-	if len(o.repaired) > 0 {
-		events.Add(audit.Event{Kind: "repair", Summary: "labels restored from the snapshot: " + strings.Join(o.repaired, ", ")})
+	if len(o.labels.repaired) > 0 {
+		events.Add(audit.Event{Kind: "repair", Summary: "labels restored from the snapshot: " + strings.Join(o.labels.repaired, ", ")})
 	}
 	a := &action{res: Result{Action: string(v.Action), Reason: v.Reason}, events: events,
 		// An approval label is consumed by every run step: it was either
 		// used to pass this gate or predates the gate the step may open.
 		consumed: []string{pipeline.LabelApprove}}
-	snap, err := s.begin(ctx, o, v, a)
+	snap, err := s.begin(ctx, &o.wakeFacts, v, a)
 	if err != nil {
 		// Nothing was written yet: the next run starts over.
 		return a.res, "", asTransient(err)
 	}
-	held, err := s.holdUnapproved(ctx, o, &snap, v, a)
+	held, err := s.holdUnapproved(ctx, &o.wakeFacts, &snap, v, a)
 	if err != nil {
 		return a.res, "", asTransient(err)
 	}
@@ -51,7 +51,7 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		res, err := s.finish(ctx, o, &snap, a, nil)
 		return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
 	}
-	res, err := s.finish(ctx, o, &snap, a, s.execute(ctx, o, &snap, a))
+	res, err := s.finish(ctx, o, &snap, a, s.execute(ctx, &o.wakeFacts, &snap, a))
 	return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
 }
 
@@ -69,7 +69,7 @@ type action struct {
 
 // begin rebuilds or loads the snapshot and applies the verdict's action:
 // resume, pass the gate or retry.
-func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a *action) (pipeline.Snapshot, error) {
+func (s *stepper) begin(ctx context.Context, o *wakeFacts, v pipeline.Verdict, a *action) (pipeline.Snapshot, error) {
 	snap := o.snap
 	if !o.obs.HasSnapshot {
 		var err error
@@ -117,7 +117,7 @@ func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a 
 
 // rebuild starts a snapshot for a fresh item, or for one whose snapshot
 // was lost, from the stage labels the bot itself applied.
-func (s *stepper) rebuild(ctx context.Context, o *observed) (pipeline.Snapshot, error) {
+func (s *stepper) rebuild(ctx context.Context, o *wakeFacts) (pipeline.Snapshot, error) {
 	snap := pipeline.NewSnapshot(s.ref.Repo.String(), s.ref.Issue)
 	stages, err := s.trustedStages(ctx, o.obs.Labels)
 	if err != nil {
@@ -140,7 +140,7 @@ func parentLabels() []string {
 }
 
 // execute validates the registry and runs the stage's executor.
-func (s *stepper) execute(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action) error {
+func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snapshot, a *action) error {
 	stage := a.stage
 	if s.d.Registry != nil {
 		if err := s.d.Registry.ValidateRegistry(ctx); err != nil {
@@ -269,7 +269,7 @@ func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot
 		failure.Attempts = esc.Attempts
 	}
 	failure.Cost = &audit.CostSummary{Ledger: snap.Ledger, SubWorkItems: snap.SubWorkItems, BudgetTokens: s.d.Config.Budgets.PipelineMaxTokens, BudgetUSD: s.d.Config.Budgets.PipelineMaxCostUSD}
-	if _, _, err := upsert(ctx, s, o, audit.FailureKey(s.ref.Issue, string(stage)), audit.FailureReport(failure)); err != nil {
+	if _, _, err := upsert(ctx, s, &o.wakeFacts, audit.FailureKey(s.ref.Issue, string(stage)), audit.FailureReport(failure)); err != nil {
 		return a.res, asTransient(err)
 	}
 	snap.Failure = &pipeline.FailureRecord{Stage: stage, SWI: snap.CurrentSWI, Reason: reason, At: s.d.now()}
