@@ -322,7 +322,7 @@ func summarise(ctx context.Context, df *Factory, out io.Writer, sim *githubsim.S
 	if err != nil {
 		return err
 	}
-	return writeCostReport(out, snap.Ledger, df.Budget(cfg))
+	return writeCostReport(out, snap, df.Budget(cfg))
 }
 
 func oneLine(s string, max int) string {

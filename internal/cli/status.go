@@ -127,7 +127,7 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 	if warning := budget.Warning(); warning != "" {
 		fmt.Fprintf(w, "warning: %s\n", warning)
 	}
-	return writeCostReport(w, snap.Ledger, budget)
+	return writeCostReport(w, snap, budget)
 }
 
 // ReadSnapshot reads a work item's state snapshot from its status comment.
