@@ -8,8 +8,8 @@ import (
 )
 
 // snapshotLedger is the llm.Ledger port backed by the work item's snapshot:
-// every call is booked per stage and per SWI in snap.Ledger, which the
-// engine persists in the status comment, so the pipeline budget holds
+// every call is booked per stage in snap.Ledger and, for a sub-work-item,
+// in its record (SWI.Usage), which the engine persists in the status comment, so the pipeline budget holds
 // across invocations (ASSERT-CODE-005).
 type snapshotLedger struct {
 	mu   sync.Mutex
