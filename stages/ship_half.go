@@ -19,8 +19,6 @@ func shipHalf(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	}
 }
 
-// readSWIFiles reads the SWI's generated files (the list code generation
-// recorded) from its branch, in path order.
 // loadCurrentSWI returns what review and integration start from: the
 // current SWI's record, its issue and its files as committed on its branch.
 func loadCurrentSWI(ctx context.Context, gh interface {
@@ -42,6 +40,8 @@ func loadCurrentSWI(ctx context.Context, gh interface {
 	return rec, issue, files, nil
 }
 
+// readSWIFiles reads the SWI's generated files (the list code generation
+// recorded) from its branch, in path order.
 func readSWIFiles(ctx context.Context, gh fileReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWI) ([]domain.Artifact, error) {
 	paths := rec.Committed
 	if len(paths) == 0 {
