@@ -109,7 +109,7 @@ func TestAssertEXT003_MajorAPIVersionMismatchRejected(t *testing.T) {
 		var de *domain.Error
 		require.True(t, errors.As(err, &de), "%v", err)
 		assert.Equal(t, domain.CodeAPIVersionMismatch, de.Code)
-		assert.False(t, de.Retryable())
+		assert.False(t, de.Transient())
 		assert.Contains(t, de.Message, domain.APIVersion)
 		assert.Contains(t, de.Message, "2.0.0")
 		// Methods are refused too: the failed handshake is not cached.
@@ -154,7 +154,7 @@ func TestAssertEXT004_UnsupportedMethodIsNonRetryable(t *testing.T) {
 	var de *domain.Error
 	require.True(t, errors.As(err, &de), "%v", err)
 	assert.Equal(t, domain.CodeUnsupportedMethod, de.Code)
-	assert.False(t, de.Retryable())
+	assert.False(t, de.Transient())
 	assert.Equal(t, "fake", de.Service)
 	assert.Equal(t, domain.MethodNormalise, de.Method)
 	assert.Contains(t, de.Error(), "normalise")
@@ -248,7 +248,7 @@ func TestBadServices(t *testing.T) {
 			var de *domain.Error
 			require.True(t, errors.As(err, &de), "%v", err)
 			assert.Equal(t, domain.CodeTimeout, de.Code)
-			assert.True(t, de.Retryable())
+			assert.True(t, de.Transient())
 		}},
 		{"dead socket", deadSocket(t), func(t *testing.T, err error) {
 			var ue *domain.UnavailableError

@@ -13,7 +13,7 @@
 //     before any field is used; a response that fails validation is a
 //     *ProtocolError, never a panic.
 //   - Service-reported failures are *Error values carrying a Code and a
-//     recoverability; Retryable tells callers whether to try again.
+//     recoverability; Transient tells callers whether to try again.
 //   - A service that cannot be reached is an *UnavailableError naming the
 //     service and its endpoint.
 //   - The handshake rejects a service whose MAJOR API version differs from

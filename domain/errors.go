@@ -20,10 +20,10 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("domain service %q %s: %s: %s", e.Service, e.Method, e.Code, e.Message)
 }
 
-// Retryable reports whether repeating the call may succeed. Codes that
+// Transient reports whether repeating the call may succeed. Codes that
 // describe the request or the service's contract never are, whatever the
 // service claimed.
-func (e *Error) Retryable() bool {
+func (e *Error) Transient() bool {
 	switch e.Code {
 	case CodeUnsupportedMethod, CodeAPIVersionMismatch, CodeInvalidRequest:
 		return false

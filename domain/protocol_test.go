@@ -43,8 +43,8 @@ func TestErrorCodeRecoverability(t *testing.T) {
 	}
 	assert.False(t, domain.ErrorCode("nope").Known())
 	// A service claiming recoverability cannot make a contract error retryable.
-	assert.False(t, (&domain.Error{Code: domain.CodeUnsupportedMethod, Recoverable: true}).Retryable())
-	assert.True(t, (&domain.Error{Code: domain.CodeToolFailed, Recoverable: true}).Retryable())
+	assert.False(t, (&domain.Error{Code: domain.CodeUnsupportedMethod, Recoverable: true}).Transient())
+	assert.True(t, (&domain.Error{Code: domain.CodeToolFailed, Recoverable: true}).Transient())
 }
 
 func TestMajorAndCompatibility(t *testing.T) {

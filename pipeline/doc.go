@@ -18,7 +18,8 @@
 //     at second precision). A snapshot with a newer MAJOR schema version is
 //     refused with a *VersionError; newer MINOR fields are ignored; a 1.x
 //     snapshot (stage values as JSON strings in "data") is migrated to the
-//     typed fields (Interfaces, Plan, ScenarioHistory, SWIs).
+//     typed fields (Interfaces, ScenarioHistory, SubWorkItems), and a 1.x
+//     to 3.x one to one record per sub-work-item (SWI).
 //   - State machine. StateMachine describes the pipeline under SASS v0.1:
 //     start state wake_up, one operational state per stage, a gate state
 //     after each gated stage, an explicit failure state, and the terminal

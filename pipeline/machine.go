@@ -195,7 +195,7 @@ func StateMachine() Machine {
 		// allowed_capabilities are this machine's ID and Capabilities, and
 		// workspace_root comes from the invocation, not the snapshot.
 		Coordinates: []string{"schema_version", "repo", "work_item", "stage", "current_swi", "attempts",
-			"remediation_cycles", "lock", "artifacts", "ledger", "approvals", "gate", "failure"},
+			"sub_work_items", "lock", "artifacts", "ledger", "approvals", "gate", "failure"},
 		Capabilities: Capabilities{
 			Allow: []string{"pulls.review.comment", "issues.write", "labels.write", "comments.write",
 				"pulls.write", "git.write", "sub_issues.write", "repo.labels.write"},

@@ -192,14 +192,18 @@ func gatePasses(in GuardInput) bool { return in.GateMode == AutoProceed || in.Ap
 // withinRemediationLimit: the loop back to code generation that the
 // executor just counted is within the limit.
 func withinRemediationLimit(in GuardInput) bool {
-	n := in.Snapshot.RemediationCycles[in.Snapshot.CurrentSWI]
+	rec := in.Snapshot.SubWorkItem(in.Snapshot.CurrentSWI)
+	if rec == nil {
+		return false
+	}
+	n := rec.RemediationCycles
 	return n >= 1 && n <= RemediationLimit(in.MaxRemediationCycles)
 }
 
 // remainingSWIs counts the planned sub-work-items not yet completed.
 func remainingSWIs(s Snapshot) int {
 	n := 0
-	for _, r := range s.Artifacts.SubWorkItems {
+	for _, r := range s.SubWorkItems {
 		if r.Status != string(SWICompleted) {
 			n++
 		}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/planner"
 )
 
 func TestFireRemediationLimit(t *testing.T) {
@@ -26,7 +28,7 @@ func TestFireRemediationLimit(t *testing.T) {
 			t.Run(string(from)+"/"+tt.name, func(t *testing.T) {
 				snap := NewSnapshot("a/b", 1)
 				snap.CurrentSWI = "swi-1"
-				snap.RemediationCycles = map[string]int{"swi-1": tt.cycles}
+				snap.SubWorkItems = []SWI{{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, RemediationCycles: tt.cycles}}
 				tr, err := StateMachine().Fire(from, EventRemediate, GuardInput{Snapshot: snap, MaxRemediationCycles: tt.configured})
 				if tt.wantOK {
 					require.NoError(t, err)
@@ -45,7 +47,7 @@ func TestFireRemediationLimit(t *testing.T) {
 func TestFireSubWorkItemGuards(t *testing.T) {
 	m := StateMachine()
 	snap := NewSnapshot("a/b", 1)
-	snap.Artifacts.SubWorkItems = []SWIRecord{{ID: "a", Status: string(SWICompleted)}, {ID: "b", Status: "in-progress"}}
+	snap.SubWorkItems = []SWI{{SubWorkItem: planner.SubWorkItem{ID: "a"}, Status: string(SWICompleted)}, {SubWorkItem: planner.SubWorkItem{ID: "b"}, Status: "in-progress"}}
 	in := GuardInput{Snapshot: snap}
 
 	tr, err := m.Fire(StateForStage(StageIntegration), EventNextSWI, in)
@@ -55,7 +57,7 @@ func TestFireSubWorkItemGuards(t *testing.T) {
 	require.Error(t, err, "all_done while a sub-work-item remains")
 	assert.Contains(t, err.Error(), "guard_all_swis_done")
 
-	in.Snapshot.Artifacts.SubWorkItems[1].Status = string(SWICompleted)
+	in.Snapshot.SubWorkItems[1].Status = string(SWICompleted)
 	for _, from := range []Stage{StageIntegration, StageCodeGeneration} {
 		tr, err = m.Fire(StateForStage(from), EventAllDone, in)
 		require.NoError(t, err)

@@ -23,9 +23,15 @@ import (
 // resume their stage rather than pass to the next (GateRecord.Resume).
 // That is a MAJOR change too: a 2.x build would ignore Resume and, on
 // approval, skip the paused stage, and would ignore the pin, so it must
-// refuse a 3.x snapshot. A 2.x snapshot reads as a 3.0.0 one without a
-// pin; the next acting step pins the issue as it then reads.
-const SchemaVersion = "3.0.0"
+// refuse a 3.x snapshot.
+//
+// 4.0.0 keeps one record per sub-work-item (SubWorkItems, see SWI) where
+// 3.x spread it over five places: artifacts.sub_work_items, plan, swis,
+// the "swi/<id>/<stage>" keys of attempts, remediation_cycles and
+// ledger.per_swi. A 3.x build would find no plan and no sub-work-items in
+// a 4.x snapshot and plan again, so it must refuse it. 2.x and 3.x
+// snapshots are migrated on read (see migrateV3).
+const SchemaVersion = "4.0.0"
 
 // oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
 const oldestReadableMajor = 1
@@ -41,15 +47,14 @@ type Snapshot struct {
 	// CurrentSWI is the id of the sub-work-item the per-SWI stages are
 	// working on ("" outside them).
 	CurrentSWI string `json:"current_swi,omitempty"`
-	// Attempts counts executor attempts per stage name and per SWI
-	// ("swi/<id>/<stage>").
+	// Attempts counts executor attempts per stage name, for the stages that
+	// run once per work item; a per-SWI stage counts in its SWI's record
+	// (see Attempt and AddAttempt).
 	Attempts map[string]int `json:"attempts,omitempty"`
 	// TransientFailures counts, per stage, the invocations in a row that
 	// failed with a transient error (an outage); past stage_max_retries
 	// the pipeline fails.
-	TransientFailures map[string]int `json:"transient_failures,omitempty"`
-	// RemediationCycles counts review→code-generation loops per SWI id.
-	RemediationCycles map[string]int           `json:"remediation_cycles,omitempty"`
+	TransientFailures map[string]int           `json:"transient_failures,omitempty"`
 	Lock              *LockRecord              `json:"lock,omitempty"`
 	Artifacts         Artifacts                `json:"artifacts"`
 	Classification    *classify.Classification `json:"classification,omitempty"`
@@ -67,14 +72,13 @@ type Snapshot struct {
 	// Interfaces is the interface list interface design produced; planning
 	// and code generation read it.
 	Interfaces []InterfaceDecl `json:"interfaces,omitempty"`
-	// Plan is the validated plan's sub-work-items in topological order, as
-	// planning recorded them.
-	Plan []planner.SubWorkItem `json:"plan,omitempty"`
 	// ScenarioHistory keeps each scenario's recent trajectory outcomes
 	// (true = passed) across runs, for trust scores (scenario.History).
 	ScenarioHistory map[string][]bool `json:"scenario_history,omitempty"`
-	// SWIs holds what the per-SWI stages hand each other, by SWI id.
-	SWIs map[string]SWIState `json:"swis,omitempty"`
+	// SubWorkItems is the validated plan, one record per sub-work-item in
+	// topological order, as planning recorded it: everything the pipeline
+	// knows about a sub-work-item is in its record.
+	SubWorkItems []SWI `json:"sub_work_items,omitempty"`
 	// Pin is the issue text a writer approved (by triggering or at a
 	// gate); an edit after that pauses the pipeline until a writer
 	// approves again.
@@ -98,49 +102,74 @@ type InterfaceDecl struct {
 	Summary string `json:"summary"`
 }
 
-// SWIState is the per-sub-work-item record the per-SWI stages share. Empty
-// lists are nil, so a record round-trips exactly.
-type SWIState struct {
+// SWI is one sub-work-item: its plan entry and everything the pipeline
+// tracks about it. Empty lists are nil, so a record round-trips exactly.
+type SWI struct {
+	// SubWorkItem is the plan entry (id, title, planned files, interfaces,
+	// dependencies), inline in the JSON.
+	planner.SubWorkItem
+	// Issue is the sub-issue planning filed for it (0 before it exists).
+	Issue int `json:"issue,omitempty"`
+	// Order is its 1-based position in the plan's topological order; it
+	// names the branch (cogworks/<N>/swi-<Order>).
+	Order  int    `json:"order"`
+	Status string `json:"status"` // pending | in-progress | completed | failed
+	Branch string `json:"branch,omitempty"`
+	PR     int    `json:"pr,omitempty"`
+	// Attempts counts executor attempts per per-SWI stage name.
+	Attempts map[string]int `json:"attempts,omitempty"`
+	// RemediationCycles counts the loops back from scenario validation or
+	// review to code generation.
+	RemediationCycles int `json:"remediation_cycles,omitempty"`
+	// Usage is what the LLM calls made for it cost.
+	Usage Usage `json:"usage,omitzero"`
 	// Feedback is pending for the next code generation (from scenario
 	// validation or review); "" when there is none.
 	Feedback string `json:"feedback,omitempty"`
-	// Files are the paths code generation committed, sorted and unique.
-	Files []string `json:"files,omitempty"`
+	// Committed are the paths code generation committed, sorted and unique.
+	Committed []string `json:"committed,omitempty"`
 	// Findings are the non-blocking review findings kept for integration
 	// (ASSERT-REVIEW-002).
 	Findings []review.Finding `json:"findings,omitempty"`
 }
 
-// IsZero reports whether the record holds nothing.
-func (w SWIState) IsZero() bool {
-	return w.Feedback == "" && len(w.Files) == 0 && len(w.Findings) == 0
-}
-
-// SWI returns the record of SWI id (the zero record when there is none).
-func (s *Snapshot) SWI(id string) SWIState {
-	return s.SWIs[id]
-}
-
-// SetSWI stores the record of SWI id; a zero record is removed, so the map
-// holds only records with content and is nil when it holds none.
-func (s *Snapshot) SetSWI(id string, w SWIState) {
-	if len(w.Files) == 0 {
-		w.Files = nil
-	}
-	if len(w.Findings) == 0 {
-		w.Findings = nil
-	}
-	if w.IsZero() {
-		delete(s.SWIs, id)
-		if len(s.SWIs) == 0 {
-			s.SWIs = nil
+// SubWorkItem returns the record of SWI id, nil when the plan has none.
+// The pointer is into s.SubWorkItems: writes through it are the snapshot's.
+func (s *Snapshot) SubWorkItem(id string) *SWI {
+	for i := range s.SubWorkItems {
+		if s.SubWorkItems[i].ID == id {
+			return &s.SubWorkItems[i]
 		}
-		return
 	}
-	if s.SWIs == nil {
-		s.SWIs = map[string]SWIState{}
+	return nil
+}
+
+// Attempt is the number of attempts stage has had: the current SWI's for a
+// per-SWI stage, the work item's otherwise.
+func (s *Snapshot) Attempt(stage Stage) int {
+	if w := s.attemptOwner(stage); w != nil {
+		return w.Attempts[string(stage)]
 	}
-	s.SWIs[id] = w
+	return s.Attempts[string(stage)]
+}
+
+// AddAttempt adds delta to stage's attempts (see Attempt).
+func (s *Snapshot) AddAttempt(stage Stage, delta int) {
+	m := &s.Attempts
+	if w := s.attemptOwner(stage); w != nil {
+		m = &w.Attempts
+	}
+	if *m == nil {
+		*m = map[string]int{}
+	}
+	(*m)[string(stage)] += delta
+}
+
+func (s *Snapshot) attemptOwner(stage Stage) *SWI {
+	if !stage.PerSWI() || s.CurrentSWI == "" {
+		return nil
+	}
+	return s.SubWorkItem(s.CurrentSWI)
 }
 
 // LockRecord records who holds the processing lock and since when.
@@ -151,22 +180,10 @@ type LockRecord struct {
 
 // Artifacts lists what the pipeline has produced on GitHub.
 type Artifacts struct {
-	SpecBranch      string      `json:"spec_branch,omitempty"`
-	SpecPR          int         `json:"spec_pr,omitempty"`
-	InterfaceBranch string      `json:"interface_branch,omitempty"`
-	InterfacePR     int         `json:"interface_pr,omitempty"`
-	SubWorkItems    []SWIRecord `json:"sub_work_items,omitempty"`
-}
-
-// SWIRecord is one sub-work-item as the pipeline tracks it.
-type SWIRecord struct {
-	ID        string   `json:"id"`
-	Issue     int      `json:"issue"`
-	Order     int      `json:"order"`
-	DependsOn []string `json:"depends_on,omitempty"`
-	Status    string   `json:"status"` // pending | in-progress | completed | failed
-	Branch    string   `json:"branch,omitempty"`
-	PR        int      `json:"pr,omitempty"`
+	SpecBranch      string `json:"spec_branch,omitempty"`
+	SpecPR          int    `json:"spec_pr,omitempty"`
+	InterfaceBranch string `json:"interface_branch,omitempty"`
+	InterfacePR     int    `json:"interface_pr,omitempty"`
 }
 
 // Usage is token and cost accounting for a set of LLM calls.
@@ -177,10 +194,10 @@ type Usage struct {
 	CostUSD      float64 `json:"cost_usd"`
 }
 
-// Ledger is the token/cost ledger, per stage and per SWI id.
+// Ledger is the token/cost ledger per stage; what each sub-work-item cost
+// is in its record (SWI.Usage).
 type Ledger struct {
 	PerStage map[string]Usage `json:"per_stage,omitempty"`
-	PerSWI   map[string]Usage `json:"per_swi,omitempty"`
 }
 
 // Approval records a gate approval.

@@ -66,9 +66,9 @@ func RenderSnapshot(s Snapshot) (string, error) {
 // decodes it. found is false (and err nil) when body holds no block.
 // Malformed JSON, a missing or invalid schema_version and an unsupported
 // MAJOR version (a *VersionError) are errors. Fields added by a newer MINOR
-// version are ignored. A 1.x snapshot is migrated to the current form
-// (see decodeV1) and comes back with the current SchemaVersion, so the
-// next write is in the form this build writes.
+// version are ignored. A 1.x to 3.x snapshot is migrated to the current
+// form (see decodeV1 and migrateV3) and comes back with the current
+// SchemaVersion, so the next write is in the form this build writes.
 func ParseSnapshot(body string) (s Snapshot, found bool, err error) {
 	start := strings.Index(body, snapshotOpen)
 	if start < 0 {
@@ -94,19 +94,22 @@ func ParseSnapshot(body string) (s Snapshot, found bool, err error) {
 	if err != nil {
 		return Snapshot{}, true, fmt.Errorf("parse snapshot: %w", err)
 	}
-	if major == 1 {
-		if s, err = decodeV1(raw); err != nil {
-			return Snapshot{}, true, fmt.Errorf("parse snapshot (schema %s): %w", *head.SchemaVersion, err)
-		}
-		return s, true, nil
-	}
 	if err := json.Unmarshal([]byte(raw), &s); err != nil {
 		return Snapshot{}, true, fmt.Errorf("parse snapshot: %w", describeJSONError(raw, err))
 	}
-	if major == 2 {
-		// 3.0.0 only added fields; a 2.x snapshot has none of them.
-		s.SchemaVersion = SchemaVersion
+	if major == 4 {
+		return s, true, nil
 	}
+	// Before 4.0.0 a sub-work-item's state was spread over five places;
+	// 3.0.0 otherwise only added fields, which a 2.x snapshot lacks.
+	old, err := decodeV3(raw)
+	if err == nil && major == 1 {
+		err = decodeV1(raw, &s, &old)
+	}
+	if err != nil {
+		return Snapshot{}, true, fmt.Errorf("parse snapshot (schema %s): %w", *head.SchemaVersion, err)
+	}
+	migrateV3(&s, old)
 	return s, true, nil
 }
 

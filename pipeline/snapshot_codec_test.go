@@ -20,13 +20,9 @@ func codecSampleSnapshot() Snapshot {
 	s := NewSnapshot("acme/brakes", 42)
 	s.Stage = StageReview
 	s.CurrentSWI = "swi-2"
-	s.Attempts = map[string]int{"intake": 1, "swi/swi-2/code-generation": 3}
-	s.RemediationCycles = map[string]int{"swi-2": 1}
+	s.Attempts = map[string]int{"intake": 1}
 	s.Lock = &LockRecord{Owner: "run-123", Acquired: at}
-	s.Artifacts = Artifacts{SpecBranch: "cogworks/42/spec", SpecPR: 43, SubWorkItems: []SWIRecord{
-		{ID: "swi-1", Issue: 50, Order: 0, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52},
-		{ID: "swi-2", Issue: 51, Order: 1, DependsOn: []string{"swi-1"}, Status: "in-progress"},
-	}}
+	s.Artifacts = Artifacts{SpecBranch: "cogworks/42/spec", SpecPR: 43}
 	s.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"},
 		EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, SafetyAffecting: true,
 		Rationale: "touches <brake> --> careful"}
@@ -36,10 +32,15 @@ func codecSampleSnapshot() Snapshot {
 	s.Stopped = &StopRecord{By: "carol", At: at, CommentID: 78}
 	s.CommandsSeen = 78
 	s.Interfaces = []InterfaceDecl{{ID: "IF-1", Name: "Brake", File: "brake/if.go", Summary: "a -- b --> c <!-- d"}}
-	s.Plan = []planner.SubWorkItem{{ID: "swi-1", Title: "t", Files: []string{"a.go"}, Interfaces: []string{"IF-1"}, DependsOn: []string{}}}
 	s.ScenarioHistory = map[string][]bool{"SC-1": {true, false}}
-	s.SWIs = map[string]SWIState{"swi-2": {Feedback: "fix --> it", Files: []string{"a.go"},
-		Findings: []review.Finding{{File: "a.go", Line: 3, Severity: review.SeverityWarning, Explanation: "x"}}}}
+	s.SubWorkItems = []SWI{
+		{SubWorkItem: planner.SubWorkItem{ID: "swi-1", Title: "t", Files: []string{"a.go"}, Interfaces: []string{"IF-1"}, DependsOn: []string{}},
+			Issue: 50, Order: 0, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52},
+		{SubWorkItem: planner.SubWorkItem{ID: "swi-2", DependsOn: []string{"swi-1"}}, Issue: 51, Order: 1, Status: "in-progress",
+			Attempts: map[string]int{"code-generation": 3}, RemediationCycles: 1, Usage: Usage{Calls: 2, CostUSD: 0.5},
+			Feedback: "fix --> it", Committed: []string{"a.go"},
+			Findings: []review.Finding{{File: "a.go", Line: 3, Severity: review.SeverityWarning, Explanation: "x"}}},
+	}
 	return s
 }
 
@@ -87,8 +88,9 @@ func TestParseSnapshotErrors(t *testing.T) {
 		{"wrong field type", `<!-- cogworks:state {"schema_version":"2.0.0","work_item":"x"} -->`, `field "work_item"`},
 		{"wrong field type in 1.x", `<!-- cogworks:state {"schema_version":"1.0.0","work_item":"x"} -->`, `field "work_item"`},
 		{"undecodable 1.x data", `<!-- cogworks:state {"schema_version":"1.0.0","data":{"files/a":"{"}} -->`, `data key "files/a"`},
-		{"newer major", `<!-- cogworks:state {"schema_version":"4.0.0"} -->`,
-			"snapshot schema 4.0.0 is newer than this CogWorks build supports (1.x to 3.x); upgrade CogWorks"},
+		{"wrong 3.x field type", `<!-- cogworks:state {"schema_version":"3.0.0","remediation_cycles":{"B":"x"}} -->`, `field "remediation_cycles"`},
+		{"newer major", `<!-- cogworks:state {"schema_version":"5.0.0"} -->`,
+			"snapshot schema 5.0.0 is newer than this CogWorks build supports (1.x to 4.x); upgrade CogWorks"},
 		{"older major", `<!-- cogworks:state {"schema_version":"0.9.0"} -->`, "older than this CogWorks build supports"},
 	}
 	for _, tt := range tests {
@@ -102,17 +104,17 @@ func TestParseSnapshotErrors(t *testing.T) {
 }
 
 func TestParseSnapshotVersionErrorIsTyped(t *testing.T) {
-	_, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"4.1.0","stage":"intake"} -->`)
+	_, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"5.1.0","stage":"intake"} -->`)
 	var verr *VersionError
 	require.True(t, errors.As(err, &verr), "got %v", err)
-	assert.Equal(t, &VersionError{Found: "4.1.0", Supported: SchemaVersion}, verr)
+	assert.Equal(t, &VersionError{Found: "5.1.0", Supported: SchemaVersion}, verr)
 }
 
 func TestParseSnapshotAcceptsNewerMinor(t *testing.T) {
-	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"3.7.2","repo":"a/b","work_item":3,"future_field":{"x":1},"artifacts":{},"ledger":{}} -->`)
+	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"4.7.2","repo":"a/b","work_item":3,"future_field":{"x":1},"artifacts":{},"ledger":{}} -->`)
 	require.NoError(t, err)
 	require.True(t, found)
-	assert.Equal(t, Snapshot{SchemaVersion: "3.7.2", Repo: "a/b", WorkItem: 3}, got)
+	assert.Equal(t, Snapshot{SchemaVersion: "4.7.2", Repo: "a/b", WorkItem: 3}, got)
 }
 
 // Generators for the round-trip property. Empty maps and slices of
@@ -181,7 +183,6 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 		s.Stage = stage.Draw(t, "stage")
 		s.CurrentSWI = genText().Draw(t, "current swi")
 		s.Attempts = genIntMap("attempts").Draw(t, "attempts")
-		s.RemediationCycles = genIntMap("cycles").Draw(t, "cycles")
 		if rapid.Bool().Draw(t, "locked") {
 			s.Lock = &LockRecord{Owner: genText().Draw(t, "owner"), Acquired: genTime().Draw(t, "acquired")}
 		}
@@ -190,15 +191,6 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 			SpecPR:          rapid.IntRange(0, 9999).Draw(t, "spec pr"),
 			InterfaceBranch: genText().Draw(t, "if branch"),
 			InterfacePR:     rapid.IntRange(0, 9999).Draw(t, "if pr"),
-			SubWorkItems: nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) SWIRecord {
-				return SWIRecord{
-					ID: genText().Draw(t, "id"), Issue: rapid.IntRange(0, 9999).Draw(t, "issue"),
-					Order:     rapid.IntRange(0, 50).Draw(t, "order"),
-					DependsOn: nilIfEmpty(rapid.SliceOfN(genText(), 0, 3).Draw(t, "deps")),
-					Status:    genText().Draw(t, "status"), Branch: genText().Draw(t, "branch"),
-					PR: rapid.IntRange(0, 9999).Draw(t, "pr"),
-				}
-			}), 0, 4).Draw(t, "swis")),
 		}
 		if rapid.Bool().Draw(t, "classified") {
 			s.Classification = &classify.Classification{
@@ -213,7 +205,7 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 				s.Classification.AffectedModules = nil
 			}
 		}
-		s.Ledger = Ledger{PerStage: genUsageMap("per stage").Draw(t, "per stage"), PerSWI: genUsageMap("per swi").Draw(t, "per swi")}
+		s.Ledger = Ledger{PerStage: genUsageMap("per stage").Draw(t, "per stage")}
 		s.Approvals = nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Approval {
 			return Approval{Stage: stage.Draw(t, "stage"), SWI: genText().Draw(t, "swi"), By: genText().Draw(t, "by"),
 				At: genTime().Draw(t, "at"), Via: genText().Draw(t, "via"), CommentID: rapid.Int64Range(0, 1<<40).Draw(t, "comment")}
@@ -235,27 +227,39 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 			return InterfaceDecl{ID: genText().Draw(t, "id"), Name: genText().Draw(t, "name"),
 				File: genText().Draw(t, "file"), Summary: genText().Draw(t, "summary")}
 		}), 0, 3).Draw(t, "interfaces"))
-		s.Plan = nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) planner.SubWorkItem {
-			return planner.SubWorkItem{ID: genText().Draw(t, "id"), Title: genText().Draw(t, "title"),
-				Description: genText().Draw(t, "description"), Files: rapid.SliceOfN(genText(), 0, 2).Draw(t, "files"),
-				Interfaces: rapid.SliceOfN(genText(), 0, 2).Draw(t, "ifaces"), Tests: genText().Draw(t, "tests"),
-				DependsOn: rapid.SliceOfN(genText(), 0, 2).Draw(t, "deps")}
-		}), 0, 3).Draw(t, "plan"))
 		if h := rapid.MapOf(genText(), rapid.SliceOfN(rapid.Bool(), 0, 4)).Draw(t, "history"); len(h) > 0 {
 			s.ScenarioHistory = h
 		}
-		for _, id := range rapid.SliceOfN(genText(), 0, 3).Draw(t, "swi state ids") {
-			s.SetSWI(id, SWIState{
-				Feedback: genText().Draw(t, "feedback"),
-				Files:    rapid.SliceOfN(genText(), 0, 3).Draw(t, "files"),
-				Findings: rapid.SliceOfN(rapid.Custom(func(t *rapid.T) review.Finding {
-					return review.Finding{File: genText().Draw(t, "file"), Line: rapid.IntRange(0, 999).Draw(t, "line"),
-						Severity: review.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
-						Explanation: genText().Draw(t, "explanation")}
-				}), 0, 2).Draw(t, "findings"),
-			})
-		}
+		s.SubWorkItems = nilIfEmpty(rapid.SliceOfN(genSWI(), 0, 4).Draw(t, "sub-work-items"))
 		return s
+	})
+}
+
+func genSWI() *rapid.Generator[SWI] {
+	return rapid.Custom(func(t *rapid.T) SWI {
+		var usage Usage
+		if rapid.Bool().Draw(t, "costed") {
+			usage = Usage{Calls: rapid.IntRange(0, 99).Draw(t, "calls"), InputTokens: rapid.IntRange(0, 1<<20).Draw(t, "in"),
+				OutputTokens: rapid.IntRange(0, 1<<20).Draw(t, "out"), CostUSD: float64(rapid.IntRange(0, 1e6).Draw(t, "micro")) / 1e6}
+		}
+		return SWI{
+			SubWorkItem: planner.SubWorkItem{ID: genText().Draw(t, "id"), Title: genText().Draw(t, "title"),
+				Description: genText().Draw(t, "description"), Files: rapid.SliceOfN(genText(), 0, 2).Draw(t, "files"),
+				Interfaces: rapid.SliceOfN(genText(), 0, 2).Draw(t, "ifaces"), Tests: genText().Draw(t, "tests"),
+				DependsOn: rapid.SliceOfN(genText(), 0, 2).Draw(t, "deps")},
+			Issue: rapid.IntRange(0, 9999).Draw(t, "issue"), Order: rapid.IntRange(0, 50).Draw(t, "order"),
+			Status: genText().Draw(t, "status"), Branch: genText().Draw(t, "branch"), PR: rapid.IntRange(0, 9999).Draw(t, "pr"),
+			Attempts:          genIntMap("swi attempts").Draw(t, "swi attempts"),
+			RemediationCycles: rapid.IntRange(0, 9).Draw(t, "cycles"),
+			Usage:             usage,
+			Feedback:          genText().Draw(t, "feedback"),
+			Committed:         nilIfEmpty(rapid.SliceOfN(genText(), 0, 3).Draw(t, "committed")),
+			Findings: nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) review.Finding {
+				return review.Finding{File: genText().Draw(t, "file"), Line: rapid.IntRange(0, 999).Draw(t, "line"),
+					Severity: review.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
+					Explanation: genText().Draw(t, "explanation")}
+			}), 0, 2).Draw(t, "findings")),
+		}
 	})
 }
 

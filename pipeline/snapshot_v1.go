@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/planner"
-	"github.com/cogworks/cogworks/review"
 )
 
 // The 1.x snapshot kept stage-owned values in "data", a map of strings,
@@ -23,26 +22,23 @@ const (
 	v1FindingsPrefix  = "findings/"        // JSON []review.Finding
 )
 
-// decodeV1 reads a 1.x snapshot and migrates its "data" map into the typed
-// fields. A value that does not decode is an error naming its key: the
-// values were written by CogWorks, so one that is unreadable was damaged,
-// and guessing would lose work. Keys no 1.x build wrote are ignored, as
-// fields a newer MINOR added are.
-func decodeV1(raw string) (Snapshot, error) {
-	var s Snapshot
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
-		return Snapshot{}, describeJSONError(raw, err)
-	}
+// decodeV1 reads the "data" map of a 1.x snapshot raw into the typed
+// fields of s and the 3.x places of old (migrateV3 then folds those). A
+// value that does not decode is an error naming its key: the values were
+// written by CogWorks, so one that is unreadable was damaged, and guessing
+// would lose work. Keys no 1.x build wrote are ignored, as fields a newer
+// MINOR added are.
+func decodeV1(raw string, s *Snapshot, old *snapshotV3) error {
 	var v1 struct {
 		Data map[string]string `json:"data"`
 	}
 	if err := json.Unmarshal([]byte(raw), &v1); err != nil {
-		return Snapshot{}, describeJSONError(raw, err)
+		return describeJSONError(raw, err)
 	}
 	// 1.x had none of the typed fields: whatever JSON keys happen to share
 	// their names are not theirs.
-	s.Interfaces, s.Plan, s.ScenarioHistory, s.SWIs = nil, nil, nil, nil
-	s.SchemaVersion = SchemaVersion
+	s.Interfaces, s.ScenarioHistory = nil, nil
+	old.Plan, old.SWIs = nil, nil
 
 	keys := make([]string, 0, len(v1.Data))
 	for k := range v1.Data {
@@ -50,15 +46,15 @@ func decodeV1(raw string) (Snapshot, error) {
 	}
 	sort.Strings(keys) // "plan" before "plan/<id>", and errors are deterministic
 	for _, k := range keys {
-		if err := migrateV1Key(&s, k, v1.Data[k]); err != nil {
-			return Snapshot{}, fmt.Errorf("data key %q: %w", k, err)
+		if err := migrateV1Key(s, old, k, v1.Data[k]); err != nil {
+			return fmt.Errorf("data key %q: %w", k, err)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // migrateV1Key moves one 1.x data value into its typed field.
-func migrateV1Key(s *Snapshot, key, value string) error {
+func migrateV1Key(s *Snapshot, old *snapshotV3, key, value string) error {
 	if value == "" {
 		return nil
 	}
@@ -70,7 +66,7 @@ func migrateV1Key(s *Snapshot, key, value string) error {
 		return err
 	case key == v1Plan:
 		items, err := decodeV1Plan(value)
-		s.Plan = items
+		old.Plan = items
 		return err
 	case key == v1ScenarioHistory:
 		var h map[string][]bool
@@ -86,34 +82,17 @@ func migrateV1Key(s *Snapshot, key, value string) error {
 		if err := json.Unmarshal([]byte(value), &it); err != nil {
 			return err
 		}
-		if it.ID != "" && !slices.ContainsFunc(s.Plan, func(p planner.SubWorkItem) bool { return p.ID == it.ID }) {
-			s.Plan = append(s.Plan, it)
+		if it.ID != "" && !slices.ContainsFunc(old.Plan, func(p planner.SubWorkItem) bool { return p.ID == it.ID }) {
+			old.Plan = append(old.Plan, it)
 		}
 		return nil
 	case strings.HasPrefix(key, v1FeedbackPrefix):
-		id := strings.TrimPrefix(key, v1FeedbackPrefix)
-		w := s.SWI(id)
-		w.Feedback = value
-		s.SetSWI(id, w)
+		old.swi(strings.TrimPrefix(key, v1FeedbackPrefix)).Feedback = value
 		return nil
 	case strings.HasPrefix(key, v1FilesPrefix):
-		id := strings.TrimPrefix(key, v1FilesPrefix)
-		w := s.SWI(id)
-		if err := json.Unmarshal([]byte(value), &w.Files); err != nil {
-			return err
-		}
-		s.SetSWI(id, w)
-		return nil
+		return json.Unmarshal([]byte(value), &old.swi(strings.TrimPrefix(key, v1FilesPrefix)).Files)
 	case strings.HasPrefix(key, v1FindingsPrefix):
-		id := strings.TrimPrefix(key, v1FindingsPrefix)
-		w := s.SWI(id)
-		var fs []review.Finding
-		if err := json.Unmarshal([]byte(value), &fs); err != nil {
-			return err
-		}
-		w.Findings = fs
-		s.SetSWI(id, w)
-		return nil
+		return json.Unmarshal([]byte(value), &old.swi(strings.TrimPrefix(key, v1FindingsPrefix)).Findings)
 	}
 	return nil
 }

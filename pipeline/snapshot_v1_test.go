@@ -26,13 +26,8 @@ func TestParseSnapshotMigratesGoldenV1(t *testing.T) {
 	want := NewSnapshot("acme/brakes", 42)
 	want.Stage = StageReview
 	want.CurrentSWI = "B"
-	want.Attempts = map[string]int{"intake": 1, "swi/B/code-generation": 2}
-	want.RemediationCycles = map[string]int{"B": 1}
-	want.Artifacts = Artifacts{SpecBranch: "cogworks/42/spec", SpecPR: 43, InterfaceBranch: "cogworks/42/interfaces", InterfacePR: 44,
-		SubWorkItems: []SWIRecord{
-			{ID: "A", Issue: 50, Order: 1, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52},
-			{ID: "B", Issue: 51, Order: 2, DependsOn: []string{"A"}, Status: "in-progress", Branch: "cogworks/42/swi-2"},
-		}}
+	want.Attempts = map[string]int{"intake": 1}
+	want.Artifacts = Artifacts{SpecBranch: "cogworks/42/spec", SpecPR: 43, InterfaceBranch: "cogworks/42/interfaces", InterfacePR: 44}
 	want.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"},
 		EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, Rationale: "adds a counter"}
 	want.Ledger = Ledger{PerStage: map[string]Usage{"intake": {Calls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0123}}}
@@ -41,15 +36,16 @@ func TestParseSnapshotMigratesGoldenV1(t *testing.T) {
 		{ID: "IF-1", Name: "HourlyCounter", File: "counter/hourly.go", Summary: "counts per hour"},
 		{ID: "IF-2", Name: "Report", File: "telemetry/report.go", Summary: "reports -- counts"},
 	}
-	want.Plan = []planner.SubWorkItem{
-		{ID: "A", Title: "Counter", Description: "Do A", Files: []string{"counter/hourly.go"}, Interfaces: []string{"IF-1"}, Tests: "unit", DependsOn: []string{}},
-		{ID: "B", Title: "Report", Description: "Do B", Files: []string{"telemetry/report.go"}, Interfaces: []string{"IF-2"}, Tests: "unit", DependsOn: []string{"A"}},
-	}
 	want.ScenarioHistory = map[string][]bool{"SC-1": {true, true, false}}
-	want.SWIs = map[string]SWIState{
-		"A": {Files: []string{"counter/hourly.go", "counter/hourly_test.go"},
-			Findings: []review.Finding{{File: "counter/hourly.go", Line: 12, Severity: review.SeverityWarning, Criterion: "naming", Explanation: "rename <x> --> y"}}},
-		"B": {Feedback: "review found 1 blocking finding:\n- telemetry/report.go:3 handle the error", Files: []string{"telemetry/report.go"}},
+	want.SubWorkItems = []SWI{
+		{SubWorkItem: planner.SubWorkItem{ID: "A", Title: "Counter", Description: "Do A", Files: []string{"counter/hourly.go"}, Interfaces: []string{"IF-1"}, Tests: "unit", DependsOn: []string{}},
+			Issue: 50, Order: 1, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52,
+			Committed: []string{"counter/hourly.go", "counter/hourly_test.go"},
+			Findings:  []review.Finding{{File: "counter/hourly.go", Line: 12, Severity: review.SeverityWarning, Criterion: "naming", Explanation: "rename <x> --> y"}}},
+		{SubWorkItem: planner.SubWorkItem{ID: "B", Title: "Report", Description: "Do B", Files: []string{"telemetry/report.go"}, Interfaces: []string{"IF-2"}, Tests: "unit", DependsOn: []string{"A"}},
+			Issue: 51, Order: 2, Status: "in-progress", Branch: "cogworks/42/swi-2",
+			Attempts: map[string]int{"code-generation": 2}, RemediationCycles: 1,
+			Feedback: "review found 1 blocking finding:\n- telemetry/report.go:3 handle the error", Committed: []string{"telemetry/report.go"}},
 	}
 	assert.Equal(t, want, got)
 	assert.Equal(t, SchemaVersion, got.SchemaVersion, "a migrated snapshot is written back in the current form")
@@ -80,7 +76,7 @@ func TestParseSnapshotMigratesV1PlanForms(t *testing.T) {
 			s, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"1.3.0","repo":"a/b","data":` + tt.data + `} -->`)
 			require.NoError(t, err)
 			var ids []string
-			for _, it := range s.Plan {
+			for _, it := range s.SubWorkItems {
 				ids = append(ids, it.ID)
 			}
 			assert.Equal(t, tt.want, ids)
@@ -89,15 +85,4 @@ func TestParseSnapshotMigratesV1PlanForms(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestSetSWIKeepsOnlyRecordsWithContent(t *testing.T) {
-	var s Snapshot
-	s.SetSWI("A", SWIState{Files: []string{}})
-	assert.Nil(t, s.SWIs)
-	s.SetSWI("A", SWIState{Feedback: "x", Findings: []review.Finding{}})
-	assert.Equal(t, map[string]SWIState{"A": {Feedback: "x"}}, s.SWIs)
-	s.SetSWI("A", SWIState{})
-	assert.Nil(t, s.SWIs)
-	assert.True(t, s.SWI("missing").IsZero())
 }

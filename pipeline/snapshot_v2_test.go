@@ -10,8 +10,9 @@ import (
 )
 
 // testdata/snapshot-v2.0.0.md is a status comment rendered by the last 2.x
-// build, kept byte for byte: 3.0.0 reads it as a snapshot without a pin
-// whose gate passes to the next stage (Resume false).
+// build, kept byte for byte: it reads as a snapshot without a pin whose
+// gate passes to the next stage (Resume false), its sub-work-items
+// migrated to one record each as from 3.0.0.
 func TestParseSnapshotMigratesGoldenV2(t *testing.T) {
 	v1, err := os.ReadFile("testdata/snapshot-v1.0.0.md")
 	require.NoError(t, err)
@@ -26,7 +27,7 @@ func TestParseSnapshotMigratesGoldenV2(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, found)
 	assert.Equal(t, want, got)
-	assert.Equal(t, "3.0.0", got.SchemaVersion, "a migrated snapshot is written back in the current form")
+	assert.Equal(t, SchemaVersion, got.SchemaVersion, "a migrated snapshot is written back in the current form")
 	assert.Nil(t, got.Pin, "2.x had no pin: the next acting step pins the issue")
 	assert.False(t, got.Gate.Resume)
 

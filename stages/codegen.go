@@ -43,7 +43,7 @@ type swiRun struct {
 	in   engine.StageInput
 	repo github.Repo
 	n    int
-	rec  pipeline.SWIRecord
+	rec  pipeline.SWI
 	item planner.SubWorkItem
 	src  swiSources
 	ref  string // default branch
@@ -67,7 +67,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		return engine.StageResult{}, err
 	}
 	r.rec = rec
-	if r.item, err = planItem(ctx, e.gh, r.repo, snap, rec); err != nil {
+	if r.item, err = planItem(ctx, e.gh, r.repo, rec); err != nil {
 		return engine.StageResult{}, err
 	}
 	info, err := e.gh.GetRepo(ctx, r.repo)
@@ -96,7 +96,7 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 	if maxAttempts <= 0 {
 		maxAttempts = codegenDefaultRetries
 	}
-	earlier := swiFeedback(snap, rec.ID)
+	earlier := rec.Feedback
 	var attempts []escalation.Attempt
 	retry := ""
 	for k := 1; k <= maxAttempts; k++ {
@@ -161,22 +161,22 @@ func nonEmpty(ss ...string) []string {
 // current returns the SWI to work on, starting the next ready one when
 // none is current. When every SWI is completed it returns a result moving
 // the pipeline to complete.
-func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pipeline.SWIRecord, *engine.StageResult, error) {
+func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pipeline.SWI, *engine.StageResult, error) {
 	snap := in.Snapshot
 	if snap.CurrentSWI != "" {
-		rec, _, ok := findSWI(snap, snap.CurrentSWI)
-		if !ok {
-			return rec, nil, fmt.Errorf("code generation: current sub-work-item %q is not in the snapshot", snap.CurrentSWI)
+		rec, err := currentSWI(snap)
+		if err != nil {
+			return pipeline.SWI{}, nil, fmt.Errorf("code generation: %w", err)
 		}
-		return rec, nil, nil
+		return *rec, nil, nil
 	}
-	if len(snap.Artifacts.SubWorkItems) == 0 {
-		return pipeline.SWIRecord{}, nil, errors.New("code generation: the plan has no sub-work-items")
+	if len(snap.SubWorkItems) == 0 {
+		return pipeline.SWI{}, nil, errors.New("code generation: the plan has no sub-work-items")
 	}
 	rec, ok := nextSWI(snap)
 	if !ok {
 		var blocked []string
-		for _, r := range snap.Artifacts.SubWorkItems {
+		for _, r := range snap.SubWorkItems {
 			if r.Status != string(pipeline.SWICompleted) {
 				blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
 			}
@@ -191,8 +191,7 @@ func (e codeGenExecutor) current(ctx context.Context, in engine.StageInput) (pip
 		return rec, nil, err
 	}
 	snap.CurrentSWI = rec.ID
-	rec, _, _ = findSWI(snap, rec.ID)
-	return rec, nil, nil
+	return *snap.SubWorkItem(rec.ID), nil, nil
 }
 
 // check applies one attempt's answer to the base tree and runs the result
@@ -421,12 +420,13 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, cs changeSet, att
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("commit code of sub-work-item %s: %w", r.rec.ID, err)
 	}
-	_, i, _ := findSWI(snap, r.rec.ID)
-	snap.Artifacts.SubWorkItems[i].Branch = branch
-	prev := swiFiles(snap, r.rec.ID)
-	prev = slices.DeleteFunc(prev, func(p string) bool { return slices.Contains(cs.Deleted, p) })
-	setSWIFiles(snap, r.rec.ID, append(prev, slices.Collect(maps.Keys(files))...))
-	setSWIFeedback(snap, r.rec.ID, "")
+	rec := snap.SubWorkItem(r.rec.ID)
+	if rec == nil {
+		return engine.StageResult{}, fmt.Errorf("code generation: sub-work-item %q left the snapshot", r.rec.ID)
+	}
+	rec.Branch, rec.Feedback = branch, ""
+	rec.Committed = slices.DeleteFunc(rec.Committed, func(p string) bool { return slices.Contains(cs.Deleted, p) })
+	recordCommitted(rec, slices.Collect(maps.Keys(files)))
 	return engine.StageResult{
 		Event:   pipeline.EventDone,
 		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s)%s generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), deletedNote(cs.Deleted), branch, attempt),

@@ -103,7 +103,7 @@ func (e codeGenExecutor) baseTree(ctx context.Context, r swiRun) (baseTree, erro
 	t := baseTree{Repo: e.repo(), Overlay: map[string]string{}}
 	maps.Copy(t.Overlay, r.src.Interfaces)
 	maps.Copy(t.Overlay, r.src.Deps)
-	if len(swiFiles(r.in.Snapshot, r.rec.ID)) > 0 {
+	if len(r.rec.Committed) > 0 {
 		own, err := depFiles(ctx, e.gh, r.repo, r.in.Snapshot, r.rec)
 		if err != nil {
 			return t, fmt.Errorf("earlier output of %s: %w", r.rec.ID, err)

@@ -94,8 +94,7 @@ func newRootlibFixture(t *testing.T) (*buildFixture, *countingDomain, map[string
 	snap.Artifacts.InterfaceBranch = ib
 	it := clampItem()
 	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, it.Description, pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
-	snap.Artifacts.SubWorkItems = []pipeline.SWIRecord{{ID: it.ID, Issue: n, Order: 1, Status: string(pipeline.SWIPending)}}
-	snap.Plan = []planner.SubWorkItem{it}
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: it, Issue: n, Order: 1, Status: string(pipeline.SWIPending)}}
 	snap.Interfaces = []pipeline.InterfaceDecl{{ID: "IF-CLAMP", Name: "Clamp", File: "big.go", Summary: "existing API"}}
 	dom := &countingDomain{Client: startGoService(t)}
 	script := llm.NewScripted()
@@ -234,5 +233,5 @@ func TestCodegenRenamesAndDeletes(t *testing.T) {
 	want["name.go"] = strings.Replace(base["names.go"], "library name", "library's name", 1)
 	assertSameTree(t, want, f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent)))
 	assert.Equal(t, int32(1), dom.simulations.Load())
-	assert.Equal(t, []string{"name.go"}, swiFiles(f.snap, "clamp"), "deleted paths are not recorded as the SWI's files")
+	assert.Equal(t, []string{"name.go"}, f.snap.SubWorkItem("clamp").Committed, "deleted paths are not recorded as the SWI's files")
 }

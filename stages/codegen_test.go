@@ -91,20 +91,21 @@ func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
 	files := f.env.Sim.BranchFiles(repo, branch)
 	assert.Equal(t, simpleCode, files[simplePath])
 	assert.Equal(t, counterInterface, files["widgets/counter.go"], "stacked on the interface branch")
-	rec, _, _ := findSWI(f.snap, "counter-simple")
+	rec := f.snap.SubWorkItem("counter-simple")
+	require.NotNil(t, rec)
 	assert.Equal(t, branch, rec.Branch)
 	assert.Equal(t, string(pipeline.SWIInProgress), rec.Status)
 	assert.Equal(t, "counter-simple", f.snap.CurrentSWI)
 	assert.Contains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIInProgress))
 	assert.NotContains(t, f.env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIPending))
-	assert.Equal(t, []string{simplePath, simpleTestPath}, swiFiles(f.snap, "counter-simple"))
-	assert.Equal(t, 2, f.snap.Ledger.PerSWI["counter-simple"].Calls, "calls booked per SWI")
+	assert.Equal(t, []string{simplePath, simpleTestPath}, rec.Committed)
+	assert.Equal(t, 2, rec.Usage.Calls, "calls booked per SWI")
 }
 
 func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
 	t.Parallel()
 	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
-	setSWIFeedback(f.snap, "counter-simple", "Review: NewSimple lacks a doc comment example.")
+	f.snap.SubWorkItem("counter-simple").Feedback = "Review: NewSimple lacks a doc comment example."
 	wrong := strings.Replace(simpleCode, "s.n++", "s.n += 2", 1)
 	f.code(t, map[string]string{simplePath: wrong, simpleTestPath: simpleTest})
 	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
@@ -117,7 +118,7 @@ func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
 	assert.Contains(t, reqs[1], "got 4, want 2", "the test output goes back as it is")
 	assert.Contains(t, reqs[1], "simple_test.go:", "with its location")
 	assert.Empty(t, f.requests("interpret_failure"), "no interpretation for a self-explanatory failure")
-	assert.Empty(t, swiFeedback(f.snap, "counter-simple"), "consumed feedback is cleared")
+	assert.Empty(t, f.snap.SubWorkItem("counter-simple").Feedback, "consumed feedback is cleared")
 }
 
 func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
@@ -187,11 +188,10 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 	f := newBuildFixture(t, startGoService(t), items, nil)
 	repo := testenv.Repo.String()
 	for i, c := range map[string]string{"a": aCode, "b": bCode} {
-		rec, idx, _ := findSWI(f.snap, i)
-		branch := swiBranch(f.parent, rec)
-		f.snap.Artifacts.SubWorkItems[idx].Status = string(pipeline.SWICompleted)
-		f.snap.Artifacts.SubWorkItems[idx].Branch = branch
-		setSWIFiles(f.snap, i, []string{"widgets/" + i + ".go"})
+		rec := f.snap.SubWorkItem(i)
+		branch := swiBranch(f.parent, *rec)
+		rec.Status, rec.Branch = string(pipeline.SWICompleted), branch
+		recordCommitted(rec, []string{"widgets/" + i + ".go"})
 		f.seedBranchFrom(t, branch, f.snap.Artifacts.InterfaceBranch, map[string]string{"widgets/" + i + ".go": c})
 	}
 	f.code(t, map[string]string{"widgets/n.go": nCode})
@@ -269,15 +269,15 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 	items := []planner.SubWorkItem{{ID: "a"}, {ID: "b", DependsOn: []string{"a"}}}
 	f := newBuildFixture(t, nil, items, nil)
 	f.deps.Domain = startGoServiceless{}
-	f.snap.Artifacts.SubWorkItems[0].Status = string(pipeline.SWIFailed)
+	f.snap.SubWorkItems[0].Status = string(pipeline.SWIFailed)
 
 	_, err := f.run(t, pipeline.StageCodeGeneration)
 	var esc *escalation.Error
 	require.ErrorAs(t, err, &esc)
 	assert.Contains(t, esc.Reason, "b (pending)")
 
-	for i := range f.snap.Artifacts.SubWorkItems {
-		f.snap.Artifacts.SubWorkItems[i].Status = string(pipeline.SWICompleted)
+	for i := range f.snap.SubWorkItems {
+		f.snap.SubWorkItems[i].Status = string(pipeline.SWICompleted)
 	}
 	res, err := f.run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err)

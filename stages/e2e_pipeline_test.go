@@ -375,9 +375,9 @@ func TestPipelineEndToEnd(t *testing.T) {
 	assert.Equal(t, engine.OutcomeComplete, results[len(results)-1].Outcome)
 	assert.Empty(t, e2eWrites(env), "re-running the pipeline must not write")
 	snap := e2eSnapshot(t, env, parent)
-	require.Len(t, snap.Artifacts.SubWorkItems, 1)
-	assert.Equal(t, swiPR.n, snap.Artifacts.SubWorkItems[0].PR)
-	snap.CurrentSWI = snap.Artifacts.SubWorkItems[0].ID
+	require.Len(t, snap.SubWorkItems, 1)
+	assert.Equal(t, swiPR.n, snap.SubWorkItems[0].PR)
+	snap.CurrentSWI = snap.SubWorkItems[0].ID
 	_, err = Executors(deps)[pipeline.StageIntegration].Execute(ctx, engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: parent}, Stage: pipeline.StageIntegration,
 		Snapshot: &snap, Config: cfg, RunID: "e2e-rerun", BotLogin: testenv.Bot,

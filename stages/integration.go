@@ -32,7 +32,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	inline, other := placeFindings(snap.SWI(rec.ID).Findings, files)
+	inline, other := placeFindings(rec.Findings, files)
 
 	branch := branchOf(snap, *rec)
 	base := swiBase(snap, *rec)
@@ -40,7 +40,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	// The SWI issue's title already carries "[#N k/m]"; the PR names the
 	// parent and the plan item's own title.
 	title := issue.Title
-	if item, err := planItem(ctx, e.gh, in.Repo, snap, *rec); err == nil && item.Title != "" {
+	if item, err := planItem(ctx, e.gh, in.Repo, *rec); err == nil && item.Title != "" {
 		title = item.Title
 	}
 	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
@@ -70,7 +70,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	}
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "cost")
 	body := audit.Format(audit.Comment{Key: key, Title: "Cost report", Body: "Every sub-work-item has its PR; CogWorks never merges them — humans do, bottom-up.\n\n" +
-		audit.CostTable(snap.Ledger, in.Config.Budgets.PipelineMaxTokens, in.Config.Budgets.PipelineMaxCostUSD)})
+		audit.CostTable(snap.Ledger, snap.SubWorkItems, in.Config.Budgets.PipelineMaxTokens, in.Config.Budgets.PipelineMaxCostUSD)})
 	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
 	}
@@ -83,7 +83,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 // the PR's diff (else 422 "Pull request review thread line must be part
 // of the diff"), so findings on other lines are listed, with file and
 // line, in the review's body.
-func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWIRecord, pr github.PullRequest, branch string, inline []review.Finding) error {
+func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWI, pr github.PullRequest, branch string, inline []review.Finding) error {
 	if len(inline) == 0 {
 		return nil
 	}
@@ -180,7 +180,7 @@ func placeFindings(fs []review.Finding, files []domain.Artifact) (inline, other 
 // remainingSWIs counts SWIs not yet completed.
 func remainingSWIs(snap *pipeline.Snapshot) int {
 	n := 0
-	for _, s := range snap.Artifacts.SubWorkItems {
+	for _, s := range snap.SubWorkItems {
 		if s.Status != string(pipeline.SWICompleted) {
 			n++
 		}
@@ -191,7 +191,7 @@ func remainingSWIs(snap *pipeline.Snapshot) int {
 // prBodyInput is what a SWI PR's description is built from.
 type prBodyInput struct {
 	WorkItem       int
-	SWI            pipeline.SWIRecord
+	SWI            pipeline.SWI
 	Artifacts      pipeline.Artifacts
 	Files          []domain.Artifact
 	SafetyCritical bool

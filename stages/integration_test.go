@@ -21,6 +21,7 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
 
@@ -58,7 +59,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 	assert.Contains(t, pr.Body, "| interface PR | #902 |")
 	assert.NotContains(t, pr.Body, "Closes #", "CogWorks never closes issues")
 
-	rec := f.snap.Artifacts.SubWorkItems[0]
+	rec := f.snap.SubWorkItems[0]
 	assert.Equal(t, pr.Number, rec.PR)
 	assert.Equal(t, string(pipeline.SWICompleted), rec.Status)
 	assert.Empty(t, f.snap.CurrentSWI)
@@ -74,7 +75,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 func TestPRBodyGolden(t *testing.T) {
 	t.Parallel()
 	body := prBody(prBodyInput{
-		WorkItem: 42, SWI: pipeline.SWIRecord{ID: "can-encoder", Issue: 57, Order: 2, DependsOn: []string{"can-frames"}},
+		WorkItem: 42, SWI: pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "can-encoder", DependsOn: []string{"can-frames"}}, Issue: 57, Order: 2},
 		Artifacts:      pipeline.Artifacts{SpecPR: 43, InterfacePR: 44},
 		Files:          []domain.Artifact{{Path: "telemetry/can.go"}, {Path: "telemetry/can_test.go"}},
 		SafetyCritical: true,
@@ -177,8 +178,8 @@ func TestAssertEXT002_DomainWarningInPR(t *testing.T) {
 func TestIntegrationNextSWI(t *testing.T) {
 	t.Parallel()
 	f := newShipFixture(t, false)
-	f.snap.Artifacts.SubWorkItems = append(f.snap.Artifacts.SubWorkItems,
-		pipeline.SWIRecord{ID: "telemetry-sink", Order: 2, DependsOn: []string{shipSWIID}, Status: string(pipeline.SWIPending)})
+	f.snap.SubWorkItems = append(f.snap.SubWorkItems,
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "telemetry-sink", DependsOn: []string{shipSWIID}}, Order: 2, Status: string(pipeline.SWIPending)})
 	f.scriptReviews(t, nil, nil, nil)
 	res := reviewThenIntegrate(t, f)
 

@@ -83,7 +83,7 @@ func TestIssueToPlanEndToEnd(t *testing.T) {
 	run(1)
 	assert.Contains(t, labels(), pipeline.StageLabel(pipeline.StageCodeGeneration))
 	snap := f.statusSnapshot(t)
-	recs := snap.Artifacts.SubWorkItems
+	recs := snap.SubWorkItems
 	require.Len(t, recs, 2)
 	assert.Equal(t, "hourly", recs[0].ID, "topological order")
 	assert.Equal(t, "report", recs[1].ID)

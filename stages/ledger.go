@@ -8,8 +8,8 @@ import (
 )
 
 // snapshotLedger is the llm.Ledger port backed by the work item's snapshot:
-// every call is booked per stage and per SWI in snap.Ledger, which the
-// engine persists in the status comment, so the pipeline budget holds
+// every call is booked per stage in snap.Ledger and, for a sub-work-item,
+// in its record (SWI.Usage), which the engine persists in the status comment, so the pipeline budget holds
 // across invocations (ASSERT-CODE-005).
 type snapshotLedger struct {
 	mu   sync.Mutex
@@ -38,11 +38,9 @@ func (l *snapshotLedger) Record(stage, swi string, u llm.Usage) {
 		l.snap.Ledger.PerStage = map[string]pipeline.Usage{}
 	}
 	l.snap.Ledger.PerStage[stage] = addUsage(l.snap.Ledger.PerStage[stage], u)
-	if swi != "" {
-		if l.snap.Ledger.PerSWI == nil {
-			l.snap.Ledger.PerSWI = map[string]pipeline.Usage{}
-		}
-		l.snap.Ledger.PerSWI[swi] = addUsage(l.snap.Ledger.PerSWI[swi], u)
+	// A call for a SWI the plan does not hold counts at its stage only.
+	if w := l.snap.SubWorkItem(swi); swi != "" && w != nil {
+		w.Usage = addUsage(w.Usage, u)
 	}
 }
 

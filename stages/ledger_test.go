@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 )
 
 var sampleClassification = classify.Classification{
@@ -28,6 +29,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 	}
 	d := Deps{LLM: llm.NewGateway(script, prompts.Set{})}
 	snap := pipeline.NewSnapshot("acme/widgets", 1)
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}}}
 	vars := map[string]any{"Title": "t", "Body": "b", "Modules": []string{"counter"}}
 	for _, call := range []llm.Call{
 		{Stage: "intake", Template: prompts.Classify, Vars: vars},
@@ -39,8 +41,8 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 	}
 	require.Equal(t, 1, snap.Ledger.PerStage["intake"].Calls)
 	require.Equal(t, 1, snap.Ledger.PerStage["code-generation"].Calls)
-	require.Equal(t, snap.Ledger.PerStage["code-generation"], snap.Ledger.PerSWI["swi-1"])
-	assert.NotContains(t, snap.Ledger.PerSWI, "", "stage-level calls are not booked per SWI")
+	require.Equal(t, snap.Ledger.PerStage["code-generation"], snap.SubWorkItems[0].Usage, "booked in the SWI's record")
+	assert.Len(t, snap.SubWorkItems, 1, "stage-level calls book no SWI")
 
 	// A budget below what was already spent refuses the next call before
 	// sending it: the spend read back from the snapshot counts.

@@ -72,8 +72,7 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	snap.Artifacts.SubWorkItems = records
-	snap.Plan = slices.Clone(ordered)
+	snap.SubWorkItems = records
 	refs := make([]string, len(records))
 	for i, r := range records {
 		refs[i] = fmt.Sprintf("#%d", r.Issue)
@@ -214,13 +213,13 @@ func collapsedDir(p string) string {
 
 // writeSubIssues finds or creates one sub-issue per item, in order, and
 // links each to the parent. Existing records keep their progress.
-func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInput, comments []github.Comment, ordered []planner.SubWorkItem) ([]pipeline.SWIRecord, error) {
+func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInput, comments []github.Comment, ordered []planner.SubWorkItem) ([]pipeline.SWI, error) {
 	w := subIssueWriter{gh: x.gh, repo: in.Repo, bot: in.BotLogin, parent: in.Issue.Number, total: len(ordered),
 		labels: idem.NewLabels(x.gh, in.Repo, pipeline.LabelSpec), issueOf: map[string]int{}}
 	if err := w.prepare(ctx); err != nil {
 		return nil, err
 	}
-	records := make([]pipeline.SWIRecord, 0, len(ordered))
+	records := make([]pipeline.SWI, 0, len(ordered))
 	for i, it := range ordered {
 		issue, err := w.write(ctx, it, i+1)
 		if err != nil {
@@ -240,7 +239,7 @@ func (x planningExecutor) writeSubIssues(ctx context.Context, in engine.StageInp
 // where GitHub has no sub-issues (GitHub Enterprise Server before 3.20):
 // each sub-issue already names its parent in its body and marker, and the
 // parent names its sub-issues here.
-func (w *subIssueWriter) postTaskList(ctx context.Context, comments []github.Comment, records []pipeline.SWIRecord) error {
+func (w *subIssueWriter) postTaskList(ctx context.Context, comments []github.Comment, records []pipeline.SWI) error {
 	var b strings.Builder
 	b.WriteString("This GitHub has no sub-issues API, so the sub-work-items are linked here and by the marker in each one's body.\n\n")
 	for _, r := range records {
@@ -364,18 +363,19 @@ func (w *subIssueWriter) link(ctx context.Context, issue github.Issue) error {
 		issue.Number, w.parent, err, w.parent)}
 }
 
-// swiRecord is the snapshot record of item it filed as issue; a record
-// already in the snapshot for the same item and issue keeps its progress.
-func swiRecord(snap *pipeline.Snapshot, it planner.SubWorkItem, issue, order int) pipeline.SWIRecord {
-	rec := pipeline.SWIRecord{ID: it.ID, Issue: issue, Order: order, Status: string(pipeline.SWIPending)}
-	if len(it.DependsOn) > 0 { // nil when empty, as the snapshot round-trips it
-		rec.DependsOn = slices.Clone(it.DependsOn)
-	}
-	for _, old := range snap.Artifacts.SubWorkItems {
-		if old.ID == it.ID && old.Issue == issue {
-			rec.Status, rec.Branch, rec.PR = old.Status, old.Branch, old.PR
+// swiRecord is the snapshot record of item it filed as issue. A record
+// already in the snapshot for the same item keeps what it holds (attempts,
+// remediation cycles, cost, feedback, committed files, findings) and, for
+// the same issue too, its progress (status, branch, PR).
+func swiRecord(snap *pipeline.Snapshot, it planner.SubWorkItem, issue, order int) pipeline.SWI {
+	rec := pipeline.SWI{Status: string(pipeline.SWIPending)}
+	if old := snap.SubWorkItem(it.ID); old != nil {
+		rec = *old
+		if old.Issue != issue {
+			rec.Status, rec.Branch, rec.PR = string(pipeline.SWIPending), "", 0
 		}
 	}
+	rec.SubWorkItem, rec.Issue, rec.Order = it, issue, order
 	return rec
 }
 

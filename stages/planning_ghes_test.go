@@ -28,7 +28,7 @@ func TestPlanningOnEnterpriseServerWithoutSubIssues(t *testing.T) {
 	_, err := f.run(t, pipeline.StagePlanning, snap)
 	require.NoError(t, err)
 
-	recs := snap.Artifacts.SubWorkItems
+	recs := snap.SubWorkItems
 	require.Len(t, recs, 3)
 	var list string
 	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
@@ -48,7 +48,7 @@ func TestPlanningOnEnterpriseServerWithoutSubIssues(t *testing.T) {
 	f.env.Sim.ResetRequests()
 	_, err = f.run(t, pipeline.StagePlanning, again)
 	require.NoError(t, err)
-	assert.Equal(t, recs, again.Artifacts.SubWorkItems)
+	assert.Equal(t, recs, again.SubWorkItems)
 	assert.Zero(t, fhWrites(f.env.Sim), "a re-run writes nothing again")
 }
 
@@ -63,7 +63,7 @@ func TestPlanningSubIssueWithAnotherParentEscalates(t *testing.T) {
 	require.NoError(t, err)
 
 	// A human moves sub-issue C under another issue.
-	c := snap.Artifacts.SubWorkItems[0]
+	c := snap.SubWorkItems[0]
 	child, err := f.env.Client.GetIssue(t.Context(), testenv.Repo, c.Issue)
 	require.NoError(t, err)
 	other := f.env.Sim.SeedIssue(testenv.Repo.String(), "alice", "another epic", "")

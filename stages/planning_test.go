@@ -66,7 +66,7 @@ func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 	assert.Contains(t, f.userPrompt(t, prompts.Planning, 0), "HourlyCounter", "the interfaces are in the prompt")
 
 	// ASSERT-PLAN-001: sub-issues in topological order C, A, B.
-	recs := snap.Artifacts.SubWorkItems
+	recs := snap.SubWorkItems
 	require.Len(t, recs, 3)
 	assert.Equal(t, []string{"C", "A", "B"}, []string{recs[0].ID, recs[1].ID, recs[2].ID})
 	repo := testenv.Repo.String()
@@ -90,7 +90,8 @@ func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 	assert.Contains(t, b.Body, "## Interfaces\n\n- `IF-2`")
 	assert.Equal(t, []string{"A"}, recs[2].DependsOn)
 	assert.Contains(t, f.env.Sim.RepoLabels(repo), pipeline.OrderLabel(3))
-	assert.Equal(t, []string{"C", "A", "B"}, []string{snap.Plan[0].ID, snap.Plan[1].ID, snap.Plan[2].ID}, "the plan is recorded in order")
+	assert.Equal(t, []string{"C", "A", "B"}, []string{recs[0].ID, recs[1].ID, recs[2].ID}, "the plan is recorded in order")
+	assert.Equal(t, "IF-2", recs[2].Interfaces[0], "each record carries its plan entry")
 }
 
 func TestAssertPLAN004_UncoveredInterfaceFedBack(t *testing.T) {
@@ -116,7 +117,7 @@ func TestAssertPLAN003_TooManyItemsEscalates(t *testing.T) {
 	assert.Contains(t, esc.Reason, "plan has 3 sub-work-items, more than max_sub_work_items 2")
 	require.Len(t, esc.Attempts, 1)
 	assert.Equal(t, 1, esc.Attempts[0].N)
-	assert.Empty(t, snap.Artifacts.SubWorkItems)
+	assert.Empty(t, snap.SubWorkItems)
 	assert.Equal(t, 1, f.requests(prompts.Planning), "no replanning")
 }
 
@@ -132,7 +133,7 @@ func TestAssertIDEM002_PlanningRerunCreatesNoDuplicates(t *testing.T) {
 	f.env.Sim.ResetRequests()
 	_, err = f.run(t, pipeline.StagePlanning, again)
 	require.NoError(t, err)
-	assert.Equal(t, snap.Artifacts.SubWorkItems, again.Artifacts.SubWorkItems, "the existing issues are detected and used")
+	assert.Equal(t, snap.SubWorkItems, again.SubWorkItems, "the existing issues are detected and used")
 	assert.Zero(t, fhWrites(f.env.Sim), "no issue, label, link or comment is written again")
 	assert.Equal(t, 1, f.requests(prompts.Planning), "the posted plan is reused")
 	sub, err := f.env.Client.ListSubIssues(t.Context(), testenv.Repo, f.issue)
@@ -164,7 +165,7 @@ func TestPlanningRejectsHostileIDsAndWritesTitlesInert(t *testing.T) {
 	assert.Contains(t, f.userPrompt(t, prompts.Planning, 1), "is invalid: an id is 1 to 64 ASCII letters or digits")
 
 	repo := testenv.Repo.String()
-	recs := snap.Artifacts.SubWorkItems
+	recs := snap.SubWorkItems
 	require.Len(t, recs, 2)
 	for _, r := range recs {
 		is, ok := f.env.Sim.Issue(repo, r.Issue)

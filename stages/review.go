@@ -86,7 +86,7 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	}
 
 	result := review.Aggregate(passes)
-	cycles := snap.RemediationCycles[rec.ID]
+	cycles := rec.RemediationCycles
 	action := review.NextAction(result, cycles, in.Config.Budgets.ReviewMaxRemediationCycles)
 	switch action.Kind {
 	case review.ActionEscalate:
@@ -95,11 +95,8 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 			Attempts: []escalation.Attempt{{N: cycles + 1, Summary: "review of sub-work-item " + rec.ID, Diagnostics: findingLines(result.Blocking)}},
 		}
 	case review.ActionRemediate:
-		if snap.RemediationCycles == nil {
-			snap.RemediationCycles = map[string]int{}
-		}
-		snap.RemediationCycles[rec.ID] = cycles + 1
-		setSWIFeedback(snap, rec.ID, action.Feedback)
+		rec.RemediationCycles = cycles + 1
+		rec.Feedback = action.Feedback
 		key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID, "remediation-"+strconv.Itoa(cycles+1))
 		if err := e.postSummary(ctx, in, key, *rec, result, e.d.Warnings); err != nil {
 			return engine.StageResult{}, err
@@ -113,9 +110,10 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 
 	// The non-blocking findings are kept for integration (ASSERT-REVIEW-002);
 	// the feedback they answered is consumed.
-	w := snap.SWI(rec.ID)
-	w.Findings, w.Feedback = slices.Clone(result.NonBlocking), ""
-	snap.SetSWI(rec.ID, w)
+	rec.Findings, rec.Feedback = nil, ""
+	if len(result.NonBlocking) > 0 {
+		rec.Findings = slices.Clone(result.NonBlocking)
+	}
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID)
 	if err := e.postSummary(ctx, in, key, *rec, result, e.d.Warnings); err != nil {
 		return engine.StageResult{}, err
@@ -130,7 +128,7 @@ func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 // constraintPass extracts the contract values from the SWI's files through
 // the domain service and validates them against the interface registry.
 // It is deterministic and spends no tokens (ASSERT-XVAL-003).
-func (e reviewExecutor) constraintPass(ctx context.Context, snap *pipeline.Snapshot, rec pipeline.SWIRecord, files []domain.Artifact) (review.Pass, error) {
+func (e reviewExecutor) constraintPass(ctx context.Context, snap *pipeline.Snapshot, rec pipeline.SWI, files []domain.Artifact) (review.Pass, error) {
 	pass := review.Pass{Name: review.PassConstraints, Passed: true, Findings: []review.Finding{}}
 	if e.d.Registry == nil || e.d.Domain == nil {
 		return pass, nil
@@ -219,7 +217,7 @@ func reviewDiffs(ctx context.Context, gh fileReader, repo github.Repo, base stri
 }
 
 // postSummary upserts the review summary comment on the parent issue.
-func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWIRecord, res review.Result, warnings []string) error {
+func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWI, res review.Result, warnings []string) error {
 	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: reviewSummary(rec, res, warnings)})
 	if _, _, err := idem.UpsertComment(ctx, e.gh, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
 		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
@@ -229,7 +227,7 @@ func (e reviewExecutor) postSummary(ctx context.Context, in engine.StageInput, k
 
 // reviewSummary renders the aggregate as Markdown: the decision, one row
 // per pass and every finding.
-func reviewSummary(rec pipeline.SWIRecord, res review.Result, warnings []string) string {
+func reviewSummary(rec pipeline.SWI, res review.Result, warnings []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Sub-work-item:** `%s` (#%d)\n**Decision:** %s\n\n", audit.Untrusted(rec.ID), rec.Issue, res.Decision)
 	b.WriteString("| pass | passed | findings |\n|---|---|---:|\n")

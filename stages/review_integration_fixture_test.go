@@ -21,6 +21,7 @@ import (
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 	"github.com/cogworks/cogworks/xval"
 )
@@ -129,12 +130,12 @@ func newShipFixtureOn(t *testing.T, safety bool, base map[string]string) *shipFi
 	snap.Artifacts = pipeline.Artifacts{
 		SpecBranch: specBranch(parent), SpecPR: 901,
 		InterfaceBranch: fmt.Sprintf("cogworks/%d/interfaces", parent), InterfacePR: 902,
-		SubWorkItems: []pipeline.SWIRecord{{ID: shipSWIID, Issue: swi, Order: 1, Status: string(pipeline.SWIInProgress)}},
 	}
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: shipSWIID}, Issue: swi, Order: 1, Status: string(pipeline.SWIInProgress),
+		Committed: []string{shipCodePath}}}
 	if safety {
 		snap.Classification = safetyClassification()
 	}
-	setSWIFiles(&snap, shipSWIID, []string{shipCodePath})
 	cfg := config.Default()
 	return &shipFixture{
 		env: env, script: script, dom: dom, cfg: cfg, snap: &snap, parent: parent, swi: swi,

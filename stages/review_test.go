@@ -35,7 +35,7 @@ func infoFinding() review.Finding {
 
 func storedNonBlocking(t *testing.T, f *shipFixture) []review.Finding {
 	t.Helper()
-	return f.snap.SWI(shipSWIID).Findings
+	return f.snap.SubWorkItem(shipSWIID).Findings
 }
 
 func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
@@ -46,12 +46,12 @@ func TestAssertREVIEW001_BlockingFindingNoPR(t *testing.T) {
 	res, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
 	assert.Equal(t, pipeline.EventRemediate, res.Event, "remediation goes back to code generation")
-	assert.Equal(t, 1, f.snap.RemediationCycles[shipSWIID])
+	assert.Equal(t, 1, f.snap.SubWorkItem(shipSWIID).RemediationCycles)
 	assert.Empty(t, f.env.Sim.Pulls(testenv.Repo.String()), "a blocking finding must not open a PR")
 	for _, w := range writeRequests(f) {
 		assert.NotContains(t, w, "/pulls", "no PR write expected, got %s", w)
 	}
-	assert.Empty(t, f.snap.SWI(shipSWIID).Findings, "nothing is queued for a PR")
+	assert.Empty(t, f.snap.SubWorkItem(shipSWIID).Findings, "nothing is queued for a PR")
 	assert.Contains(t, f.comment(audit.Key(strconv.Itoa(f.parent), "review", shipSWIID, "remediation-1")), "**Decision:** remediate")
 }
 
@@ -69,7 +69,7 @@ func TestAssertREVIEW002_NonBlockingFindingsKept(t *testing.T) {
 	assert.Contains(t, summary, "**Decision:** proceed")
 	assert.Contains(t, summary, "parameter frame is unused")
 	assert.Contains(t, summary, "consider a package example")
-	assert.Zero(t, f.snap.RemediationCycles[shipSWIID])
+	assert.Zero(t, f.snap.SubWorkItem(shipSWIID).RemediationCycles)
 }
 
 func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
@@ -106,7 +106,7 @@ func TestAssertREVIEW004_BlockingFindingFedBack(t *testing.T) {
 
 	_, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
-	fb := swiFeedback(f.snap, shipSWIID)
+	fb := f.snap.SubWorkItem(shipSWIID).Feedback
 	assert.Contains(t, fb, shipCodePath+":10 [blocking] (error handling): Publish discards the frame and always reports success",
 		"feedback carries file, line, severity and explanation")
 	assert.NotContains(t, fb, "parameter frame is unused", "non-blocking findings are not fed back")
@@ -116,7 +116,7 @@ func TestAssertREVIEW005_EscalatesAfterMaxCycles(t *testing.T) {
 	t.Parallel()
 	f := newShipFixture(t, false)
 	f.cfg.Budgets.ReviewMaxRemediationCycles = 2
-	f.snap.RemediationCycles = map[string]int{shipSWIID: 2}
+	f.snap.SubWorkItem(shipSWIID).RemediationCycles = 2
 	f.scriptReviews(t, nil, []review.Finding{blockingFinding()}, nil)
 
 	_, err := f.run(t, pipeline.StageReview)
@@ -143,7 +143,7 @@ func TestAssertXVAL003_ConstraintValidationFirstWithoutTokens(t *testing.T) {
 	assert.Equal(t, 3, f.snap.Ledger.PerStage[string(pipeline.StageReview)].Calls)
 
 	assert.Equal(t, pipeline.EventRemediate, res.Event, "a blocking constraint finding remediates")
-	fb := swiFeedback(f.snap, shipSWIID)
+	fb := f.snap.SubWorkItem(shipSWIID).Feedback
 	assert.Contains(t, fb, shipCodePath+":6 [blocking] (interface SWD-IF-TEL-01 publish_period_ms)")
 	assert.Contains(t, fb, "actual 20")
 	assert.Contains(t, fb, "owning domain firmware, violating domain software")

@@ -143,11 +143,11 @@ type scenarioExecutor struct {
 // escalate).
 func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
-	rec, _, ok := findSWI(snap, snap.CurrentSWI)
-	if snap.CurrentSWI == "" || !ok {
-		return engine.StageResult{}, fmt.Errorf("scenario validation: no current sub-work-item (current %q)", snap.CurrentSWI)
+	rec, err := currentSWI(snap)
+	if err != nil {
+		return engine.StageResult{}, fmt.Errorf("scenario validation: %w", err)
 	}
-	res, err := e.validate(ctx, in, rec)
+	res, err := e.validate(ctx, in, *rec)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -157,7 +157,7 @@ func (e scenarioExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 			snap.ScenarioHistory = res.History
 		}
 	}
-	if err := e.postResults(ctx, in, rec, res); err != nil {
+	if err := e.postResults(ctx, in, *rec, res); err != nil {
 		return engine.StageResult{}, err
 	}
 	return decideScenarios(in, rec, res)
@@ -180,8 +180,8 @@ func scenarioConfig(in engine.StageInput) scenario.Config {
 // validate selects the scenarios covering the SWI's interfaces and runs
 // them through the domain simulator and the LLM judge. A budget refusal is
 // an escalation.
-func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord) (scenario.Result, error) {
-	item, err := planItem(ctx, e.gh, in.Repo, in.Snapshot, rec)
+func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, rec pipeline.SWI) (scenario.Result, error) {
+	item, err := planItem(ctx, e.gh, in.Repo, rec)
 	if err != nil {
 		return scenario.Result{}, err
 	}
@@ -207,7 +207,7 @@ func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, re
 }
 
 // postResults posts the scenario audit comment on the work item.
-func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) error {
+func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput, rec pipeline.SWI, res scenario.Result) error {
 	n := workItem(in)
 	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
 	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: audit.Cap(res.AuditMarkdown())})
@@ -219,8 +219,7 @@ func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput,
 // passed moves on; a failure goes back to code generation with the
 // scenario feedback (never the scenario source) until the remediation
 // budget is spent, then escalates.
-func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.Result) (engine.StageResult, error) {
-	snap := in.Snapshot
+func decideScenarios(in engine.StageInput, rec *pipeline.SWI, res scenario.Result) (engine.StageResult, error) {
 	switch {
 	case res.Skipped:
 		return engine.StageResult{Event: pipeline.EventDone, Warnings: res.Warnings,
@@ -231,25 +230,22 @@ func decideScenarios(in engine.StageInput, rec pipeline.SWIRecord, res scenario.
 	}
 	// The machine's remediate guard enforces the same limit.
 	limit := pipeline.RemediationLimit(in.Config.Budgets.ReviewMaxRemediationCycles)
-	if snap.RemediationCycles[rec.ID] >= limit {
+	if rec.RemediationCycles >= limit {
 		return engine.StageResult{}, &escalation.Error{
 			Reason: fmt.Sprintf("sub-work-item %s still fails scenario validation after %d remediation cycles", rec.ID, limit),
-			Attempts: []escalation.Attempt{{N: snap.RemediationCycles[rec.ID] + 1, Summary: fmt.Sprintf("overall satisfaction %.2f, threshold %.2f", res.Overall, res.Threshold),
+			Attempts: []escalation.Attempt{{N: rec.RemediationCycles + 1, Summary: fmt.Sprintf("overall satisfaction %.2f, threshold %.2f", res.Overall, res.Threshold),
 				Diagnostics: nonEmpty(strings.Split(res.Feedback(), "\n")...)}},
 		}
 	}
-	if snap.RemediationCycles == nil {
-		snap.RemediationCycles = map[string]int{}
-	}
-	snap.RemediationCycles[rec.ID]++
-	setSWIFeedback(snap, rec.ID, res.Feedback())
+	rec.RemediationCycles++
+	rec.Feedback = res.Feedback()
 	return engine.StageResult{Event: pipeline.EventRemediate, Warnings: res.Warnings,
 		Summary: fmt.Sprintf("Scenario validation of %s failed (overall %.2f, threshold %.2f); back to code generation (remediation %d of %d).",
-			rec.ID, res.Overall, res.Threshold, snap.RemediationCycles[rec.ID], limit)}, nil
+			rec.ID, res.Overall, res.Threshold, rec.RemediationCycles, limit)}, nil
 }
 
 // simulator reads the SWI's code from GitHub for the domain simulator.
-func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, rec pipeline.SWIRecord, item planner.SubWorkItem) (scenario.Simulator, error) {
+func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, rec pipeline.SWI, item planner.SubWorkItem) (scenario.Simulator, error) {
 	snap := in.Snapshot
 	info, err := e.gh.GetRepo(ctx, in.Repo)
 	if err != nil {

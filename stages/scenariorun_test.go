@@ -111,7 +111,7 @@ func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 	assert.Equal(t, pipeline.EventDone, res.Event, "the pipeline proceeds towards review")
 	assert.Contains(t, res.Summary, "skipped")
 	assert.Contains(t, f.scenarioComment(t), "**Skipped**")
-	assert.Zero(t, f.snap.RemediationCycles["counter-simple"])
+	assert.Zero(t, f.snap.SubWorkItem("counter-simple").RemediationCycles)
 }
 
 func TestAssertSCEN010_ScenarioResultsInAuditTrail(t *testing.T) {
@@ -153,8 +153,8 @@ func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.
 	res, err := f.run(t, pipeline.StageScenarioValidation)
 	require.NoError(t, err)
 	assert.Equal(t, pipeline.EventRemediate, res.Event, "failing details go back to code generation")
-	assert.Equal(t, 1, f.snap.RemediationCycles["counter-simple"])
-	fb := swiFeedback(f.snap, "counter-simple")
+	assert.Equal(t, 1, f.snap.SubWorkItem("counter-simple").RemediationCycles)
+	fb := f.snap.SubWorkItem("counter-simple").Feedback
 	assert.Contains(t, fb, "SCN-CNT-002")
 	assert.Contains(t, fb, "TestScenarioCount")
 	assert.Contains(t, f.scenarioComment(t), "**Failed** — overall satisfaction **0.00**")
@@ -168,7 +168,7 @@ func TestAssertSCEN006_BelowThresholdRemediatesWithoutScenarioSource(t *testing.
 		last := reqs[len(reqs)-1]
 		assert.Contains(t, last, "Scenario validation failed")
 		assert.NotContains(t, last, "HOLDOUT")
-		assert.Empty(t, swiFeedback(f.snap, "counter-simple"), "consumed")
+		assert.Empty(t, f.snap.SubWorkItem("counter-simple").Feedback, "consumed")
 	})
 
 	t.Run("after the remediation budget it escalates", func(t *testing.T) {

@@ -16,9 +16,9 @@ import (
 // nextSWI returns the first sub-work-item by Order whose status is pending
 // or in-progress and whose dependencies are all completed: a SWI starts
 // only when everything it depends on is done (SPEC §5 item 5).
-func nextSWI(snap *pipeline.Snapshot) (pipeline.SWIRecord, bool) {
-	recs := slices.Clone(snap.Artifacts.SubWorkItems)
-	slices.SortStableFunc(recs, func(a, b pipeline.SWIRecord) int { return cmp.Compare(a.Order, b.Order) })
+func nextSWI(snap *pipeline.Snapshot) (pipeline.SWI, bool) {
+	recs := slices.Clone(snap.SubWorkItems)
+	slices.SortStableFunc(recs, func(a, b pipeline.SWI) int { return cmp.Compare(a.Order, b.Order) })
 	status := make(map[string]string, len(recs))
 	for _, r := range recs {
 		status[r.ID] = r.Status
@@ -38,12 +38,12 @@ func nextSWI(snap *pipeline.Snapshot) (pipeline.SWIRecord, bool) {
 			return r, true
 		}
 	}
-	return pipeline.SWIRecord{}, false
+	return pipeline.SWI{}, false
 }
 
 // swiBranch is the branch a SWI's code is committed to:
 // cogworks/<N>/swi-<k>, k being the SWI's 1-based Order.
-func swiBranch(n int, rec pipeline.SWIRecord) string {
+func swiBranch(n int, rec pipeline.SWI) string {
 	return fmt.Sprintf("cogworks/%d/swi-%d", n, rec.Order)
 }
 
@@ -55,19 +55,22 @@ func interfaceBranch(snap *pipeline.Snapshot) string {
 	return fmt.Sprintf("cogworks/%d/interfaces", snap.WorkItem)
 }
 
-// findSWI returns the record of SWI id and its index in the snapshot.
-func findSWI(snap *pipeline.Snapshot, id string) (pipeline.SWIRecord, int, bool) {
-	for i, r := range snap.Artifacts.SubWorkItems {
-		if r.ID == id {
-			return r, i, true
-		}
+// currentSWI returns the record of the SWI the per-SWI stages are working
+// on, a pointer into the snapshot: what a stage writes there is persisted.
+func currentSWI(snap *pipeline.Snapshot) (*pipeline.SWI, error) {
+	if snap.CurrentSWI == "" {
+		return nil, fmt.Errorf("work item #%d: no current sub-work-item in the state snapshot", snap.WorkItem)
 	}
-	return pipeline.SWIRecord{}, -1, false
+	rec := snap.SubWorkItem(snap.CurrentSWI)
+	if rec == nil {
+		return nil, fmt.Errorf("work item #%d: current sub-work-item %q is not among the planned ones", snap.WorkItem, snap.CurrentSWI)
+	}
+	return rec, nil
 }
 
 // branchOf is the branch a SWI's code lives on (recorded, or the canonical
 // name when not recorded yet).
-func branchOf(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
+func branchOf(snap *pipeline.Snapshot, rec pipeline.SWI) string {
 	if rec.Branch != "" {
 		return rec.Branch
 	}
@@ -80,15 +83,15 @@ func branchOf(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
 // not on that branch, so code generation applies them in the SWI's commit
 // as well (see depOutputs), and every SWI's tree builds on all the code it
 // depends on.
-func swiBase(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
-	var last *pipeline.SWIRecord
+func swiBase(snap *pipeline.Snapshot, rec pipeline.SWI) string {
+	var last *pipeline.SWI
 	for _, dep := range rec.DependsOn {
-		d, _, ok := findSWI(snap, dep)
-		if !ok {
+		d := snap.SubWorkItem(dep)
+		if d == nil {
 			continue
 		}
 		if last == nil || d.Order > last.Order || (d.Order == last.Order && d.ID > last.ID) {
-			last = &d
+			last = d
 		}
 	}
 	if last == nil {
@@ -101,8 +104,8 @@ func swiBase(snap *pipeline.Snapshot, rec pipeline.SWIRecord) string {
 // cogworks:status:<status> and no other status label. It is idempotent:
 // labels already in the desired state cause no write.
 func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
-	rec, i, ok := findSWI(snap, id)
-	if !ok {
+	rec := snap.SubWorkItem(id)
+	if rec == nil {
 		return fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
 	}
 	if !status.Valid() {
@@ -128,57 +131,27 @@ func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, sna
 			}
 		}
 	}
-	snap.Artifacts.SubWorkItems[i].Status = string(status)
+	rec.Status = string(status)
 	return nil
 }
 
-// swiFeedback returns the pending feedback for SWI id (from scenario
-// validation or review), "" when there is none. Scenario validation and
-// review write it; code generation consumes it.
-func swiFeedback(snap *pipeline.Snapshot, id string) string {
-	return snap.SWI(id).Feedback
-}
-
-// setSWIFeedback stores feedback for the next code generation of SWI id,
-// replacing earlier feedback; "" clears it.
-func setSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
-	w := snap.SWI(id)
-	w.Feedback = feedback
-	snap.SetSWI(id, w)
-}
-
-// addSWIFeedback appends feedback to what is pending for SWI id.
-func addSWIFeedback(snap *pipeline.Snapshot, id, feedback string) {
-	if prev := swiFeedback(snap, id); prev != "" && feedback != "" {
-		feedback = prev + "\n\n" + feedback
-	}
-	if feedback != "" {
-		setSWIFeedback(snap, id, feedback)
-	}
-}
-
-// swiFiles returns the paths code generation committed for SWI id (nil
-// when none are recorded).
-func swiFiles(snap *pipeline.Snapshot, id string) []string {
-	return slices.Clone(snap.SWI(id).Files)
-}
-
-// setSWIFiles records the paths committed for SWI id (sorted, unique).
-func setSWIFiles(snap *pipeline.Snapshot, id string, paths []string) {
-	paths = slices.Clone(paths)
+// recordCommitted records paths as committed for rec, with those already
+// recorded (sorted, unique).
+func recordCommitted(rec *pipeline.SWI, paths []string) {
+	paths = append(slices.Clone(rec.Committed), paths...)
 	slices.Sort(paths)
-	w := snap.SWI(id)
-	w.Files = slices.Compact(paths)
-	snap.SetSWI(id, w)
+	if rec.Committed = slices.Compact(paths); len(rec.Committed) == 0 {
+		rec.Committed = nil
+	}
 }
 
 // dependencyClosure returns the SWIs id depends on, directly or not, in
 // topological order (by Order, then id).
-func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]pipeline.SWIRecord, error) {
+func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWI) ([]pipeline.SWI, error) {
 	seen := map[string]bool{}
-	var out []pipeline.SWIRecord
-	var visit func(r pipeline.SWIRecord, path []string) error
-	visit = func(r pipeline.SWIRecord, path []string) error {
+	var out []pipeline.SWI
+	var visit func(r pipeline.SWI, path []string) error
+	visit = func(r pipeline.SWI, path []string) error {
 		for _, dep := range r.DependsOn {
 			if slices.Contains(path, dep) {
 				return fmt.Errorf("sub-work-item dependency cycle: %s → %s", strings.Join(path, " → "), dep)
@@ -186,13 +159,13 @@ func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]pipel
 			if seen[dep] {
 				continue
 			}
-			d, _, ok := findSWI(snap, dep)
-			if !ok {
+			d := snap.SubWorkItem(dep)
+			if d == nil {
 				return fmt.Errorf("sub-work-item %s depends on unknown %q", r.ID, dep)
 			}
 			seen[dep] = true
-			out = append(out, d)
-			if err := visit(d, append(slices.Clone(path), dep)); err != nil {
+			out = append(out, *d)
+			if err := visit(*d, append(slices.Clone(path), dep)); err != nil {
 				return err
 			}
 		}
@@ -201,22 +174,18 @@ func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]pipel
 	if err := visit(rec, []string{rec.ID}); err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(out, func(a, b pipeline.SWIRecord) int {
+	slices.SortStableFunc(out, func(a, b pipeline.SWI) int {
 		return cmp.Or(cmp.Compare(a.Order, b.Order), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
 }
 
-// planItem returns the planning stage's item for a SWI: from the plan
-// recorded in the snapshot, else from the lists in the SWI issue's body.
-func planItem(ctx context.Context, gh issueReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) (planner.SubWorkItem, error) {
-	for _, it := range snap.Plan {
-		if it.ID == rec.ID {
-			return it, nil
-		}
-	}
-	it := planner.SubWorkItem{ID: rec.ID, DependsOn: rec.DependsOn}
-	if rec.Issue == 0 {
+// planItem returns the planning stage's item for a SWI: its plan entry,
+// else (a record migrated from a snapshot that kept no plan, which has
+// only an id and dependencies) from the lists in the SWI issue's body.
+func planItem(ctx context.Context, gh issueReader, repo github.Repo, rec pipeline.SWI) (planner.SubWorkItem, error) {
+	it := rec.SubWorkItem
+	if it.Title != "" || it.Description != "" || len(it.Files) > 0 || len(it.Interfaces) > 0 || rec.Issue == 0 {
 		return it, nil
 	}
 	issue, err := gh.GetIssue(ctx, repo, rec.Issue)

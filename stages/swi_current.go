@@ -9,29 +9,13 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// shipCurrentSWI returns the record of the SWI the per-SWI stages are
-// working on.
-func shipCurrentSWI(snap *pipeline.Snapshot) (*pipeline.SWIRecord, error) {
-	if snap.CurrentSWI == "" {
-		return nil, fmt.Errorf("work item #%d: no current sub-work-item in the state snapshot", snap.WorkItem)
-	}
-	for i := range snap.Artifacts.SubWorkItems {
-		if snap.Artifacts.SubWorkItems[i].ID == snap.CurrentSWI {
-			return &snap.Artifacts.SubWorkItems[i], nil
-		}
-	}
-	return nil, fmt.Errorf("work item #%d: current sub-work-item %q is not among the planned ones", snap.WorkItem, snap.CurrentSWI)
-}
-
-// readSWIFiles reads the SWI's generated files (the list code generation
-// recorded) from its branch, in path order.
 // loadCurrentSWI returns what review and integration start from: the
 // current SWI's record, its issue and its files as committed on its branch.
 func loadCurrentSWI(ctx context.Context, gh interface {
 	issueReader
 	fileReader
-}, repo github.Repo, snap *pipeline.Snapshot) (*pipeline.SWIRecord, github.Issue, []domain.Artifact, error) {
-	rec, err := shipCurrentSWI(snap)
+}, repo github.Repo, snap *pipeline.Snapshot) (*pipeline.SWI, github.Issue, []domain.Artifact, error) {
+	rec, err := currentSWI(snap)
 	if err != nil {
 		return nil, github.Issue{}, nil, err
 	}
@@ -46,10 +30,12 @@ func loadCurrentSWI(ctx context.Context, gh interface {
 	return rec, issue, files, nil
 }
 
-func readSWIFiles(ctx context.Context, gh fileReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWIRecord) ([]domain.Artifact, error) {
-	paths := swiFiles(snap, rec.ID)
+// readSWIFiles reads the SWI's generated files (the list code generation
+// recorded) from its branch, in path order.
+func readSWIFiles(ctx context.Context, gh fileReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWI) ([]domain.Artifact, error) {
+	paths := rec.Committed
 	if len(paths) == 0 {
-		return nil, fmt.Errorf("sub-work-item %s: no generated files recorded in the state snapshot (swis.%s.files)", rec.ID, rec.ID)
+		return nil, fmt.Errorf("sub-work-item %s: no generated files recorded in the state snapshot (sub_work_items[id=%s].committed)", rec.ID, rec.ID)
 	}
 	branch := branchOf(snap, rec)
 	contents, err := readFiles(ctx, gh, repo, branch, paths)

@@ -89,11 +89,10 @@ func newBuildFixture(t *testing.T, dom Domain, items []planner.SubWorkItem, work
 	for i, it := range items {
 		n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, it.Description,
 			pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
-		snap.Artifacts.SubWorkItems = append(snap.Artifacts.SubWorkItems, pipeline.SWIRecord{
-			ID: it.ID, Issue: n, Order: i + 1, DependsOn: it.DependsOn, Status: string(pipeline.SWIPending),
+		snap.SubWorkItems = append(snap.SubWorkItems, pipeline.SWI{
+			SubWorkItem: it, Issue: n, Order: i + 1, Status: string(pipeline.SWIPending),
 		})
 	}
-	snap.Plan = items
 	snap.Interfaces = []pipeline.InterfaceDecl{{ID: "IF-COUNTER", Name: "Counter", File: "widgets/counter.go", Summary: "counts"}}
 
 	script := llm.NewScripted()

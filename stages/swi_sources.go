@@ -50,7 +50,7 @@ func interfaceFiles(ctx context.Context, gh pullLister, repo github.Repo, botLog
 // loadSWISources reads what SWI rec builds on. The SWI's own interface
 // files are those defining its plan item's interfaces; when none of them
 // names a file of the interface branch, every interface file is its own.
-func loadSWISources(ctx context.Context, gh codeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWIRecord, item planner.SubWorkItem) (swiSources, error) {
+func loadSWISources(ctx context.Context, gh codeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWI, item planner.SubWorkItem) (swiSources, error) {
 	src := swiSources{Deps: map[string]string{}}
 	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
@@ -109,9 +109,9 @@ func loadSWISources(ctx context.Context, gh codeReader, repo github.Repo, botLog
 // depFiles reads the files a completed SWI produced from its branch: the
 // paths recorded by code generation, or failing that the branch's changes
 // against the branch it started from.
-func depFiles(ctx context.Context, gh RepoReader, repo github.Repo, snap *pipeline.Snapshot, dep pipeline.SWIRecord) (map[string]string, error) {
+func depFiles(ctx context.Context, gh RepoReader, repo github.Repo, snap *pipeline.Snapshot, dep pipeline.SWI) (map[string]string, error) {
 	branch := branchOf(snap, dep)
-	paths := swiFiles(snap, dep.ID)
+	paths := dep.Committed
 	if paths == nil {
 		var err error
 		if paths, err = changedPaths(ctx, gh, repo, branch, swiBase(snap, dep)); err != nil {

@@ -12,9 +12,9 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-func swiSnap(recs ...pipeline.SWIRecord) *pipeline.Snapshot {
+func swiSnap(recs ...pipeline.SWI) *pipeline.Snapshot {
 	s := pipeline.NewSnapshot(testenv.Repo.String(), 7)
-	s.Artifacts.SubWorkItems = recs
+	s.SubWorkItems = recs
 	return &s
 }
 
@@ -28,47 +28,47 @@ func TestNextSWI(t *testing.T) {
 	)
 	tests := []struct {
 		name   string
-		recs   []pipeline.SWIRecord
+		recs   []pipeline.SWI
 		want   string
 		wantOK bool
 	}{
 		{name: "none", recs: nil},
 		{
 			name: "first by order, not by slice position",
-			recs: []pipeline.SWIRecord{{ID: "b", Order: 2, Status: pending}, {ID: "a", Order: 1, Status: pending}},
+			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "b"}, Order: 2, Status: pending}, {SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: pending}},
 			want: "a", wantOK: true,
 		},
 		{
 			name: "waits for dependencies to complete",
-			recs: []pipeline.SWIRecord{
-				{ID: "a", Order: 1, Status: inProgress},
-				{ID: "b", Order: 2, Status: pending, DependsOn: []string{"a"}},
+			recs: []pipeline.SWI{
+				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: inProgress},
+				{SubWorkItem: planner.SubWorkItem{ID: "b", DependsOn: []string{"a"}}, Order: 2, Status: pending},
 			},
 			want: "a", wantOK: true,
 		},
 		{
 			name: "dependency in progress blocks",
-			recs: []pipeline.SWIRecord{
-				{ID: "a", Order: 1, Status: failed},
-				{ID: "b", Order: 2, Status: pending, DependsOn: []string{"a"}},
+			recs: []pipeline.SWI{
+				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: failed},
+				{SubWorkItem: planner.SubWorkItem{ID: "b", DependsOn: []string{"a"}}, Order: 2, Status: pending},
 			},
 		},
 		{
 			name: "skips completed and starts the ready one",
-			recs: []pipeline.SWIRecord{
-				{ID: "a", Order: 1, Status: completed},
-				{ID: "b", Order: 2, Status: completed},
-				{ID: "c", Order: 3, Status: pending, DependsOn: []string{"a", "b"}},
+			recs: []pipeline.SWI{
+				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: completed},
+				{SubWorkItem: planner.SubWorkItem{ID: "b"}, Order: 2, Status: completed},
+				{SubWorkItem: planner.SubWorkItem{ID: "c", DependsOn: []string{"a", "b"}}, Order: 3, Status: pending},
 			},
 			want: "c", wantOK: true,
 		},
 		{
 			name: "unknown dependency never completes",
-			recs: []pipeline.SWIRecord{{ID: "a", Order: 1, Status: pending, DependsOn: []string{"ghost"}}},
+			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "a", DependsOn: []string{"ghost"}}, Order: 1, Status: pending}},
 		},
 		{
 			name: "all completed",
-			recs: []pipeline.SWIRecord{{ID: "a", Order: 1, Status: completed}},
+			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: completed}},
 		},
 	}
 	for _, tt := range tests {
@@ -83,15 +83,15 @@ func TestNextSWI(t *testing.T) {
 func TestSWIBranchAndBase(t *testing.T) {
 	t.Parallel()
 	snap := swiSnap(
-		pipeline.SWIRecord{ID: "a", Order: 1},
-		pipeline.SWIRecord{ID: "b", Order: 2, Branch: "cogworks/7/swi-2"},
-		pipeline.SWIRecord{ID: "c", Order: 3, DependsOn: []string{"b", "a"}},
-		pipeline.SWIRecord{ID: "d", Order: 4, DependsOn: []string{"a"}},
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1},
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "b"}, Order: 2, Branch: "cogworks/7/swi-2"},
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "c", DependsOn: []string{"b", "a"}}, Order: 3},
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "d", DependsOn: []string{"a"}}, Order: 4},
 	)
-	rec := func(id string) pipeline.SWIRecord {
-		r, _, ok := findSWI(snap, id)
-		require.True(t, ok)
-		return r
+	rec := func(id string) pipeline.SWI {
+		r := snap.SubWorkItem(id)
+		require.NotNil(t, r)
+		return *r
 	}
 	assert.Equal(t, "cogworks/7/swi-3", swiBranch(7, rec("c")))
 	assert.Equal(t, "cogworks/7/interfaces", swiBase(snap, rec("a")), "no dependency: the interface branch")
@@ -104,8 +104,8 @@ func TestSWIBranchAndBase(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"a", "b"}, []string{closure[0].ID, closure[1].ID})
 
-	cyclic := swiSnap(pipeline.SWIRecord{ID: "x", DependsOn: []string{"y"}}, pipeline.SWIRecord{ID: "y", DependsOn: []string{"x"}})
-	_, err = dependencyClosure(cyclic, cyclic.Artifacts.SubWorkItems[0])
+	cyclic := swiSnap(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "x", DependsOn: []string{"y"}}}, pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "y", DependsOn: []string{"x"}}})
+	_, err = dependencyClosure(cyclic, cyclic.SubWorkItems[0])
 	assert.ErrorContains(t, err, "x → y → x")
 }
 
@@ -115,11 +115,11 @@ func TestSetSWIStatusIsIdempotent(t *testing.T) {
 	ctx := context.Background()
 	repo := testenv.Repo.String()
 	n := env.Sim.SeedIssue(repo, testenv.Bot, "swi", "body", pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
-	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1, Status: string(pipeline.SWIPending)})
+	snap := swiSnap(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "a"}, Issue: n, Order: 1, Status: string(pipeline.SWIPending)})
 	gh := env.Client
 
 	require.NoError(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
-	assert.Equal(t, string(pipeline.SWIInProgress), snap.Artifacts.SubWorkItems[0].Status)
+	assert.Equal(t, string(pipeline.SWIInProgress), snap.SubWorkItems[0].Status)
 	assert.ElementsMatch(t, []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIInProgress)}, env.Sim.Labels(repo, n))
 
 	env.Sim.ResetRequests()
@@ -132,20 +132,15 @@ func TestSetSWIStatusIsIdempotent(t *testing.T) {
 	assert.ErrorContains(t, setSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
 }
 
-func TestSWIDataHelpers(t *testing.T) {
+func TestRecordCommitted(t *testing.T) {
 	t.Parallel()
-	snap := swiSnap()
-	assert.Empty(t, swiFeedback(snap, "a"))
-	addSWIFeedback(snap, "a", "review: fix X")
-	addSWIFeedback(snap, "a", "")
-	addSWIFeedback(snap, "a", "scenario: fix Y")
-	assert.Equal(t, "review: fix X\n\nscenario: fix Y", swiFeedback(snap, "a"))
-	setSWIFeedback(snap, "a", "")
-	assert.Nil(t, snap.SWIs, "cleared feedback leaves no empty record")
-
-	setSWIFiles(snap, "a", []string{"b.go", "a.go", "b.go"})
-	assert.Equal(t, []string{"a.go", "b.go"}, swiFiles(snap, "a"))
-	assert.Nil(t, swiFiles(snap, "none"))
+	var rec pipeline.SWI
+	recordCommitted(&rec, nil)
+	assert.Nil(t, rec.Committed, "nothing committed leaves no empty list")
+	recordCommitted(&rec, []string{"b.go", "a.go", "b.go"})
+	assert.Equal(t, []string{"a.go", "b.go"}, rec.Committed)
+	recordCommitted(&rec, []string{"c.go", "a.go"})
+	assert.Equal(t, []string{"a.go", "b.go", "c.go"}, rec.Committed, "earlier commits are kept")
 }
 
 func TestListAfterHeading(t *testing.T) {
@@ -175,17 +170,17 @@ func TestPlanItemFallsBackToTheSubIssueBody(t *testing.T) {
 	it := planner.SubWorkItem{ID: "a", Title: "Counter", Description: "Count things.",
 		Files: []string{"widgets/c.go"}, Symbols: []string{"Counter.Inc", "newCounter"}, Interfaces: []string{"IF-A", "IF-B"}}
 	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, subIssueBody(7, "<!-- cogworks:swi=7/a -->", it, nil))
-	snap := swiSnap(pipeline.SWIRecord{ID: "a", Issue: n, Order: 1})
+	snap := swiSnap(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "a"}, Issue: n, Order: 1})
 
-	got, err := planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	got, err := planItem(context.Background(), env.Client, testenv.Repo, snap.SubWorkItems[0])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-A", "IF-B"}, got.Interfaces)
 	assert.Equal(t, []string{"widgets/c.go"}, got.Files)
 	assert.Equal(t, []string{"Counter.Inc", "newCounter"}, got.Symbols, "the symbols survive the round trip")
 	assert.Equal(t, "Counter", got.Title)
 
-	snap.Plan = []planner.SubWorkItem{{ID: "a", Interfaces: []string{"IF-Z"}}}
-	got, err = planItem(context.Background(), env.Client, testenv.Repo, snap, snap.Artifacts.SubWorkItems[0])
+	snap.SubWorkItems[0].SubWorkItem = planner.SubWorkItem{ID: "a", Interfaces: []string{"IF-Z"}}
+	got, err = planItem(context.Background(), env.Client, testenv.Repo, snap.SubWorkItems[0])
 	require.NoError(t, err)
 	assert.Equal(t, []string{"IF-Z"}, got.Interfaces, "the stored plan wins")
 }

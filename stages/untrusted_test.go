@@ -73,7 +73,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			untrustedtest.AssertOnlyBotMarkers(t, specPullBody(42, []string{h}), untrustedtest.Want{})
 
 			finding := review.Finding{File: h, Line: 3, Severity: review.Severity(h), Criterion: h, Explanation: h}
-			out = prBody(prBodyInput{WorkItem: 42, SWI: pipeline.SWIRecord{ID: "swi-1", Issue: 50, DependsOn: []string{h}},
+			out = prBody(prBodyInput{WorkItem: 42, SWI: pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "swi-1", DependsOn: []string{h}}, Issue: 50},
 				Files: []domain.Artifact{{Path: h}}, SafetyCritical: true, Warnings: []string{h}, Other: []review.Finding{finding}})
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{})
 			untrustedtest.AssertTablesIntact(t, out)
@@ -85,7 +85,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			res := review.Result{Decision: review.DecisionRemediate, Blocking: []review.Finding{finding}, NonBlocking: []review.Finding{finding},
 				Passes: []review.Pass{{Name: review.PassSecurity, Findings: []review.Finding{finding}}}}
 			out = audit.Format(audit.Comment{Key: "42/review/swi-1", Title: "Review of swi-1",
-				Body: reviewSummary(pipeline.SWIRecord{ID: "swi-1", Issue: 50}, res, []string{h})})
+				Body: reviewSummary(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Issue: 50}, res, []string{h})})
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{Keys: []string{"42/review/swi-1"}})
 			untrustedtest.AssertTablesIntact(t, out)
 

@@ -118,7 +118,7 @@ func Run(t *testing.T, client *domain.Client, fx Fixtures) {
 			var de *domain.Error
 			require.True(t, errors.As(err, &de), "want *domain.Error timeout, got %v", err)
 			assert.Equal(t, domain.CodeTimeout, de.Code)
-			assert.True(t, de.Retryable())
+			assert.True(t, de.Transient())
 			assert.NoError(t, client.Health(ctx), "service unhealthy after a cancelled request")
 		})
 	}

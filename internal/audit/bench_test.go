@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 )
 
 // BenchmarkStatusComment renders the status comment of a work item late in
@@ -15,7 +16,8 @@ import (
 func BenchmarkStatusComment(b *testing.B) {
 	s := sampleSnapshot()
 	for i := range 200 {
-		s.SetSWI(fmt.Sprintf("swi-%d", i), pipeline.SWIState{Feedback: strings.Repeat("generated code passed go vet and go test; ", 4)})
+		s.SubWorkItems = append(s.SubWorkItems, pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: fmt.Sprintf("swi-%d", i+10)},
+			Feedback: strings.Repeat("generated code passed go vet and go test; ", 4)})
 	}
 	m := pipeline.StateMachine()
 	for b.Loop() {

@@ -11,7 +11,9 @@ import (
 
 // CostSummary is the ledger and budgets a report shows as a cost table.
 type CostSummary struct {
-	Ledger       pipeline.Ledger
+	Ledger pipeline.Ledger
+	// SubWorkItems carry what each sub-work-item cost (SWI.Usage).
+	SubWorkItems []pipeline.SWI
 	BudgetTokens int     // 0 = no token budget
 	BudgetUSD    float64 // 0 = no cost budget
 }
@@ -20,8 +22,9 @@ type CostSummary struct {
 // pipeline order, unknown names after, sorted), one per SWI (sorted by
 // id), the total, the budget and what remains. The total is the sum of
 // the stage rows; SWI rows break down the per-SWI stages' spend and are
-// not added again. A zero budget is shown as unlimited.
-func CostTable(l pipeline.Ledger, budgetTokens int, budgetUSD float64) string {
+// not added again; a SWI that made no call has no row. A zero budget is
+// shown as unlimited.
+func CostTable(l pipeline.Ledger, swis []pipeline.SWI, budgetTokens int, budgetUSD float64) string {
 	var b strings.Builder
 	b.WriteString("| scope | calls | input tokens | output tokens | total tokens | cost (USD) |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|\n")
@@ -38,9 +41,15 @@ func CostTable(l pipeline.Ledger, budgetTokens int, budgetUSD float64) string {
 		total.OutputTokens += u.OutputTokens
 		total.CostUSD += u.CostUSD
 	}
-	swis := mapKeys(l.PerSWI)
-	for _, id := range swis {
-		row("SWI "+code(id), l.PerSWI[id])
+	costed := make([]pipeline.SWI, 0, len(swis))
+	for _, w := range swis {
+		if w.Usage != (pipeline.Usage{}) {
+			costed = append(costed, w)
+		}
+	}
+	slices.SortStableFunc(costed, func(a, b pipeline.SWI) int { return strings.Compare(a.ID, b.ID) })
+	for _, w := range costed {
+		row("SWI "+code(w.ID), w.Usage)
 	}
 	fmt.Fprintf(&b, "| **total** | **%s** | **%s** | **%s** | **%s** | **%s** |\n", thousands(total.Calls),
 		thousands(total.InputTokens), thousands(total.OutputTokens), thousands(total.InputTokens+total.OutputTokens), usd(total.CostUSD))

@@ -56,7 +56,7 @@ func FailureReport(f Failure) string {
 	b.WriteString(attemptsSection(f.Attempts))
 	if f.Cost != nil {
 		b.WriteString("#### Cost\n\n")
-		b.WriteString(CostTable(f.Cost.Ledger, f.Cost.BudgetTokens, f.Cost.BudgetUSD))
+		b.WriteString(CostTable(f.Cost.Ledger, f.Cost.SubWorkItems, f.Cost.BudgetTokens, f.Cost.BudgetUSD))
 	}
 	title := "pipeline halted at " + f.Stage // Format makes the title inert
 	if f.SWI != "" {

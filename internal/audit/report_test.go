@@ -10,6 +10,7 @@ import (
 
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 )
 
 func sampleLedger() pipeline.Ledger {
@@ -19,10 +20,19 @@ func sampleLedger() pipeline.Ledger {
 			"intake":          {Calls: 1, InputTokens: 3000, OutputTokens: 400, CostUSD: 0.0150},
 			"code-generation": {Calls: 5, InputTokens: 120000, OutputTokens: 30000, CostUSD: 0.81},
 		},
-		PerSWI: map[string]pipeline.Usage{
-			"swi-2": {Calls: 2, InputTokens: 50000, OutputTokens: 10000, CostUSD: 0.3},
-			"swi-1": {Calls: 3, InputTokens: 70000, OutputTokens: 20000, CostUSD: 0.51},
-		},
+	}
+}
+
+// sampleSWIs are two sub-work-items, the second depending on the first,
+// with what each cost.
+func sampleSWIs() []pipeline.SWI {
+	return []pipeline.SWI{
+		{SubWorkItem: planner.SubWorkItem{ID: "swi-2", DependsOn: []string{"swi-1"}}, Issue: 51, Order: 1, Status: "in-progress",
+			Attempts: map[string]int{"code-generation": 2},
+			Usage:    pipeline.Usage{Calls: 2, InputTokens: 50000, OutputTokens: 10000, CostUSD: 0.3}},
+		{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Issue: 50, Order: 0, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52,
+			Usage: pipeline.Usage{Calls: 3, InputTokens: 70000, OutputTokens: 20000, CostUSD: 0.51}},
+		{SubWorkItem: planner.SubWorkItem{ID: "swi-3"}, Issue: 53, Order: 2, Status: "pending"},
 	}
 }
 
@@ -31,14 +41,12 @@ func sampleSnapshot() pipeline.Snapshot {
 	s := pipeline.NewSnapshot("acme/brakes", 42)
 	s.Stage = pipeline.StageReview
 	s.CurrentSWI = "swi-2"
-	s.Attempts = map[string]int{"intake": 1, "swi/swi-2/code-generation": 2}
+	s.Attempts = map[string]int{"intake": 1}
 	s.Artifacts = pipeline.Artifacts{
 		SpecBranch: "cogworks/42/spec", SpecPR: 43, InterfaceBranch: "cogworks/42/interfaces", InterfacePR: 44,
-		SubWorkItems: []pipeline.SWIRecord{
-			{ID: "swi-1", Issue: 50, Order: 0, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52},
-			{ID: "swi-2", Issue: 51, Order: 1, DependsOn: []string{"swi-1"}, Status: "in-progress"},
-		},
 	}
+	swis := sampleSWIs()
+	s.SubWorkItems = []pipeline.SWI{swis[1], swis[0]}
 	s.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"},
 		EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, SafetyAffecting: true, Rationale: "brake module"}
 	s.Ledger = sampleLedger()
@@ -47,22 +55,22 @@ func sampleSnapshot() pipeline.Snapshot {
 }
 
 func TestCostTableGolden(t *testing.T) {
-	golden(t, "cost_table.md", CostTable(sampleLedger(), 500000, 10))
+	golden(t, "cost_table.md", CostTable(sampleLedger(), sampleSWIs(), 500000, 10))
 }
 
 func TestCostTable(t *testing.T) {
 	t.Run("unlimited budget", func(t *testing.T) {
-		out := CostTable(pipeline.Ledger{}, 0, 0)
+		out := CostTable(pipeline.Ledger{}, nil, 0, 0)
 		assert.Contains(t, out, "| **total** | **0** | **0** | **0** | **0** | **$0.0000** |")
 		assert.Contains(t, out, "| budget | | | | unlimited | unlimited |")
 		assert.Contains(t, out, "| remaining | | | | — | — |")
 	})
 	t.Run("over budget", func(t *testing.T) {
-		out := CostTable(sampleLedger(), 100000, 0.5)
+		out := CostTable(sampleLedger(), sampleSWIs(), 100000, 0.5)
 		assert.Contains(t, out, "| remaining | | | | 99,400 over budget ⚠️ | $0.5350 over budget ⚠️ |")
 	})
 	t.Run("total sums stages, SWIs are a breakdown", func(t *testing.T) {
-		out := CostTable(sampleLedger(), 0, 0)
+		out := CostTable(sampleLedger(), sampleSWIs(), 0, 0)
 		assert.Contains(t, out, "| **total** | **8** | **163,000** | **36,400** | **199,400** | **$1.0350** |")
 		assert.Less(t, strings.Index(out, "stage `intake`"), strings.Index(out, "stage `architecture`"), "pipeline order")
 		assert.Less(t, strings.Index(out, "SWI `swi-1`"), strings.Index(out, "SWI `swi-2`"))
@@ -112,8 +120,8 @@ func TestStatusCommentRedactsSnapshotSecrets(t *testing.T) {
 	s := sampleSnapshot()
 	token := "ghp_0123456789abcdefghijABCDEFGHIJ0123"
 	pem := "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----"
-	s.SetSWI("leak", pipeline.SWIState{Feedback: "token " + token})
-	s.SetSWI("key", pipeline.SWIState{Feedback: pem})
+	s.SubWorkItems = append(s.SubWorkItems, pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "leak"}, Feedback: "token " + token},
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "key"}, Feedback: pem})
 	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{})
 	require.NoError(t, err)
 	assert.NotContains(t, out, token)
@@ -122,8 +130,8 @@ func TestStatusCommentRedactsSnapshotSecrets(t *testing.T) {
 	parsed, found, err := pipeline.ParseSnapshot(out)
 	require.NoError(t, err, "redaction keeps the block parseable")
 	require.True(t, found)
-	assert.Equal(t, "token "+Redacted, parsed.SWI("leak").Feedback)
-	assert.Equal(t, Redacted, parsed.SWI("key").Feedback)
+	assert.Equal(t, "token "+Redacted, parsed.SubWorkItem("leak").Feedback)
+	assert.Equal(t, Redacted, parsed.SubWorkItem("key").Feedback)
 }
 
 func TestAssertPSM007_StageEntryComment(t *testing.T) {
@@ -149,7 +157,7 @@ func sampleFailure() Failure {
 			}},
 			{N: 3, Summary: "LLM returned the same code"},
 		},
-		Cost: &CostSummary{Ledger: sampleLedger(), BudgetTokens: 500000, BudgetUSD: 10},
+		Cost: &CostSummary{Ledger: sampleLedger(), SubWorkItems: sampleSWIs(), BudgetTokens: 500000, BudgetUSD: 10},
 	}
 }
 

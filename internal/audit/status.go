@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -56,10 +57,10 @@ func StatusComment(s pipeline.Snapshot, m pipeline.Machine, opts StatusOptions) 
 			pipeline.LabelApprove, oneLine(strings.Join(opts.RejectedApprovals, ", ")))
 	}
 	fmt.Fprintf(&b, "```mermaid\n%s```\n\n", m.Mermaid(pipeline.StateForSnapshot(s)))
-	writeArtifacts(&b, s.Artifacts)
+	writeArtifacts(&b, s.Artifacts, s.SubWorkItems)
 	writeApprovals(&b, s.Approvals)
 	b.WriteString("#### Cost so far\n\n")
-	b.WriteString(CostTable(s.Ledger, opts.BudgetTokens, opts.BudgetUSD))
+	b.WriteString(CostTable(s.Ledger, s.SubWorkItems, opts.BudgetTokens, opts.BudgetUSD))
 	return Format(Comment{Key: StatusKey(s.WorkItem), Title: fmt.Sprintf("status of #%d", s.WorkItem), Body: b.String(), Hidden: block}), nil
 }
 
@@ -90,16 +91,27 @@ func writeState(b *strings.Builder, s pipeline.Snapshot) {
 	if f := s.Failure; f != nil {
 		fmt.Fprintf(b, "**Failure:** at %s: %s (apply `%s` or comment `/cogworks retry` to resume)\n\n", code(string(f.Stage)), oneLine(f.Reason), pipeline.LabelRetry)
 	}
-	if len(s.Attempts) > 0 {
-		parts := make([]string, 0, len(s.Attempts))
-		for _, k := range mapKeys(s.Attempts) {
-			parts = append(parts, fmt.Sprintf("%s %d", code(k), s.Attempts[k]))
+	// A per-SWI stage's attempts are named swi/<id>/<stage>, beside the
+	// work item's stages, sorted together.
+	attempts := maps.Clone(s.Attempts)
+	for _, w := range s.SubWorkItems {
+		for stage, n := range w.Attempts {
+			if attempts == nil {
+				attempts = map[string]int{}
+			}
+			attempts["swi/"+w.ID+"/"+stage] = n
+		}
+	}
+	if len(attempts) > 0 {
+		parts := make([]string, 0, len(attempts))
+		for _, k := range mapKeys(attempts) {
+			parts = append(parts, fmt.Sprintf("%s %d", code(k), attempts[k]))
 		}
 		fmt.Fprintf(b, "**Attempts:** %s\n\n", strings.Join(parts, ", "))
 	}
 }
 
-func writeArtifacts(b *strings.Builder, a pipeline.Artifacts) {
+func writeArtifacts(b *strings.Builder, a pipeline.Artifacts, swis []pipeline.SWI) {
 	b.WriteString("#### Artifacts\n\n")
 	pr := func(name string, number int, branch string) {
 		if number == 0 && branch == "" {
@@ -117,11 +129,11 @@ func writeArtifacts(b *strings.Builder, a pipeline.Artifacts) {
 		b.WriteString("- none yet\n")
 	}
 	b.WriteString("\n")
-	if len(a.SubWorkItems) == 0 {
+	if len(swis) == 0 {
 		return
 	}
 	b.WriteString("#### Sub-work-items\n\n| SWI | issue | order | depends on | status | PR |\n|---|---|---:|---|---|---|\n")
-	for _, w := range a.SubWorkItems {
+	for _, w := range swis {
 		deps := make([]string, len(w.DependsOn))
 		for i, d := range w.DependsOn {
 			deps[i] = code(d)

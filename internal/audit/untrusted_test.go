@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
 
@@ -46,20 +47,21 @@ func hostileSnapshot(h string) pipeline.Snapshot {
 	s := pipeline.NewSnapshot("acme/brakes", 42)
 	s.Stage = pipeline.StageReview
 	s.CurrentSWI = h
-	s.Attempts = map[string]int{h: 1, "swi/" + h + "/review": 2}
-	s.Artifacts = pipeline.Artifacts{SpecBranch: h, SpecPR: 43, InterfaceBranch: h, SubWorkItems: []pipeline.SWIRecord{
-		{ID: h, Issue: 50, Order: 1, DependsOn: []string{h, "swi-1"}, Status: h, Branch: h, PR: 52},
-	}}
+	s.Attempts = map[string]int{h: 1}
+	s.Artifacts = pipeline.Artifacts{SpecBranch: h, SpecPR: 43, InterfaceBranch: h}
 	s.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{h}, Rationale: h}
 	s.Ledger = pipeline.Ledger{
 		PerStage: map[string]pipeline.Usage{h: {Calls: 1, InputTokens: 10, OutputTokens: 2, CostUSD: 0.01}, "intake": {Calls: 1}},
-		PerSWI:   map[string]pipeline.Usage{h: {Calls: 1}},
 	}
 	s.Approvals = []pipeline.Approval{{Stage: pipeline.StageArchitecture, SWI: h, By: h, At: at, Via: h}}
 	s.Gate = &pipeline.GateRecord{Stage: pipeline.StageReview, SWI: h, Since: at, Reason: h}
 	s.Failure = &pipeline.FailureRecord{Stage: pipeline.StageReview, SWI: h, Reason: h, At: at}
 	s.Interfaces = []pipeline.InterfaceDecl{{ID: h, Name: h, File: h, Summary: h}}
-	s.SetSWI(h, pipeline.SWIState{Feedback: h, Files: []string{h}, Findings: []review.Finding{{File: h, Severity: review.Severity(h), Explanation: h}}})
+	s.SubWorkItems = []pipeline.SWI{{
+		SubWorkItem: planner.SubWorkItem{ID: h, Title: h, Description: h, Files: []string{h}, Interfaces: []string{h}, Tests: h, DependsOn: []string{h, "swi-1"}},
+		Issue:       50, Order: 1, Status: h, Branch: h, PR: 52, Attempts: map[string]int{"review": 2, h: 1}, Usage: pipeline.Usage{Calls: 1},
+		Feedback: h, Committed: []string{h}, Findings: []review.Finding{{File: h, Severity: review.Severity(h), Explanation: h}},
+	}}
 	return s
 }
 
@@ -95,7 +97,7 @@ func TestRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			failure := audit.FailureReport(audit.Failure{
 				WorkItem: 42, Stage: "review", SWI: h, Reason: h,
 				Attempts: []audit.Attempt{{N: 1, Summary: h, Diagnostics: []string{h, h + "\n" + h}}},
-				Cost:     &audit.CostSummary{Ledger: snap.Ledger},
+				Cost:     &audit.CostSummary{Ledger: snap.Ledger, SubWorkItems: snap.SubWorkItems},
 			})
 			untrustedtest.AssertOnlyBotMarkers(t, failure, untrustedtest.Want{Keys: []string{audit.FailureKey(42, "review")}})
 			untrustedtest.AssertTablesIntact(t, failure)

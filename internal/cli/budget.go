@@ -151,9 +151,10 @@ func firstNonEmptyString(vs ...string) string {
 	return ""
 }
 
-// writeCostReport renders the ledger against the budget: the cost table
-// (with its budget and remaining rows) followed by the price line.
-func writeCostReport(w io.Writer, l pipeline.Ledger, b PipelineBudget) error {
-	_, err := fmt.Fprintf(w, "%s\n%s\n", audit.CostTable(l, b.MaxTokens, b.MaxCostUSD), b.PriceLine())
+// writeCostReport renders a snapshot's costs against the budget: the cost
+// table (stages, sub-work-items, budget and remaining rows) followed by
+// the price line.
+func writeCostReport(w io.Writer, snap pipeline.Snapshot, b PipelineBudget) error {
+	_, err := fmt.Fprintf(w, "%s\n%s\n", audit.CostTable(snap.Ledger, snap.SubWorkItems, b.MaxTokens, b.MaxCostUSD), b.PriceLine())
 	return err
 }

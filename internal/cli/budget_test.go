@@ -12,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 )
 
 // budgetLines returns the "| budget |" rows of every cost table in text.
@@ -83,4 +84,18 @@ func TestTinyCostBudgetHaltsThePipelineAndEveryViewShowsOneBudget(t *testing.T) 
 		assert.Equal(t, []string{want}, budgetLines(cliOut.String()), cmd[0])
 		assert.Contains(t, cliOut.String(), "price: scripted-demo at $3 / $15 per million input / output tokens", cmd[0])
 	}
+}
+
+func TestWriteCostReportShowsEachSubWorkItemsCost(t *testing.T) {
+	t.Parallel()
+	snap := pipeline.NewSnapshot("acme/widgets", 1)
+	snap.Ledger.PerStage = map[string]pipeline.Usage{"code-generation": {Calls: 2, InputTokens: 100, OutputTokens: 20}}
+	snap.SubWorkItems = []pipeline.SWI{
+		{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Usage: pipeline.Usage{Calls: 2, InputTokens: 100, OutputTokens: 20}},
+		{SubWorkItem: planner.SubWorkItem{ID: "swi-2"}},
+	}
+	var out bytes.Buffer
+	require.NoError(t, writeCostReport(&out, snap, PipelineBudget{MaxTokens: 1000}))
+	assert.Contains(t, out.String(), "| SWI `swi-1` | 2 | 100 | 20 | 120 |", "the record's cost has its row")
+	assert.NotContains(t, out.String(), "swi-2", "a SWI that made no call has none")
 }

@@ -42,7 +42,7 @@ config and what remains, and the model's price and where it comes from.` +
 			if err != nil {
 				return err
 			}
-			return writeCostReport(f.IO.Out, snap.Ledger, f.Budget(cfg))
+			return writeCostReport(f.IO.Out, snap, f.Budget(cfg))
 		},
 	}
 	cmd.Flags().StringVar(&repoName, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY, else the origin remote)")

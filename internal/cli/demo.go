@@ -300,7 +300,7 @@ func summarise(ctx context.Context, df *Factory, out io.Writer, sim *githubsim.S
 	report.Snapshot = snap
 	report.Pulls = sim.Pulls(report.Repo.String())
 	report.Comments = len(sim.Comments(report.Repo.String(), report.Issue))
-	for _, swi := range snap.Artifacts.SubWorkItems {
+	for _, swi := range snap.SubWorkItems {
 		report.SubIssues = append(report.SubIssues, swi.Issue)
 	}
 	sort.Ints(report.SubIssues)
@@ -310,7 +310,7 @@ func summarise(ctx context.Context, df *Factory, out io.Writer, sim *githubsim.S
 		fmt.Fprintf(out, "  #%-3d %-28s → %-22s %s  %s\n", pr.Number, pr.Head, pr.Base, pr.State, pr.Title)
 	}
 	fmt.Fprintln(out, "\nSub-work-items:")
-	for _, swi := range snap.Artifacts.SubWorkItems {
+	for _, swi := range snap.SubWorkItems {
 		fmt.Fprintf(out, "  %d. %-10s issue #%-3d %-10s PR #%d  branch %s\n", swi.Order, swi.ID, swi.Issue, swi.Status, swi.PR, swi.Branch)
 	}
 	var requests int64
@@ -322,7 +322,7 @@ func summarise(ctx context.Context, df *Factory, out io.Writer, sim *githubsim.S
 	if err != nil {
 		return err
 	}
-	return writeCostReport(out, snap.Ledger, df.Budget(cfg))
+	return writeCostReport(out, snap, df.Budget(cfg))
 }
 
 func oneLine(s string, max int) string {

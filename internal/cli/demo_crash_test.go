@@ -173,12 +173,12 @@ func capturePipeline(t *testing.T, r *DemoReport) pipelineState {
 		}
 		st.Issues++
 	}
-	for _, swi := range r.Snapshot.Artifacts.SubWorkItems {
+	for _, swi := range r.Snapshot.SubWorkItems {
 		labels := append([]string(nil), r.Sim.Labels(repo, swi.Issue)...)
 		sort.Strings(labels)
 		st.SWIs = append(st.SWIs, fmt.Sprintf("%s #%d %s PR#%d %v", swi.ID, swi.Issue, swi.Status, swi.PR, labels))
 	}
-	last := r.Snapshot.Artifacts.SubWorkItems[len(r.Snapshot.Artifacts.SubWorkItems)-1]
+	last := r.Snapshot.SubWorkItems[len(r.Snapshot.SubWorkItems)-1]
 	st.HeadCode = r.Sim.BranchFiles(repo, last.Branch)
 	return st
 }

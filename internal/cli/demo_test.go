@@ -52,8 +52,8 @@ func checkDemoCompleted(t *testing.T, report *DemoReport, text string) {
 	assert.Equal(t, engine.OutcomeComplete, report.Final)
 	assert.Equal(t, pipeline.StageComplete, report.Snapshot.Stage)
 	assert.Contains(t, report.Sim.Labels(report.Repo.String(), report.Issue), "cogworks:stage:complete")
-	require.Len(t, report.Snapshot.Artifacts.SubWorkItems, 2)
-	for _, swi := range report.Snapshot.Artifacts.SubWorkItems {
+	require.Len(t, report.Snapshot.SubWorkItems, 2)
+	for _, swi := range report.Snapshot.SubWorkItems {
 		assert.Equal(t, "completed", swi.Status)
 		assert.NotZero(t, swi.PR)
 	}
@@ -78,7 +78,7 @@ func checkDemoCompleted(t *testing.T, report *DemoReport, text string) {
 
 	// The top of the PR stack holds every SWI's code: build and test it
 	// through the domain service, on a workspace made of the branch's files.
-	last := report.Snapshot.Artifacts.SubWorkItems[1]
+	last := report.Snapshot.SubWorkItems[1]
 	files := report.Sim.BranchFiles(report.Repo.String(), last.Branch)
 	require.Contains(t, files, "telemetry/publisher.go")
 	require.Contains(t, files, "telemetry/brake.go")

@@ -73,7 +73,7 @@ func TestCostReportPrintsTheTableDate(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	b := envFactory(nil).Budget(config.Default())
-	require.NoError(t, writeCostReport(&out, pipeline.Ledger{}, b))
+	require.NoError(t, writeCostReport(&out, pipeline.Snapshot{}, b))
 	assert.Contains(t, out.String(), "price: claude-sonnet-4-6 at $3 / $15 per million input / output tokens, cache reads $0.3 / writes $3.75")
 	assert.Contains(t, out.String(), "as of "+llm.ModelTableAsOf)
 }

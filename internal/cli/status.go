@@ -121,13 +121,13 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 	if snap.Artifacts.InterfacePR > 0 {
 		fmt.Fprintf(w, "interface PR: #%d\n", snap.Artifacts.InterfacePR)
 	}
-	for _, swi := range snap.Artifacts.SubWorkItems {
+	for _, swi := range snap.SubWorkItems {
 		fmt.Fprintf(w, "  %d. %s  #%d  %s  PR #%d\n", swi.Order, swi.ID, swi.Issue, swi.Status, swi.PR)
 	}
 	if warning := budget.Warning(); warning != "" {
 		fmt.Fprintf(w, "warning: %s\n", warning)
 	}
-	return writeCostReport(w, snap.Ledger, budget)
+	return writeCostReport(w, snap, budget)
 }
 
 // ReadSnapshot reads a work item's state snapshot from its status comment.

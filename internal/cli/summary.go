@@ -81,7 +81,7 @@ func (r runReport) PullRequests() []int {
 	}
 	add(a.SpecPR)
 	add(a.InterfacePR)
-	for _, s := range a.SubWorkItems {
+	for _, s := range r.Snapshot.SubWorkItems {
 		add(s.PR)
 	}
 	sort.Ints(prs)
@@ -140,7 +140,7 @@ func (r runReport) Markdown() string {
 	}
 	if r.Snapshot != nil {
 		b.WriteString("**Cost**\n\n")
-		b.WriteString(audit.CostTable(r.Snapshot.Ledger, r.BudgetTokens, r.BudgetUSD))
+		b.WriteString(audit.CostTable(r.Snapshot.Ledger, r.Snapshot.SubWorkItems, r.BudgetTokens, r.BudgetUSD))
 		b.WriteString("\n")
 	}
 	return b.String()

@@ -15,6 +15,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 )
 
 // An event for an issue without cogworks:run exits 0 before any GitHub
@@ -86,8 +87,8 @@ func TestRunReport(t *testing.T) {
 	t.Parallel()
 	snap := &pipeline.Snapshot{Stage: pipeline.StageIntegration, Artifacts: pipeline.Artifacts{
 		SpecPR: 4, InterfacePR: 9,
-		SubWorkItems: []pipeline.SWIRecord{{ID: "b", PR: 12}, {ID: "a", PR: 11}, {ID: "c"}},
-	}, Ledger: pipeline.Ledger{PerStage: map[string]pipeline.Usage{"intake": {Calls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0123}}}}
+	}, SubWorkItems: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "b"}, PR: 12}, {SubWorkItem: planner.SubWorkItem{ID: "a"}, PR: 11}, {SubWorkItem: planner.SubWorkItem{ID: "c"}}},
+		Ledger: pipeline.Ledger{PerStage: map[string]pipeline.Usage{"intake": {Calls: 1, InputTokens: 1000, OutputTokens: 200, CostUSD: 0.0123}}}}
 	steps := []engine.Result{{Issue: 3, Stage: "planning", Action: "execute", Outcome: engine.OutcomeAdvanced, Reason: "a | b\nc"}}
 	tests := []struct {
 		name        string

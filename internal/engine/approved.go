@@ -27,7 +27,7 @@ const reasonChanged = "the issue changed after approval; a writer must re-approv
 // holdUnapproved pins the issue or pauses the step before the executor
 // runs. held reports a pause: snap then carries the gate and the step
 // writes it without executing anything.
-func (s *stepper) holdUnapproved(ctx context.Context, o *observed, snap *pipeline.Snapshot, v pipeline.Verdict, a *action) (held bool, err error) {
+func (s *stepper) holdUnapproved(ctx context.Context, o *wakeFacts, snap *pipeline.Snapshot, v pipeline.Verdict, a *action) (held bool, err error) {
 	digest := pipeline.IssueDigest(o.issue.Title, o.issue.Body)
 	now := s.d.now()
 	switch {
@@ -71,7 +71,7 @@ func (s *stepper) holdUnapproved(ctx context.Context, o *observed, snap *pipelin
 // whether its text is the pinned one; the executor then gets the fresh
 // text. A failed read counts as no match: the step pauses, which a writer
 // can lift.
-func (s *stepper) freshMatches(ctx context.Context, o *observed, pin string) bool {
+func (s *stepper) freshMatches(ctx context.Context, o *wakeFacts, pin string) bool {
 	issue, err := s.d.GitHub.GetIssue(ctx, s.ref.Repo, s.ref.Issue)
 	if err != nil {
 		s.d.logger().Warn("re-read the issue to compare with the approved text", "issue", s.ref.Issue, "error", err)
@@ -145,7 +145,7 @@ func (s *stepper) trigger(ctx context.Context) (actor string, writer bool, err e
 // untrustedTrigger reports, before the lock is taken, that a fresh item's
 // cogworks:run was applied by someone without write permission and no
 // writer approved it: the step then writes nothing at all.
-func (s *stepper) untrustedTrigger(ctx context.Context, o *observed, v pipeline.Verdict) (string, bool, error) {
+func (s *stepper) untrustedTrigger(ctx context.Context, o *wakeFacts, v pipeline.Verdict) (string, bool, error) {
 	if !s.d.Config.Trust.RequireWriterTrigger || v.Decision != pipeline.DecisionRun || v.Action != pipeline.ActionExecute ||
 		o.obs.HasSnapshot || len(o.obs.Labels.Stages) > 0 {
 		return "", false, nil
@@ -165,7 +165,7 @@ func (s *stepper) untrustedTrigger(ctx context.Context, o *observed, v pipeline.
 // held for its trigger: one comment list (the only request an untrusted
 // trigger adds per event) and at most maxTriggerActors permission checks.
 // The command itself is then handled under the lock like any other.
-func (s *stepper) approvedByCommand(ctx context.Context, o *observed) (bool, error) {
+func (s *stepper) approvedByCommand(ctx context.Context, o *wakeFacts) (bool, error) {
 	if o.comments == nil {
 		comments, err := s.d.GitHub.ListComments(ctx, s.ref.Repo, s.ref.Issue)
 		if err != nil {

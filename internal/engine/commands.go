@@ -55,8 +55,8 @@ func (c commandState) work() bool { return len(c.pending) > 0 || c.lift }
 // scanCommands notes the pending commands and whether a stop is lifted,
 // from the comments just read. It reads the issue's events only for a
 // stopped pipeline whose cogworks:run label is back.
-func (s *stepper) scanCommands(ctx context.Context, o *observed) error {
-	o.cmd = commandState{}
+func (s *stepper) scanCommands(ctx context.Context, o *wakeFacts, cs *commandState) error {
+	*cs = commandState{}
 	if !o.obs.HasSnapshot && !o.obs.Labels.Run {
 		return nil // not a CogWorks pipeline: its comments are not for us
 	}
@@ -65,10 +65,10 @@ func (s *stepper) scanCommands(ctx context.Context, o *observed) error {
 			continue
 		}
 		if cmds := commands.Parse(c.Body); len(cmds) > 0 {
-			o.cmd.pending = append(o.cmd.pending, pendingCommand{comment: c, commands: cmds})
+			cs.pending = append(cs.pending, pendingCommand{comment: c, commands: cmds})
 		}
 	}
-	slices.SortFunc(o.cmd.pending, func(a, b pendingCommand) int { return cmp.Compare(a.comment.ID, b.comment.ID) })
+	slices.SortFunc(cs.pending, func(a, b pendingCommand) int { return cmp.Compare(a.comment.ID, b.comment.ID) })
 	stop := o.snap.Stopped
 	if !o.obs.HasSnapshot || stop == nil || !o.obs.Labels.Run {
 		return nil
@@ -81,7 +81,7 @@ func (s *stepper) scanCommands(ctx context.Context, o *observed) error {
 		// Newer than the stop comment, by GitHub's own clock; the bot's
 		// label writes never lift a stop.
 		if e.Event == "labeled" && e.Label == pipeline.LabelRun && e.Actor != s.d.BotLogin && e.CreatedAt.After(stop.At) {
-			o.cmd.lift = true
+			cs.lift = true
 		}
 	}
 	return nil
@@ -90,11 +90,11 @@ func (s *stepper) scanCommands(ctx context.Context, o *observed) error {
 // liftStop resumes a stopped pipeline whose cogworks:run label was applied
 // again. Call it under the lock before the label drift is computed: the
 // label is then expected, not someone else's edit.
-func (s *stepper) liftStop(o *observed) {
-	if o.cmd.lift && o.snap.Stopped != nil {
+func (s *stepper) liftStop(o *wakeFacts, cs *commandState) {
+	if cs.lift && o.snap.Stopped != nil {
 		o.snap.Stopped = nil
 		o.obs.Snapshot = o.snap
-		o.cmd.handled = true
+		cs.handled = true
 	}
 }
 
@@ -103,14 +103,14 @@ func (s *stepper) liftStop(o *observed) {
 // applies the effect to the snapshot and the observation (so that the
 // decision that follows sees it) and replies where there is something to
 // say.
-func (s *stepper) applyCommands(ctx context.Context, o *observed) error {
+func (s *stepper) applyCommands(ctx context.Context, o *wakeFacts, cs *commandState) error {
 	perms := map[string]string{}
-	for _, p := range o.cmd.pending {
+	for _, p := range cs.pending {
 		c := p.comment
 		if err := s.react(ctx, c.ID, github.ReactionEyes); isNotFound(err) {
 			// Deleted since the comments were read: a withdrawn command.
 			o.snap.CommandsSeen = max(o.snap.CommandsSeen, c.ID)
-			o.cmd.handled = true
+			cs.handled = true
 			continue
 		} else if err != nil {
 			return err
@@ -122,7 +122,7 @@ func (s *stepper) applyCommands(ctx context.Context, o *observed) error {
 		var replies []string
 		ok := true
 		for _, cmd := range cmds {
-			reply, done, err := s.command(ctx, o, c, cmd, perms)
+			reply, done, err := s.command(ctx, o, cs, c, cmd, perms)
 			if err != nil {
 				return err
 			}
@@ -146,16 +146,16 @@ func (s *stepper) applyCommands(ctx context.Context, o *observed) error {
 			return err
 		}
 		o.snap.CommandsSeen = max(o.snap.CommandsSeen, c.ID)
-		o.cmd.handled = true
+		cs.handled = true
 	}
-	o.cmd.pending = nil
+	cs.pending = nil
 	o.obs.Snapshot = o.snap
 	return nil
 }
 
 // command applies one command of comment c; it returns the reply ("" for
 // none) and whether the command did what it asked.
-func (s *stepper) command(ctx context.Context, o *observed, c github.Comment, cmd commands.Command, perms map[string]string) (string, bool, error) {
+func (s *stepper) command(ctx context.Context, o *wakeFacts, cs *commandState, c github.Comment, cmd commands.Command, perms map[string]string) (string, bool, error) {
 	who := "@" + audit.Untrusted(c.User)
 	switch cmd.Name {
 	case commands.Help:
@@ -205,7 +205,7 @@ func (s *stepper) command(ctx context.Context, o *observed, c github.Comment, cm
 		switch {
 		case snap.Stopped != nil:
 			snap.Stopped = nil
-			o.cmd.rerun, o.obs.Labels.Run = true, true
+			cs.rerun, o.obs.Labels.Run = true, true
 		case snap.Stage == pipeline.StageFailed:
 			o.obs.Labels.Retry = true
 		default:
@@ -219,14 +219,14 @@ func (s *stepper) command(ctx context.Context, o *observed, c github.Comment, cm
 			return fmt.Sprintf("%s, the pipeline already ended (`%s`); there is nothing to stop.", who, stage), false, nil
 		case snap.Stopped == nil:
 			snap.Stopped = &pipeline.StopRecord{By: c.User, At: c.CreatedAt, CommentID: c.ID}
-			o.cmd.rerun = false
+			cs.rerun = false
 		}
 	}
 	return "", true, nil
 }
 
 // statusReply links the status comment.
-func (s *stepper) statusReply(o *observed, who string) string {
+func (s *stepper) statusReply(o *wakeFacts, who string) string {
 	status, ok := idem.FindComment(o.comments, s.d.BotLogin, statusKey(s.ref.Issue))
 	if !ok || status.HTMLURL == "" {
 		return fmt.Sprintf("%s, there is no status comment yet; it appears once the pipeline takes its first step.", who)

@@ -212,6 +212,12 @@ func (d Deps) validate() error {
 	return errors.Join(errs...)
 }
 
+// transient is the one interface by which an adapter says an error is an
+// outage that a later invocation may get past: the GitHub client's
+// APIError (5xx, 429), RateLimitError and NetworkError, the LLM gateway's
+// ProviderError and a domain service's domain.Error implement it.
+type transient interface{ Transient() bool }
+
 // isTransient reports whether err should leave the pipeline state alone.
 func isTransient(err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -221,10 +227,6 @@ func isTransient(err error) bool {
 	if errors.As(err, &te) {
 		return true
 	}
-	var r interface{ Retryable() bool }
-	if errors.As(err, &r) && r.Retryable() {
-		return true
-	}
-	var t interface{ Transient() bool } // e.g. an LLM provider outage
+	var t transient
 	return errors.As(err, &t) && t.Transient()
 }

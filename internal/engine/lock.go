@@ -26,7 +26,7 @@ import (
 // acquire takes the lock. A loser withdraws its claim and makes no other
 // write. A write whose response was lost (the process lives on) is found
 // again by its key rather than left behind as an orphaned claim.
-func (s *stepper) acquire(ctx context.Context, o *observed) (bool, error) {
+func (s *stepper) acquire(ctx context.Context, o *wakeFacts) (bool, error) {
 	if o.obs.Lock == pipeline.LockStale {
 		s.d.logger().Warn("taking over stale lock", "issue", s.ref.Issue, "lock_timeout", s.policy().Timeout.String())
 	}
@@ -144,7 +144,7 @@ func (s *stepper) release(ctx context.Context, o *observed, record string) {
 			log.Error("release lock claim", "issue", s.ref.Issue, "comment", s.claim.CommentID, "error", err)
 		}
 	}
-	want := o.want
+	want := o.labels.want
 	if want == nil {
 		want = o.issue.Labels
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 )
 
 // TestMachineVariantSkipsStages runs the engine, unchanged, through a
@@ -69,17 +70,14 @@ func TestMachineRemediationGuardFailsTheStage(t *testing.T) {
 	}
 	f.deps.Config.Budgets.ReviewMaxRemediationCycles = 2
 	f.deps.Executors[pipeline.StagePlanning] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-		in.Snapshot.Artifacts.SubWorkItems = []pipeline.SWIRecord{{ID: "swi-1", Status: "in-progress"}}
+		in.Snapshot.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Status: "in-progress"}}
 		in.Snapshot.CurrentSWI = "swi-1"
 		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	reviews := 0
 	f.deps.Executors[pipeline.StageReview] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		reviews++
-		if in.Snapshot.RemediationCycles == nil {
-			in.Snapshot.RemediationCycles = map[string]int{}
-		}
-		in.Snapshot.RemediationCycles[in.Snapshot.CurrentSWI]++
+		in.Snapshot.SubWorkItem(in.Snapshot.CurrentSWI).RemediationCycles++
 		return StageResult{Event: pipeline.EventRemediate}, nil
 	})
 

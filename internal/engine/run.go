@@ -31,14 +31,14 @@ import (
 // the step's record for the claim comment.
 func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Result, string, error) {
 	ctx, events := audit.WithEvents(ctx)
-	if len(o.repaired) > 0 {
-		events.Add(audit.Event{Kind: "repair", Summary: "labels restored from the snapshot: " + strings.Join(o.repaired, ", ")})
+	if len(o.labels.repaired) > 0 {
+		events.Add(audit.Event{Kind: "repair", Summary: "labels restored from the snapshot: " + strings.Join(o.labels.repaired, ", ")})
 	}
 	a := &action{res: Result{Action: string(v.Action), Reason: v.Reason}, events: events,
 		// An approval label is consumed by every run step: it was either
 		// used to pass this gate or predates the gate the step may open.
 		consumed: []string{pipeline.LabelApprove}}
-	snap, err := s.begin(ctx, o, v, a)
+	snap, err := s.begin(ctx, &o.wakeFacts, v, a)
 	var noWay *FailedError
 	if errors.As(err, &noWay) {
 		// The table has no way on from where the item stands.
@@ -49,7 +49,7 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		// Nothing was written yet: the next run starts over.
 		return a.res, "", asTransient(err)
 	}
-	held, err := s.holdUnapproved(ctx, o, &snap, v, a)
+	held, err := s.holdUnapproved(ctx, &o.wakeFacts, &snap, v, a)
 	if err != nil {
 		return a.res, "", asTransient(err)
 	}
@@ -57,7 +57,7 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		res, err := s.finish(ctx, o, &snap, a, nil)
 		return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
 	}
-	res, err := s.finish(ctx, o, &snap, a, s.execute(ctx, o, &snap, a))
+	res, err := s.finish(ctx, o, &snap, a, s.execute(ctx, &o.wakeFacts, &snap, a))
 	return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
 }
 
@@ -75,7 +75,7 @@ type action struct {
 
 // begin rebuilds or loads the snapshot and applies the verdict's action:
 // resume, pass the gate or retry.
-func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a *action) (pipeline.Snapshot, error) {
+func (s *stepper) begin(ctx context.Context, o *wakeFacts, v pipeline.Verdict, a *action) (pipeline.Snapshot, error) {
 	snap := o.snap
 	if !o.obs.HasSnapshot {
 		var err error
@@ -128,7 +128,7 @@ func (s *stepper) begin(ctx context.Context, o *observed, v pipeline.Verdict, a 
 
 // rebuild starts a snapshot for a fresh item, or for one whose snapshot
 // was lost, from the stage labels the bot itself applied.
-func (s *stepper) rebuild(ctx context.Context, o *observed) (pipeline.Snapshot, error) {
+func (s *stepper) rebuild(ctx context.Context, o *wakeFacts) (pipeline.Snapshot, error) {
 	snap := pipeline.NewSnapshot(s.ref.Repo.String(), s.ref.Issue)
 	stages, err := s.trustedStages(ctx, o.obs.Labels)
 	if err != nil {
@@ -151,7 +151,7 @@ func parentLabels() []string {
 }
 
 // execute validates the registry and runs the stage's executor.
-func (s *stepper) execute(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action) error {
+func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snapshot, a *action) error {
 	stage := a.stage
 	if s.d.Registry != nil {
 		if err := s.d.Registry.ValidateRegistry(ctx); err != nil {
@@ -165,10 +165,7 @@ func (s *stepper) execute(ctx context.Context, o *observed, snap *pipeline.Snaps
 	if ex == nil {
 		return &FailedError{Stage: stage, Reason: fmt.Sprintf("no executor is registered for stage %s", stage)}
 	}
-	if snap.Attempts == nil {
-		snap.Attempts = map[string]int{}
-	}
-	snap.Attempts[attemptKey(*snap, stage)]++
+	snap.AddAttempt(stage, 1)
 	a.attempted = true
 	out, err := ex.Execute(ctx, StageInput{
 		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: snap,
@@ -233,7 +230,7 @@ func (s *stepper) deferStep(ctx context.Context, o *observed, snap *pipeline.Sna
 	a.events.Add(audit.Event{Kind: "transition", Stage: key, SWI: snap.CurrentSWI, Summary: a.res.Reason})
 	if a.attempted {
 		// An outage is not an attempt: attempts bound the LLM's tries.
-		snap.Attempts[attemptKey(*snap, a.stage)]--
+		snap.AddAttempt(a.stage, -1)
 	}
 	msg := fmt.Sprintf("Transient failure %d of %d at stage %s; the next run retries.", n, limit, key)
 	if werr := s.writeState(ctx, o, *snap, []string{msg}, nil); werr != nil {
@@ -251,8 +248,8 @@ func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot
 	if errors.As(cause, &esc) {
 		failure.Attempts = esc.Attempts
 	}
-	failure.Cost = &audit.CostSummary{Ledger: snap.Ledger, BudgetTokens: s.d.Config.Budgets.PipelineMaxTokens, BudgetUSD: s.d.Config.Budgets.PipelineMaxCostUSD}
-	if _, _, err := upsert(ctx, s, o, audit.FailureKey(s.ref.Issue, string(stage)), audit.FailureReport(failure)); err != nil {
+	failure.Cost = &audit.CostSummary{Ledger: snap.Ledger, SubWorkItems: snap.SubWorkItems, BudgetTokens: s.d.Config.Budgets.PipelineMaxTokens, BudgetUSD: s.d.Config.Budgets.PipelineMaxCostUSD}
+	if _, _, err := upsert(ctx, s, &o.wakeFacts, audit.FailureKey(s.ref.Issue, string(stage)), audit.FailureReport(failure)); err != nil {
 		return a.res, asTransient(err)
 	}
 	snap.Failure = &pipeline.FailureRecord{Stage: stage, SWI: snap.CurrentSWI, Reason: reason, At: s.d.now()}
@@ -279,13 +276,6 @@ func reasonOf(err error) string {
 		return fe.Reason
 	}
 	return err.Error()
-}
-
-func attemptKey(snap pipeline.Snapshot, stage pipeline.Stage) string {
-	if stage.PerSWI() && snap.CurrentSWI != "" {
-		return "swi/" + snap.CurrentSWI + "/" + string(stage)
-	}
-	return string(stage)
 }
 
 // transitionEvent records where a finished stage led.

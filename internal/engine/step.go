@@ -50,7 +50,7 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 	// of step with the snapshot (a crash, or someone else's edit), or a
 	// stale lock or a spent or refused approval label is left behind.
 	repair := (v.Decision == pipeline.DecisionWaiting || v.Decision == pipeline.DecisionTerminal) &&
-		(len(labelDrift(o)) > 0 || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
+		(len(labelDrift(&o.wakeFacts)) > 0 || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
 			o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0)
 	switch {
 	case v.Decision == pipeline.DecisionNotTriggered && !o.cmd.work():
@@ -72,12 +72,12 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 		return res, "", false, nil
 	}
 
-	if reason, held, err := s.untrustedTrigger(ctx, o, v); err != nil || held {
+	if reason, held, err := s.untrustedTrigger(ctx, &o.wakeFacts, v); err != nil || held {
 		// Spends nothing: no lock, no write, no stage (no LLM call).
 		res.Outcome, res.Reason = OutcomeWaiting, reason
 		return res, "", false, asTransient(err)
 	}
-	won, err := s.acquire(ctx, o)
+	won, err := s.acquire(ctx, &o.wakeFacts)
 	if err != nil {
 		return Result{Stage: res.Stage, Action: "lock"}, "", false, asTransient(err)
 	}
@@ -88,11 +88,11 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 	// The claim round read the comments: decide again on fresh state, since
 	// a run that held the lock before us may have moved the item on.
 	o.obs.Lock = pipeline.LockFree
-	if err := s.scanCommands(ctx, o); err != nil {
+	if err := s.scanCommands(ctx, &o.wakeFacts, &o.cmd); err != nil {
 		return res, "", true, asTransient(err)
 	}
-	s.liftStop(o)
-	o.repaired = labelDrift(o)
+	s.liftStop(&o.wakeFacts, &o.cmd)
+	o.labels.repaired = labelDrift(&o.wakeFacts)
 	res, record, err := s.act(ctx, o)
 	return res, record, true, err
 }
@@ -101,7 +101,7 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 // comments (the snapshot the previous step wrote, and the claims, to
 // confirm the lock is still ours) and acts on the state it finds.
 func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, error) {
-	if err := s.readComments(ctx, o); err != nil {
+	if err := s.readComments(ctx, &o.wakeFacts); err != nil {
 		return Result{Action: "wake_up"}, "", true, asTransient(err)
 	}
 	if w, ok := s.policy().Winner(s.claims, s.d.now()); !ok || w.CommentID != s.claim.CommentID {
@@ -110,17 +110,17 @@ func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, 
 		return Result{Action: "lock", Outcome: OutcomeBackedOff, Reason: "the lock was taken over"}, "", false, nil
 	}
 	labels := o.issue.Labels
-	if o.want != nil {
-		labels = o.want
+	if o.labels.want != nil {
+		labels = o.labels.want
 	}
 	o.obs.Labels = pipeline.ParseLabels(labels)
 	o.obs.Lock = pipeline.LockFree
 	o.obs.Approval = pipeline.ApprovalVerdict{}
-	o.judged, o.repaired = false, nil
-	if err := s.scanCommands(ctx, o); err != nil {
+	o.judged, o.labels.repaired = false, nil
+	if err := s.scanCommands(ctx, &o.wakeFacts, &o.cmd); err != nil {
 		return Result{Action: "wake_up"}, "", true, asTransient(err)
 	}
-	s.liftStop(o)
+	s.liftStop(&o.wakeFacts, &o.cmd)
 	res, record, err := s.act(ctx, o)
 	return res, record, true, err
 }
@@ -128,11 +128,11 @@ func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, 
 // act decides on the state read under the lock and runs the verdict.
 func (s *stepper) act(ctx context.Context, o *observed) (Result, string, error) {
 	if o.obs.HasSnapshot && o.snap.Gate != nil && o.obs.Labels.Approve && !o.judged {
-		if err := s.judgeGate(ctx, o); err != nil {
+		if err := s.judgeGate(ctx, &o.wakeFacts); err != nil {
 			return Result{Action: "wake_up"}, "", asTransient(err)
 		}
 	}
-	if err := s.applyCommands(ctx, o); err != nil {
+	if err := s.applyCommands(ctx, &o.wakeFacts, &o.cmd); err != nil {
 		return Result{Action: "commands"}, "", asTransient(err)
 	}
 	v := pipeline.Decide(o.obs)
@@ -158,7 +158,7 @@ func (s *stepper) repairLabels(ctx context.Context, o *observed) error {
 		// maintainer could not approve while it stays.
 		consumed = append(consumed, pipeline.LabelApprove)
 	}
-	if len(o.obs.Approval.Rejected) > 0 || len(o.repaired) > 0 || o.cmd.handled {
+	if len(o.obs.Approval.Rejected) > 0 || len(o.labels.repaired) > 0 || o.cmd.handled {
 		// Name the refused approver, or the repair, in the status comment;
 		// record handled commands (commands_seen, a stop) there.
 		return s.writeState(ctx, o, o.snap, nil, consumed)

@@ -13,7 +13,20 @@ import (
 )
 
 // observed is what wake_up read and decoded.
+//
+// Each phase owns a part: wake-up reads wakeFacts, the label round plans
+// labelPlan, the command scan fills cmd. A function takes only the part it
+// reads or writes.
 type observed struct {
+	wakeFacts
+	labels labelPlan
+	// cmd holds the comment commands the step found and handled.
+	cmd commandState
+}
+
+// wakeFacts is what wake-up (and the lock round, which reads the comments
+// again) learned about the issue.
+type wakeFacts struct {
 	issue github.Issue
 	// issueRead reports that issue was read in this step rather than taken
 	// from Ref.Known.
@@ -22,16 +35,18 @@ type observed struct {
 	comments []github.Comment
 	snap     pipeline.Snapshot
 	obs      pipeline.Observation
+	// judged reports that the waiting gate was evaluated.
+	judged bool
+}
+
+// labelPlan is what the step decided about the issue's labels.
+type labelPlan struct {
 	// repaired names label changes that undo someone else's edits of the
 	// labels only CogWorks sets; the status comment shows them.
 	repaired []string
 	// want is the label set release writes; nil while the step plans no
 	// label change.
 	want []string
-	// judged reports that the waiting gate was evaluated.
-	judged bool
-	// cmd holds the comment commands the step found and handled.
-	cmd commandState
 }
 
 func statusKey(n int) string            { return audit.StatusKey(n) }
@@ -48,7 +63,7 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 	if s.ref.Known != nil {
 		o.issue = *s.ref.Known
 		o.issue.Labels = slices.Clone(o.issue.Labels)
-	} else if err := s.readIssue(ctx, o); err != nil {
+	} else if err := s.readIssue(ctx, &o.wakeFacts); err != nil {
 		return err
 	}
 	o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
@@ -58,14 +73,14 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 		}
 		// A command may be for a stopped pipeline, whose stop removed
 		// the label.
-		if err := s.readComments(ctx, o); err != nil {
+		if err := s.readComments(ctx, &o.wakeFacts); err != nil {
 			return err
 		}
-		return s.scanCommands(ctx, o)
+		return s.scanCommands(ctx, &o.wakeFacts, &o.cmd)
 	}
 	if o.obs.Labels.Processing && !o.issueRead {
 		// A queued event may show a lock released long ago.
-		if err := s.readIssue(ctx, o); err != nil {
+		if err := s.readIssue(ctx, &o.wakeFacts); err != nil {
 			return err
 		}
 		o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
@@ -74,7 +89,7 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 	if !l.Processing && !l.AwaitingReview && !l.Approve && !l.Retry && !endLabel(l) {
 		return nil // the run path: the lock round reads the comments
 	}
-	if err := s.readComments(ctx, o); err != nil {
+	if err := s.readComments(ctx, &o.wakeFacts); err != nil {
 		return err
 	}
 	if o.obs.Lock == pipeline.LockFresh && len(s.policy().Live(s.claims, s.d.now())) == 0 {
@@ -86,12 +101,12 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 		o.obs.Lock = s.policy().Evaluate(true, at, nil, s.d.now())
 	}
 	if o.obs.Lock != pipeline.LockFresh && o.obs.HasSnapshot && o.snap.Gate != nil {
-		if err := s.judgeGate(ctx, o); err != nil {
+		if err := s.judgeGate(ctx, &o.wakeFacts); err != nil {
 			return err
 		}
 	}
 	if o.obs.Lock != pipeline.LockFresh {
-		return s.scanCommands(ctx, o)
+		return s.scanCommands(ctx, &o.wakeFacts, &o.cmd)
 	}
 	return nil
 }
@@ -101,7 +116,7 @@ func endLabel(l pipeline.LabelSet) bool {
 	return slices.Contains(l.Stages, pipeline.StageComplete) || slices.Contains(l.Stages, pipeline.StageFailed)
 }
 
-func (s *stepper) readIssue(ctx context.Context, o *observed) error {
+func (s *stepper) readIssue(ctx context.Context, o *wakeFacts) error {
 	issue, err := s.d.GitHub.GetIssue(ctx, s.ref.Repo, s.ref.Issue)
 	if err != nil {
 		return fmt.Errorf("read issue %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
@@ -114,7 +129,7 @@ func (s *stepper) readIssue(ctx context.Context, o *observed) error {
 // claims from the bot's own comments only: anyone who can comment can
 // copy a marker or a state block, and none of that is state. The bot's
 // first status comment wins.
-func (s *stepper) readComments(ctx context.Context, o *observed) error {
+func (s *stepper) readComments(ctx context.Context, o *wakeFacts) error {
 	comments, err := s.d.GitHub.ListComments(ctx, s.ref.Repo, s.ref.Issue)
 	if err != nil {
 		return fmt.Errorf("read comments of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
@@ -203,7 +218,7 @@ func (s *stepper) events(ctx context.Context) ([]github.IssueEvent, error) {
 // judgeGate evaluates a waiting gate: the cogworks:approve label (checked
 // against the label event's actor and their permission) or, when asked, a
 // merge of the stage's PR by someone with write permission.
-func (s *stepper) judgeGate(ctx context.Context, o *observed) error {
+func (s *stepper) judgeGate(ctx context.Context, o *wakeFacts) error {
 	o.judged = true
 	if o.obs.Labels.Approve {
 		events, err := s.events(ctx)

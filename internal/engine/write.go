@@ -19,8 +19,8 @@ import (
 // next run, which trusts the snapshot.
 func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Snapshot, warnings, consumed []string) error {
 	snap.Lock = &pipeline.LockRecord{Owner: s.d.RunID, Acquired: s.claim.At.UTC()}
-	if len(o.repaired) > 0 {
-		warnings = append(warnings, "Labels that only CogWorks sets were changed by someone else and were restored from the snapshot: "+strings.Join(o.repaired, ", ")+".")
+	if len(o.labels.repaired) > 0 {
+		warnings = append(warnings, "Labels that only CogWorks sets were changed by someone else and were restored from the snapshot: "+strings.Join(o.labels.repaired, ", ")+".")
 	}
 	if statesig.IsShared(s.d.BotLogin) {
 		warnings = append(warnings, sharedIdentityWarning(s.d.BotLogin))
@@ -36,7 +36,7 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 	}
 	// Signed as written: upsert's redaction leaves a redacted body alone.
 	body = s.sealState(audit.Redact(body))
-	if _, _, err := upsert(ctx, s, o, statusKey(s.ref.Issue), body); err != nil {
+	if _, _, err := upsert(ctx, s, &o.wakeFacts, statusKey(s.ref.Issue), body); err != nil {
 		return err
 	}
 	s.planLabels(o, snap, consumed)
@@ -80,8 +80,8 @@ func (s *stepper) planLabels(o *observed, snap pipeline.Snapshot, consumed []str
 		add = append(add, pipeline.LabelRun)
 	}
 	want := slices.Clone(o.issue.Labels)
-	if o.want != nil {
-		want = slices.Clone(o.want)
+	if o.labels.want != nil {
+		want = slices.Clone(o.labels.want)
 	}
 	for _, l := range add {
 		if !slices.Contains(want, l) {
@@ -90,13 +90,13 @@ func (s *stepper) planLabels(o *observed, snap pipeline.Snapshot, consumed []str
 	}
 	drop := append(remove, consumed...)
 	want = slices.DeleteFunc(want, func(l string) bool { return slices.Contains(drop, l) })
-	o.want = want
+	o.labels.want = want
 }
 
 // labelDrift names the differences between the labels and the snapshot:
 // after a crash between the snapshot write and the label write, or after
 // someone edited labels only CogWorks sets.
-func labelDrift(o *observed) []string {
+func labelDrift(o *wakeFacts) []string {
 	if !o.obs.HasSnapshot || o.snap.Stage == "" {
 		return nil
 	}
@@ -141,7 +141,7 @@ func (s *stepper) stepRecord(res Result, entered []pipeline.Stage, swi string, e
 }
 
 // upsert writes a keyed comment idempotently and keeps o.comments current.
-func upsert(ctx context.Context, s *stepper, o *observed, key, body string) (github.Comment, bool, error) {
+func upsert(ctx context.Context, s *stepper, o *wakeFacts, key, body string) (github.Comment, bool, error) {
 	body = audit.Redact(body)
 	c, changed, err := idem.UpsertComment(ctx, s.d.GitHub, s.ref.Repo, s.ref.Issue, o.comments, s.d.BotLogin, key, body)
 	if err != nil {

@@ -362,5 +362,5 @@ func TestConnectionRefusedIsRetryable(t *testing.T) {
 	require.Error(t, err)
 	var ne *NetworkError
 	require.ErrorAs(t, err, &ne)
-	assert.True(t, ne.Retryable(), "an outage: the engine keeps the stage and retries next time")
+	assert.True(t, ne.Transient(), "an outage: the engine keeps the stage and retries next time")
 }

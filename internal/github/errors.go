@@ -37,8 +37,8 @@ func (e *RateLimitError) Error() string {
 	return msg
 }
 
-// Retryable reports true: the request may succeed after Wait.
-func (e *RateLimitError) Retryable() bool { return true }
+// Transient reports true: the request may succeed after Wait.
+func (e *RateLimitError) Transient() bool { return true }
 
 // PathError rejects a repository path CogWorks may not write: empty,
 // absolute, or escaping the repository with "..".
@@ -59,8 +59,8 @@ type NetworkError struct{ Err error }
 func (e *NetworkError) Error() string { return "network: " + e.Err.Error() }
 func (e *NetworkError) Unwrap() error { return e.Err }
 
-// Retryable reports true: GitHub may answer later.
-func (e *NetworkError) Retryable() bool { return true }
+// Transient reports true: GitHub may answer later.
+func (e *NetworkError) Transient() bool { return true }
 
 // convertError maps go-github errors onto this package's typed errors and
 // wraps the result with what was being done.

@@ -167,7 +167,7 @@ func TestCreatingPostIsNotRepeatedAfterServerError(t *testing.T) {
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 502, apiErr.Status)
-	assert.True(t, apiErr.Retryable(), "the step may be retried as a whole")
+	assert.True(t, apiErr.Transient(), "the step may be retried as a whole")
 	assert.EqualValues(t, 1, hits.Load(), "sent once")
 	assert.Empty(t, rec.recorded())
 }
@@ -181,7 +181,7 @@ func TestServerErrorRetriesExhausted(t *testing.T) {
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 502, apiErr.Status)
-	assert.True(t, apiErr.Retryable())
+	assert.True(t, apiErr.Transient())
 	assert.EqualValues(t, 3, hits.Load())
 	assert.EqualValues(t, 3, c.Requests())
 	assert.Len(t, rec.recorded(), 2)

@@ -251,7 +251,8 @@ func (e *APIError) Is(target error) bool {
 	return false
 }
 
-// Retryable reports whether repeating the request may succeed.
-func (e *APIError) Retryable() bool {
+// Transient reports whether repeating the request may succeed (a 5xx or
+// a 429).
+func (e *APIError) Transient() bool {
 	return e.Status >= 500 || e.Status == 429
 }

@@ -208,7 +208,7 @@ func TestReferenceService(t *testing.T) {
 			var de *domain.Error
 			require.True(t, errors.As(err, &de), "%s: %v", p, err)
 			assert.Equal(t, domain.CodeInvalidRequest, de.Code, p)
-			assert.False(t, de.Retryable())
+			assert.False(t, de.Transient())
 		}
 	})
 

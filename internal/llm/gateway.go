@@ -338,7 +338,7 @@ func (g *Gateway) complete(ctx context.Context, req Request, rec *CallRecord) (R
 		}
 		g.record(resp, req.Model, rec)
 		var pe *ProviderError
-		if err == nil || !errors.As(err, &pe) || !pe.Retryable {
+		if err == nil || !errors.As(err, &pe) || !pe.Transient() {
 			return resp, err
 		}
 		if attempt >= retries {

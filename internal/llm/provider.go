@@ -176,7 +176,8 @@ func (e *ProviderError) Error() string {
 func (e *ProviderError) Unwrap() error { return e.Err }
 
 // Transient reports whether a later invocation may succeed (an outage, not
-// a refusal); the engine then keeps the stage and retries next time.
+// a refusal): the gateway retries the call, and past its retries the
+// engine keeps the stage and retries next time.
 func (e *ProviderError) Transient() bool { return e.Retryable }
 
 // MalformedError reports an answer that cannot be read as the requested
