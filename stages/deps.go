@@ -45,6 +45,9 @@ type Deps struct {
 	// code generation).
 	Scenarios []scenario.Scenario
 	Twins     scenario.Twins
+	// Baselines caches test runs of base trees across code generation
+	// attempts (and runs, when shared); nil means one cache per step.
+	Baselines *BaselineCache
 	Clock     func() time.Time
 	Logger    *slog.Logger
 }
