@@ -227,6 +227,9 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (c
 	if len(probs) > 0 {
 		return cs, editFailure(probs), nil
 	}
+	if fail, err := emptyChange(ctx, r.start(), cs); fail != nil || err != nil {
+		return cs, fail, err
+	}
 	files := cs.Files
 	req := func(artifacts []domain.Artifact) domain.Request {
 		return domain.Request{

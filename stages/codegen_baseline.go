@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -240,4 +241,34 @@ func testNotes(notes []string) string {
 		return ""
 	}
 	return " Not regressions: " + strings.Join(notes, "; ") + "."
+}
+
+// start is the tree the SWI's branch starts from: the default branch with
+// the interface and dependency files, without the SWI's own earlier output
+// (a remediation may resubmit that).
+func (r swiRun) start() baseTree {
+	t := baseTree{Repo: r.base.Repo, Overlay: map[string]string{}}
+	maps.Copy(t.Overlay, r.src.Interfaces)
+	maps.Copy(t.Overlay, r.src.Deps)
+	return t
+}
+
+// emptyChange fails an answer that leaves the base tree as it is (every
+// file it writes already has that content, nothing deleted): committed,
+// it would leave the branch equal to its base, and GitHub refuses a PR
+// with no commits.
+func emptyChange(ctx context.Context, base baseTree, cs changeSet) (*attemptFailure, error) {
+	if len(cs.Deleted) > 0 {
+		return nil, nil
+	}
+	for p, content := range cs.Files {
+		old, ok, err := base.read(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("compare %s with the base: %w", p, err)
+		}
+		if !ok || old != content {
+			return nil, nil
+		}
+	}
+	return &attemptFailure{Summary: "the answer changes nothing: every file it writes already has that content on the base branch"}, nil
 }

@@ -232,3 +232,22 @@ func TestJudgeTests(t *testing.T) {
 		})
 	}
 }
+
+// TestCodegenEmptyChangeIsFedBack: an answer that leaves every file as it
+// is (the fix is already on the base) is rejected without a toolchain run,
+// instead of committing nothing and meeting a 422 at the PR.
+func TestCodegenEmptyChangeIsFedBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, dom := newRegressFixture(t)
+	f.answer(t, codeOutput{Notes: "already fixed?", Edits: []codeEdit{{Path: "calc.go", Old: addBug, New: addBug}}})
+	f.answer(t, codeOutput{Notes: "already fixed?", Edits: []codeEdit{{Path: "calc.go", Old: addBug, New: addBug}}})
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	require.Len(t, esc.Attempts, 2)
+	assert.Contains(t, esc.Attempts[0].Summary, "the answer changes nothing")
+	assert.Zero(t, dom.simulations.Load(), "no toolchain run for an empty change")
+}
