@@ -46,7 +46,9 @@ type Deps struct {
 	Scenarios []scenario.Scenario
 	Twins     scenario.Twins
 	// Baselines caches test runs of base trees across code generation
-	// attempts (and runs, when shared); nil means one cache per step.
+	// attempts; nil means one cache per step. Share one across runs only
+	// while the workspace stays at one commit: its key names the
+	// workspace's path and ref, not the commit checked out there.
 	Baselines *BaselineCache
 	Clock     func() time.Time
 	Logger    *slog.Logger
