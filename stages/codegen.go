@@ -50,6 +50,8 @@ type swiRun struct {
 	gw   *llm.Gateway
 	// base is the tree the answer's edits apply to.
 	base baseTree
+	// baselines holds the test results of the tree without the change.
+	baselines *BaselineCache
 }
 
 // Execute implements engine.StageExecutor.
@@ -58,7 +60,10 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 		return engine.StageResult{}, errors.New("code generation: no primary domain service is available to validate generated code")
 	}
 	snap := in.Snapshot
-	r := swiRun{in: in, repo: in.Repo, n: workItem(in)}
+	r := swiRun{in: in, repo: in.Repo, n: workItem(in), baselines: e.d.Baselines}
+	if r.baselines == nil {
+		r.baselines = &BaselineCache{}
+	}
 	rec, done, err := e.current(ctx, in)
 	if err != nil || done != nil {
 		if done != nil {
@@ -221,6 +226,9 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (c
 	if len(probs) > 0 {
 		return cs, editFailure(probs), nil
 	}
+	if fail, err := emptyChange(ctx, r.start(), cs); fail != nil || err != nil {
+		return cs, fail, err
+	}
 	files := cs.Files
 	req := func(artifacts []domain.Artifact) domain.Request {
 		return domain.Request{
@@ -275,9 +283,15 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (c
 	if err != nil {
 		return cs, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
 	}
-	if sim.Passed {
+	verdict, passed, err := e.judgeTests(ctx, r.baselines, req(r.src.artifacts(nil)), all, pkgs, sim)
+	if err != nil {
+		return cs, nil, err
+	}
+	if passed {
+		cs.Notes = verdict.notes()
 		return cs, nil, nil
 	}
+	sim = excuse(sim, verdict)
 	fail := &attemptFailure{Summary: fmt.Sprintf("tests failed (exit code %d)", sim.ExitCode), Items: diagnosticItems(sim.Diagnostics)}
 	if selfExplanatory(sim) {
 		fail.Verbatim = failureOutput(sim)
@@ -428,8 +442,9 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, cs changeSet, att
 	rec.Committed = slices.DeleteFunc(rec.Committed, func(p string) bool { return slices.Contains(cs.Deleted, p) })
 	recordCommitted(rec, slices.Collect(maps.Keys(files)))
 	return engine.StageResult{
-		Event:   pipeline.EventDone,
-		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s)%s generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), deletedNote(cs.Deleted), branch, attempt),
+		Event: pipeline.EventDone,
+		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s)%s generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), deletedNote(cs.Deleted), branch, attempt) +
+			testNotes(cs.Notes),
 	}, nil
 }
 

@@ -88,6 +88,9 @@ type changeSet struct {
 	// Created are the written paths absent from the default branch: the
 	// only files the formatter may rewrite whole.
 	Created map[string]bool
+	// Notes are the failing tests validation excused (pre-existing at
+	// base, or flaky), for the audit trail.
+	Notes []string
 }
 
 // editProblem is one part of an answer that could not be applied.

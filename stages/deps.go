@@ -43,6 +43,11 @@ type Deps struct {
 	// code generation).
 	Scenarios []scenario.Scenario
 	Twins     scenario.Twins
+	// Baselines caches test runs of base trees across code generation
+	// attempts; nil means one cache per step. Share one across runs only
+	// while the workspace stays at one commit: its key names the
+	// workspace's path and ref, not the commit checked out there.
+	Baselines *BaselineCache
 	Clock     func() time.Time
 	Logger    *slog.Logger
 }

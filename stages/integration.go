@@ -10,6 +10,7 @@ import (
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/review"
@@ -43,6 +44,9 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if item, err := planItem(ctx, e.gh, in.Repo, *rec); err == nil && item.Title != "" {
 		title = item.Title
 	}
+	if err := e.nonEmpty(ctx, in, rec.ID, branch, base); err != nil {
+		return engine.StageResult{}, err
+	}
 	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
 		Body: prBody(prBodyInput{
@@ -75,6 +79,27 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
 	}
 	return engine.StageResult{Event: pipeline.EventAllDone, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil
+}
+
+// nonEmpty escalates, instead of letting GitHub answer 422 "No commits
+// between", when the SWI's branch is its base (code generation wrote no
+// commit because its change was already there, e.g. a fix placed in the
+// interface PR). It costs two requests.
+func (e integrationExecutor) nonEmpty(ctx context.Context, in engine.StageInput, id, branch, base string) error {
+	head, err := e.gh.GetBranchSHA(ctx, in.Repo, branch)
+	if err != nil {
+		return fmt.Errorf("read branch %s of sub-work-item %s: %w", branch, id, err)
+	}
+	from, err := e.gh.GetBranchSHA(ctx, in.Repo, base)
+	if err != nil {
+		return fmt.Errorf("read base branch %s of sub-work-item %s: %w", base, id, err)
+	}
+	if head != from {
+		return nil
+	}
+	return &escalation.Error{Reason: fmt.Sprintf(
+		"sub-work-item %s: branch %s has no change against %s, so there is no PR to open (the change is already on %s)",
+		id, branch, base, base)}
 }
 
 // postInlineReview posts the non-blocking findings as one COMMENT review

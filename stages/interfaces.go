@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"sort"
 	"strings"
@@ -69,6 +70,18 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 	design, err := x.design(ctx, in)
 	if err != nil {
 		return engine.StageResult{}, err
+	}
+	same, err := x.unchanged(ctx, design)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	if same {
+		// GitHub refuses a PR with no commits (422 "No commits between"):
+		// a design that changes nothing passes without one, and the
+		// sub-work-items stack on the default branch directly.
+		recordInterfaces(in.Snapshot, base, 0, design.Interfaces)
+		return engine.StageResult{Event: pipeline.EventDone,
+			Summary: fmt.Sprintf("interface design changes nothing (%d interfaces, %d files, every one equal to `%s`): no interface PR opened", len(design.Interfaces), len(design.Files), base)}, nil
 	}
 	pr, err := x.publish(ctx, in, branch, base, design)
 	if err != nil {
@@ -164,12 +177,41 @@ func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, br
 	return pr, nil
 }
 
+// unchanged reports whether every file of design already has the same
+// content on the default branch (or the design has no files at all).
+func (x interfaceExecutor) unchanged(ctx context.Context, design Interfaces) (bool, error) {
+	repo := x.d.repository()
+	for _, f := range design.Files {
+		old, err := repo.ReadFile(ctx, f.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("compare interface file %s with the default branch: %w", f.Path, err)
+		}
+		if string(old) != f.Content {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// interfacesWithoutPR reports a design recorded by unchanged: its branch
+// is the default branch and no PR was opened, so its interface list (if
+// any) lives only in the snapshot.
+func interfacesWithoutPR(snap *pipeline.Snapshot) bool {
+	return snap.Artifacts.InterfaceBranch != "" && snap.Artifacts.InterfacePR == 0
+}
+
 // check validates one design: paths and declarations, the domain
 // service's validate, then the registry contracts of the extracted
 // values. Domain service failures are returned as errors (transient ones
 // stay retryable for the engine).
 func (x interfaceExecutor) check(ctx context.Context, in engine.StageInput, out Interfaces) (string, []string, error) {
 	d := x.d
+	if len(out.Files) == 0 && len(out.Interfaces) == 0 {
+		return "", nil, nil // nothing to design: passes without a PR
+	}
 	problems := designProblems(out)
 	if len(problems) > 0 {
 		return fmt.Sprintf("the design has %d structural problems", len(problems)), problems, nil
@@ -343,6 +385,9 @@ func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
 func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
 	if len(snap.Interfaces) > 0 {
 		return slices.Clone(snap.Interfaces), nil
+	}
+	if interfacesWithoutPR(snap) {
+		return nil, nil
 	}
 	branch := snap.Artifacts.InterfaceBranch
 	if branch == "" {

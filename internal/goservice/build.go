@@ -100,7 +100,7 @@ func (s *service) validate(ctx context.Context, req domain.Request) (any, error)
 		return nil, err
 	}
 	defer ws.Remove()
-	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout}, append([]string{"build", "-trimpath", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
+	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout}, append([]string{"build", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func (s *service) reviewRules(ctx context.Context, req domain.Request) (any, err
 }
 
 func (s *service) vet(ctx context.Context, ws *workspace, analyzers []string) ([]domain.Diagnostic, error) {
-	args := []string{"vet", "-trimpath"}
+	args := []string{"vet"}
 	for _, a := range analyzers {
 		args = append(args, "-"+a)
 	}

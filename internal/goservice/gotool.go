@@ -203,6 +203,14 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 // gocacheTarget is where the build cache appears inside the sandbox.
 const gocacheTarget = "/tmp/gocache"
 
+// workspaceMount is where the request's workspace appears inside the
+// sandbox, the same for every request. The go commands run without
+// -trimpath, which breaks tests that read their own source through
+// runtime.Caller (testify's mock among them); the build cache keys a
+// package by its directory without -trimpath, so a fixed path is what
+// lets per-request workspaces share it.
+const workspaceMount = "/cogworks/workspace"
+
 // policy is what a go command of ws may see: GOROOT and the module cache
 // read-only (writable for the download step only), the repository
 // read-only with .git and (outside scenario runs) the held-out scenarios
@@ -213,11 +221,13 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 		return sandbox.Policy{}, nil, failf(domain.CodeInternalError, "create module cache %s: %v", tc.modcache, err)
 	}
 	p := sandbox.Policy{
-		ReadOnly:  []string{tc.goroot, filepath.Dir(tc.goBin)},
-		ReadWrite: []string{ws.dir},
-		Network:   network,
-		Dir:       ws.dir,
-		Limits:    r.limits,
+		ReadOnly: []string{tc.goroot, filepath.Dir(tc.goBin)},
+		// Every request's workspace is at the same path (see
+		// workspaceMount): without -trimpath that keeps build-cache hits.
+		Binds:   []sandbox.Bind{{Source: ws.dir, Target: workspaceMount}},
+		Network: network,
+		Dir:     workspaceMount,
+		Limits:  r.limits,
 	}
 	if download {
 		p.ReadWrite = append(p.ReadWrite, tc.modcache)

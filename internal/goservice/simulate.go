@@ -67,7 +67,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	}
 	defer ws.Remove()
 
-	args := []string{"test", "-trimpath", "-json", "-count=1", "-timeout", timeout.String()}
+	args := []string{"test", "-json", "-count=1", "-timeout", timeout.String()}
 	if p.Filter != "" {
 		args = append(args, "-run", p.Filter)
 	}

@@ -331,13 +331,12 @@ func (w *workspace) relPath(p string) string {
 	return strings.TrimPrefix(filepath.ToSlash(p), "./")
 }
 
-// relAbs relativises an absolute path printed by the toolchain. Commands run
-// with -trimpath, so identical packages share the build cache across
-// workspaces, and go vet then replays a cached finding with the path of the
-// workspace that first produced it: a path under another workspace maps to
-// the same file in this one.
+// relAbs relativises an absolute path printed by the toolchain: under the
+// sandbox's fixed workspace path, this workspace's host path, or (when go
+// vet replays a cached finding from a run without the sandbox) another
+// workspace's path, which maps to the same file in this one.
 func (w *workspace) relAbs(p string) string {
-	roots := []string{w.dir}
+	roots := []string{workspaceMount, w.dir}
 	if real, err := filepath.EvalSymlinks(w.dir); err == nil {
 		roots = append(roots, real)
 	}

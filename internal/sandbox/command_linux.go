@@ -150,6 +150,9 @@ func configFile(cfg config) (*os.File, error) {
 
 func allPaths(p Policy) []string {
 	out := append(append(append([]string(nil), p.ReadOnly...), p.ReadWrite...), p.Masked...)
+	for _, b := range p.Binds {
+		out = append(out, b.Source, b.Target)
+	}
 	for _, o := range p.Overlays {
 		out = append(out, o.Target, o.Upper, o.Work)
 		if o.Lower != "" {

@@ -45,6 +45,8 @@ type userMount struct {
 	path string
 	kind mountKind
 	ov   Overlay
+	// src is the host path bound at path when it differs (Policy.Binds).
+	src string
 }
 
 // buildRoot assembles the new root file system on a tmpfs at cfg.Root.
@@ -86,6 +88,13 @@ func buildRoot(cfg config) error {
 	}
 	for _, o := range cfg.Policy.Overlays {
 		mounts = append(mounts, userMount{path: o.Target, kind: overlay, ov: o})
+	}
+	for _, b := range cfg.Policy.Binds {
+		kind := bindRW
+		if b.ReadOnly {
+			kind = bindRO
+		}
+		mounts = append(mounts, userMount{path: b.Target, kind: kind, src: b.Source})
 	}
 	// Parents before children, so that a child is mounted over its parent.
 	slices.SortStableFunc(mounts, func(a, b userMount) int { return depth(a.path) - depth(b.path) })
@@ -228,7 +237,11 @@ func mountUser(root string, m userMount) error {
 	dst := filepath.Join(root, m.path)
 	switch m.kind {
 	case bindRO, bindRW:
-		return bind(m.path, dst, m.kind == bindRO)
+		src := m.path
+		if m.src != "" {
+			src = m.src
+		}
+		return bind(src, dst, m.kind == bindRO)
 	}
 	o := m.ov
 	if o.Lower != "" {

@@ -134,6 +134,8 @@ type Policy struct {
 	Masked []string
 	// Overlays are writable views of shared directories.
 	Overlays []Overlay
+	// Binds mount a host directory at another path inside the sandbox.
+	Binds []Bind
 	// Network keeps the host's network; otherwise the sandbox has only its
 	// own loopback.
 	Network bool
@@ -143,6 +145,15 @@ type Policy struct {
 	Dir string
 	// Limits bound the command's resources.
 	Limits Limits
+}
+
+// Bind mounts the host directory Source at Target inside the sandbox,
+// writable unless ReadOnly. It gives per-request directories one fixed
+// path, so that what the toolchain records of a path (build cache keys,
+// runtime.Caller, panics) is the same for every request.
+type Bind struct {
+	Source, Target string
+	ReadOnly       bool
 }
 
 // Home is the throw-away home directory inside every sandbox (on its

@@ -1,0 +1,3 @@
+module example.com/pathmod
+
+go 1.22

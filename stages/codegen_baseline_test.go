@@ -1,0 +1,252 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
+)
+
+// The regress fixture (testdata/regress) is a library whose base commit
+// already has a failing test (TestUpstreamKnownFailure) and a
+// path-sensitive test (TestCallerFileExists); the issue is a bug in Add.
+const (
+	addBug      = "\treturn b - a\n"
+	addFix      = "\treturn a + b\n"
+	addOffByOne = "\treturn a + b + 1\n"
+	addTest     = "package regress\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got, want := Add(2, 3), 5; got != want {\n\t\tt.Fatalf(\"Add(2, 3): got %d, want %d\", got, want)\n\t}\n}\n"
+)
+
+// dirFiles reads every file under dir.
+func dirFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	root := os.DirFS(dir)
+	require.NoError(t, fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(root, p)
+		files[p] = string(b)
+		return err
+	}))
+	return files
+}
+
+// newRegressFixture seeds testdata/regress as the default branch and the
+// workspace, with one plan item fixing Add, checked by the real Go service.
+func newRegressFixture(t *testing.T) (*buildFixture, *countingDomain) {
+	t.Helper()
+	env := testenv.New(t)
+	repo := testenv.Repo.String()
+	base := dirFiles(t, "testdata/regress")
+	env.Sim.SeedFiles(repo, "main", base)
+	ws := t.TempDir()
+	for p, c := range base {
+		writeFile(t, ws, p, c)
+	}
+	parent := env.Sim.SeedIssue(repo, "alice", "Add subtracts", "Add(2, 3) returns 1; it must return 5.", pipeline.LabelRun)
+	snap := pipeline.NewSnapshot(repo, parent)
+	snap.Stage = pipeline.StageCodeGeneration
+	snap.Artifacts.InterfaceBranch = "main" // the interface stage had nothing to change
+	it := planner.SubWorkItem{ID: "add", Title: "Add adds", Description: "Return a + b and test it.",
+		Files: []string{"calc.go", "add_test.go"}, Symbols: []string{"Add"}, Interfaces: []string{},
+		Tests: "TestAdd", DependsOn: []string{}}
+	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, it.Description, pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: it, Issue: n, Order: 1, Status: string(pipeline.SWIPending)}}
+	dom := &countingDomain{Client: startGoService(t)}
+	script := llm.NewScripted()
+	cfg := config.Default()
+	cfg.Budgets.SubWorkItemMaxRetries = 2
+	f := &buildFixture{env: env, script: script, cfg: cfg, snap: &snap, parent: parent,
+		deps: Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws, Clock: env.Clock.Now}}
+	return f, dom
+}
+
+func addAnswer(body string) codeOutput {
+	return codeOutput{Notes: "fix Add",
+		Edits: []codeEdit{{Path: "calc.go", Old: addBug, New: body}},
+		Files: []codeFile{{Path: "add_test.go", Content: addTest}}}
+}
+
+// TestCodegenFailsOnlyOnRegressions: a test that already fails at base
+// does not reject the fix (it is reported as pre-existing), while a test
+// the change breaks does, and the feedback names only that one. The base
+// runs once for both attempts.
+func TestCodegenFailsOnlyOnRegressions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, dom := newRegressFixture(t)
+	f.answer(t, addAnswer(addOffByOne))
+	f.answer(t, addAnswer(addFix))
+
+	res, err := f.run(t, pipeline.StageCodeGeneration)
+	require.NoError(t, err)
+	assert.Contains(t, res.Summary, "(attempt 2)")
+	assert.Contains(t, res.Summary, "pre-existing test failures (fail at base too, not regressions): example.com/regress.TestUpstreamKnownFailure")
+	assert.NotContains(t, res.Summary, "TestCallerFileExists", "the path-sensitive test passes at base and after the fix")
+	assert.NotContains(t, res.Summary, "flaky")
+
+	reqs := f.requests("code_generation")
+	require.Len(t, reqs, 2)
+	fb := reqs[1][strings.Index(reqs[1], "Attempt 1 was rejected"):]
+	assert.Contains(t, fb, "Add(2, 3): got 6, want 5", "the regression is fed back")
+	assert.NotContains(t, fb, "TestUpstreamKnownFailure", "a failure already at base is not the model's to fix")
+	// attempt 1: run, base, re-run of TestAdd; attempt 2: run (base cached).
+	assert.Equal(t, int32(4), dom.simulations.Load())
+
+	got := f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
+	assert.Equal(t, strings.Replace(dirFiles(t, "testdata/regress")["calc.go"], addBug, addFix, 1), got["calc.go"])
+	assert.Equal(t, addTest, got["add_test.go"])
+}
+
+// TestCodegenRegressionStillEscalates: a change whose own test keeps
+// failing is rejected on every attempt, base or no base.
+func TestCodegenRegressionStillEscalates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, _ := newRegressFixture(t)
+	f.answer(t, addAnswer(addOffByOne))
+	f.answer(t, addAnswer(addOffByOne))
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	require.Len(t, esc.Attempts, 2)
+	assert.Contains(t, strings.Join(esc.Attempts[1].Diagnostics, "\n"), "TestAdd failed")
+	assert.NotContains(t, strings.Join(esc.Attempts[1].Diagnostics, "\n"), "TestUpstreamKnownFailure")
+}
+
+// scriptedSimulate answers simulate from a queue (the flaky test's
+// outcomes cannot be reproduced on demand by a real toolchain); every
+// other method is the embedded Domain's (none is called).
+type scriptedSimulate struct {
+	Domain
+	mu      sync.Mutex
+	results []domain.SimulateResult
+	params  []domain.SimulateParams
+}
+
+func (s *scriptedSimulate) Simulate(_ context.Context, _ domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.params = append(s.params, p)
+	if len(s.results) == 0 {
+		return domain.SimulateResult{}, fmt.Errorf("unexpected simulate %d", len(s.params))
+	}
+	r := s.results[0]
+	s.results = s.results[1:]
+	return r, nil
+}
+
+func simResult(pkg string, outcomes map[string]bool) domain.SimulateResult {
+	r := domain.SimulateResult{Passed: true}
+	for name, pass := range outcomes {
+		r.Tests = append(r.Tests, domain.TestResult{Name: name, Package: pkg, Passed: pass, Output: "got 1, want 2"})
+		if !pass {
+			r.Passed, r.ExitCode = false, 1
+		}
+		if !pass && !hasSubtest(outcomes, name) { // leaves only, as the service reports
+			r.Diagnostics = append(r.Diagnostics, domain.Diagnostic{Severity: domain.SeverityBlocking,
+				Category: domain.CategoryTestFailure, Message: name + " failed:\ngot 1, want 2"})
+		}
+	}
+	return r
+}
+
+func hasSubtest(outcomes map[string]bool, name string) bool {
+	for n := range outcomes {
+		if strings.HasPrefix(n, name+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestJudgeTests(t *testing.T) {
+	t.Parallel()
+	const pkg = "example.com/m"
+	buildErr := domain.SimulateResult{ExitCode: 1, Diagnostics: []domain.Diagnostic{{Severity: domain.SeverityBlocking,
+		Category: domain.CategoryTypeError, Message: "undefined: x"}}}
+	tests := []struct {
+		name        string
+		head        domain.SimulateResult
+		service     []domain.SimulateResult // base, then re-run
+		pass        bool
+		newFailures []string
+		notes       string
+		calls       int
+		filter      string
+	}{
+		{"flaky: fails, then passes on a re-run", simResult(pkg, map[string]bool{"TestFlaky": false, "TestOK": true}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestFlaky": true}), simResult(pkg, map[string]bool{"TestFlaky": true})},
+			true, nil, "flaky tests (failed, then passed on a re-run of the same tree): example.com/m.TestFlaky", 2, "^(TestFlaky)$"},
+		{"pre-existing: fails at base, no re-run", simResult(pkg, map[string]bool{"TestOld": false}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestOld": false})},
+			true, nil, "pre-existing test failures", 1, ""},
+		{"regression: passes at base, fails twice", simResult(pkg, map[string]bool{"TestNew/sub": false, "TestNew": false, "TestOld": false}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestNew": true, "TestOld": false}), simResult(pkg, map[string]bool{"TestNew/sub": false, "TestNew": false})},
+			false, []string{"TestNew/sub"}, "pre-existing", 2, "^(TestNew)$"},
+		{"build error: always a regression, no base run", buildErr, nil, false, nil, "", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dom := &scriptedSimulate{results: tt.service}
+			e := codeGenExecutor{d: Deps{Domain: dom}}
+			req := domain.Request{Repository: domain.Repository{Path: "/ws", Ref: "main"}}
+			v, pass, err := e.judgeTests(context.Background(), &BaselineCache{}, req, req, []string{"."}, tt.head)
+			require.NoError(t, err)
+			assert.Equal(t, tt.pass, pass)
+			var names []string
+			for _, n := range v.New {
+				names = append(names, n.Name)
+			}
+			assert.Equal(t, tt.newFailures, names)
+			if tt.notes != "" {
+				assert.Contains(t, strings.Join(v.notes(), "\n"), tt.notes)
+			}
+			require.Len(t, dom.params, tt.calls)
+			if tt.filter != "" {
+				assert.Equal(t, tt.filter, dom.params[len(dom.params)-1].Filter)
+			}
+		})
+	}
+}
+
+// TestCodegenEmptyChangeIsFedBack: an answer that leaves every file as it
+// is (the fix is already on the base) is rejected without a toolchain run,
+// instead of committing nothing and meeting a 422 at the PR.
+func TestCodegenEmptyChangeIsFedBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the Go toolchain on the fixture")
+	}
+	t.Parallel()
+	f, dom := newRegressFixture(t)
+	f.answer(t, codeOutput{Notes: "already fixed?", Edits: []codeEdit{{Path: "calc.go", Old: addBug, New: addBug}}})
+	f.answer(t, codeOutput{Notes: "already fixed?", Edits: []codeEdit{{Path: "calc.go", Old: addBug, New: addBug}}})
+	_, err := f.run(t, pipeline.StageCodeGeneration)
+	var esc *escalation.Error
+	require.ErrorAs(t, err, &esc)
+	require.Len(t, esc.Attempts, 2)
+	assert.Contains(t, esc.Attempts[0].Summary, "the answer changes nothing")
+	assert.Zero(t, dom.simulations.Load(), "no toolchain run for an empty change")
+}

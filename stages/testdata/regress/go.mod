@@ -1,0 +1,3 @@
+module example.com/regress
+
+go 1.22
