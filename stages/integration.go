@@ -43,7 +43,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if item, err := planItem(ctx, e.gh, in.Repo, snap, *rec); err == nil && item.Title != "" {
 		title = item.Title
 	}
-	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
+	pr, created, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
 		Body: prBody(prBodyInput{
 			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
@@ -54,7 +54,7 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err)
 	}
-	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, branch, inline); err != nil {
+	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, created, branch, inline); err != nil {
 		return engine.StageResult{}, err
 	}
 
@@ -82,22 +82,25 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 // already on the PR. GitHub anchors an inline comment only on a line of
 // the PR's diff (else 422 "Pull request review thread line must be part
 // of the diff"), so findings on other lines are listed, with file and
-// line, in the review's body.
-func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWIRecord, pr github.PullRequest, branch string, inline []review.Finding) error {
+// line, in the review's body. A PR created in this step (created) has no
+// review yet, so only an older one is searched for the bot's.
+func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWIRecord, pr github.PullRequest, created bool, branch string, inline []review.Finding) error {
 	if len(inline) == 0 {
 		return nil
 	}
 	key := audit.Key(strconv.Itoa(workItem), "review", rec.ID, "inline")
 	marker := audit.Marker(key)
-	existing, err := e.gh.ListReviews(ctx, repo, pr.Number)
-	if err != nil {
-		return fmt.Errorf("list reviews of PR #%d: %w", pr.Number, err)
-	}
-	for _, r := range existing {
-		// Anyone can review a PR and copy the marker; only the bot's own
-		// review suppresses a second one.
-		if r.User == botLogin && strings.Contains(r.Body, marker) {
-			return nil
+	if !created {
+		existing, err := e.gh.ListReviews(ctx, repo, pr.Number)
+		if err != nil {
+			return fmt.Errorf("list reviews of PR #%d: %w", pr.Number, err)
+		}
+		for _, r := range existing {
+			// Anyone can review a PR and copy the marker; only the bot's own
+			// review suppresses a second one.
+			if r.User == botLogin && strings.Contains(r.Body, marker) {
+				return nil
+			}
 		}
 	}
 	files, err := e.gh.ListPullFiles(ctx, repo, pr.Number)
@@ -105,9 +108,15 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 		return fmt.Errorf("list files of PR #%d: %w", pr.Number, err)
 	}
 	inDiff, outside := splitByDiff(inline, files)
-	head, err := e.gh.GetBranchSHA(ctx, repo, branch)
-	if err != nil {
-		return fmt.Errorf("read head of %s: %w", branch, err)
+	// The PR answer carries its head commit; the branch is read only when
+	// it does not (a PR listed by an older GitHub, say).
+	head := pr.HeadSHA
+	if head == "" {
+		h, err := e.gh.GetBranchSHA(ctx, repo, branch)
+		if err != nil {
+			return fmt.Errorf("read head of %s: %w", branch, err)
+		}
+		head = h
 	}
 	comments := make([]github.InlineComment, 0, len(inDiff))
 	for _, f := range inDiff {
