@@ -39,9 +39,13 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	safety := snap.Classification != nil && snap.Classification.SafetyAffecting
 	// The SWI issue's title already carries "[#N k/m]"; the PR names the
 	// parent and the plan item's own title.
+	// (Without a plan item in the snapshot, planItem would read the same
+	// issue again for the same title.)
 	title := issue.Title
-	if item, err := planItem(ctx, e.gh, in.Repo, snap, *rec); err == nil && item.Title != "" {
-		title = item.Title
+	for _, item := range snap.Plan {
+		if item.ID == rec.ID && item.Title != "" {
+			title = item.Title
+		}
 	}
 	pr, created, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
@@ -60,7 +64,8 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 
 	rec.PR = pr.Number
 	rec.Branch = branch
-	if err := setSWIStatus(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWICompleted); err != nil {
+	// The issue read at the start of this step gives the labels to keep.
+	if err := setSWIStatusOf(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWICompleted, &issue); err != nil {
 		return engine.StageResult{}, err
 	}
 	snap.CurrentSWI = ""

@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -14,7 +15,8 @@ import (
 // TestIntegrationOfAFreshPRSkipsReadsItCanKnow checks that integration
 // does not ask GitHub what the PR it has just opened tells it: a new PR has
 // no reviews to search for the bot's, and its head commit (which the
-// review is anchored on) comes with the PR.
+// review is anchored on) comes with the PR; the sub-work-item's issue,
+// read at the start of the step, gives the labels its status change keeps.
 func TestIntegrationOfAFreshPRSkipsReadsItCanKnow(t *testing.T) {
 	t.Parallel()
 	f := newShipFixture(t, false)
@@ -24,6 +26,15 @@ func TestIntegrationOfAFreshPRSkipsReadsItCanKnow(t *testing.T) {
 	f.env.Sim.ResetRequests()
 	_, err = f.run(t, pipeline.StageIntegration)
 	require.NoError(t, err)
+
+	swiIssue := fmt.Sprintf("/issues/%d", f.snap.Artifacts.SubWorkItems[0].Issue)
+	reads := 0
+	for _, r := range f.env.Sim.Requests() {
+		if r.Method == "GET" && strings.HasSuffix(r.Path, swiIssue) {
+			reads++
+		}
+	}
+	assert.Equal(t, 1, reads, "the sub-work-item's issue is read once per step")
 
 	pr := onlyPull(t, f)
 	require.Len(t, pr.Reviews, 1, "the finding is posted as a review")
