@@ -267,7 +267,7 @@ func script(oneSWI bool) (*RuleProvider, error) {
 		{Template: "architecture", When: []string{"brake-telemetry"}, Answer: spec("telemetry")},
 		{Template: "architecture", Answer: spec("brake-telemetry")},
 		{Template: "interface_design", Answer: map[string]any{
-			"files": []file{{"telemetry/brake_contract.go", contractGo}},
+			"files":      []file{{"telemetry/brake_contract.go", contractGo}},
 			"interfaces": interfaces,
 		}},
 		{Template: "planning", Answer: map[string]any{"sub_work_items": plan}},
