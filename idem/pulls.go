@@ -84,6 +84,18 @@ func FindOrCreatePull(ctx context.Context, api PullAPI, repo github.Repo, author
 	if foreign != nil {
 		return github.PullRequest{}, false, &ForeignPullError{Head: p.Head, Number: foreign.Number, User: foreign.User, Base: foreign.Base}
 	}
+	return CreateOrFindPull(ctx, api, repo, author, p)
+}
+
+// CreateOrFindPull opens the PR p, for a caller that found none of the
+// bot's on p.Head earlier in the same step (FindOwnPull, under the lock):
+// looking again before creating would repeat that request. A 422 (a PR on
+// the head appeared meanwhile) falls back to FindOwnPull as
+// FindOrCreatePull does. created is false when the PR was found instead.
+func CreateOrFindPull(ctx context.Context, api PullAPI, repo github.Repo, author string, p github.NewPull) (pr github.PullRequest, created bool, err error) {
+	if author == "" {
+		return github.PullRequest{}, false, fmt.Errorf("open PR %s → %s in %s: %w", p.Head, p.Base, repo, ErrNoIdentity)
+	}
 	pr, err = api.CreatePull(ctx, repo, p)
 	if errors.Is(err, github.ErrUnprocessable) {
 		found, ok, foreign, ferr := FindOwnPull(ctx, api, repo, author, p.Head, p.Base)

@@ -60,7 +60,12 @@ func (x architectureExecutor) Execute(ctx context.Context, in engine.StageInput)
 	case err != nil:
 		return engine.StageResult{}, fmt.Errorf("look for an earlier specification of #%d on %s: %w", n, branch, err)
 	}
-	pr, _, err = idem.FindOrCreatePull(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
+	open := idem.FindOrCreatePull
+	if !found {
+		// ownPull looked under the lock this step: don't look again.
+		open = idem.CreateOrFindPull
+	}
+	pr, _, err = open(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("CogWorks spec for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  specPullBody(n, d.Warnings),
 		Head:  branch,

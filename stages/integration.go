@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -41,13 +42,10 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	// The SWI issue's title already carries "[#N k/m]"; the PR names the
 	// parent and the plan item's own title.
 	title := issue.Title
-	if item, err := planItem(ctx, e.gh, in.Repo, *rec); err == nil && item.Title != "" {
-		title = item.Title
+	if rec.Title != "" {
+		title = rec.Title
 	}
-	if err := e.nonEmpty(ctx, in, rec.ID, branch, base); err != nil {
-		return engine.StageResult{}, err
-	}
-	pr, _, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
+	pr, created, err := idem.FindOrCreatePull(ctx, e.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, oneLine(title)),
 		Body: prBody(prBodyInput{
 			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
@@ -56,15 +54,16 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 		Head: branch, Base: base,
 	})
 	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err)
+		return engine.StageResult{}, emptyBranch(fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err), rec.ID, branch, base)
 	}
-	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, branch, inline); err != nil {
+	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, created, branch, inline); err != nil {
 		return engine.StageResult{}, err
 	}
 
 	rec.PR = pr.Number
 	rec.Branch = branch
-	if err := setSWIStatus(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWICompleted); err != nil {
+	// The issue read at the start of this step gives the labels to keep.
+	if err := setSWIStatusOf(ctx, e.gh, in.Repo, snap, rec.ID, pipeline.SWICompleted, &issue); err != nil {
 		return engine.StageResult{}, err
 	}
 	snap.CurrentSWI = ""
@@ -81,21 +80,14 @@ func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) 
 	return engine.StageResult{Event: pipeline.EventAllDone, Summary: summary + "; every sub-work-item is integrated", Warnings: e.d.Warnings}, nil
 }
 
-// nonEmpty escalates, instead of letting GitHub answer 422 "No commits
-// between", when the SWI's branch is its base (code generation wrote no
-// commit because its change was already there, e.g. a fix placed in the
-// interface PR). It costs two requests.
-func (e integrationExecutor) nonEmpty(ctx context.Context, in engine.StageInput, id, branch, base string) error {
-	head, err := e.gh.GetBranchSHA(ctx, in.Repo, branch)
-	if err != nil {
-		return fmt.Errorf("read branch %s of sub-work-item %s: %w", branch, id, err)
-	}
-	from, err := e.gh.GetBranchSHA(ctx, in.Repo, base)
-	if err != nil {
-		return fmt.Errorf("read base branch %s of sub-work-item %s: %w", base, id, err)
-	}
-	if head != from {
-		return nil
+// emptyBranch turns GitHub's 422 "No commits between" on opening the
+// sub-work-item's PR into an escalation with its reason: the branch holds
+// nothing its base lacks (the change is already on the base, e.g. in the
+// interface PR). Asking GitHub is free on the common path, where reading
+// both branch heads first would cost two requests every time.
+func emptyBranch(err error, id, branch, base string) error {
+	if !errors.Is(err, github.ErrUnprocessable) || !strings.Contains(err.Error(), "No commits between") {
+		return err
 	}
 	return &escalation.Error{Reason: fmt.Sprintf(
 		"sub-work-item %s: branch %s has no change against %s, so there is no PR to open (the change is already on %s)",
@@ -107,22 +99,25 @@ func (e integrationExecutor) nonEmpty(ctx context.Context, in engine.StageInput,
 // already on the PR. GitHub anchors an inline comment only on a line of
 // the PR's diff (else 422 "Pull request review thread line must be part
 // of the diff"), so findings on other lines are listed, with file and
-// line, in the review's body.
-func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWI, pr github.PullRequest, branch string, inline []review.Finding) error {
+// line, in the review's body. A PR created in this step (created) has no
+// review yet, so only an older one is searched for the bot's.
+func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWI, pr github.PullRequest, created bool, branch string, inline []review.Finding) error {
 	if len(inline) == 0 {
 		return nil
 	}
 	key := audit.Key(strconv.Itoa(workItem), "review", rec.ID, "inline")
 	marker := audit.Marker(key)
-	existing, err := e.gh.ListReviews(ctx, repo, pr.Number)
-	if err != nil {
-		return fmt.Errorf("list reviews of PR #%d: %w", pr.Number, err)
-	}
-	for _, r := range existing {
-		// Anyone can review a PR and copy the marker; only the bot's own
-		// review suppresses a second one.
-		if r.User == botLogin && strings.Contains(r.Body, marker) {
-			return nil
+	if !created {
+		existing, err := e.gh.ListReviews(ctx, repo, pr.Number)
+		if err != nil {
+			return fmt.Errorf("list reviews of PR #%d: %w", pr.Number, err)
+		}
+		for _, r := range existing {
+			// Anyone can review a PR and copy the marker; only the bot's own
+			// review suppresses a second one.
+			if r.User == botLogin && strings.Contains(r.Body, marker) {
+				return nil
+			}
 		}
 	}
 	files, err := e.gh.ListPullFiles(ctx, repo, pr.Number)
@@ -130,9 +125,15 @@ func (e integrationExecutor) postInlineReview(ctx context.Context, repo github.R
 		return fmt.Errorf("list files of PR #%d: %w", pr.Number, err)
 	}
 	inDiff, outside := splitByDiff(inline, files)
-	head, err := e.gh.GetBranchSHA(ctx, repo, branch)
-	if err != nil {
-		return fmt.Errorf("read head of %s: %w", branch, err)
+	// The PR answer carries its head commit; the branch is read only when
+	// it does not (a PR listed by an older GitHub, say).
+	head := pr.HeadSHA
+	if head == "" {
+		h, err := e.gh.GetBranchSHA(ctx, repo, branch)
+		if err != nil {
+			return fmt.Errorf("read head of %s: %w", branch, err)
+		}
+		head = h
 	}
 	comments := make([]github.InlineComment, 0, len(inDiff))
 	for _, f := range inDiff {

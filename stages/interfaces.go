@@ -61,7 +61,8 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	if res, done, err := x.recorded(ctx, in, branch, base); err != nil || done {
+	res, done, exists, err := x.recorded(ctx, in, branch, base)
+	if err != nil || done {
 		return res, err
 	}
 	if d.Domain == nil {
@@ -83,7 +84,7 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 		return engine.StageResult{Event: pipeline.EventDone,
 			Summary: fmt.Sprintf("interface design changes nothing (%d interfaces, %d files, every one equal to `%s`): no interface PR opened", len(design.Interfaces), len(design.Files), base)}, nil
 	}
-	pr, err := x.publish(ctx, in, branch, base, design)
+	pr, err := x.publish(ctx, in, branch, base, design, exists)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -94,19 +95,20 @@ func (x interfaceExecutor) Execute(ctx context.Context, in engine.StageInput) (e
 
 // recorded finishes the stage from an existing interface PR whose body
 // carries the interface list (a re-run after the PR was opened); done is
-// false when there is none.
-func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch, base string) (res engine.StageResult, done bool, err error) {
+// false when there is none. exists reports whether the bot has any PR on
+// the branch, so that publishing knows whether to look for it again.
+func (x interfaceExecutor) recorded(ctx context.Context, in engine.StageInput, branch, base string) (res engine.StageResult, done, exists bool, err error) {
 	pr, found, err := ownPull(ctx, x.gh, in, branch, base)
 	if err != nil || !found || !recordedOrNone(in.Snapshot.Artifacts.InterfacePR, pr.Number) {
-		return engine.StageResult{}, false, err
+		return engine.StageResult{}, false, found, err
 	}
 	decls, ok := parseInterfaceList(pr.Body)
 	if !ok {
-		return engine.StageResult{}, false, nil
+		return engine.StageResult{}, false, true, nil
 	}
 	recordInterfaces(in.Snapshot, branch, pr.Number, decls)
 	return engine.StageResult{Event: pipeline.EventDone,
-		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, true, nil
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, true, true, nil
 }
 
 // design asks the LLM for the interfaces from the spec, the repository's
@@ -150,8 +152,9 @@ func (x interfaceExecutor) design(ctx context.Context, in engine.StageInput) (In
 }
 
 // publish commits the designed files to branch (from base) and finds or
-// opens the interface PR.
-func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, branch, base string, design Interfaces) (github.PullRequest, error) {
+// opens the interface PR (opens it straight away when exists says the bot
+// has none on branch).
+func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, branch, base string, design Interfaces, exists bool) (github.PullRequest, error) {
 	d, n := x.d, in.Issue.Number
 	files := make(map[string]string, len(design.Files))
 	for _, f := range design.Files {
@@ -167,7 +170,12 @@ func (x interfaceExecutor) publish(ctx context.Context, in engine.StageInput, br
 	if err != nil {
 		return github.PullRequest{}, err
 	}
-	pr, _, err := idem.FindOrCreatePull(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
+	open := idem.FindOrCreatePull
+	if !exists {
+		// recorded looked under the lock this step: don't look again.
+		open = idem.CreateOrFindPull
+	}
+	pr, _, err := open(ctx, x.gh, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("CogWorks interfaces for #%d: %s", n, oneLine(in.Issue.Title)),
 		Body:  body, Head: branch, Base: base,
 	})

@@ -268,6 +268,44 @@ type subIssueWriter struct {
 	// noSubIssues is set when GitHub has no sub-issues API (404 on the
 	// parent's list): links are then a task list on the parent.
 	noSubIssues bool
+	// swiIssues remembers the step's one listing of the repository's
+	// sub-work-item issues (nil: not listed yet) for every item's marker
+	// search; the issues this step creates are added to it.
+	swiIssues *swiIssueList
+}
+
+// swiIssueList answers idem.FindOrCreateIssue's listing once per planning
+// step: every item searched the same list, one request each, though only
+// this step (holding the lock) adds to it.
+type swiIssueList struct {
+	api    idem.IssueAPI
+	filter github.IssueFilter
+	issues []github.Issue
+	listed bool
+}
+
+// ListIssues implements idem.IssueAPI for the one filter it was made for.
+func (l *swiIssueList) ListIssues(ctx context.Context, repo github.Repo, f github.IssueFilter) ([]github.Issue, error) {
+	if f.State != l.filter.State || !slices.Equal(f.Labels, l.filter.Labels) {
+		return l.api.ListIssues(ctx, repo, f)
+	}
+	if !l.listed {
+		issues, err := l.api.ListIssues(ctx, repo, f)
+		if err != nil {
+			return nil, err
+		}
+		l.issues, l.listed = issues, true
+	}
+	return slices.Clone(l.issues), nil
+}
+
+// CreateIssue implements idem.IssueAPI, remembering the new issue.
+func (l *swiIssueList) CreateIssue(ctx context.Context, repo github.Repo, ni github.NewIssue) (github.Issue, error) {
+	is, err := l.api.CreateIssue(ctx, repo, ni)
+	if err == nil && l.listed {
+		l.issues = append(l.issues, is)
+	}
+	return is, err
 }
 
 // prepare creates the repository labels every sub-issue carries and reads
@@ -309,8 +347,11 @@ func (w *subIssueWriter) write(ctx context.Context, it planner.SubWorkItem, orde
 		return github.Issue{}, err
 	}
 	marker := fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", n, it.ID)
-	issue, created, err := idem.FindOrCreateIssue(ctx, w.gh, w.repo, w.bot, marker,
-		github.IssueFilter{Labels: []string{pipeline.LabelSubWorkItem}},
+	filter := github.IssueFilter{State: "all", Labels: []string{pipeline.LabelSubWorkItem}}
+	if w.swiIssues == nil {
+		w.swiIssues = &swiIssueList{api: w.gh, filter: filter}
+	}
+	issue, created, err := idem.FindOrCreateIssue(ctx, w.swiIssues, w.repo, w.bot, marker, filter,
 		github.NewIssue{
 			Title:  fmt.Sprintf("[#%d %d/%d] %s", n, order, w.total, oneLine(it.Title)),
 			Body:   subIssueBody(n, marker, it, w.issueOf),

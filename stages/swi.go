@@ -104,6 +104,13 @@ func swiBase(snap *pipeline.Snapshot, rec pipeline.SWI) string {
 // cogworks:status:<status> and no other status label. It is idempotent:
 // labels already in the desired state cause no write.
 func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
+	return setSWIStatusOf(ctx, gh, repo, snap, id, status, nil)
+}
+
+// setSWIStatusOf is setSWIStatus for a caller that read the SWI's issue
+// earlier in the same step (known, nil if not): its labels are used
+// instead of reading the issue again.
+func setSWIStatusOf(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus, known *github.Issue) error {
 	rec := snap.SubWorkItem(id)
 	if rec == nil {
 		return fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
@@ -112,9 +119,15 @@ func setSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, sna
 		return fmt.Errorf("set status of sub-work-item %q: invalid status %q", id, status)
 	}
 	if rec.Issue > 0 {
-		issue, err := gh.GetIssue(ctx, repo, rec.Issue)
-		if err != nil {
-			return fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
+		var issue github.Issue
+		if known != nil && known.Number == rec.Issue {
+			issue = *known
+		} else {
+			read, err := gh.GetIssue(ctx, repo, rec.Issue)
+			if err != nil {
+				return fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
+			}
+			issue = read
 		}
 		// One request for the whole change (planning created the status
 		// labels with their colours): the wanted status in, any other out.

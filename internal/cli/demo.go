@@ -42,6 +42,9 @@ type DemoOptions struct {
 	// WrapDomain, when set, wraps the Go domain service's HTTP handler
 	// (tests replay its answers to identical requests across runs).
 	WrapDomain func(http.Handler) http.Handler
+	// OneSWI plans one sub-work-item (the codec) instead of two: the
+	// smallest whole pipeline, whose requests the budget tests count.
+	OneSWI bool
 }
 
 // DemoReport is what a demo run produced, for the summary and for tests.
@@ -194,7 +197,11 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	}
 	fmt.Fprintf(out, "▶ Go domain service on unix socket %s\n", sock)
 
-	script, err := demo.Script()
+	newScript := demo.Script
+	if opts.OneSWI {
+		newScript = demo.OneSWIScript
+	}
+	script, err := newScript()
 	if err != nil {
 		return nil, cleanup, err
 	}

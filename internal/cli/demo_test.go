@@ -68,7 +68,7 @@ func checkDemoCompleted(t *testing.T, report *DemoReport, text string) {
 	for _, s := range report.Steps {
 		requests += s.GitHubRequests
 	}
-	assert.LessOrEqual(t, requests, int64(demoRequestBudget), "issue 8's request budget for the whole pipeline")
+	assert.LessOrEqual(t, requests, int64(demoRequestBudget), "issue 21's request budget for the whole demo pipeline")
 	// The simulator saw the steps' requests plus the summary's one read of
 	// the status comment: none of a step's requests went uncounted.
 	assert.Equal(t, int64(report.Sim.RequestCount()), requests+1, "every step request is counted by exactly one step")

@@ -44,8 +44,13 @@ func TestServeRequestBudget(t *testing.T) {
 	fx.sim.ResetRequests()
 	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"open-other", "issues", issueEvent(fx.repo, other, "opened")}))
 	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"chat", "issue_comment", commentEvent(fx.repo, n, 499)}))
+	// A person relabelling a sub-work-item's issue: its labels are its
+	// own (planning never gives it cogworks:run), so the payload decides.
+	subEvent := fmt.Appendf(nil, `{"action":"labeled","issue":{"number":%d,"labels":[{"name":"cogworks:sub-work-item"},{"name":"cogworks:status:in-progress"},{"name":"bug"}]},"label":{"name":"bug"},"repository":{"full_name":%q},"installation":{"id":%d},"sender":{"login":%q,"type":"User"}}`,
+		other+1, fx.repo, testInstallation, demoHuman)
+	require.Equal(t, http.StatusAccepted, post(t, hs.URL, delivery{"sub-issue", "issues", subEvent}))
 	require.Eventually(t, srv.Idle, 60*time.Second, 10*time.Millisecond)
-	assert.Zero(t, fx.sim.RequestCount(), "an issue without cogworks:run and a plain comment cost nothing")
+	assert.Zero(t, fx.sim.RequestCount(), "an issue without cogworks:run, a sub-work-item's event and a plain comment cost nothing")
 
 	for i := range 3 {
 		fx.sim.ResetRequests()

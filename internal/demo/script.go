@@ -214,7 +214,13 @@ type reviewAnswer struct {
 // specification names a module that does not exist and the corrected one
 // answers the validation feedback; the first codec attempt does not
 // compile and the fix answers the compiler's diagnostic.
-func Script() (*RuleProvider, error) {
+func Script() (*RuleProvider, error) { return script(false) }
+
+// OneSWIScript is Script with a plan of one sub-work-item (the codec): the
+// smallest whole pipeline, which the request budget measures.
+func OneSWIScript() (*RuleProvider, error) { return script(true) }
+
+func script(oneSWI bool) (*RuleProvider, error) {
 	spec := func(module string) map[string]any {
 		return map[string]any{
 			"summary":          "Add a brake pressure CAN codec and a rate-limited publisher to telemetry.",
@@ -234,6 +240,22 @@ func Script() (*RuleProvider, error) {
 		publisherSWI = "Publish frames no faster than the contract cycle."
 		publisherSrc = "func (p *Publisher) Publish"
 	)
+	plan := []map[string]any{
+		{"id": "codec", "title": "Brake pressure frame codec", "description": codecSWI,
+			"files": []string{"telemetry/brake.go", "telemetry/brake_test.go"}, "interfaces": []string{"TEL-BRAKE-CODEC"}, "symbols": []string{"BrakePressureID", "BrakePressureSize", "Frame"},
+			"tests": "Round trip and rejection of foreign frames.", "depends_on": []string{}},
+		{"id": "publisher", "title": "Rate-limited brake pressure publisher", "description": publisherSWI,
+			"files": []string{"telemetry/publisher.go", "telemetry/publisher_test.go"}, "interfaces": []string{"TEL-BRAKE-PUBLISH"}, "symbols": []string{"BrakePressureCycleMS", "EncodeBrakePressure"},
+			"tests": "A publish inside one cycle is refused.", "depends_on": []string{"codec"}},
+	}
+	interfaces := []map[string]any{
+		{"id": "TEL-BRAKE-CODEC", "name": "Brake pressure frame codec", "file": "telemetry/brake_contract.go", "summary": "EncodeBrakePressure/DecodeBrakePressure over BrakePressureID and BrakePressureSize"},
+		{"id": "TEL-BRAKE-PUBLISH", "name": "Rate-limited publisher", "file": "telemetry/brake_contract.go", "summary": "Publisher that honours BrakePressureCycleMS"},
+	}
+	if oneSWI {
+		// Planning covers every declared interface: one item, one.
+		plan, interfaces = plan[:1], interfaces[:1]
+	}
 	noFindings := reviewAnswer{Passed: true, Findings: []finding{}}
 	rules := []Rule{
 		{Template: "classify", Answer: map[string]any{
@@ -245,20 +267,10 @@ func Script() (*RuleProvider, error) {
 		{Template: "architecture", When: []string{"brake-telemetry"}, Answer: spec("telemetry")},
 		{Template: "architecture", Answer: spec("brake-telemetry")},
 		{Template: "interface_design", Answer: map[string]any{
-			"files": []file{{"telemetry/brake_contract.go", contractGo}},
-			"interfaces": []map[string]any{
-				{"id": "TEL-BRAKE-CODEC", "name": "Brake pressure frame codec", "file": "telemetry/brake_contract.go", "summary": "EncodeBrakePressure/DecodeBrakePressure over BrakePressureID and BrakePressureSize"},
-				{"id": "TEL-BRAKE-PUBLISH", "name": "Rate-limited publisher", "file": "telemetry/brake_contract.go", "summary": "Publisher that honours BrakePressureCycleMS"},
-			},
+			"files":      []file{{"telemetry/brake_contract.go", contractGo}},
+			"interfaces": interfaces,
 		}},
-		{Template: "planning", Answer: map[string]any{"sub_work_items": []map[string]any{
-			{"id": "codec", "title": "Brake pressure frame codec", "description": codecSWI,
-				"files": []string{"telemetry/brake.go", "telemetry/brake_test.go"}, "interfaces": []string{"TEL-BRAKE-CODEC"}, "symbols": []string{"BrakePressureID", "BrakePressureSize", "Frame"},
-				"tests": "Round trip and rejection of foreign frames.", "depends_on": []string{}},
-			{"id": "publisher", "title": "Rate-limited brake pressure publisher", "description": publisherSWI,
-				"files": []string{"telemetry/publisher.go", "telemetry/publisher_test.go"}, "interfaces": []string{"TEL-BRAKE-PUBLISH"}, "symbols": []string{"BrakePressureCycleMS", "EncodeBrakePressure"},
-				"tests": "A publish inside one cycle is refused.", "depends_on": []string{"codec"}},
-		}}},
+		{Template: "planning", Answer: map[string]any{"sub_work_items": plan}},
 		{Template: "code_generation", When: []string{publisherSWI},
 			Answer: code("Publisher with an injectable clock.", file{"telemetry/publisher.go", publisherGo}, file{"telemetry/publisher_test.go", publisherTestGo})},
 		{Template: "code_generation", When: []string{codecSWI, "undefined: payload"},

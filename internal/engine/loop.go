@@ -91,9 +91,17 @@ func (s *stepper) runRecord(sections []string) string {
 }
 
 // heartbeat edits the claim between two steps of a run: it shows the steps
-// so far and keeps the claim live (its age is its last edit). A failure is
-// logged: the lock stays ours until the claim is older than lock_timeout.
+// so far and keeps the claim live (its age is its last edit). A claim edited
+// less than half of lock_timeout ago is left alone: it stays live for at
+// least that long, and an edit per step was a tenth of a pipeline's
+// requests. The price is that a killed run's records since its last edit
+// are lost; they are not state (the snapshot is written by every step). A
+// failure is logged: the lock stays ours until the claim is older than
+// lock_timeout.
 func (s *stepper) heartbeat(ctx context.Context, records []string) {
+	if !s.heartbeatDue() {
+		return
+	}
 	body := s.claimBody() + "\n\n" + strings.Join(records, "\n\n---\n\n")
 	key := claimKey(s.ref.Issue, s.d.RunID)
 	body = s.sealClaim(audit.Redact(audit.Format(audit.Comment{Key: key, Title: "Processing", Body: body})), key, s.d.now())
@@ -105,4 +113,10 @@ func (s *stepper) heartbeat(ctx context.Context, records []string) {
 	if !c.UpdatedAt.IsZero() {
 		s.claim.At = c.UpdatedAt
 	}
+}
+
+// heartbeatDue reports whether the claim is old enough to need an edit to
+// stay live until the next step ends: older than half of lock_timeout.
+func (s *stepper) heartbeatDue() bool {
+	return s.claim.At.IsZero() || s.d.now().Sub(s.claim.At) >= s.policy().Timeout/2
 }

@@ -105,6 +105,11 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 			return err
 		}
 	}
+	if o.obs.Lock != pipeline.LockFresh && o.obs.HasSnapshot && o.snap.Gate == nil && l.Approve && len(o.snap.Approvals) > 0 {
+		if err := s.spentApproval(ctx, &o.wakeFacts); err != nil {
+			return err
+		}
+	}
 	if o.obs.Lock != pipeline.LockFresh {
 		return s.scanCommands(ctx, &o.wakeFacts, &o.cmd)
 	}
@@ -213,6 +218,31 @@ func (s *stepper) events(ctx context.Context) ([]github.IssueEvent, error) {
 	}
 	s.issueEvents = events
 	return events, nil
+}
+
+// spentApproval marks an approval label that passed an earlier gate as
+// stale when no gate waits: a run that passed the gate removes the label
+// only when it releases, so a run killed before that leaves it behind, and
+// the repair must still take it off.
+func (s *stepper) spentApproval(ctx context.Context, w *wakeFacts) error {
+	events, err := s.events(ctx)
+	if err != nil {
+		return err
+	}
+	var labelEvents []pipeline.LabelEvent
+	for _, e := range events {
+		if e.Event == "labeled" || e.Event == "unlabeled" {
+			labelEvents = append(labelEvents, pipeline.LabelEvent{ID: e.ID, Action: e.Event, Label: e.Label, Actor: e.Actor})
+		}
+	}
+	used := make([]int64, 0, len(w.snap.Approvals))
+	for _, a := range w.snap.Approvals {
+		used = append(used, a.EventID)
+	}
+	if v := pipeline.EvaluateLabelApproval(true, labelEvents, nil, s.d.BotLogin, used); v.Stale {
+		w.obs.Approval = v
+	}
+	return nil
 }
 
 // judgeGate evaluates a waiting gate: the cogworks:approve label (checked

@@ -104,6 +104,7 @@ type Client struct {
 	tracker  *rateTracker
 	repos    repoCache
 	files    fileCache
+	trees    treeCache
 	// apps talks to GitHub as the App itself (a JWT), not as an
 	// installation; nil with token auth.
 	apps *gh.Client

@@ -116,8 +116,13 @@ func (c *Client) GetCommit(ctx context.Context, repo Repo, sha string) (Commit, 
 }
 
 // GetTree lists a tree's entries, recursively when asked. A tree GitHub
-// truncates is an error rather than a silently partial listing.
+// truncates is an error rather than a silently partial listing. A tree
+// read once is answered from memory afterwards: its SHA names its content.
 func (c *Client) GetTree(ctx context.Context, repo Repo, treeSHA string, recursive bool) ([]TreeEntry, error) {
+	key := treeKey{repo: repo, sha: treeSHA, recursive: recursive}
+	if entries, ok := c.trees.get(key); ok {
+		return entries, nil
+	}
 	t, _, err := c.gh.Git.GetTree(ctx, repo.Owner, repo.Name, treeSHA, recursive)
 	if err != nil {
 		return nil, convertError(fmt.Sprintf("get tree %s of %s", treeSHA, repo), err)
@@ -125,9 +130,11 @@ func (c *Client) GetTree(ctx context.Context, repo Repo, treeSHA string, recursi
 	if t.GetTruncated() {
 		return nil, fmt.Errorf("get tree %s of %s: GitHub truncated the listing", treeSHA, repo)
 	}
-	return mapSlice(t.Entries, func(e *gh.TreeEntry) TreeEntry {
+	entries := mapSlice(t.Entries, func(e *gh.TreeEntry) TreeEntry {
 		return TreeEntry{Path: e.GetPath(), Mode: e.GetMode(), Type: e.GetType(), SHA: e.GetSHA()}
-	}), nil
+	})
+	c.trees.put(key, entries)
+	return entries, nil
 }
 
 // CreateTree writes a tree on top of baseTree (empty for a root tree) and

@@ -113,6 +113,13 @@ func TestUntriggeredNeedsTheRunLabelOrACommandComment(t *testing.T) {
 			`{"action":"edited","issue":{"number":4,"labels":[{"name":"bug"},{"name":"cogworks:run"}]}}`, false, ""},
 		{"issue without it",
 			`{"action":"edited","issue":{"number":4,"labels":[{"name":"bug"}]}}`, false, "issue #4 has no cogworks:run label"},
+		// A sub-work-item's issue carries its own labels, never
+		// cogworks:run: the events the pipeline's status changes (and anyone
+		// else's edits) cause on it cost nothing.
+		{"a sub-work-item's status change",
+			`{"action":"labeled","label":{"name":"cogworks:status:in-progress"},"issue":{"number":5,"labels":[{"name":"cogworks:sub-work-item"},{"name":"cogworks:order:1"},{"name":"cogworks:status:in-progress"}]}}`, false, "issue #5 has no cogworks:run label"},
+		{"a sub-work-item opened by planning",
+			`{"action":"opened","issue":{"number":5,"labels":[{"name":"cogworks:sub-work-item"},{"name":"cogworks:status:pending"}]}}`, false, "issue #5 has no cogworks:run label"},
 		{"a person's command on a stopped pipeline",
 			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks retry","user":{"login":"alice","type":"User"}}}`, true, ""},
 		{"an edited command",

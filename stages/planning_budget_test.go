@@ -1,0 +1,44 @@
+package stages
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/pipeline"
+)
+
+// TestPlanningListsSubWorkItemIssuesOnce files a three-item plan, then
+// re-runs it with the snapshot lost: each time the repository's
+// sub-work-item issues are listed once for all the items' marker searches
+// (it was once per item), and the re-run still finds every issue.
+func TestPlanningListsSubWorkItemIssuesOnce(t *testing.T) {
+	t.Parallel()
+	f := newFHFixture(t, nil)
+	f.addJSON(t, prompts.Planning, goodPlan)
+	listings := func() int {
+		n := 0
+		for _, r := range f.env.Sim.Requests() {
+			if r.Method == "GET" && strings.HasSuffix(r.Path, "/issues") && strings.Contains(r.Query, "sub-work-item") {
+				n++
+			}
+		}
+		return n
+	}
+	f.env.Sim.ResetRequests()
+	snap := f.planningSnapshot(t)
+	_, err := f.run(t, pipeline.StagePlanning, snap)
+	require.NoError(t, err)
+	require.Len(t, snap.SubWorkItems, 3)
+	assert.Equal(t, 1, listings(), "first run")
+
+	again := f.planningSnapshot(t)
+	f.env.Sim.ResetRequests()
+	_, err = f.run(t, pipeline.StagePlanning, again)
+	require.NoError(t, err)
+	assert.Equal(t, snap.SubWorkItems, again.SubWorkItems, "the issues are found, not filed again")
+	assert.Equal(t, 1, listings(), "re-run")
+}
