@@ -17,7 +17,7 @@ func realshapeCases() []realCase {
 			// (a) a root-package library with a 2,000-line file holding the
 			// bug, and a file the current gofmt would rewrite among the
 			// fixed files (legacy.go): the rootlib fixture.
-			name: "rootlib", repo: "rootlib",
+			name: "rootlib", repo: "rootlib", extra: rootlibSiblings,
 			title: rootlibIssueTitle, body: rootlibIssueBody + " " + realIssueMarker, module: "rootlib", rootModule: true,
 			api:  pipeline.InterfaceDecl{ID: "IF-CLAMP", Name: "Clamp", File: "big.go", Summary: "existing API"},
 			plan: clampItem(), fix: clampEdits(clampBug),
@@ -110,6 +110,20 @@ func realEdits(notes string, edits ...codeEdit) codeOutput {
 func realTest(name, call, want string) string {
 	return fmt.Sprintf("func Test%sRegression(t *testing.T) {\n\tif got := %s; got != %s {\n\t\tt.Fatalf(\"%s = %%v, want %%v\", got, %s)\n\t}\n}\n\n",
 		name, call, want, strings.ReplaceAll(call, `"`, `\"`), want)
+}
+
+// rootlibSiblings generates 16 more root-package files so the rootlib
+// case has the ~30 files of the root libraries that broke code generation
+// (pflag, BurntSushi/toml, dominikbraun/graph).
+func rootlibSiblings() map[string]string {
+	files := map[string]string{}
+	for i := 1; i <= 16; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package rootlib\n\n// Sibling%02d is one of the root package's many small helpers.\nfunc Sibling%02d(v int) int {\n\treturn Clamp(v+%d, 0, 100)\n}\n", i, i, i)
+		fmt.Fprintf(&b, "\n// Label%02d names the helper.\nconst Label%02d = \"sibling-%02d\"\n", i, i, i)
+		files[fmt.Sprintf("sibling%02d.go", i)] = b.String()
+	}
+	return files
 }
 
 // realCorpus generates the bigdata case's 1.2 MB fixture (generated so the

@@ -125,6 +125,9 @@ func realTable(rs []realResult) string {
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var codegen []int
 	for _, r := range rs {
+		if r.name == "" {
+			continue // left out by a -run filter
+		}
 		done := "y"
 		if r.interfaceStandIn != "" {
 			done = "y*"
