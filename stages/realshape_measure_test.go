@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/prompts"
 )
 
 // Measurements of the real-shape benchmark (realshape_test.go).
@@ -37,6 +38,9 @@ func realMeasurePrompts(c realCase, reqs []llm.Request, res *realResult) {
 	for _, r := range reqs {
 		n := realRequestTokens(r)
 		res.promptTokens[r.Template] = max(res.promptTokens[r.Template], n)
+		if r.Template == prompts.Architecture && containsText(r, fmt.Sprintf("module %q does not exist", c.module)) {
+			res.rootModuleRefused = true
+		}
 		if r.Template == "interpret_failure" {
 			res.interpretPrompts = append(res.interpretPrompts, r)
 		}
