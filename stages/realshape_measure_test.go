@@ -1,0 +1,173 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/prompts"
+)
+
+// Measurements of the real-shape benchmark (realshape_test.go).
+
+// realScenarioFailsAtBase runs the case's held-out scenario test on the
+// base tree: it must fail there (a failing test, not a build error), so
+// its passing in the pipeline is the fix's doing.
+func realScenarioFailsAtBase(t *testing.T, c realCase, base map[string]string, ws string, dom *domain.Client) bool {
+	t.Helper()
+	res, err := dom.Simulate(context.Background(), domain.Request{WorkItem: "realshape-base", Repository: domain.Repository{Path: ws},
+		Artifacts: []domain.Artifact{{Path: c.scenarioTo, Content: base[".cogworks/scenarios/"+c.name+"_test.go"]}}},
+		domain.SimulateParams{Packages: []string{c.scenarioPkg}, Filter: c.scenarioFilter})
+	require.NoError(t, err)
+	return !res.Passed && strings.Contains(res.Output, "--- FAIL: "+c.scenarioFilter)
+}
+
+// realMeasurePrompts records each template's largest prompt, the
+// code-generation prompts, the recall of the fixed files in them (the
+// file's current content is in the prompt: every old string of its edits)
+// and whether the issue text reached them.
+func realMeasurePrompts(c realCase, reqs []llm.Request, res *realResult) {
+	var codegen []llm.Request
+	for _, r := range reqs {
+		n := realRequestTokens(r)
+		res.promptTokens[r.Template] = max(res.promptTokens[r.Template], n)
+		if r.Template == prompts.Architecture && containsText(r, fmt.Sprintf("module %q does not exist", c.module)) {
+			res.rootModuleRefused = true
+		}
+		if r.Template == "interpret_failure" {
+			res.interpretPrompts = append(res.interpretPrompts, r)
+		}
+		if r.Template == "code_generation" {
+			codegen = append(codegen, r)
+			res.codegenTokens = append(res.codegenTokens, n)
+		}
+	}
+	if len(codegen) == 0 {
+		return
+	}
+	first := codegen[0]
+	res.issueInPrompt = containsText(first, realIssueMarker)
+	fixed := map[string][]string{}
+	for _, e := range c.fix.Edits {
+		fixed[e.Path] = append(fixed[e.Path], e.Old)
+	}
+	seen := 0
+	for p, olds := range fixed {
+		ok := containsText(first, p)
+		for _, o := range olds {
+			ok = ok && containsText(first, o)
+		}
+		if ok {
+			seen++
+		}
+	}
+	if len(fixed) > 0 {
+		res.recall = float64(seen) / float64(len(fixed))
+	}
+}
+
+func realRequestTokens(r llm.Request) int {
+	n := llm.EstimateTokens(r.System) + llm.EstimateTokens(string(r.Schema))
+	for _, m := range r.Messages {
+		n += llm.EstimateTokens(m.Content)
+	}
+	return n
+}
+
+// realChangedLines counts the lines the fix adds or removes, file by file
+// (a multiset difference: enough for "a fix under 50 lines").
+func realChangedLines(base, want map[string]string) int {
+	n := 0
+	for p, w := range want {
+		if base[p] == w {
+			continue
+		}
+		count := map[string]int{}
+		for _, l := range strings.Split(base[p], "\n") {
+			count[l]++
+		}
+		for _, l := range strings.Split(w, "\n") {
+			count[l]--
+		}
+		for _, v := range count {
+			n += max(v, -v)
+		}
+	}
+	return n
+}
+
+// realTreeDiff lists the paths whose bytes differ between want and got.
+func realTreeDiff(want, got map[string]string) []string {
+	var diff []string
+	for p, w := range want {
+		if g, ok := got[p]; !ok {
+			diff = append(diff, "missing "+p)
+		} else if g != w {
+			diff = append(diff, "differs "+p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			diff = append(diff, "extra "+p)
+		}
+	}
+	sort.Strings(diff)
+	return diff
+}
+
+// realTable renders the figures as a Markdown table.
+func realTable(rs []realResult) string {
+	var b strings.Builder
+	b.WriteString("| case | completed | exact tree | fix tests ran | recall | issue in prompt | prompt tokens per stage (max) | code-gen output tokens | fix lines | GitHub requests | wall |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	var codegen []int
+	for _, r := range rs {
+		if r.name == "" {
+			continue // left out by a -run filter
+		}
+		done := "y"
+		if r.interfaceStandIn != "" {
+			done = "y*"
+		}
+		if !r.completed {
+			done = "n: " + r.stoppedAt
+		}
+		exact := "-"
+		if r.completed {
+			exact = yn(r.exactTree)
+		}
+		var stages []string
+		for tmpl, n := range r.promptTokens {
+			stages = append(stages, fmt.Sprintf("%s %d", tmpl, n))
+		}
+		sort.Strings(stages)
+		codegen = append(codegen, r.codegenTokens...)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.0f%% | %s | %s | %d | %d | %d | %.1fs |\n", r.name, done, exact, yn(r.fixTestsRan),
+			100*r.recall, yn(r.issueInPrompt), strings.Join(stages, ", "), r.outputTokens, r.fixLines, r.ghRequests, r.wall.Seconds())
+	}
+	slices.Sort(codegen)
+	if len(codegen) > 0 {
+		fmt.Fprintf(&b, "\nmedian code-generation prompt: %d tokens over %d prompts\n", codegen[len(codegen)/2], len(codegen))
+	}
+	b.WriteString("y*: completes only with the interface stage's 422 on a design that changes nothing replaced by a pass (issue 20 point 4, not built)\n")
+	for _, r := range rs {
+		if !r.completed {
+			fmt.Fprintf(&b, "%s stopped at %s: %s\n", r.name, r.stoppedAt, r.stopReason)
+		}
+	}
+	return b.String()
+}
+
+func yn(b bool) string {
+	if b {
+		return "y"
+	}
+	return "n"
+}

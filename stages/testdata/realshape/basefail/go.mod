@@ -1,0 +1,3 @@
+module example.com/basefail
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/bigdata
+
+go 1.22

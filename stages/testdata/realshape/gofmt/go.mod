@@ -1,0 +1,3 @@
+module example.com/gofmt
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/pathcmp
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/twohops
+
+go 1.22
