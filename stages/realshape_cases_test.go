@@ -22,7 +22,7 @@ func realshapeCases() []realCase {
 			api:  pipeline.InterfaceDecl{ID: "IF-CLAMP", Name: "Clamp", File: "big.go", Summary: "existing API"},
 			plan: clampItem(), fix: clampEdits(clampBug),
 			scenarioPkg: ".", scenarioTo: "zz_scenario_test.go", scenarioFilter: "TestScenarioClamp",
-			want: realOutcome{completed: true, noChangeInterface: true},
+			want: realOutcome{completed: true},
 		},
 		{
 			// (b) a test that compares file paths: it fails under -trimpath.
@@ -35,8 +35,7 @@ func realshapeCases() []realCase {
 				codeEdit{Path: "where/where.go", Old: "\treturn file[i:]\n", New: "\treturn file[i+1:]\n"},
 				codeEdit{Path: "where/where_test.go", Old: "func TestHereIsTheFileOnDisk", New: realTest("Base", `Base("x/y.go")`, `"y.go"`) + "func TestHereIsTheFileOnDisk"}),
 			scenarioPkg: "./where", scenarioTo: "where/zz_scenario_test.go", scenarioFilter: "TestScenarioBase",
-			want: realOutcome{noChangeInterface: true, stoppedAt: "code-generation", stopReason: "generated code still failed",
-				failingTest: "TestHereIsTheFileOnDisk", missing: "issue 20 point 3: go test without -trimpath"},
+			want: realOutcome{completed: true},
 		},
 		{
 			// (c) a test that already fails at the base commit.
@@ -49,8 +48,7 @@ func realshapeCases() []realCase {
 				codeEdit{Path: "calc/calc.go", Old: "\tif v < 0 {\n\t\treturn v\n", New: "\tif v < 0 {\n\t\treturn -v\n"},
 				codeEdit{Path: "calc/calc_test.go", Old: "// This test fails", New: realTest("Abs", "Abs(-3)", "3") + "// This test fails"}),
 			scenarioPkg: "./calc", scenarioTo: "calc/zz_scenario_test.go", scenarioFilter: "TestScenarioAbs",
-			want: realOutcome{noChangeInterface: true, stoppedAt: "code-generation", stopReason: "generated code still failed",
-				failingTest: "TestDivideByZeroWording", missing: "issue 20 point 3: a baseline of the tests that fail at base"},
+			want: realOutcome{completed: true},
 		},
 		{
 			// (d) large testdata next to the code being fixed.
@@ -63,7 +61,7 @@ func realshapeCases() []realCase {
 				codeEdit{Path: "parse/parse.go", Old: `strings.TrimLeft(p, " ")`, New: `strings.TrimSpace(p)`},
 				codeEdit{Path: "parse/parse_test.go", Old: "func TestFieldsOfTheCorpus", New: realTest("Fields", `Fields("a ,b")[0]`, `"a"`) + "func TestFieldsOfTheCorpus"}),
 			scenarioPkg: "./parse", scenarioTo: "parse/zz_scenario_test.go", scenarioFilter: "TestScenarioTrimBothSides",
-			want: realOutcome{completed: true, noChangeInterface: true},
+			want: realOutcome{completed: true},
 		},
 		{
 			// (e) a file the current gofmt would rewrite (a +build line
@@ -77,7 +75,7 @@ func realshapeCases() []realCase {
 				codeEdit{Path: "legacy/legacy.go", Old: "    return v+factor\n", New: "    return v*factor\n"},
 				codeEdit{Path: "legacy/legacy_test.go", Old: "func TestUnit", New: realTest("Scale", "Scale(3, 4)", "12") + "func TestUnit"}),
 			scenarioPkg: "./legacy", scenarioTo: "legacy/zz_scenario_test.go", scenarioFilter: "TestScenarioScale",
-			want: realOutcome{completed: true, noChangeInterface: true},
+			want: realOutcome{completed: true},
 		},
 		{
 			// (f) a multi-package module: the issue names the command, the
@@ -91,7 +89,7 @@ func realshapeCases() []realCase {
 				codeEdit{Path: "internal/units/units.go", Old: "\tif m > 1000 {\n", New: "\tif m >= 1000 {\n"},
 				codeEdit{Path: "internal/units/units_test.go", Old: "func TestBestMetres", New: "func TestBestOneKilometre(t *testing.T) {\n\tif v, u := Best(1000); v != \"1\" || u != \"km\" {\n\t\tt.Fatalf(\"Best(1000) = %s %s\", v, u)\n\t}\n}\n\nfunc TestBestMetres"}),
 			scenarioPkg: "./internal/render", scenarioTo: "internal/render/zz_scenario_test.go", scenarioFilter: "TestScenarioOneKilometre",
-			want: realOutcome{completed: true, noChangeInterface: true},
+			want: realOutcome{completed: true},
 		},
 	}
 }

@@ -306,13 +306,12 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	return res
 }
 
-// noChangeInterfaces runs the real interface-design stage; when it fails
-// because the design changes nothing (GitHub's 422 "No commits between"),
-// it does what issue 20 point 4 asks for and what is not built yet: the
-// stage passes without a PR, recording the interfaces, so the benchmark
-// can measure the stages after it. Once point 4 lands the real stage
-// passes and the stand-in records nothing (realAssert then fails until
-// the cases' want is updated).
+// noChangeInterfaces runs the real interface-design stage. Before issue 20
+// point 4 landed, a design that changes nothing failed there on GitHub's
+// 422 "No commits between", and this stand-in let the pipeline go on so
+// the later stages could be measured. The real stage now passes without a
+// PR; the stand-in stays as a tripwire: realAssert fails if it ever has
+// to step in again.
 type noChangeInterfaces struct {
 	real   engine.StageExecutor
 	decls  []pipeline.InterfaceDecl
@@ -326,7 +325,7 @@ func (x *noChangeInterfaces) Execute(ctx context.Context, in engine.StageInput) 
 	}
 	x.reason = err.Error()
 	recordInterfaces(in.Snapshot, designBranch(in.Issue.Number), 0, x.decls)
-	return engine.StageResult{Outcome: engine.StageDone, Summary: "no interface changes (benchmark stand-in for issue 20 point 4)"}, nil
+	return engine.StageResult{Event: pipeline.EventDone, Summary: "no interface changes (benchmark stand-in for issue 20 point 4)"}, nil
 }
 
 func TestRealShape(t *testing.T) {
