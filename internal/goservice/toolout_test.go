@@ -103,18 +103,21 @@ func TestCompileDiagnosticsNameOnlyVisibleFiles(t *testing.T) {
 
 func TestVetDiagnosticsFromJSON(t *testing.T) {
 	t.Parallel()
-	raw := string(captured(t, "vet.json")) // posn under the capture's /tmp/toolcap/m
 	tests := []struct {
 		name, stdout string
 		want         domain.Location
 	}{
-		{"path of a directory the model never saw", raw, domain.Location{File: "can"}},
-		{"cached finding replayed from another workspace", strings.ReplaceAll(raw, "/tmp/toolcap/m/", "/tmp/"+workspacePrefix+"123/"),
-			domain.Location{File: "can/bad.go", Line: 6, Column: 22}},
+		// go vet run by hand in /tmp/toolcap/m: a directory that is not a
+		// workspace, so the finding is reported at the package.
+		{"path of a directory the model never saw", string(captured(t, "vet.json")), domain.Location{File: "can"}},
+		// The reference service's second validate of the same file in the
+		// sandbox: go vet replays the first workspace's (removed) path.
+		{"cached finding replayed from another workspace", string(captured(t, "vet_replay.json")),
+			domain.Location{File: "can/fmt.go", Line: 6, Column: 22}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ws := toolWorkspace(t, map[string]string{"can/bad.go": vetFindingGo})
+			ws := toolWorkspace(t, map[string]string{"can/bad.go": vetFindingGo, "can/fmt.go": vetFindingGo})
 			diags, err := ws.vetDiagnostics([]byte(tt.stdout))
 			require.NoError(t, err)
 			require.Len(t, diags, 1)
