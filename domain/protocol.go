@@ -8,8 +8,10 @@ import (
 // APIVersion is the Extension API version this client speaks. Services whose
 // handshake reports a different MAJOR version are rejected. 1.1.0 added
 // repo_map and Artifact.Delete; a 1.0 service simply does not declare
-// repo_map, and callers fall back to what they can do without it.
-const APIVersion = "1.1.0"
+// repo_map, and callers fall back to what they can do without it. 1.2.0
+// added Diagnostic.Explains; a 1.1 service never sets it, and CogWorks then
+// treats every failure as one its failure analyst must read.
+const APIVersion = "1.2.0"
 
 // PathPrefix is the URL path under which every Extension API route lives.
 const PathPrefix = "/extension/v1/"
@@ -189,7 +191,44 @@ type Diagnostic struct {
 	// categories; use EffectiveSeverity to interpret unknown ones.
 	Category Category `json:"category"`
 	Message  string   `json:"message"`
+	// Explains says how the failure explains itself, so that its message
+	// can go back to the implementer as it is (Extension API 1.2). Empty
+	// means it does not, or that the service predates 1.2: either way
+	// CogWorks asks its failure analyst. Free-form on the wire, like
+	// Category; see Explanation.Known.
+	Explains Explanation `json:"explains,omitempty"`
 }
+
+// Explanation names the evidence a failure carries about its own cause.
+type Explanation string
+
+// Explanations a service may report (Extension API 1.2).
+const (
+	// ExplainsCompileError: the code does not compile or parse; the
+	// message gives the position and the reason.
+	ExplainsCompileError Explanation = "compile_error"
+	// ExplainsAssertion: a failed check printed what it got and what it
+	// wanted (got/want, expected/actual).
+	ExplainsAssertion Explanation = "assertion_diff"
+	// ExplainsPanic: the code panicked and the message holds the stack.
+	ExplainsPanic Explanation = "panic_stack"
+	// ExplainsTimeout: the test ran past its deadline and the message
+	// names it, with the stacks of what was running.
+	ExplainsTimeout Explanation = "timeout"
+)
+
+// Known reports whether e is one of the explanations this version of the
+// Extension API defines; an unknown one is treated as no explanation.
+func (e Explanation) Known() bool {
+	switch e {
+	case ExplainsCompileError, ExplainsAssertion, ExplainsPanic, ExplainsTimeout:
+		return true
+	}
+	return false
+}
+
+// SelfExplanatory reports whether d carries a known explanation.
+func (d Diagnostic) SelfExplanatory() bool { return d.Explains.Known() }
 
 // EffectiveSeverity is the severity CogWorks acts on: a diagnostic whose
 // category is not one the SPEC lists is informational whatever it claims.

@@ -272,3 +272,25 @@ func emptyChange(ctx context.Context, base baseTree, cs changeSet) (*attemptFail
 	}
 	return &attemptFailure{Summary: "the answer changes nothing: every file it writes already has that content on the base branch"}, nil
 }
+
+// failingTests returns the failed leaf tests (a parent failing only because
+// a subtest failed is left out).
+func failingTests(res domain.SimulateResult) []domain.TestResult {
+	var out []domain.TestResult
+	for _, t := range res.Tests {
+		if t.Passed {
+			continue
+		}
+		leaf := true
+		for _, o := range res.Tests {
+			if !o.Passed && o.Package == t.Package && strings.HasPrefix(o.Name, t.Name+"/") {
+				leaf = false
+				break
+			}
+		}
+		if leaf {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -2,7 +2,6 @@ package stages
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
@@ -125,77 +124,49 @@ type interpretation struct {
 	Locations    []string `json:"locations"`
 }
 
-var (
-	assertionGotWant = regexp.MustCompile(`(?is)\bgot\b.*\bwant(ed)?\b|\bwant(ed)?\b.*\bgot\b`)
-	assertionExpAct  = regexp.MustCompile(`(?is)\bexpected\b.*\bactual\b|\bactual\b.*\bexpected\b`)
-	panicWithStack   = regexp.MustCompile(`(?s)panic: .*goroutine \d+ \[`)
-	testTimeout      = regexp.MustCompile(`(?i)test timed out after`)
-	buildFailed      = regexp.MustCompile(`\[(build|setup) failed\]`)
-)
-
 // selfExplanatory reports whether a failed simulation explains itself, so
 // its output can go back to the implementer verbatim (ASSERT-CODE-002):
-// a compile error, or failing tests that each show an assertion diff
-// (got/want, expected/actual), a panic with its stack or a test timeout.
-// Anything else (a bare "FAIL", a non-zero exit without a reason) is not.
+// the domain service marked a compile error, or marked every blocking
+// diagnostic (one per failing test) as explaining itself (an assertion
+// diff, a panic with its stack, a timeout). Anything else, including a
+// failure reported without diagnostics or by a service older than
+// Extension API 1.2, goes to the failure analyst.
 func selfExplanatory(res domain.SimulateResult) bool {
 	for _, d := range res.Diagnostics {
-		if d.Category == domain.CategorySyntaxError || d.Category == domain.CategoryTypeError {
+		if d.Explains == domain.ExplainsCompileError {
 			return true
 		}
 	}
-	if buildFailed.MatchString(res.Output) {
-		return true
-	}
-	failing := failingTests(res)
-	if len(failing) == 0 {
-		return explains(res.Output)
-	}
-	for _, t := range failing {
-		if !explains(t.Output) {
-			return false
-		}
-	}
-	return true
-}
-
-func explains(out string) bool {
-	return assertionGotWant.MatchString(out) || assertionExpAct.MatchString(out) ||
-		panicWithStack.MatchString(out) || testTimeout.MatchString(out)
-}
-
-// failingTests returns the failed leaf tests (a parent failing only because
-// a subtest failed is left out).
-func failingTests(res domain.SimulateResult) []domain.TestResult {
-	var out []domain.TestResult
-	for _, t := range res.Tests {
-		if t.Passed {
+	blocking := 0
+	for _, d := range res.Diagnostics {
+		if d.EffectiveSeverity() != domain.SeverityBlocking {
 			continue
 		}
-		leaf := true
-		for _, o := range res.Tests {
-			if !o.Passed && o.Package == t.Package && strings.HasPrefix(o.Name, t.Name+"/") {
-				leaf = false
-				break
-			}
+		if !d.SelfExplanatory() {
+			return false
 		}
-		if leaf {
-			out = append(out, t)
-		}
+		blocking++
 	}
-	return out
+	return blocking > 0
 }
 
 // maxVerbatim bounds the simulation output fed back (its tail is kept).
 const maxVerbatim = 16 << 10
 
-// failureOutput is the output of the failing tests, or the whole run's
-// output when no test failed individually (a package that did not build).
+// failureOutput is what the service reported about each failure (the
+// failing tests with their output, the packages that did not build), or
+// the whole run's output when it reported nothing blocking.
 func failureOutput(res domain.SimulateResult) string {
 	var b strings.Builder
-	for _, t := range failingTests(res) {
-		fmt.Fprintf(&b, "--- %s (%s)\n%s", t.Name, t.Package, t.Output)
-		if !strings.HasSuffix(t.Output, "\n") {
+	for _, d := range res.Diagnostics {
+		if d.EffectiveSeverity() != domain.SeverityBlocking {
+			continue
+		}
+		if where := formatLocation(d.Location); where != "" {
+			fmt.Fprintf(&b, "--- %s\n", where)
+		}
+		b.WriteString(d.Message)
+		if !strings.HasSuffix(d.Message, "\n") {
 			b.WriteByte('\n')
 		}
 	}

@@ -9,37 +9,42 @@ import (
 	"github.com/cogworks/cogworks/domain"
 )
 
-func failed(outputs ...string) domain.SimulateResult {
+// failed is a failed simulation with one blocking test_failure
+// diagnostic per explanation ("" for one that does not explain itself).
+func failed(explains ...domain.Explanation) domain.SimulateResult {
 	res := domain.SimulateResult{ExitCode: 1}
-	for i, o := range outputs {
-		res.Tests = append(res.Tests, domain.TestResult{Name: "TestX" + strings.Repeat("X", i), Package: "p", Output: o})
+	for i, e := range explains {
+		res.Diagnostics = append(res.Diagnostics, domain.Diagnostic{
+			Artifact: "p", Location: domain.Location{File: "p/x_test.go", Line: 9 + i},
+			Severity: domain.SeverityBlocking, Category: domain.CategoryTestFailure,
+			Message: "TestX failed:\n    x_test.go:9: something\n", Explains: e,
+		})
 	}
 	return res
 }
 
 func TestSelfExplanatory(t *testing.T) {
 	t.Parallel()
+	compile := domain.Diagnostic{Category: domain.CategoryTypeError, Severity: domain.SeverityBlocking, Explains: domain.ExplainsCompileError}
+	warning := domain.Diagnostic{Category: domain.CategoryStyleViolation, Severity: domain.SeverityWarning}
 	tests := []struct {
 		name string
 		res  domain.SimulateResult
 		want bool
 	}{
-		{"compile error", domain.SimulateResult{ExitCode: 1, Diagnostics: []domain.Diagnostic{{Category: domain.CategoryTypeError, Severity: domain.SeverityBlocking}}}, true},
-		{"syntax error", domain.SimulateResult{ExitCode: 1, Diagnostics: []domain.Diagnostic{{Category: domain.CategorySyntaxError}}}, true},
-		{"build failed line", domain.SimulateResult{ExitCode: 1, Output: "FAIL\texample.com/w [build failed]\n"}, true},
-		{"got/want diff", failed("    x_test.go:9: Sum() got 3, want 4\n"), true},
-		{"want/got diff", failed("    x_test.go:9: want 4, got 3\n"), true},
-		{"testify expected/actual", failed("Error: Not equal:\n expected: 4\n actual  : 3\n"), true},
-		{"panic with stack", failed("panic: runtime error: index out of range [3]\n\ngoroutine 7 [running]:\nexample.com/w.F()\n"), true},
-		{"timeout", failed("panic: test timed out after 30s\n"), true},
-		{"bare failure", failed("    x_test.go:9: counter misbehaves\n"), false},
-		{"panic without stack", failed("panic: boom\n"), false},
-		{"one obscure among clear ones", failed("got 1, want 2\n", "something is off\n"), false},
-		{"package failure without tests", domain.SimulateResult{ExitCode: 1, Output: "FAIL\texample.com/w\t0.01s\n"}, false},
-		{"parent failing only through its subtest", domain.SimulateResult{ExitCode: 1, Tests: []domain.TestResult{
-			{Name: "TestA", Package: "p", Output: "--- FAIL: TestA\n"},
-			{Name: "TestA/case", Package: "p", Output: "got 1, want 2\n"},
-		}}, true},
+		{"compile error", domain.SimulateResult{ExitCode: 1, Diagnostics: []domain.Diagnostic{compile}}, true},
+		{"compile error beside an unexplained test", domain.SimulateResult{ExitCode: 1, Diagnostics: append(failed("").Diagnostics, compile)}, true},
+		{"assertion diff", failed(domain.ExplainsAssertion), true},
+		{"panic with stack", failed(domain.ExplainsPanic), true},
+		{"timeout", failed(domain.ExplainsTimeout), true},
+		{"every failure explained", failed(domain.ExplainsAssertion, domain.ExplainsPanic), true},
+		{"warnings do not count", domain.SimulateResult{ExitCode: 1, Diagnostics: append(failed(domain.ExplainsAssertion).Diagnostics, warning)}, true},
+		{"bare failure", failed(""), false},
+		{"one obscure among clear ones", failed(domain.ExplainsAssertion, ""), false},
+		{"explanation this version does not know", failed("telepathy"), false},
+		{"service before API 1.2 says nothing", domain.SimulateResult{ExitCode: 1, Output: "--- FAIL: TestX\n    x_test.go:9: got 1, want 2\n",
+			Diagnostics: []domain.Diagnostic{{Category: domain.CategoryTestFailure, Severity: domain.SeverityBlocking, Message: "got 1, want 2"}}}, false},
+		{"failure without diagnostics", domain.SimulateResult{ExitCode: 1, Output: "FAIL\texample.com/w\t0.01s\n"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,12 +55,13 @@ func TestSelfExplanatory(t *testing.T) {
 
 func TestFailureOutputAndRender(t *testing.T) {
 	t.Parallel()
-	res := domain.SimulateResult{ExitCode: 1, Output: "whole run\n", Tests: []domain.TestResult{
-		{Name: "TestOK", Package: "p", Passed: true, Output: "ok\n"},
-		{Name: "TestBad", Package: "p", Output: "got 1, want 2"},
+	res := domain.SimulateResult{ExitCode: 1, Output: "whole run\n", Diagnostics: []domain.Diagnostic{
+		{Artifact: "p/x_test.go", Location: domain.Location{File: "p/x_test.go", Line: 7}, Severity: domain.SeverityBlocking,
+			Category: domain.CategoryTestFailure, Message: "TestBad failed:\ngot 1, want 2", Explains: domain.ExplainsAssertion},
+		{Artifact: "p/x.go", Severity: domain.SeverityWarning, Category: domain.CategoryStyleViolation, Message: "style"},
 	}}
 	out := failureOutput(res)
-	assert.Equal(t, "--- TestBad (p)\ngot 1, want 2\n", out, "only failing tests, verbatim")
+	assert.Equal(t, "--- p/x_test.go:7\nTestBad failed:\ngot 1, want 2\n", out, "only blocking failures, verbatim")
 	assert.Equal(t, "whole run\n", failureOutput(domain.SimulateResult{Output: "whole run\n"}))
 	long := failureOutput(domain.SimulateResult{Output: strings.Repeat("x", maxVerbatim+10)})
 	assert.True(t, strings.HasPrefix(long, "…(truncated)\n"))

@@ -8,9 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -170,7 +172,10 @@ func TestBuiltinDomainChildEnvironmentIsAllowListed(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(environ), token, "the built-in service starts without the process's secrets")
 	assert.Contains(t, string(environ), "GOPRIVATE=example.com/private", "module settings pass")
-	assert.Contains(t, logs.String(), "isolation", "the service logs which isolation is in force")
+	// The child wrote the line before it answered the handshake; the
+	// parent's copy of its standard error may still be on its way.
+	assert.Eventually(t, func() bool { return strings.Contains(logs.String(), "isolation") }, 10*time.Second, 10*time.Millisecond,
+		"the service logs which isolation is in force: %s", logs.String())
 }
 
 func TestServiceEnvKeepsOnlyAllowedNames(t *testing.T) {

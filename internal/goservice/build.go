@@ -3,18 +3,18 @@ package goservice
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"go/format"
+	"go/scanner"
+	"maps"
 	"os"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
 )
-
-// posLine matches "file.go:line:col: message" (column optional) as printed by
-// go build and go vet.
-var posLine = regexp.MustCompile(`^(?:vet: )?(\S+?\.go):(\d+)(?::(\d+))?: (.+)$`)
 
 // analyzerName matches a go vet analyzer flag name.
 var analyzerName = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
@@ -25,51 +25,6 @@ func nonNil(d []domain.Diagnostic) []domain.Diagnostic {
 		return []domain.Diagnostic{}
 	}
 	return d
-}
-
-// toolDiagnostics parses compiler or vet output into diagnostics. Lines that
-// carry no position are returned separately so that callers can report them
-// when nothing else explains a failure.
-func (w *workspace) toolDiagnostics(output string, classify func(msg string) (domain.Category, domain.Severity)) ([]domain.Diagnostic, []string) {
-	var diags []domain.Diagnostic
-	var loose []string
-	for _, line := range strings.Split(output, "\n") {
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if (strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "    ")) && len(diags) > 0 {
-			diags[len(diags)-1].Message += "\n" + strings.TrimSpace(line)
-			continue
-		}
-		m := posLine.FindStringSubmatch(line)
-		if m == nil {
-			loose = append(loose, line)
-			continue
-		}
-		file := w.relPath(m[1])
-		lineNo, _ := strconv.Atoi(m[2])
-		col, _ := strconv.Atoi(m[3])
-		cat, sev := classify(m[4])
-		diags = append(diags, domain.Diagnostic{
-			Artifact: file,
-			Location: domain.Location{File: file, Line: lineNo, Column: col},
-			Severity: sev, Category: cat, Message: m[4],
-		})
-	}
-	return diags, loose
-}
-
-// classifyCompile tells syntax errors from type errors.
-func classifyCompile(msg string) (domain.Category, domain.Severity) {
-	if strings.HasPrefix(msg, "syntax error") || strings.HasPrefix(msg, "expected ") ||
-		strings.Contains(msg, "illegal character") || strings.HasPrefix(msg, "invalid character") {
-		return domain.CategorySyntaxError, domain.SeverityBlocking
-	}
-	return domain.CategoryTypeError, domain.SeverityBlocking
-}
-
-func classifyVet(string) (domain.Category, domain.Severity) {
-	return domain.CategoryStyleViolation, domain.SeverityWarning
 }
 
 // isModuleProblem reports whether unlocated toolchain output is about
@@ -93,29 +48,44 @@ func looseDiagnostic(loose []string, fallback domain.Category) domain.Diagnostic
 	return domain.Diagnostic{Severity: domain.SeverityBlocking, Category: cat, Message: msg}
 }
 
-// validate runs go build ./... and, when it compiles, go vet ./....
+// validate parses the request's Go files, then runs go build -json ./...
+// and, when it compiles, go vet -json ./....
 func (s *service) validate(ctx context.Context, req domain.Request) (any, error) {
 	ws, err := prepareWorkspace(req)
 	if err != nil {
 		return nil, err
 	}
 	defer ws.Remove()
-	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout}, append([]string{"build", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
+	var diags []domain.Diagnostic
+	for _, a := range req.Artifacts {
+		if strings.HasSuffix(a.Path, ".go") && !a.Delete {
+			diags = append(diags, syntaxDiagnostics(a.Path, parseErrors([]byte(a.Content)))...)
+		}
+	}
+	if len(diags) > 0 {
+		return domain.DiagnosticsResult{Diagnostics: diags}, nil // nothing to build
+	}
+	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout}, append([]string{"build", "-json", "-o", os.DevNull}, ws.packagePatterns("./...")...)...)
 	if err != nil {
 		return nil, err
 	}
-	diags, loose := ws.toolDiagnostics(string(res.stderr), classifyCompile)
 	if res.exitCode != 0 {
+		outputs, loose := buildOutputs(res.stdout)
+		for _, pkg := range slices.Sorted(maps.Keys(outputs)) {
+			d, l := ws.compileDiagnostics(outputs[pkg])
+			diags, loose = append(diags, d...), append(loose, l...)
+		}
 		if len(diags) == 0 {
+			loose = append(loose, strings.TrimSpace(string(res.stderr)))
 			diags = append(diags, looseDiagnostic(loose, domain.CategoryTypeError))
 		}
-		return domain.DiagnosticsResult{Diagnostics: nonNil(diags)}, nil
+		return domain.DiagnosticsResult{Diagnostics: diags}, nil
 	}
 	vet, err := s.vet(ctx, ws, nil)
 	if err != nil {
 		return nil, err
 	}
-	return domain.DiagnosticsResult{Diagnostics: nonNil(append(diags, vet...))}, nil
+	return domain.DiagnosticsResult{Diagnostics: nonNil(vet)}, nil
 }
 
 // reviewRules runs go vet with the requested analyzers.
@@ -143,8 +113,10 @@ func (s *service) reviewRules(ctx context.Context, req domain.Request) (any, err
 	return domain.DiagnosticsResult{Diagnostics: diags}, nil
 }
 
+// vet runs go vet -json; a package that does not type-check makes vet
+// print compiler errors on stderr instead, and exit non-zero.
 func (s *service) vet(ctx context.Context, ws *workspace, analyzers []string) ([]domain.Diagnostic, error) {
-	args := []string{"vet"}
+	args := []string{"vet", "-json"}
 	for _, a := range analyzers {
 		args = append(args, "-"+a)
 	}
@@ -153,9 +125,16 @@ func (s *service) vet(ctx context.Context, ws *workspace, analyzers []string) ([
 	if err != nil {
 		return nil, err
 	}
-	diags, loose := ws.toolDiagnostics(string(res.stderr), classifyVet)
-	if res.exitCode != 0 && len(diags) == 0 {
-		diags = append(diags, looseDiagnostic(loose, domain.CategoryTypeError))
+	diags, err := ws.vetDiagnostics(res.stdout)
+	if err != nil {
+		return nil, err
+	}
+	if res.exitCode != 0 {
+		compile, loose := ws.compileDiagnostics(string(res.stderr))
+		diags = append(diags, compile...)
+		if len(compile) == 0 {
+			diags = append(diags, looseDiagnostic(loose, domain.CategoryTypeError))
+		}
 	}
 	return nonNil(diags), nil
 }
@@ -187,23 +166,21 @@ func (s *service) normalise(_ context.Context, req domain.Request) (any, error) 
 	return out, nil
 }
 
-// syntaxDiagnostic converts a go/scanner error list rendered as
-// "line:col: msg" into a diagnostic for file.
+// syntaxDiagnostic converts the error of format.Source, a go/scanner
+// error list, into a diagnostic for file at its first error.
 func syntaxDiagnostic(file string, err error) domain.Diagnostic {
-	d := domain.Diagnostic{
+	var list scanner.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		// list.Error() would name the file by the path it was parsed
+		// under, which may be the workspace's.
+		d := syntaxDiagnostics(file, list[:1])[0]
+		if len(list) > 1 {
+			d.Message += fmt.Sprintf(" (and %d more errors)", len(list)-1)
+		}
+		return d
+	}
+	return domain.Diagnostic{
 		Artifact: file, Location: domain.Location{File: file},
 		Severity: domain.SeverityBlocking, Category: domain.CategorySyntaxError, Message: err.Error(),
 	}
-	first, _, _ := strings.Cut(err.Error(), "\n")
-	parts := strings.SplitN(first, ":", 3)
-	if len(parts) == 3 {
-		if l, e := strconv.Atoi(parts[0]); e == nil {
-			d.Location.Line = l
-			if c, e := strconv.Atoi(parts[1]); e == nil {
-				d.Location.Column = c
-			}
-			d.Message = strings.TrimSpace(parts[2])
-		}
-	}
-	return d
 }

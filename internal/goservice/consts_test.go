@@ -92,19 +92,3 @@ func TestCheckArtifactPath(t *testing.T) {
 		assert.Equal(t, tt.ok, err == nil, "%q: %v", tt.path, err)
 	}
 }
-
-func TestToolDiagnosticsParsesCompilerOutput(t *testing.T) {
-	ws := &workspace{dir: "/tmp/ws"}
-	out := "# example.com/m\n./a.go:3:9: cannot use \"x\" (untyped string constant) as int value\n" +
-		"/tmp/ws/sub/b.go:10:2: syntax error: unexpected }\n\tmore detail\n" +
-		"go: something without a position\n"
-	diags, loose := ws.toolDiagnostics(out, classifyCompile)
-	require.Len(t, diags, 2)
-	assert.Equal(t, "a.go", diags[0].Location.File)
-	assert.Equal(t, 3, diags[0].Location.Line)
-	assert.Equal(t, "type_error", string(diags[0].Category))
-	assert.Equal(t, "sub/b.go", diags[1].Artifact)
-	assert.Equal(t, "syntax_error", string(diags[1].Category))
-	assert.Contains(t, diags[1].Message, "more detail")
-	assert.Equal(t, []string{"go: something without a position"}, loose)
-}

@@ -8,10 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 
 	"github.com/cogworks/cogworks/domain"
 )
@@ -41,18 +41,26 @@ func (s *service) goList(ctx context.Context, ws *workspace, env []string, args 
 	if err != nil {
 		return nil, res, err
 	}
+	pkgs, err := decodeList(res.stdout)
+	if err != nil {
+		return nil, res, err
+	}
+	return pkgs, res, nil
+}
+
+// decodeList decodes the package stream of go list -json.
+func decodeList(stdout []byte) ([]listedPackage, error) {
 	var pkgs []listedPackage
-	dec := json.NewDecoder(bytes.NewReader(res.stdout))
+	dec := json.NewDecoder(bytes.NewReader(stdout))
 	for {
 		var p listedPackage
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
-			break
+			return pkgs, nil
 		} else if err != nil {
-			return nil, res, failf(domain.CodeToolFailed, "decode go list output: %v", err)
+			return nil, failf(domain.CodeToolFailed, "decode go list output: %v", err)
 		}
 		pkgs = append(pkgs, p)
 	}
-	return pkgs, res, nil
 }
 
 // dependencyGraph lists the workspace's packages and their direct imports.
@@ -81,12 +89,6 @@ func (s *service) dependencyGraph(ctx context.Context, req domain.Request) (any,
 	return out, nil
 }
 
-// errPos matches the "file:line:col" position of a go list error.
-var errPos = regexp.MustCompile(`^(.+?):(\d+)(?::(\d+))?$`)
-
-// modPos matches "path/go.mod:line: message".
-var modPos = regexp.MustCompile(`^(\S*go\.mod):(\d+)(?::\d+)?: (.+)$`)
-
 // validateDeps checks that go.mod parses, that every imported package
 // resolves from the module cache without network access, and that the
 // cached modules match go.sum.
@@ -101,54 +103,21 @@ func (s *service) validateDeps(ctx context.Context, req domain.Request) (any, er
 		diags = append(diags, domain.Diagnostic{Artifact: file, Location: loc, Severity: domain.SeverityBlocking,
 			Category: domain.CategoryDependencyError, Message: msg})
 	}
-	if _, err := os.Stat(filepath.Join(ws.dir, "go.mod")); err != nil {
+	data, err := os.ReadFile(filepath.Join(ws.dir, "go.mod"))
+	if err != nil {
 		depErr("go.mod", domain.Location{File: "go.mod"}, "no go.mod at the repository root")
 		return domain.DiagnosticsResult{Diagnostics: diags}, nil
 	}
-	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout, env: offlineEnv, offline: true}, "mod", "edit", "-json")
-	if err != nil {
-		return nil, err
-	}
-	if res.exitCode != 0 {
-		found := false
-		for _, line := range strings.Split(string(res.stderr), "\n") {
-			if m := modPos.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-				n, _ := strconv.Atoi(m[2])
-				depErr("go.mod", domain.Location{File: "go.mod", Line: n}, "go.mod does not parse: "+m[3])
-				found = true
-			}
-		}
-		if !found {
-			depErr("go.mod", domain.Location{File: "go.mod"}, "go.mod does not parse: "+strings.TrimSpace(string(res.stderr)))
-		}
-		return domain.DiagnosticsResult{Diagnostics: diags}, nil
+	if mod := goModDiagnostics(data); len(mod) > 0 {
+		return domain.DiagnosticsResult{Diagnostics: mod}, nil
 	}
 	pkgs, _, err := s.goList(ctx, ws, offlineEnv, append([]string{"-deps"}, ws.packagePatterns("./...")...)...)
 	if err != nil {
 		return nil, err
 	}
 	seen := map[string]bool{}
-	for _, p := range pkgs {
-		errs := p.DepsErrors
-		if p.Error != nil {
-			errs = append([]*listError{p.Error}, errs...)
-		}
-		for _, e := range errs {
-			if e == nil || seen[e.Err] {
-				continue
-			}
-			seen[e.Err] = true
-			file, loc := "go.mod", domain.Location{File: "go.mod"}
-			if m := errPos.FindStringSubmatch(e.Pos); m != nil {
-				file = ws.relPath(m[1])
-				line, _ := strconv.Atoi(m[2])
-				col, _ := strconv.Atoi(m[3])
-				loc = domain.Location{File: file, Line: line, Column: col}
-			}
-			depErr(file, loc, e.Err)
-		}
-	}
-	res, err = s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout, env: offlineEnv, offline: true}, "mod", "verify")
+	diags = append(diags, ws.listDiagnostics(pkgs, seen)...)
+	res, err := s.run.goCmd(ctx, ws, step{timeout: s.opts.CommandTimeout, env: offlineEnv, offline: true}, "mod", "verify")
 	if err != nil {
 		return nil, err
 	}
@@ -161,4 +130,54 @@ func (s *service) validateDeps(ctx context.Context, req domain.Request) (any, er
 		}
 	}
 	return domain.DiagnosticsResult{Diagnostics: diags}, nil
+}
+
+// goModDiagnostics reports each error golang.org/x/mod/modfile finds in
+// the go.mod file data, at its line and column.
+func goModDiagnostics(data []byte) []domain.Diagnostic {
+	_, err := modfile.Parse("go.mod", data, nil)
+	if err == nil {
+		return nil
+	}
+	at := func(loc domain.Location, msg string) domain.Diagnostic {
+		return domain.Diagnostic{Artifact: "go.mod", Location: loc, Severity: domain.SeverityBlocking,
+			Category: domain.CategoryDependencyError, Message: "go.mod does not parse: " + msg}
+	}
+	var list modfile.ErrorList
+	if !errors.As(err, &list) {
+		return []domain.Diagnostic{at(domain.Location{File: "go.mod"}, err.Error())}
+	}
+	var out []domain.Diagnostic
+	for _, e := range list {
+		out = append(out, at(domain.Location{File: "go.mod", Line: e.Pos.Line, Column: e.Pos.LineRune}, e.Err.Error()))
+	}
+	return out
+}
+
+// listDiagnostics reports the package errors of `go list -e -json -deps`
+// once each (seen records them), located at the importing file when go
+// list names one in this workspace and at go.mod otherwise.
+func (w *workspace) listDiagnostics(pkgs []listedPackage, seen map[string]bool) []domain.Diagnostic {
+	var out []domain.Diagnostic
+	for _, p := range pkgs {
+		errs := p.DepsErrors
+		if p.Error != nil {
+			errs = append([]*listError{p.Error}, errs...)
+		}
+		for _, e := range errs {
+			if e == nil || seen[e.Err] {
+				continue
+			}
+			seen[e.Err] = true
+			file, loc := "go.mod", domain.Location{File: "go.mod"}
+			if f, line, col, ok := parsePosn(e.Pos); ok {
+				if rel := w.visiblePath(f); rel != "" {
+					file, loc = rel, domain.Location{File: rel, Line: line, Column: col}
+				}
+			}
+			out = append(out, domain.Diagnostic{Artifact: file, Location: loc, Severity: domain.SeverityBlocking,
+				Category: domain.CategoryDependencyError, Message: e.Err})
+		}
+	}
+	return out
 }

@@ -21,6 +21,20 @@
 // parse, go list -deps and go mod verify with the module proxy switched off.
 // Unknown methods answer unsupported_method.
 //
+// The service reads the toolchain's structured output only: go build -json
+// and go test -json events (test2json; a failed package's FailedBuild names
+// its build-output), go vet -json findings, go list -json package errors,
+// go/scanner error lists from go/parser and go/format, and
+// golang.org/x/mod/modfile errors for go.mod. The compiler's messages
+// inside build-output events are its documented "file:line:col: message"
+// lines; whether one is a syntax or a type error is decided by parsing the
+// file it names, not by its wording. Every path is mapped to the
+// repository-relative path of a file in the workspace, or left out: a
+// finding go vet replays from the build cache names the workspace that
+// first produced it. Each diagnostic says whether the failure explains
+// itself (Extension API 1.2 Diagnostic.Explains), so callers need no
+// knowledge of Go's output to decide whether to show it as it is.
+//
 // The handler is safe for concurrent use; requests share nothing but the
 // module and build caches of the environment.
 package goservice

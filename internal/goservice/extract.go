@@ -94,7 +94,7 @@ func parsePackages(ws *workspace) (map[string]*goPackage, error) {
 		}
 		f, perr := parser.ParseFile(fset, p, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if perr != nil {
-			pkg.diags = append(pkg.diags, syntaxDiagnostic(rel, fmt.Errorf("%s", strings.TrimPrefix(perr.Error(), p+":"))))
+			pkg.diags = append(pkg.diags, syntaxDiagnostic(rel, perr))
 			return nil
 		}
 		pkg.files = append(pkg.files, parsedFile{rel: rel, file: f})

@@ -2,7 +2,6 @@ package goservice
 
 import (
 	"context"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -65,7 +64,7 @@ func (s *service) repoMap(ctx context.Context, req domain.Request) (any, error) 
 		mf := domain.MapFile{Path: rel, Test: strings.HasSuffix(name, "_test.go"), Symbols: []domain.Symbol{}}
 		f, perr := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
 		if perr != nil {
-			out.Diagnostics = append(out.Diagnostics, syntaxDiagnostic(rel, fmt.Errorf("%s", strings.TrimPrefix(perr.Error(), p+":"))))
+			out.Diagnostics = append(out.Diagnostics, syntaxDiagnostic(rel, perr))
 			pkg.Files = append(pkg.Files, mf)
 			return nil
 		}

@@ -83,6 +83,7 @@ func TestReferenceService(t *testing.T) {
 		assert.Equal(t, "can/bad.go", d.Artifact)
 		assert.Equal(t, domain.Location{File: "can/bad.go", Line: 4, Column: 9}, d.Location)
 		assert.Equal(t, domain.SeverityBlocking, d.Severity)
+		assert.Equal(t, domain.ExplainsCompileError, d.Explains)
 	})
 
 	t.Run("validate syntax error", func(t *testing.T) {
@@ -126,6 +127,7 @@ func TestReferenceService(t *testing.T) {
 		require.True(t, ok, "%+v", res.Diagnostics)
 		assert.Contains(t, d.Message, "bus load too high: 7")
 		assert.Equal(t, domain.Location{File: "can/fail_test.go", Line: 6}, d.Location)
+		assert.Empty(t, d.Explains, "a message without got/want does not explain itself")
 
 		filtered, err := c.Simulate(ctx, with(failing), domain.SimulateParams{Filter: "^TestEncode$", Packages: []string{"./can"}})
 		require.NoError(t, err)
@@ -142,8 +144,9 @@ func TestReferenceService(t *testing.T) {
 		assert.Less(t, time.Since(start), time.Minute)
 		assert.False(t, res.Passed)
 		assert.Contains(t, res.Output, "test timed out")
-		_, ok := findDiag(res.Diagnostics, domain.CategoryTestFailure)
+		d, ok := findDiag(res.Diagnostics, domain.CategoryTestFailure)
 		assert.True(t, ok, "%+v", res.Diagnostics)
+		assert.Equal(t, domain.ExplainsTimeout, d.Explains)
 	})
 
 	t.Run("extract_interfaces", func(t *testing.T) {
@@ -200,6 +203,12 @@ func TestReferenceService(t *testing.T) {
 		require.True(t, ok, "%+v", res.Diagnostics)
 		assert.Contains(t, d.Message, "example.org/not/there")
 		assert.Equal(t, "can/dep.go", d.Location.File)
+
+		res, err = c.ValidateDeps(ctx, with(domain.Artifact{Path: "go.mod", Content: "module example.com/canmod\n\ngo 1.24\n\nrequire example.com/dep\n"}))
+		require.NoError(t, err)
+		require.Len(t, res.Diagnostics, 1, "%+v", res.Diagnostics)
+		assert.Equal(t, domain.Location{File: "go.mod", Line: 5, Column: 1}, res.Diagnostics[0].Location)
+		assert.Contains(t, res.Diagnostics[0].Message, "go.mod does not parse")
 	})
 
 	t.Run("escaping artifact path is invalid_request", func(t *testing.T) {

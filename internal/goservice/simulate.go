@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -31,10 +29,10 @@ type testEvent struct {
 	Elapsed    float64
 	Output     string
 	ImportPath string
+	// FailedBuild names the ImportPath of the build-output events that
+	// explain a package's failure.
+	FailedBuild string
 }
-
-// testLocation finds "name_test.go:12:" in a failing test's output.
-var testLocation = regexp.MustCompile(`(?m)^\s+([\w.\-]+_test\.go):(\d+):`)
 
 // simulate runs go test -json and reports every test's outcome.
 func (s *service) simulate(ctx context.Context, req domain.Request) (any, error) {
@@ -106,6 +104,7 @@ func parseTestEvents(ws *workspace, stdout []byte) domain.SimulateResult {
 	pkgOutput := map[string]*strings.Builder{}
 	buildOutput := map[string]*strings.Builder{}
 	failedPkgs := []string{}
+	failedBuild := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(stdout))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -123,6 +122,9 @@ func parseTestEvents(ws *workspace, stdout []byte) domain.SimulateResult {
 			builder(pkgOutput, ev.Package).WriteString(ev.Output)
 			if ev.Action == "fail" {
 				failedPkgs = append(failedPkgs, ev.Package)
+				if ev.FailedBuild != "" {
+					failedBuild[ev.Package] = ev.FailedBuild
+				}
 			}
 		default:
 			k := testKey{ev.Package, ev.Test}
@@ -148,15 +150,15 @@ func parseTestEvents(ws *workspace, stdout []byte) domain.SimulateResult {
 	for _, t := range res.Tests {
 		if !t.Passed && !hasFailingSubtest(res.Tests, t) {
 			failedTests[t.Package] = true
-			res.Diagnostics = append(res.Diagnostics, testDiagnostic(module, t))
+			res.Diagnostics = append(res.Diagnostics, testDiagnostic(ws, module, t))
 		}
 	}
 	for _, pkg := range failedPkgs {
 		if failedTests[pkg] {
 			continue
 		}
-		if b, ok := buildOutput[pkg]; ok {
-			diags, loose := ws.toolDiagnostics(b.String(), classifyCompile)
+		if b, ok := buildOutput[failedBuild[pkg]]; ok {
+			diags, loose := ws.compileDiagnostics(b.String())
 			if len(diags) == 0 {
 				diags = append(diags, looseDiagnostic(loose, domain.CategoryTypeError))
 			}
@@ -170,7 +172,8 @@ func parseTestEvents(ws *workspace, stdout []byte) domain.SimulateResult {
 		res.Diagnostics = append(res.Diagnostics, domain.Diagnostic{
 			Artifact: pkgDir(module, pkg), Location: domain.Location{File: pkgDir(module, pkg)},
 			Severity: domain.SeverityBlocking, Category: domain.CategoryTestFailure,
-			Message: fmt.Sprintf("package %s failed:\n%s", pkg, truncate(out, 8<<10)),
+			Message:  fmt.Sprintf("package %s failed:\n%s", pkg, truncate(out, 8<<10)),
+			Explains: explainTestOutput(out),
 		})
 	}
 	return res
@@ -195,18 +198,20 @@ func hasFailingSubtest(tests []domain.TestResult, parent domain.TestResult) bool
 }
 
 // testDiagnostic reports a failing test, located at the first
-// file_test.go:line of its output when there is one.
-func testDiagnostic(module string, t domain.TestResult) domain.Diagnostic {
+// "file_test.go:line:" its testing.T printed, and says whether its output
+// explains the failure.
+func testDiagnostic(ws *workspace, module string, t domain.TestResult) domain.Diagnostic {
 	d := domain.Diagnostic{
 		Severity: domain.SeverityBlocking, Category: domain.CategoryTestFailure,
-		Message: fmt.Sprintf("%s failed:\n%s", t.Name, truncate(t.Output, 8<<10)),
+		Message:  fmt.Sprintf("%s failed:\n%s", t.Name, truncate(t.Output, 8<<10)),
+		Explains: explainTestOutput(t.Output),
 	}
 	dir := pkgDir(module, t.Package)
 	d.Artifact, d.Location.File = dir, dir
-	if m := testLocation.FindStringSubmatch(t.Output); m != nil {
-		file := path.Join(dir, m[1])
-		line, _ := strconv.Atoi(m[2])
-		d.Artifact, d.Location = file, domain.Location{File: file, Line: line}
+	if file, line, ok := testLogPosition(t.Output); ok {
+		if rel := ws.visiblePath(path.Join(dir, file)); rel != "" {
+			d.Artifact, d.Location = rel, domain.Location{File: rel, Line: line}
+		}
 	}
 	return d
 }
