@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -54,6 +56,41 @@ func (c *Cmd) Wait() error {
 	err := c.Cmd.Wait()
 	c.cleanup()
 	return err
+}
+
+// Start starts the sandbox's init. Go writes the child's uid_map and
+// gid_map from this process before the child execs, and the kernel lets it
+// only while the child, which inherits this process's dumpable flag, is
+// dumpable: a non-root process that made itself non-dumpable (cogworks and
+// the domain service do, see NonDumpable) is dumpable again for the few
+// milliseconds of the start. Nothing in the sandbox can see this process
+// (its own PID namespace), and the flag is process-wide, so the window is
+// serialised.
+func (c *Cmd) Start() error {
+	startMu.Lock()
+	defer startMu.Unlock()
+	if os.Getuid() != 0 {
+		if was, err := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0); err == nil && was == 0 {
+			if err := unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0); err != nil {
+				return fmt.Errorf("sandbox: allow the uid map: %w", err)
+			}
+			defer func() { _ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) }()
+		}
+	}
+	return c.Cmd.Start()
+}
+
+// startMu serialises Start: the dumpable flag it may lift is the
+// process's, not the command's.
+var startMu sync.Mutex
+
+// CombinedOutput runs the command and returns its standard output and
+// standard error together (through Start, unlike exec.Cmd's).
+func (c *Cmd) CombinedOutput() ([]byte, error) {
+	var b bytes.Buffer
+	c.Stdout, c.Stderr = &b, &b
+	err := c.Run()
+	return b.Bytes(), err
 }
 
 // Run starts the command and waits for it.
