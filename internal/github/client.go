@@ -14,6 +14,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v62/github"
 
+	"github.com/cogworks/cogworks/internal/retry"
 	"github.com/cogworks/cogworks/internal/secrets"
 )
 
@@ -141,7 +142,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	}
 	sleep := opts.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = retry.Sleep
 	}
 	cacheSize := opts.CacheSize
 	if cacheSize == 0 {

@@ -324,40 +324,6 @@ func TestETagCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	assert.NotNil(t, cache.lookup("2"))
 }
 
-func TestParseRetryAfter(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	tests := []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, false},
-		{"12", 12 * time.Second, true},
-		{"Mon, 01 Jan 2024 00:00:30 GMT", 30 * time.Second, true},
-		{"soon", 0, false},
-		{"-3", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := parseRetryAfter(tt.in, now)
-		assert.Equal(t, tt.ok, ok, tt.in)
-		assert.Equal(t, tt.want, got, tt.in)
-	}
-}
-
-func TestBackoffIsJitteredAndCapped(t *testing.T) {
-	t.Parallel()
-	rt := &retryTransport{policy: RetryPolicy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}}
-	for attempt := range 10 {
-		d := min(100*time.Millisecond<<attempt, time.Second)
-		for range 20 {
-			got := rt.backoff(attempt)
-			assert.GreaterOrEqual(t, got, d/2)
-			assert.LessOrEqual(t, got, d)
-		}
-	}
-}
-
 func TestRetryWaitSources(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
