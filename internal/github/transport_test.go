@@ -334,6 +334,13 @@ func TestRetryWaitSources(t *testing.T) {
 		{"503 honours Retry-After", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
 			return status(t, 503, map[string]string{"Retry-After": "2"}, nil)
 		}, 2 * time.Second, 2 * time.Second},
+		{"503 honours a Retry-After date", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
+			at := time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)
+			return status(t, 503, map[string]string{"Retry-After": at}, nil)
+		}, time.Second, 3 * time.Second},
+		{"503 asking for more than MaxDelay backs off instead", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
+			return status(t, 503, map[string]string{"Retry-After": "3600"}, nil)
+		}, 250 * time.Millisecond, 500 * time.Millisecond},
 		{"429 without headers backs off", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
 			return status(t, 429, nil, nil)
 		}, 250 * time.Millisecond, 500 * time.Millisecond},
