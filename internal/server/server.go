@@ -256,7 +256,6 @@ func mergeJob(into *Job, job Job) {
 	into.Comments = append(into.Comments, job.Comments...)
 }
 
-
 // next takes the oldest queued job; ok is false when draining left nothing.
 func (s *Server) next() (Job, bool) {
 	for {
