@@ -189,6 +189,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		manifest = *opts.Manifest
 	}
 	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app, redact: secrets.RedactShapes,
+		repos: newRepoCache(repoCacheSize, repoInfoTTL), files: newFileCache(fileCacheSize, fileTTL),
 		download: &http.Client{Transport: base, Timeout: archiveTimeout}}
 	if opts.Redactor != nil {
 		c.redact = opts.Redactor.Redact

@@ -308,7 +308,7 @@ func TestETagCacheKeyIncludesCredentials(t *testing.T) {
 	get("token b")
 	get("token a")
 	assert.Equal(t, []bool{false, false, true}, sawConditional)
-	for k := range cache.entries {
+	for _, k := range cache.entries.Keys() {
 		assert.NotContains(t, k, "token a")
 	}
 }
@@ -322,6 +322,33 @@ func TestETagCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	assert.Nil(t, cache.lookup("0"))
 	assert.NotNil(t, cache.lookup("1"))
 	assert.NotNil(t, cache.lookup("2"))
+
+	// A lookup makes an entry recent: "1" outlives "2".
+	cache.lookup("1")
+	cache.store(&cacheEntry{key: "3", etag: "e"})
+	assert.NotNil(t, cache.lookup("1"))
+	assert.Nil(t, cache.lookup("2"))
+}
+
+func TestETagCacheOffBelowSizeOne(t *testing.T) {
+	t.Parallel()
+	var conditional int
+	cache := newETagCache(roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Header.Get("If-None-Match") != "" {
+			conditional++
+		}
+		h := http.Header{}
+		h.Set("ETag", `"e"`)
+		return &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(http.NoBody), Request: r}, nil
+	}), -1)
+	for range 2 {
+		req, err := http.NewRequest(http.MethodGet, "http://x/repos/o/r", nil)
+		require.NoError(t, err)
+		resp, err := cache.RoundTrip(req)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+	}
+	assert.Zero(t, conditional, "a disabled cache never makes a GET conditional")
 }
 
 func TestRetryWaitSources(t *testing.T) {
