@@ -243,6 +243,7 @@ func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
 	f.cfg.Scenarios.Directory = "widgets/scenarios"
 	f.snap.Classification = &classify.Classification{AffectedModules: []string{"widgets", ".cogworks"}}
 	f.deps.Scenarios = []scenario.Scenario{{ID: "SCN-2", Description: "HOLDOUT-MARKER-FOUR", Covers: []string{"IF-COUNTER"}}}
+	f.cfg.Constraints = specConstraints
 	broken := strings.Replace(simpleCode, "return s.n }", `return "many" }`, 1)
 	f.code(t, map[string]string{simplePath: broken, simpleTestPath: simpleTest})
 	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
@@ -258,6 +259,7 @@ func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
 		}
 		assert.Contains(t, all, "Package widgets holds small widgets", "request %d: module files are context", i)
 		assert.Contains(t, all, "Write table-driven tests", "request %d: coding standards are context", i)
+		assert.Contains(t, all, forbiddenImportsText(specConstraints.ForbiddenImports), "request %d: constraints are context, in the one wording", i)
 		assert.NotContains(t, all, "package other", "request %d: unrelated modules are not", i)
 		for _, marker := range []string{"HOLDOUT-MARKER-ONE", "HOLDOUT-MARKER-TWO", "HOLDOUT-MARKER-THREE", "HOLDOUT-MARKER-FOUR"} {
 			assert.NotContains(t, all, marker, "request %d carries scenario content", i)
