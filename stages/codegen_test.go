@@ -300,5 +300,7 @@ func TestCodeGenerationBudgetRefusalEscalates(t *testing.T) {
 	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "got %v", err)
 	assert.Equal(t, "cost budget exceeded", esc.Reason)
+	require.Len(t, esc.Attempts, 1, "the refused attempt is in the audit trail, as in every stage's attempt loop")
+	assert.Contains(t, esc.Attempts[0].Summary, "budget")
 	assert.Empty(t, f.script.Requests(), "the call is refused before it is sent")
 }
