@@ -57,16 +57,13 @@ func TestFileAndRepoCachesExpire(t *testing.T) {
 	files := newFileCache(16, ttl)
 	repos := newRepoCache(16, ttl)
 	k := fileKey{repo: testRepo, ref: "main", path: "a.go"}
+	// Only expiry is checked: "still cached" right after put would race a
+	// slow machine at this TTL; the one-hour tests cover it.
 	files.put(k, []byte("x"))
 	repos.put(testRepo, RepoInfo{DefaultBranch: "main"})
-	_, ok := files.get(k)
-	require.True(t, ok)
-	info, ok := repos.get(testRepo)
-	require.True(t, ok)
-	assert.Equal(t, "main", info.DefaultBranch)
 
 	time.Sleep(ttl + 20*time.Millisecond)
-	_, ok = files.get(k)
+	_, ok := files.get(k)
 	assert.False(t, ok, "a file is re-read after the TTL")
 	_, ok = repos.get(testRepo)
 	assert.False(t, ok, "a renamed default branch is noticed after the TTL")

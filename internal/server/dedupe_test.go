@@ -46,13 +46,13 @@ func TestDeliveriesForgetBodiesAfterTheWindow(t *testing.T) {
 	const window = 50 * time.Millisecond
 	d, err := newDeliveries(4, window)
 	require.NoError(t, err)
+	// Only the side of the window that a wait guarantees is checked here:
+	// "still remembered" would race a slow machine; the one-hour tests
+	// above cover it.
 	d.remember("d-1", body("one"))
-	require.True(t, d.seenBody(body("one")))
 	time.Sleep(window + 10*time.Millisecond)
 	assert.False(t, d.seenBody(body("one")), "outside the window the body is new again")
 	assert.True(t, d.seenID("d-1"), "ids are not bounded by the window")
-	d.remember("d-2", body("one"))
-	assert.True(t, d.seenBody(body("one")), "accepting it again starts a new window")
 }
 
 func TestDeliveriesRefuseAZeroBound(t *testing.T) {
