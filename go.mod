@@ -9,6 +9,7 @@ require (
 	github.com/dominikbraun/graph v0.23.0
 	github.com/golang-jwt/jwt/v4 v4.5.2
 	github.com/google/go-github/v62 v62.0.0
+	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/invopop/jsonschema v0.14.0
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/pkoukk/tiktoken-go v0.1.8

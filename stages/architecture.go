@@ -144,14 +144,8 @@ func architectureContext(ctx context.Context, repo contextpack.Repository, in en
 		f.Kind = "document"
 		items = append(items, f)
 	}
-	if rules := in.Config.Constraints.ForbiddenImports; len(rules) > 0 {
-		var b strings.Builder
-		b.WriteString("[constraints] forbidden_imports (module `from` must never depend on module `to`):\n")
-		for _, r := range rules {
-			fmt.Fprintf(&b, "- from = %q, to = %q\n", r.From, r.To)
-		}
-		items = append(items, contextpack.Item{Priority: contextpack.PriorityConstraint, Kind: "constraint",
-			Path: ".cogworks/config.toml [constraints]", Content: b.String()})
+	if c, ok := constraintItem(in.Config.Constraints.ForbiddenImports); ok {
+		items = append(items, c)
 	}
 	window := in.Config.LLM.ContextWindow
 	if window <= 0 {

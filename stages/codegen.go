@@ -101,49 +101,52 @@ func (e codeGenExecutor) Execute(ctx context.Context, in engine.StageInput) (eng
 	if maxAttempts <= 0 {
 		maxAttempts = codegenDefaultRetries
 	}
+	passed, passedAt, err := e.generate(ctx, in, r, cx, maxAttempts)
+	if err != nil {
+		return engine.StageResult{}, err
+	}
+	return e.commit(ctx, r, passed, passedAt)
+}
+
+// generate asks for code until an answer passes check or maxAttempts were
+// made, each prompt carrying the feedback of earlier invocations and of
+// the previous attempt. It returns the passing changes and the attempt
+// that made them.
+func (e codeGenExecutor) generate(ctx context.Context, in engine.StageInput, r swiRun, cx codegenContext, maxAttempts int) (changeSet, int, error) {
+	rec := r.rec
 	earlier := rec.Feedback
-	var attempts []escalation.Attempt
-	retry := ""
-	for k := 1; k <= maxAttempts; k++ {
+	var passed changeSet
+	var passedAt int
+	exhausted := fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts)
+	_, err := attemptLoop(ctx, maxAttempts, exhausted, func(ctx context.Context, k int, retry string) (*rejection, error) {
 		feedback := strings.TrimSpace(strings.Join(nonEmpty(earlier, retry), "\n\n"))
 		vars, err := e.promptVars(in, r, cx, feedback)
 		if err != nil {
-			return engine.StageResult{}, err
+			return nil, err
 		}
 		var out codeOutput
 		_, err = r.gw.Structured(ctx, llm.Call{
 			Stage: string(pipeline.StageCodeGeneration), SWI: rec.ID,
 			Template: "code_generation", SchemaName: "code", Vars: vars,
 		}, &out)
-		var fail *attemptFailure
-		var files changeSet
 		var se *llm.SchemaError
 		switch {
-		case errors.As(err, new(*llm.BudgetExceededError)):
-			return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
 		case errors.As(err, &se):
-			fail = &attemptFailure{Summary: "the answer did not match the output schema: " + se.Error()}
+			return attemptFailure{Summary: "the answer did not match the output schema: " + se.Error()}.rejection(k), nil
 		case err != nil:
-			return engine.StageResult{}, fmt.Errorf("code generation for sub-work-item %s: %w", rec.ID, err)
-		default:
-			files, fail, err = e.check(ctx, r, out)
-			if err != nil {
-				if errors.As(err, new(*llm.BudgetExceededError)) {
-					return engine.StageResult{}, &escalation.Error{Reason: "cost budget exceeded", Attempts: attempts}
-				}
-				return engine.StageResult{}, err
-			}
+			return nil, fmt.Errorf("code generation for sub-work-item %s: %w", rec.ID, err)
 		}
-		if fail == nil {
-			return e.commit(ctx, r, files, k)
+		files, fail, err := e.check(ctx, r, out)
+		switch {
+		case err != nil:
+			return nil, err
+		case fail != nil:
+			return fail.rejection(k), nil
 		}
-		attempts = append(attempts, escalation.Attempt{N: k, Summary: fail.Summary, Diagnostics: fail.lines()})
-		retry = fail.render(k)
-	}
-	return engine.StageResult{}, &escalation.Error{
-		Reason:   fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts),
-		Attempts: attempts,
-	}
+		passed, passedAt = files, k
+		return nil, nil
+	})
+	return passed, passedAt, err
 }
 
 func workItem(in engine.StageInput) int {

@@ -132,14 +132,8 @@ func (e codeGenExecutor) repo() contextpack.Repository {
 func (e codeGenExecutor) contextItems(ctx context.Context, in engine.StageInput, r swiRun) (codegenContext, error) {
 	var cx codegenContext
 	item, src := r.item, r.src
-	if fi := in.Config.Constraints.ForbiddenImports; len(fi) > 0 {
-		var b strings.Builder
-		b.WriteString("Forbidden imports (a package under `from` must not import one under `to`):\n")
-		for _, f := range fi {
-			fmt.Fprintf(&b, "- %s must not import %s\n", f.From, f.To)
-		}
-		cx.items = append(cx.items, contextpack.Item{Priority: contextpack.PriorityConstraint, Kind: "constraint",
-			Path: ".cogworks/config.toml [constraints]", Content: b.String()})
+	if c, ok := constraintItem(in.Config.Constraints.ForbiddenImports); ok {
+		cx.items = append(cx.items, c)
 	}
 	shown := map[string]bool{}
 	for _, p := range src.Own {

@@ -74,6 +74,12 @@ type attemptFailure struct {
 	Interpretation *interpretation
 }
 
+// rejection is the failure as attemptLoop records it: the summary and
+// details for the audit trail, the rendering for the next prompt.
+func (f attemptFailure) rejection(attempt int) *rejection {
+	return &rejection{summary: f.Summary, problems: f.lines(), feedback: f.render(attempt)}
+}
+
 // lines lists the failure's details for the audit trail.
 func (f attemptFailure) lines() []string {
 	var out []string

@@ -242,6 +242,7 @@ func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
 	f.cfg.Scenarios.Directory = "widgets/scenarios"
 	f.snap.Classification = &classify.Classification{AffectedModules: []string{"widgets", ".cogworks"}}
 	f.deps.Scenarios = []scenario.Scenario{{ID: "SCN-2", Description: "HOLDOUT-MARKER-FOUR", Covers: []string{"IF-COUNTER"}}}
+	f.cfg.Constraints = specConstraints
 	broken := strings.Replace(simpleCode, "return s.n }", `return "many" }`, 1)
 	f.code(t, map[string]string{simplePath: broken, simpleTestPath: simpleTest})
 	f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: simpleTest})
@@ -257,6 +258,7 @@ func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
 		}
 		assert.Contains(t, all, "Package widgets holds small widgets", "request %d: module files are context", i)
 		assert.Contains(t, all, "Write table-driven tests", "request %d: coding standards are context", i)
+		assert.Contains(t, all, forbiddenImportsText(specConstraints.ForbiddenImports), "request %d: constraints are context, in the one wording", i)
 		assert.NotContains(t, all, "package other", "request %d: unrelated modules are not", i)
 		for _, marker := range []string{"HOLDOUT-MARKER-ONE", "HOLDOUT-MARKER-TWO", "HOLDOUT-MARKER-THREE", "HOLDOUT-MARKER-FOUR"} {
 			assert.NotContains(t, all, marker, "request %d carries scenario content", i)
@@ -297,5 +299,7 @@ func TestCodeGenerationBudgetRefusalEscalates(t *testing.T) {
 	var esc *escalation.Error
 	require.True(t, errors.As(err, &esc), "got %v", err)
 	assert.Equal(t, "cost budget exceeded", esc.Reason)
+	require.Len(t, esc.Attempts, 1, "the refused attempt is in the audit trail, as in every stage's attempt loop")
+	assert.Contains(t, esc.Attempts[0].Summary, "budget")
 	assert.Empty(t, f.script.Requests(), "the call is refused before it is sent")
 }

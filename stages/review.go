@@ -11,7 +11,6 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
-	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
@@ -193,7 +192,7 @@ func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, ti
 		"Spec":           spec,
 		"SafetyCritical": safety,
 	}
-	if c := constraintsText(in.Config.Constraints.ForbiddenImports); c != "" {
+	if c := forbiddenImportsText(in.Config.Constraints.ForbiddenImports); c != "" {
 		vars["Constraints"] = c
 	}
 	return vars, nil
@@ -272,16 +271,6 @@ func findingLines(fs []review.Finding) []string {
 		out = append(out, line+": "+oneLine(f.Explanation))
 	}
 	return out
-}
-
-// constraintsText renders the configured architecture constraints for the
-// architecture-compliance pass.
-func constraintsText(rules []config.ForbiddenImport) string {
-	lines := make([]string, 0, len(rules))
-	for _, r := range rules {
-		lines = append(lines, fmt.Sprintf("- module %s must not import %s", r.From, r.To))
-	}
-	return strings.Join(lines, "\n")
 }
 
 func emptyIfNil[T any](s []T) []T {

@@ -78,12 +78,21 @@ func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
 	// The constraint pass contributes a warning (off nominal, inside bounds).
 	f.dom.values[0].Value = 150.0
 	f.scriptReviews(t, []review.Finding{warningFinding()}, nil, nil)
+	f.cfg.Constraints = specConstraints
 
 	_, err := f.run(t, pipeline.StageReview)
 	require.NoError(t, err)
 	var templates []string
 	for _, r := range f.script.Requests() {
 		templates = append(templates, r.Template)
+		if r.Template == "review_architecture" {
+			var user string
+			for _, m := range r.Messages {
+				user += m.Content
+			}
+			assert.Contains(t, user, forbiddenImportsText(specConstraints.ForbiddenImports),
+				"the architecture pass reads the constraints in the one wording")
+		}
 	}
 	assert.Equal(t, []string{"review_quality", "review_architecture", "review_security"}, templates,
 		"three separate LLM calls, one per pass")

@@ -2,14 +2,14 @@ package github
 
 import (
 	"bytes"
-	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
-	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // CacheHeader is set on responses served from the ETag cache after a 304.
@@ -22,14 +22,11 @@ const maxCachedBody = 4 << 20
 // an ETag, keyed by URL, Accept header and a hash of the credentials, sends
 // If-None-Match on the next GET of the same key, and serves the remembered
 // body when GitHub answers 304 (which does not count against the quota).
-// It holds at most size entries, evicting the least recently used.
+// It holds at most size entries, evicting the least recently used; a
+// size of 0 or less turns it off.
 type etagCache struct {
-	next http.RoundTripper
-	size int
-
-	mu      sync.Mutex
-	order   *list.List // of *cacheEntry, most recent first
-	entries map[string]*list.Element
+	next    http.RoundTripper
+	entries *lru.Cache[string, *cacheEntry] // nil: caching off
 }
 
 type cacheEntry struct {
@@ -41,11 +38,17 @@ type cacheEntry struct {
 }
 
 func newETagCache(next http.RoundTripper, size int) *etagCache {
-	return &etagCache{next: next, size: size, order: list.New(), entries: map[string]*list.Element{}}
+	c := &etagCache{next: next}
+	// lru.New refuses only a size below 1, which means no cache here
+	// (and it returns a cache that is unusable then, not nil).
+	if entries, err := lru.New[string, *cacheEntry](size); err == nil {
+		c.entries = entries
+	}
+	return c
 }
 
 func (c *etagCache) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodGet || c.size <= 0 ||
+	if req.Method != http.MethodGet || c.entries == nil ||
 		req.Header.Get("If-None-Match") != "" || req.Header.Get("Range") != "" {
 		return c.next.RoundTrip(req)
 	}
@@ -87,30 +90,12 @@ func cacheKey(req *http.Request) string {
 }
 
 func (c *etagCache) lookup(key string) *cacheEntry {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.entries[key]
-	if !ok {
-		return nil
-	}
-	c.order.MoveToFront(el)
-	return el.Value.(*cacheEntry)
+	e, _ := c.entries.Get(key)
+	return e
 }
 
 func (c *etagCache) store(e *cacheEntry) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.entries[e.key]; ok {
-		el.Value = e
-		c.order.MoveToFront(el)
-		return
-	}
-	c.entries[e.key] = c.order.PushFront(e)
-	for c.order.Len() > c.size {
-		oldest := c.order.Back()
-		c.order.Remove(oldest)
-		delete(c.entries, oldest.Value.(*cacheEntry).key)
-	}
+	c.entries.Add(e.key, e)
 }
 
 // response rebuilds the cached answer, taking fresh rate-limit headers

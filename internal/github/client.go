@@ -14,6 +14,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v62/github"
 
+	"github.com/cogworks/cogworks/internal/retry"
 	"github.com/cogworks/cogworks/internal/secrets"
 )
 
@@ -142,7 +143,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	}
 	sleep := opts.Sleep
 	if sleep == nil {
-		sleep = sleepCtx
+		sleep = retry.Sleep
 	}
 	cacheSize := opts.CacheSize
 	if cacheSize == 0 {
@@ -189,6 +190,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 		manifest = *opts.Manifest
 	}
 	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app, redact: secrets.RedactShapes,
+		repos: newRepoCache(repoCacheSize, repoInfoTTL), files: newFileCache(fileCacheSize, fileTTL),
 		download: &http.Client{Transport: base, Timeout: archiveTimeout}}
 	if opts.Redactor != nil {
 		c.redact = opts.Redactor.Redact

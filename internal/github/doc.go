@@ -39,7 +39,9 @@
 // conditional requests (ETag / If-None-Match, 304 served from an LRU cache
 // keyed by URL, Accept and a hash of the credentials), and counts every
 // request on the wire, retries included (Requests). List methods follow
-// every page.
+// every page. The waiting (backoff, Retry-After, the sleep) is
+// internal/retry, shared with the LLM gateway; what is retryable is
+// decided here.
 //
 // Writes are not deduplicated here: a retried POST after a 5xx may have
 // been applied; idempotency is the idem package's job.

@@ -1,8 +1,9 @@
 package github
 
 import (
-	"sync"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
 )
 
 // fileTTL bounds how long a file read at a branch is remembered. Within
@@ -12,11 +13,15 @@ import (
 // fileTTL at the latest.
 const fileTTL = 2 * time.Minute
 
-// fileCache remembers GetFile answers per repository, ref and path.
+// fileCacheSize bounds the memory of a long-running server: the least
+// recently used file is forgotten first.
+const fileCacheSize = 4096
+
+// fileCache remembers GetFile answers per repository, ref and path. It is
+// safe for concurrent use. Contents are copied in and out so that a
+// caller editing its slice cannot change what the next caller reads.
 type fileCache struct {
-	mu    sync.Mutex
-	items map[fileKey]fileEntry
-	now   func() time.Time
+	items *expirable.LRU[fileKey, []byte]
 }
 
 type fileKey struct {
@@ -24,47 +29,30 @@ type fileKey struct {
 	ref, path string
 }
 
-type fileEntry struct {
-	content []byte
-	at      time.Time
+// newFileCache remembers up to size files, each for ttl. The expirable
+// cache runs one cleanup goroutine for the life of the process, so a
+// Client makes one.
+func newFileCache(size int, ttl time.Duration) fileCache {
+	return fileCache{items: expirable.NewLRU[fileKey, []byte](size, nil, ttl)}
 }
 
-func (c *fileCache) get(k fileKey) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[k]
-	if !ok || c.clock().Sub(e.at) > fileTTL {
+func (c fileCache) get(k fileKey) ([]byte, bool) {
+	b, ok := c.items.Get(k)
+	if !ok {
 		return nil, false
 	}
-	return append([]byte(nil), e.content...), true
+	return append([]byte(nil), b...), true
 }
 
-func (c *fileCache) put(k fileKey, content []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.items == nil {
-		c.items = map[fileKey]fileEntry{}
-	}
-	if len(c.items) > 4096 { // bound the memory of a long-running server
-		clear(c.items)
-	}
-	c.items[k] = fileEntry{content: append([]byte(nil), content...), at: c.clock()}
+func (c fileCache) put(k fileKey, content []byte) {
+	c.items.Add(k, append([]byte(nil), content...))
 }
 
 // forget drops every file remembered at ref, after this client moved it.
-func (c *fileCache) forget(repo Repo, ref string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for k := range c.items {
+func (c fileCache) forget(repo Repo, ref string) {
+	for _, k := range c.items.Keys() {
 		if k.repo == repo && k.ref == ref {
-			delete(c.items, k)
+			c.items.Remove(k)
 		}
 	}
-}
-
-func (c *fileCache) clock() time.Time {
-	if c.now != nil {
-		return c.now()
-	}
-	return time.Now()
 }

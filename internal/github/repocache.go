@@ -1,48 +1,31 @@
 package github
 
 import (
-	"sync"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
 )
 
 // repoInfoTTL bounds how long a repository's metadata is remembered, so a
 // long-running server notices a renamed default branch.
 const repoInfoTTL = 10 * time.Minute
 
-// repoCache remembers GetRepo answers per repository.
+// repoCacheSize bounds how many repositories' metadata one client keeps
+// (an installation client of a server may see many).
+const repoCacheSize = 1024
+
+// repoCache remembers GetRepo answers per repository. It is safe for
+// concurrent use.
 type repoCache struct {
-	mu    sync.Mutex
-	items map[Repo]repoEntry
-	now   func() time.Time
+	items *expirable.LRU[Repo, RepoInfo]
 }
 
-type repoEntry struct {
-	info RepoInfo
-	at   time.Time
+// newRepoCache remembers up to size repositories, each for ttl (one
+// cleanup goroutine for the life of the process, as for newFileCache).
+func newRepoCache(size int, ttl time.Duration) repoCache {
+	return repoCache{items: expirable.NewLRU[Repo, RepoInfo](size, nil, ttl)}
 }
 
-func (c *repoCache) get(r Repo) (RepoInfo, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.items[r]
-	if !ok || c.clock().Sub(e.at) > repoInfoTTL {
-		return RepoInfo{}, false
-	}
-	return e.info, true
-}
+func (c repoCache) get(r Repo) (RepoInfo, bool) { return c.items.Get(r) }
 
-func (c *repoCache) put(r Repo, info RepoInfo) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.items == nil {
-		c.items = map[Repo]repoEntry{}
-	}
-	c.items[r] = repoEntry{info: info, at: c.clock()}
-}
-
-func (c *repoCache) clock() time.Time {
-	if c.now != nil {
-		return c.now()
-	}
-	return time.Now()
-}
+func (c repoCache) put(r Repo, info RepoInfo) { c.items.Add(r, info) }

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cogworks/cogworks/internal/retry"
 )
 
 // The transport chain, outermost first:
@@ -148,18 +149,7 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 }
 
 // SleepFunc waits for d or until ctx is done.
-type SleepFunc func(ctx context.Context, d time.Duration) error
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
+type SleepFunc = retry.SleepFunc
 
 // retryTransport retries 5xx answers and network errors with jittered
 // exponential backoff, and waits out 403/429 rate limits when the wait
@@ -190,16 +180,19 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if ctx.Err() != nil || last || !safeToRepeat(req) {
 				return nil, err
 			}
-			wait = t.backoff(attempt)
+			wait = t.backoff().Delay(attempt)
 			t.logger.WarnContext(ctx, "github request failed, retrying",
 				"method", req.Method, "path", req.URL.Path, "attempt", attempt+1, "wait", wait, "error", err)
 		case resp.StatusCode >= 500:
 			if last || !safeToRepeat(req) {
 				return resp, nil
 			}
-			wait = t.backoff(attempt)
-			if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.now()); ok && ra <= t.policy.MaxDelay {
-				wait = ra
+			ra, hasRA := retry.ParseAfter(resp.Header.Get("Retry-After"), t.now())
+			var tooLong error
+			if wait, tooLong = retry.Wait(t.backoff(), attempt, ra, hasRA, t.policy.MaxDelay); tooLong != nil {
+				// A 5xx asking for a long pause is still worth one
+				// backoff's wait, not a run's worth.
+				wait = t.backoff().Delay(attempt)
 			}
 			t.logger.WarnContext(ctx, "github server error, retrying",
 				"method", req.Method, "path", req.URL.Path, "status", resp.StatusCode, "attempt", attempt+1, "wait", wait)
@@ -242,15 +235,9 @@ func safeToRepeat(req *http.Request) bool {
 		strings.Contains(p, "/git/commits") || strings.HasSuffix(p, "/labels") || strings.HasSuffix(p, "/access_tokens")
 }
 
-// backoff is full-jitter exponential: a random duration in [d/2, d] where
-// d = BaseDelay·2^attempt, capped at MaxDelay.
-func (t *retryTransport) backoff(attempt int) time.Duration {
-	d := t.policy.BaseDelay << min(attempt, 30)
-	if d <= 0 || d > t.policy.MaxDelay {
-		d = t.policy.MaxDelay
-	}
-	half := d / 2
-	return half + rand.N(half+1)
+// backoff is the policy's exponential backoff with equal jitter.
+func (t *retryTransport) backoff() retry.Backoff {
+	return retry.Backoff{Base: t.policy.BaseDelay, Max: t.policy.MaxDelay}
 }
 
 // rateLimited decides whether a 403/429 is a rate limit and how long to
@@ -258,7 +245,7 @@ func (t *retryTransport) backoff(attempt int) time.Duration {
 func (t *retryTransport) rateLimited(req *http.Request, resp *http.Response, attempt int) (*RateLimitError, bool) {
 	h := resp.Header
 	e := &RateLimitError{Method: req.Method, Path: req.URL.Path, Status: resp.StatusCode}
-	retryAfter, hasRetryAfter := parseRetryAfter(h.Get("Retry-After"), t.now())
+	retryAfter, hasRetryAfter := retry.ParseAfter(h.Get("Retry-After"), t.now())
 	exhausted := h.Get("X-RateLimit-Remaining") == "0"
 	secondary := false
 	if resp.StatusCode == http.StatusForbidden && !hasRetryAfter && !exhausted {
@@ -282,24 +269,9 @@ func (t *retryTransport) rateLimited(req *http.Request, resp *http.Response, att
 		// GitHub: without Retry-After, wait at least a minute.
 		e.Wait = time.Minute
 	default:
-		e.Wait = t.backoff(attempt)
+		e.Wait = t.backoff().Delay(attempt)
 	}
 	return e, true
-}
-
-// parseRetryAfter accepts delta-seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
-		return time.Duration(secs) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(at.Sub(now), 0), true
-	}
-	return 0, false
 }
 
 // replayable reports whether the request can be sent again.

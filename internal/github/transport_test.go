@@ -308,7 +308,7 @@ func TestETagCacheKeyIncludesCredentials(t *testing.T) {
 	get("token b")
 	get("token a")
 	assert.Equal(t, []bool{false, false, true}, sawConditional)
-	for k := range cache.entries {
+	for _, k := range cache.entries.Keys() {
 		assert.NotContains(t, k, "token a")
 	}
 }
@@ -322,40 +322,33 @@ func TestETagCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	assert.Nil(t, cache.lookup("0"))
 	assert.NotNil(t, cache.lookup("1"))
 	assert.NotNil(t, cache.lookup("2"))
+
+	// A lookup makes an entry recent: "1" outlives "2".
+	cache.lookup("1")
+	cache.store(&cacheEntry{key: "3", etag: "e"})
+	assert.NotNil(t, cache.lookup("1"))
+	assert.Nil(t, cache.lookup("2"))
 }
 
-func TestParseRetryAfter(t *testing.T) {
+func TestETagCacheOffBelowSizeOne(t *testing.T) {
 	t.Parallel()
-	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	tests := []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, false},
-		{"12", 12 * time.Second, true},
-		{"Mon, 01 Jan 2024 00:00:30 GMT", 30 * time.Second, true},
-		{"soon", 0, false},
-		{"-3", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := parseRetryAfter(tt.in, now)
-		assert.Equal(t, tt.ok, ok, tt.in)
-		assert.Equal(t, tt.want, got, tt.in)
-	}
-}
-
-func TestBackoffIsJitteredAndCapped(t *testing.T) {
-	t.Parallel()
-	rt := &retryTransport{policy: RetryPolicy{BaseDelay: 100 * time.Millisecond, MaxDelay: time.Second}}
-	for attempt := range 10 {
-		d := min(100*time.Millisecond<<attempt, time.Second)
-		for range 20 {
-			got := rt.backoff(attempt)
-			assert.GreaterOrEqual(t, got, d/2)
-			assert.LessOrEqual(t, got, d)
+	var conditional int
+	cache := newETagCache(roundTripperFunc(func(r *http.Request) (*http.Response, error) {
+		if r.Header.Get("If-None-Match") != "" {
+			conditional++
 		}
+		h := http.Header{}
+		h.Set("ETag", `"e"`)
+		return &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(http.NoBody), Request: r}, nil
+	}), -1)
+	for range 2 {
+		req, err := http.NewRequest(http.MethodGet, "http://x/repos/o/r", nil)
+		require.NoError(t, err)
+		resp, err := cache.RoundTrip(req)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
 	}
+	assert.Zero(t, conditional, "a disabled cache never makes a GET conditional")
 }
 
 func TestRetryWaitSources(t *testing.T) {
@@ -368,6 +361,13 @@ func TestRetryWaitSources(t *testing.T) {
 		{"503 honours Retry-After", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
 			return status(t, 503, map[string]string{"Retry-After": "2"}, nil)
 		}, 2 * time.Second, 2 * time.Second},
+		{"503 honours a Retry-After date", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
+			at := time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)
+			return status(t, 503, map[string]string{"Retry-After": at}, nil)
+		}, time.Second, 3 * time.Second},
+		{"503 asking for more than MaxDelay backs off instead", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
+			return status(t, 503, map[string]string{"Retry-After": "3600"}, nil)
+		}, 250 * time.Millisecond, 500 * time.Millisecond},
 		{"429 without headers backs off", func(t *testing.T) func(http.ResponseWriter, *http.Request) {
 			return status(t, 429, nil, nil)
 		}, 250 * time.Millisecond, 500 * time.Millisecond},

@@ -15,7 +15,8 @@
 //     (ASSERT-CODE-005);
 //  4. sends the request, retrying transient failures (*ProviderError with
 //     Retryable: 429 honouring Retry-After, 5xx, 529, timeouts) with
-//     jittered exponential backoff, at most TransientRetries times;
+//     jittered exponential backoff, at most TransientRetries times (the
+//     waiting is internal/retry, shared with the GitHub transport);
 //  5. validates the answer with santhosh-tekuri/jsonschema; an invalid or
 //     malformed answer (not JSON, no tool_use block) is sent back with the
 //     validator's messages and their JSON pointer paths appended to the

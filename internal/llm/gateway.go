@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"time"
 
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/retry"
 )
 
 // Renderer renders a named prompt template into a system and a user
@@ -414,44 +414,25 @@ func (g *Gateway) record(resp Response, model string, rec *CallRecord) {
 }
 
 // retryDelay is Retry-After when the server sent one, else jittered
-// exponential backoff.
+// exponential backoff; a Retry-After over MaxRetryAfter fails the call.
 func (g *Gateway) retryDelay(attempt int, pe *ProviderError) (time.Duration, error) {
-	maxRA := g.MaxRetryAfter
-	if maxRA == 0 {
-		maxRA = DefaultMaxRetryAfter
+	backoff := retry.Backoff{
+		Base:   firstPositiveDur(g.BaseBackoff, DefaultBaseBackoff),
+		Max:    firstPositiveDur(g.MaxBackoff, DefaultMaxBackoff),
+		Jitter: g.Jitter,
 	}
-	if pe.RetryAfter > 0 {
-		if pe.RetryAfter > maxRA {
-			return 0, fmt.Errorf("server asked to retry after %s (more than %s): %w", pe.RetryAfter, maxRA, pe)
-		}
-		return pe.RetryAfter, nil
+	d, err := retry.Wait(backoff, attempt, pe.RetryAfter, pe.RetryAfter > 0, firstPositiveDur(g.MaxRetryAfter, DefaultMaxRetryAfter))
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", err, pe)
 	}
-	base := firstPositiveDur(g.BaseBackoff, DefaultBaseBackoff)
-	ceiling := firstPositiveDur(g.MaxBackoff, DefaultMaxBackoff)
-	d := base << min(attempt, 20)
-	if d > ceiling || d <= 0 {
-		d = ceiling
-	}
-	if g.Jitter != nil {
-		return g.Jitter(d), nil
-	}
-	// Equal jitter: half fixed, half random, so retries spread out but
-	// never collapse to zero.
-	return d/2 + rand.N(d/2+1), nil
+	return d, nil
 }
 
 func (g *Gateway) sleep(ctx context.Context, d time.Duration) error {
 	if g.Sleep != nil {
 		return g.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return retry.Sleep(ctx, d)
 }
 
 // redactedError is a provider error whose text went through the

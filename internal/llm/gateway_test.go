@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/retry"
 )
 
 // newTestGateway wires a gateway to p with recorded sleeps and identity
@@ -202,6 +203,11 @@ func TestGatewayGivesUpOnLongRetryAfter(t *testing.T) {
 	_, err := g.Structured(context.Background(), intakeCall(), &out)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "retry after 1h0m0s")
+	var tooLong *retry.TooLongError
+	require.ErrorAs(t, err, &tooLong, "callers can tell a refused wait from other failures")
+	assert.Equal(t, DefaultMaxRetryAfter, tooLong.Limit)
+	var pe *ProviderError
+	require.ErrorAs(t, err, &pe, "the provider's error stays reachable")
 	assert.Empty(t, sr.delays)
 	assert.Equal(t, 1, ws.count())
 }

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cogworks/cogworks/internal/retry"
 )
 
 // Role is the author of a conversation message.
@@ -264,28 +265,12 @@ func errorMessage(body []byte) string {
 	return s
 }
 
-// parseRetryAfter reads retry-after-ms, then Retry-After (seconds or an
-// HTTP date). It returns 0 when absent or unparsable.
+// parseRetryAfter is the server's requested delay (retry-after-ms, then
+// Retry-After as seconds or an HTTP date); 0 when absent, unparsable or
+// zero, so that backoff applies.
 func parseRetryAfter(h http.Header, now time.Time) time.Duration {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(secs * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now)
-	}
-	return 0
+	d, _ := retry.After(h, now)
+	return d
 }
 
 // transportError classifies an error from http.Client.Do: caller

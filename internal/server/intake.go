@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"container/list"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -112,12 +111,10 @@ func (s *Server) reject(w http.ResponseWriter, rej *rejection) {
 func (s *Server) firstSight(delivery string, bodyKey [sha256.Size]byte) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	now := s.opts.Now()
-	if _, dup := s.seen[delivery]; (delivery != "" && dup) || s.replays.seen(bodyKey, now) {
+	if s.accepted.seenID(delivery) || s.accepted.seenBody(bodyKey) {
 		return false
 	}
-	s.remember(delivery)
-	s.replays.add(bodyKey, now)
+	s.accepted.remember(delivery, bodyKey)
 	return true
 }
 
@@ -272,56 +269,4 @@ func checkShape(event string, body []byte) error {
 		return fmt.Errorf("payload does not have the shape of a %s event", event)
 	}
 	return nil
-}
-
-// replays remembers the sha256 of accepted bodies for a window, bounded
-// in entries (least recently accepted forgotten first). The signature
-// covers only the body, so a captured delivery replayed with a fresh
-// X-GitHub-Delivery id would otherwise be accepted again.
-type replays struct {
-	window time.Duration
-	max    int
-	byKey  map[[sha256.Size]byte]*list.Element
-	order  *list.List // of replayEntry, oldest first
-}
-
-type replayEntry struct {
-	key [sha256.Size]byte
-	at  time.Time
-}
-
-func newReplays(window time.Duration, max int) *replays {
-	return &replays{window: window, max: max, byKey: map[[sha256.Size]byte]*list.Element{}, order: list.New()}
-}
-
-// seen reports whether key was accepted within the window before now.
-func (r *replays) seen(key [sha256.Size]byte, now time.Time) bool {
-	r.expire(now)
-	_, ok := r.byKey[key]
-	return ok
-}
-
-// add records key as accepted at now.
-func (r *replays) add(key [sha256.Size]byte, now time.Time) {
-	if el, ok := r.byKey[key]; ok {
-		r.order.Remove(el)
-	}
-	r.byKey[key] = r.order.PushBack(replayEntry{key, now})
-	for r.order.Len() > r.max {
-		r.drop(r.order.Front())
-	}
-}
-
-func (r *replays) expire(now time.Time) {
-	for el := r.order.Front(); el != nil; el = r.order.Front() {
-		if now.Sub(el.Value.(replayEntry).at) < r.window {
-			return
-		}
-		r.drop(el)
-	}
-}
-
-func (r *replays) drop(el *list.Element) {
-	r.order.Remove(el)
-	delete(r.byKey, el.Value.(replayEntry).key)
 }

@@ -204,10 +204,7 @@ func rejected(t *testing.T, m *metrics.Metrics, reason string) float64 {
 
 func TestRedTeamReplayedSignedBodyWithNewDeliveryIDIsDropped(t *testing.T) {
 	r := &fakeRunner{}
-	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	var mu sync.Mutex
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	s := newTestServer(t, r, func(o *Options) { o.ReplayWindow = 10 * time.Minute; o.Now = clock; o.Dedupe = 2 })
+	s := newTestServer(t, r, func(o *Options) { o.ReplayWindow = 10 * time.Minute; o.Dedupe = 2 })
 	send := func(body []byte, id string) *httptest.ResponseRecorder {
 		return deliver(t, s.Handler(), "issues", id, body, Sign(testSecret, body))
 	}
@@ -225,15 +222,29 @@ func TestRedTeamReplayedSignedBodyWithNewDeliveryIDIsDropped(t *testing.T) {
 	assert.Contains(t, deliver(t, s.Handler(), "installation", "i-2", inst, Sign(testSecret, inst)).Body.String(), "duplicate")
 	assert.Equal(t, 2.0, rejected(t, s.opts.Metrics, "replay"))
 
-	mu.Lock()
-	now = now.Add(11 * time.Minute)
-	mu.Unlock()
-	assert.Equal(t, http.StatusAccepted, send(captured, "d-3").Code, "outside the window the body is new again")
 	// The memory is bounded (Dedupe=2): older bodies are forgotten first.
 	assert.Equal(t, http.StatusAccepted, send(issueEventBody(2, "a"), "d-4").Code)
 	assert.Equal(t, http.StatusAccepted, send(issueEventBody(3, "b"), "d-5").Code)
 	assert.Equal(t, http.StatusAccepted, send(captured, "d-6").Code, "evicted by two newer bodies")
-	require.Eventually(t, func() bool { return r.count() >= 4 }, 5*time.Second, 5*time.Millisecond)
+	require.Eventually(t, func() bool { return r.count() >= 3 }, 5*time.Second, 5*time.Millisecond)
+}
+
+// TestRedTeamReplayWindowExpires runs on the real clock (the expirable
+// cache has no other): a short window, and a wait past it.
+func TestRedTeamReplayWindowExpires(t *testing.T) {
+	const window = 100 * time.Millisecond
+	r := &fakeRunner{}
+	s := newTestServer(t, r, func(o *Options) { o.ReplayWindow = window })
+	send := func(body []byte, id string) *httptest.ResponseRecorder {
+		return deliver(t, s.Handler(), "issues", id, body, Sign(testSecret, body))
+	}
+	captured := issueEventBody(1, "captured")
+	require.Equal(t, http.StatusAccepted, send(captured, "d-1").Code)
+	require.Eventually(t, func() bool { return r.count() == 1 }, 5*time.Second, 5*time.Millisecond)
+	time.Sleep(window + 20*time.Millisecond)
+	assert.Equal(t, http.StatusAccepted, send(captured, "d-2").Code, "outside the window the body is new again")
+	assert.Equal(t, http.StatusOK, send(captured, "d-1").Code, "the delivery id is remembered beyond the window")
+	require.Eventually(t, func() bool { return r.count() == 2 }, 5*time.Second, 5*time.Millisecond)
 }
 
 func TestRedTeamRandomEventNameIs400AndCreatesNoMetricSeries(t *testing.T) {

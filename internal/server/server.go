@@ -1,12 +1,12 @@
 package server
 
 import (
-	"container/list"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -74,8 +74,6 @@ type Options struct {
 	ReplayWindow time.Duration
 	// MaxConns bounds the open connections of Listener (default 256).
 	MaxConns int
-	// Now is the clock of the replay window (default time.Now).
-	Now func() time.Time
 }
 
 // Server is the webhook receiver and its work queue.
@@ -90,9 +88,7 @@ type Server struct {
 	pending  map[string]*Job // key → coalesced job, queued or running
 	running  map[string]bool
 	again    map[string]*Job // events that arrived while the key ran
-	seen     map[string]*list.Element
-	seenList *list.List
-	replays  *replays
+	accepted *deliveries
 	wake     chan struct{}
 
 	inflight *semaphore.Weighted // body bytes being read
@@ -143,8 +139,9 @@ func New(opts Options) (*Server, error) {
 	if opts.MaxConns <= 0 {
 		opts.MaxConns = 256
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
+	accepted, err := newDeliveries(opts.Dedupe, opts.ReplayWindow)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
 	}
 	log := opts.Logger
 	if log == nil {
@@ -153,8 +150,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts: opts, log: log, mux: http.NewServeMux(),
 		pending: map[string]*Job{}, running: map[string]bool{}, again: map[string]*Job{},
-		seen: map[string]*list.Element{}, seenList: list.New(), wake: make(chan struct{}, 1),
-		replays: newReplays(opts.ReplayWindow, opts.Dedupe), inflight: semaphore.NewWeighted(opts.MaxInFlight),
+		accepted: accepted, wake: make(chan struct{}, 1), inflight: semaphore.NewWeighted(opts.MaxInFlight),
 	}
 	s.workCtx, s.cancelWork = context.WithCancel(context.Background())
 	s.mux.HandleFunc("POST /webhook", s.handleWebhook)
@@ -211,13 +207,10 @@ func (s *Server) enqueue(delivery string, bodyKey [sha256.Size]byte, job Job) (i
 	if s.draining {
 		return http.StatusServiceUnavailable, "draining"
 	}
-	if delivery != "" {
-		if _, dup := s.seen[delivery]; dup {
-			return http.StatusOK, "duplicate"
-		}
+	if s.accepted.seenID(delivery) {
+		return http.StatusOK, "duplicate"
 	}
-	now := s.opts.Now()
-	if s.replays.seen(bodyKey, now) {
+	if s.accepted.seenBody(bodyKey) {
 		// GitHub's own redeliveries keep their delivery id (handled
 		// above); the same signed body under a new id is a replay.
 		return http.StatusOK, "replay"
@@ -241,8 +234,7 @@ func (s *Server) enqueue(delivery string, bodyKey [sha256.Size]byte, job Job) (i
 		default:
 		}
 	}
-	s.remember(delivery)
-	s.replays.add(bodyKey, now)
+	s.accepted.remember(delivery, bodyKey)
 	return http.StatusAccepted, "queued"
 }
 
@@ -262,20 +254,6 @@ func mergeJob(into *Job, job Job) {
 		into.Installation = job.Installation
 	}
 	into.Comments = append(into.Comments, job.Comments...)
-}
-
-// remember records an accepted delivery id, forgetting the oldest beyond
-// the bound.
-func (s *Server) remember(delivery string) {
-	if delivery == "" {
-		return
-	}
-	s.seen[delivery] = s.seenList.PushBack(delivery)
-	for s.seenList.Len() > s.opts.Dedupe {
-		old := s.seenList.Front()
-		s.seenList.Remove(old)
-		delete(s.seen, old.Value.(string))
-	}
 }
 
 // next takes the oldest queued job; ok is false when draining left nothing.
