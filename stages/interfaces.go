@@ -344,6 +344,10 @@ func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLog
 	if len(snap.Interfaces) > 0 {
 		return slices.Clone(snap.Interfaces), nil
 	}
+	if snap.Skips(pipeline.StageInterfaceDesign) {
+		// The item's path has no interface PR: nothing was designed.
+		return nil, nil
+	}
 	branch := snap.Artifacts.InterfaceBranch
 	if branch == "" {
 		branch = designBranch(snap.WorkItem)

@@ -94,7 +94,7 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 	for i, decl := range decls {
 		ids[i] = decl.ID
 	}
-	spec, err := readSpec(ctx, x.gh, in.Repo, snap)
+	spec, err := specOf(ctx, x.gh, in)
 	if err != nil {
 		return nil, err
 	}

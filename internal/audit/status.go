@@ -73,6 +73,13 @@ func writeState(b *strings.Builder, s pipeline.Snapshot) {
 		fmt.Fprintf(b, " · **Sub-work-item:** %s", code(s.CurrentSWI))
 	}
 	fmt.Fprintf(b, " · **State:** %s\n\n", code(string(pipeline.StateForSnapshot(s))))
+	if len(s.Skipped) > 0 {
+		names := make([]string, len(s.Skipped))
+		for i, st := range s.Skipped {
+			names[i] = code(string(st))
+		}
+		fmt.Fprintf(b, "**Path:** skips %s (a small change: planning works from the issue text)\n\n", strings.Join(names, ", "))
+	}
 	if g := s.Gate; g != nil {
 		fmt.Fprintf(b, "**Gate:** ⏳ after %s, waiting since %s for a user with write access to apply `%s`",
 			code(string(g.Stage)), stamp(g.Since), pipeline.LabelApprove)
