@@ -56,7 +56,13 @@ func StatusComment(s pipeline.Snapshot, m pipeline.Machine, opts StatusOptions) 
 			pipeline.LabelApprove, oneLine(strings.Join(opts.RejectedApprovals, ", ")))
 	}
 	fmt.Fprintf(&b, "```mermaid\n%s```\n\n", m.Mermaid(pipeline.StateForSnapshot(s)))
-	writeArtifacts(&b, s.Artifacts)
+	art := s.Artifacts
+	if s.Skips(pipeline.StageInterfaceDesign) {
+		// The "interface branch" of a design-skipping item is the
+		// default branch its sub-work-items stack on, not a design.
+		art.InterfaceBranch = ""
+	}
+	writeArtifacts(&b, art)
 	writeApprovals(&b, s.Approvals)
 	b.WriteString("#### Cost so far\n\n")
 	b.WriteString(CostTable(s.Ledger, opts.BudgetTokens, opts.BudgetUSD))
