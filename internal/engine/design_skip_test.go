@@ -103,4 +103,3 @@ func (f *fixture) statusBody(t *testing.T) string {
 	t.Fatal("no status comment")
 	return ""
 }
-
