@@ -43,11 +43,16 @@ func (p SkipPolicy) DesignSkip(c *classify.Classification) []Stage {
 func (s Snapshot) Skips(st Stage) bool { return slices.Contains(s.Skipped, st) }
 
 // Variant returns m without the skipped stages, in table order so the
-// result does not depend on how the list is ordered. No stages yields m.
+// result does not depend on how the list is ordered. No stages yields m;
+// a stage m already lacks (a process table that is itself a variant) is
+// left as it is.
 func (m Machine) Variant(skipped []Stage) (Machine, error) {
 	out := m
 	for _, st := range stageOrder {
 		if !slices.Contains(skipped, st) {
+			continue
+		}
+		if _, ok := out.State(StateForStage(st)); !ok {
 			continue
 		}
 		var err error
