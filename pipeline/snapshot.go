@@ -83,6 +83,11 @@ type Snapshot struct {
 	// gate); an edit after that pauses the pipeline until a writer
 	// approves again.
 	Pin *IssuePin `json:"pin,omitempty"`
+	// Skipped lists the stages this work item's path leaves out (the
+	// design-skip of a small bug fix), decided once after intake. The
+	// engine derives the item's transition table from it
+	// (Machine.Variant), so a resumed item keeps its path.
+	Skipped []Stage `json:"skipped,omitempty"`
 }
 
 // IssuePin is the sha256 of an issue's title and body as approved.

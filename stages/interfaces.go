@@ -394,7 +394,9 @@ func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLog
 	if len(snap.Interfaces) > 0 {
 		return slices.Clone(snap.Interfaces), nil
 	}
-	if interfacesWithoutPR(snap) {
+	if snap.Skips(pipeline.StageInterfaceDesign) || interfacesWithoutPR(snap) {
+		// The item's path has no interface PR (skipped), or the design
+		// changed nothing and opened none: nothing to read.
 		return nil, nil
 	}
 	branch := snap.Artifacts.InterfaceBranch

@@ -49,6 +49,14 @@ func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (en
 			return engine.StageResult{}, fmt.Errorf("list comments of #%d: %w", n, err)
 		}
 	}
+	if snap.Skips(pipeline.StageInterfaceDesign) && snap.Artifacts.InterfaceBranch == "" {
+		// No interface branch exists on this path: the sub-work-items
+		// stack on the default branch instead, which holds no interface
+		// changes of its own.
+		if snap.Artifacts.InterfaceBranch, err = defaultBranch(ctx, x.gh, in.Repo); err != nil {
+			return engine.StageResult{}, err
+		}
+	}
 	planKey := key(n, "plan")
 	var ordered []planner.SubWorkItem
 	if c, ok := idem.FindComment(comments, in.BotLogin, planKey); ok {
@@ -93,7 +101,7 @@ func (x planningExecutor) plan(ctx context.Context, in engine.StageInput) ([]pla
 	for i, decl := range decls {
 		ids[i] = decl.ID
 	}
-	spec, err := readSpec(ctx, x.gh, in.Repo, snap)
+	spec, err := specOf(ctx, x.gh, in)
 	if err != nil {
 		return nil, err
 	}

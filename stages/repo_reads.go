@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/cogworks/cogworks/internal/contextpack"
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -34,6 +36,16 @@ func defaultBranch(ctx context.Context, gh repoInfoReader, repo github.Repo) (st
 		return "", fmt.Errorf("read default branch of %s: GitHub reported none", repo)
 	}
 	return info.DefaultBranch, nil
+}
+
+// specOf returns the specification the item's stages work from: for an
+// item whose path skips architecture (a small bug fix) that is the issue
+// itself, as no specification PR exists; else readSpec.
+func specOf(ctx context.Context, gh specReader, in engine.StageInput) (string, error) {
+	if in.Snapshot.Skips(pipeline.StageArchitecture) {
+		return strings.TrimSpace("# " + in.Issue.Title + "\n\n" + in.Issue.Body), nil
+	}
+	return readSpec(ctx, gh, in.Repo, in.Snapshot)
 }
 
 // readSpec returns the Markdown specification of work item n: from the

@@ -181,7 +181,7 @@ func constraintFinding(f xval.Finding) review.Finding {
 
 // promptVars builds the variables the three review templates share.
 func (e reviewExecutor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []swiFileVar) (map[string]any, error) {
-	spec, err := readSpec(ctx, e.gh, in.Repo, in.Snapshot)
+	spec, err := specOf(ctx, e.gh, in)
 	if err != nil {
 		return nil, err
 	}

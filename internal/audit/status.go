@@ -57,7 +57,13 @@ func StatusComment(s pipeline.Snapshot, m pipeline.Machine, opts StatusOptions) 
 			pipeline.LabelApprove, oneLine(strings.Join(opts.RejectedApprovals, ", ")))
 	}
 	fmt.Fprintf(&b, "```mermaid\n%s```\n\n", m.Mermaid(pipeline.StateForSnapshot(s)))
-	writeArtifacts(&b, s.Artifacts, s.SubWorkItems)
+	art := s.Artifacts
+	if s.Skips(pipeline.StageInterfaceDesign) {
+		// The "interface branch" of a design-skipping item is the
+		// default branch its sub-work-items stack on, not a design.
+		art.InterfaceBranch = ""
+	}
+	writeArtifacts(&b, art, s.SubWorkItems)
 	writeApprovals(&b, s.Approvals)
 	b.WriteString("#### Cost so far\n\n")
 	b.WriteString(CostTable(s.Ledger, s.SubWorkItems, opts.BudgetTokens, opts.BudgetUSD))
@@ -74,6 +80,13 @@ func writeState(b *strings.Builder, s pipeline.Snapshot) {
 		fmt.Fprintf(b, " · **Sub-work-item:** %s", code(s.CurrentSWI))
 	}
 	fmt.Fprintf(b, " · **State:** %s\n\n", code(string(pipeline.StateForSnapshot(s))))
+	if len(s.Skipped) > 0 {
+		names := make([]string, len(s.Skipped))
+		for i, st := range s.Skipped {
+			names[i] = code(string(st))
+		}
+		fmt.Fprintf(b, "**Path:** skips %s (a small change: planning works from the issue text)\n\n", strings.Join(names, ", "))
+	}
 	if g := s.Gate; g != nil {
 		fmt.Fprintf(b, "**Gate:** ⏳ after %s, waiting since %s for a user with write access to apply `%s`",
 			code(string(g.Stage)), stamp(g.Since), pipeline.LabelApprove)

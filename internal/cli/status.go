@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -104,11 +105,20 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(statusJSON{Snapshot: snap, Budget: budget.json()})
 	case "mermaid":
-		_, err := fmt.Fprintln(f.IO.Out, machine.Mermaid(pipeline.StateForStage(snap.Stage)))
+		// The item's own path: a design-skipping bug fix has no
+		// architecture or interface-design states.
+		variant, err := machine.Variant(snap.Skipped)
+		if err != nil {
+			return fmt.Errorf("status of %s#%d: %w", repo, opts.Issue, err)
+		}
+		_, err = fmt.Fprintln(f.IO.Out, variant.Mermaid(pipeline.StateForStage(snap.Stage)))
 		return err
 	}
 	w := f.IO.Out
 	fmt.Fprintf(w, "%s#%d  stage: %s\n", repo, opts.Issue, orNone(string(snap.Stage)))
+	if len(snap.Skipped) > 0 {
+		fmt.Fprintf(w, "path: skips %s\n", joinStages(snap.Skipped))
+	}
 	if snap.Gate != nil {
 		fmt.Fprintf(w, "gate: waiting for %s after %s since %s\n", pipeline.LabelApprove, snap.Gate.Stage, snap.Gate.Since.Format("2006-01-02 15:04 MST"))
 	}
@@ -170,4 +180,12 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+func joinStages(stages []pipeline.Stage) string {
+	names := make([]string, len(stages))
+	for i, st := range stages {
+		names[i] = string(st)
+	}
+	return strings.Join(names, ", ")
 }

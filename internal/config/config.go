@@ -67,6 +67,14 @@ type Sandbox struct {
 type Pipeline struct {
 	LockTimeout     Duration `toml:"lock_timeout"`
 	MaxSubWorkItems int      `toml:"max_sub_work_items"`
+	// SkipDesignFor lists the classification types whose small work
+	// items go from intake straight to planning, without a specification
+	// or interface PR; [] turns the skip off. Safety-affecting items
+	// never skip.
+	SkipDesignFor []string `toml:"skip_design_for"`
+	// SkipDesignMaxComplexity is the highest estimated complexity (low,
+	// medium, high) that still skips.
+	SkipDesignMaxComplexity string `toml:"skip_design_max_complexity"`
 }
 
 // Classification holds [classification].
@@ -203,10 +211,18 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 // GatedStages are the stages that have a configurable gate after them.
 var gatedStages = []string{"intake", "architecture", "interface-design", "planning", "code-generation", "review", "integration"}
 
+// classificationTypes and complexities are the values intake's
+// classification takes (classify.Type, classify.Scope.Complexity).
+var (
+	classificationTypes = []string{"feature", "bug_fix", "refactor", "config_change", "documentation", "dependency_update"}
+	complexities        = []string{"low", "medium", "high"}
+)
+
 // Default returns the configuration used for every key the file omits.
 func Default() Config {
 	return Config{
-		Pipeline: Pipeline{LockTimeout: Duration{30 * time.Minute}, MaxSubWorkItems: 10},
+		Pipeline: Pipeline{LockTimeout: Duration{30 * time.Minute}, MaxSubWorkItems: 10,
+			SkipDesignFor: []string{"bug_fix"}, SkipDesignMaxComplexity: "low"},
 		Gates: map[string]GateMode{
 			"intake":           AutoProceed,
 			"architecture":     HumanGated,
@@ -294,6 +310,14 @@ func (c Config) Validate() error {
 	}
 	if c.Pipeline.MaxSubWorkItems < 1 {
 		bad("pipeline.max_sub_work_items", "must be ≥ 1, got %d", c.Pipeline.MaxSubWorkItems)
+	}
+	for _, t := range c.Pipeline.SkipDesignFor {
+		if !slices.Contains(classificationTypes, t) {
+			bad("pipeline.skip_design_for", "unknown type %q (want one of %s)", t, strings.Join(classificationTypes, ", "))
+		}
+	}
+	if !slices.Contains(complexities, c.Pipeline.SkipDesignMaxComplexity) {
+		bad("pipeline.skip_design_max_complexity", "must be one of %s, got %q", strings.Join(complexities, ", "), c.Pipeline.SkipDesignMaxComplexity)
 	}
 	for stage, mode := range c.Gates {
 		if !slices.Contains(gatedStages, stage) {

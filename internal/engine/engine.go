@@ -89,7 +89,10 @@ type Deps struct {
 	Executors map[pipeline.Stage]StageExecutor
 	// Machine is the pipeline's transition table; nil means
 	// pipeline.StateMachine(). A variant (a skipped stage) needs no
-	// change to the engine or the executors.
+	// change to the engine or the executors. Each work item follows
+	// this table without the stages its snapshot records as skipped
+	// (Snapshot.Skipped, chosen after intake by [pipeline]
+	// skip_design_for).
 	Machine  *pipeline.Machine
 	Registry RegistryValidator
 	Config   config.Config

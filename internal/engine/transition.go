@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -13,12 +14,33 @@ import (
 // decide between the candidates. Nothing here knows the stage order, so
 // a table variant (a skipped stage) runs unchanged.
 
-// machine returns the table this step follows.
-func (s *stepper) machine() pipeline.Machine {
+// machine returns the table the work item follows: the process's table
+// without the stages the snapshot records as skipped. A recorded skip
+// the table cannot drop is a failure, never a silent full path.
+func (s *stepper) machine(snap pipeline.Snapshot) (pipeline.Machine, error) {
+	m := pipeline.StateMachine()
 	if s.d.Machine != nil {
-		return *s.d.Machine
+		m = *s.d.Machine
 	}
-	return pipeline.StateMachine()
+	v, err := m.Variant(snap.Skipped)
+	if err != nil {
+		return m, fmt.Errorf("machine of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
+	}
+	return v, nil
+}
+
+// choosePath records, once intake classified the item, the stages its
+// path skips under [pipeline] skip_design_for: a small bug fix goes to
+// planning without a specification or interface PR.
+func (s *stepper) choosePath(snap *pipeline.Snapshot, stage pipeline.Stage) {
+	if stage != pipeline.StageIntake {
+		return
+	}
+	p := pipeline.SkipPolicy{MaxComplexity: s.d.Config.Pipeline.SkipDesignMaxComplexity}
+	for _, t := range s.d.Config.Pipeline.SkipDesignFor {
+		p.Types = append(p.Types, classify.Type(t))
+	}
+	snap.Skipped = p.DesignSkip(snap.Classification)
 }
 
 // guardInput is what the table's guards read after stage ran.
@@ -31,7 +53,11 @@ func (s *stepper) guardInput(snap pipeline.Snapshot) pipeline.GuardInput {
 // complete exit. A refused guard or an event the table does not know is a
 // failure of the stage.
 func (s *stepper) transition(snap *pipeline.Snapshot, stage pipeline.Stage, out StageResult, a *action) error {
-	m := s.machine()
+	s.choosePath(snap, stage)
+	m, err := s.machine(*snap)
+	if err != nil {
+		return &FailedError{Stage: stage, Reason: err.Error(), Err: err}
+	}
 	t, err := m.Fire(pipeline.StateForStage(stage), out.Event, s.guardInput(*snap))
 	if err != nil {
 		return &FailedError{Stage: stage, Reason: fmt.Sprintf("%s reported %q: %v", stage, out.Event, err), Err: err}
@@ -70,7 +96,10 @@ func (s *stepper) transition(snap *pipeline.Snapshot, stage pipeline.Stage, out 
 // passGate returns the stage a waiting gate after stage leads to once a
 // writer approved it.
 func (s *stepper) passGate(snap pipeline.Snapshot, stage pipeline.Stage) (pipeline.Stage, error) {
-	m := s.machine()
+	m, err := s.machine(snap)
+	if err != nil {
+		return "", err
+	}
 	gate := pipeline.GateState(stage)
 	g, ok := m.State(gate)
 	if !ok {

@@ -25,7 +25,11 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 	if statesig.IsShared(s.d.BotLogin) {
 		warnings = append(warnings, sharedIdentityWarning(s.d.BotLogin))
 	}
-	body, err := audit.StatusComment(snap, s.machine(), audit.StatusOptions{
+	m, err := s.machine(snap)
+	if err != nil {
+		return err
+	}
+	body, err := audit.StatusComment(snap, m, audit.StatusOptions{
 		Warnings:          warnings,
 		RejectedApprovals: o.obs.Approval.Rejected,
 		BudgetTokens:      s.d.Config.Budgets.PipelineMaxTokens,
