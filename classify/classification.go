@@ -3,7 +3,7 @@ package classify
 // Type is the kind of change an issue asks for.
 type Type string
 
-// Classification types (SPEC §5.1).
+// Classification types (docs/spec.md §5.1).
 const (
 	TypeFeature          Type = "feature"
 	TypeBugFix           Type = "bug_fix"

@@ -1,5 +1,5 @@
 // Package classify holds the intake stage's classification schema and its
-// deterministic post-processing (SPEC §5.1):
+// deterministic post-processing (docs/spec.md §5.1):
 //
 //   - Finalize applies the safety override: any affected module equal to, or
 //     nested under, a configured safety-critical module forces

@@ -25,7 +25,7 @@ import (
 )
 
 var (
-	// assertFuncName is the naming rule of SPEC §17: TestAssert + area +
+	// assertFuncName is the naming rule of docs/spec.md §17: TestAssert + area +
 	// three digits, optionally followed by _Description.
 	assertFuncName = regexp.MustCompile(`^TestAssert([A-Z]+)([0-9]{3})(?:_|$)`)
 	// assertSubtest is a subtest (or table case) name that starts with the id.

@@ -19,7 +19,7 @@ import (
 var (
 	specSection    = regexp.MustCompile(`(?m)^## ([0-9]+)\. `)
 	specSubsection = regexp.MustCompile(`(?m)^### ([0-9]+\.[0-9]+) `)
-	// specCitation matches "SPEC §5.2", "docs/spec.md §8" and a citation a
+	// specCitation matches "docs/spec.md §5.2", "docs/spec.md §8" and a citation a
 	// Go comment wraps between "SPEC" and "§".
 	specCitation = regexp.MustCompile(`(?:\bSPEC|spec\.md)(?:\s*//)?\s*§\s*([0-9]+(?:\.[0-9]+)?)`)
 )
@@ -28,7 +28,7 @@ var (
 // SPEC.md, whose numbering docs/spec.md keeps.
 const specSectionCount = 17
 
-// TestSpecKeepsSectionNumbers guards the promise that makes `SPEC §N`
+// TestSpecKeepsSectionNumbers guards the promise that makes `docs/spec.md §N`
 // citations mean docs/spec.md §N: sections 1 to 17, in order, once each.
 func TestSpecKeepsSectionNumbers(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(moduleRoot(t), "docs", "spec.md"))
@@ -46,7 +46,7 @@ func TestSpecKeepsSectionNumbers(t *testing.T) {
 	assert.Equal(t, want, got, "docs/spec.md must keep SPEC.md's section numbers")
 }
 
-// TestSpecCitationsResolve checks every `SPEC §N[.M]` and `spec.md §N[.M]`
+// TestSpecCitationsResolve checks every `docs/spec.md §N[.M]` and `spec.md §N[.M]`
 // in the repository's Go and Markdown files against docs/spec.md's headings.
 func TestSpecCitationsResolve(t *testing.T) {
 	root := moduleRoot(t)
@@ -56,7 +56,7 @@ func TestSpecCitationsResolve(t *testing.T) {
 
 	cites, err := scanCitations(os.DirFS(root))
 	require.NoError(t, err)
-	require.NotEmpty(t, cites, "no SPEC § citation found: is the module root right?")
+	require.NotEmpty(t, cites, "no docs/spec.md § citation found: is the module root right?")
 	for _, c := range cites {
 		assert.True(t, sections[c.section], "%s:%d cites §%s, which docs/spec.md does not have", c.file, c.line, c.section)
 	}
@@ -95,7 +95,7 @@ func TestScanCitationsFindsEveryForm(t *testing.T) {
 	assert.Equal(t, map[string]bool{"1": true, "1.1": true, "12": true}, sections)
 }
 
-// citation is one `SPEC §…` reference.
+// citation is one `docs/spec.md §…` reference.
 type citation struct {
 	file    string
 	line    int

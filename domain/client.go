@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// Default per-method timeouts (SPEC §10).
+// Default per-method timeouts (docs/spec.md §10).
 const (
 	DefaultTimeout         = 5 * time.Minute
 	DefaultSimulateTimeout = 10 * time.Minute

@@ -1,5 +1,5 @@
 // Package domain implements the client side of CogWorks's Extension API: the
-// protocol spoken with domain services (SPEC §10).
+// protocol spoken with domain services (docs/spec.md §10).
 //
 // A domain service is a separate process that knows one engineering domain
 // (for example Go software) and answers JSON requests over HTTP/1.1 carried on

@@ -172,7 +172,7 @@ var knownCategories = []Category{
 	CategoryCompleteness,
 }
 
-// Known reports whether c is one of the SPEC's categories.
+// Known reports whether c is one of the spec's (docs/spec.md §10) categories.
 func (c Category) Known() bool { return slices.Contains(knownCategories, c) }
 
 // Location points into a file. Line and Column are 1-based; 0 means unknown.
@@ -231,7 +231,7 @@ func (e Explanation) Known() bool {
 func (d Diagnostic) SelfExplanatory() bool { return d.Explains.Known() }
 
 // EffectiveSeverity is the severity CogWorks acts on: a diagnostic whose
-// category is not one the SPEC lists is informational whatever it claims.
+// category is not one the spec (docs/spec.md §10) lists is informational whatever it claims.
 func (d Diagnostic) EffectiveSeverity() Severity {
 	if !d.Category.Known() {
 		return SeverityInformational

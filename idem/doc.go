@@ -1,4 +1,4 @@
-// Package idem holds CogWorks's idempotent write primitives (SPEC §6).
+// Package idem holds CogWorks's idempotent write primitives (docs/spec.md §6).
 //
 // Every function here can be re-run on the same GitHub state and either
 // makes the same change or detects that it is already made: labels are

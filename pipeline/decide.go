@@ -2,7 +2,7 @@ package pipeline
 
 import "fmt"
 
-// Decision is the outcome of wake_up (SPEC §3). Only DecisionRun writes.
+// Decision is the outcome of wake_up (docs/spec.md §3). Only DecisionRun writes.
 type Decision string
 
 // Decisions.

@@ -19,7 +19,7 @@ type GatePolicy struct {
 // GateKey returns the configuration key of the gate that follows stage s,
 // or "" when no gate follows it. Stages 1–4 are gated after themselves;
 // the per-SWI steps are gated once, between review and integration, under
-// the "integration" key (SPEC §5, Gates).
+// the "integration" key (docs/spec.md §5, Gates).
 func GateKey(s Stage) string {
 	switch s {
 	case StageIntake, StageArchitecture, StageInterfaceDesign, StagePlanning:

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Fixed CogWorks labels (SPEC §4).
+// Fixed CogWorks labels (docs/spec.md §4).
 const (
 	LabelRun            = "cogworks:run"
 	LabelProcessing     = "cogworks:processing"

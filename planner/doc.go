@@ -1,5 +1,5 @@
 // Package planner holds the planning stage's plan schema and its pure checks
-// (SPEC §5.4):
+// (docs/spec.md §5.4):
 //
 //   - Order builds the dependency graph with dominikbraun/graph and returns
 //     the sub-work-items in a deterministic topological order: Kahn's

@@ -1,5 +1,5 @@
 // Package review holds the review stage's pass schema and its pure decision
-// logic (SPEC §5.7, §13):
+// logic (docs/spec.md §5.7, §13):
 //
 //   - Aggregate combines every pass (the deterministic cross-domain
 //     constraint pass and the three LLM passes) into one Result: any blocking

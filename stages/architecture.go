@@ -16,7 +16,7 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// architectureExecutor writes the specification (SPEC §5.2): context from
+// architectureExecutor writes the specification (docs/spec.md §5.2): context from
 // the repository's ADRs, coding standards and [constraints], one
 // `architecture` LLM call per attempt, ValidateSpecification's problems fed
 // back to the next attempt (ASSERT-ARCH-004), then the Markdown spec

@@ -10,8 +10,8 @@ import (
 	"github.com/cogworks/cogworks/xval"
 )
 
-// Specification is the architecture stage's structured LLM output (SPEC
-// §5.2). ProposedValues is a CogWorks extension of the SPEC's field list:
+// Specification is the architecture stage's structured LLM output (docs/spec.md
+// §5.2). ProposedValues is a CogWorks extension of the spec's field list:
 // the numeric values the design commits to for registry contract
 // parameters (e.g. the cycle time of a new CAN message,
 // "messages.WheelSpeed.cycle_ms"), so that cross-domain constraints are

@@ -29,7 +29,7 @@ const (
 )
 
 // codeGenExecutor generates the code of the current sub-work-item
-// (SPEC §5 item 5): it picks the next SWI whose dependencies are
+// (docs/spec.md §5 item 5): it picks the next SWI whose dependencies are
 // completed, assembles its context (never any scenario), asks the LLM for
 // the files and runs them through the domain service, feeding failures
 // back, until an attempt passes or the SWI's retry budget is spent.

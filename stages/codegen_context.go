@@ -306,7 +306,7 @@ func docPriority(p string) (int, bool) {
 }
 
 // promptVars assembles the context package within the configured window
-// (SPEC §8) and renders it into the code_generation variables. The files
+// (docs/spec.md §8) and renders it into the code_generation variables. The files
 // to edit and the SWI's interfaces are never dropped; the rest fits in
 // the context budget (codegenPromptTarget), farther neighbours dropped first.
 func (e codeGenExecutor) promptVars(in engine.StageInput, r swiRun, cx codegenContext, feedback string) (map[string]any, error) {

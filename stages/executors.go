@@ -11,12 +11,12 @@ import (
 // has an executor here.
 func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	return map[pipeline.Stage]engine.StageExecutor{
-		// Issue to plan (SPEC §5 items 1–4).
+		// Issue to plan (docs/spec.md §5 items 1–4).
 		pipeline.StageIntake:          intakeExecutor{d: d, gh: d.GitHub},
 		pipeline.StageArchitecture:    architectureExecutor{d: d, gh: d.GitHub},
 		pipeline.StageInterfaceDesign: interfaceExecutor{d: d, gh: d.GitHub},
 		pipeline.StagePlanning:        planningExecutor{d: d, gh: d.GitHub},
-		// Per sub-work-item (SPEC §5 items 5–8, §13).
+		// Per sub-work-item (docs/spec.md §5 items 5–8, §13).
 		pipeline.StageCodeGeneration:     codeGenExecutor{d: d, gh: d.GitHub},
 		pipeline.StageScenarioValidation: scenarioExecutor{d: d, gh: d.GitHub},
 		pipeline.StageReview:             reviewExecutor{d: d, gh: d.GitHub},

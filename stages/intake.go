@@ -18,7 +18,7 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// intakeExecutor classifies the issue (SPEC §5.1): one `classify` LLM call
+// intakeExecutor classifies the issue (docs/spec.md §5.1): one `classify` LLM call
 // with the issue text and the repository modules, schema- and
 // enum-validated (ASSERT-CLASS-001), the safety override from the config's
 // safety-critical modules (ASSERT-CLASS-002/003) and the scope threshold

@@ -19,7 +19,7 @@ import (
 
 // integrationExecutor opens the current SWI's PR, posts its non-blocking
 // review findings as one COMMENT review, marks the SWI completed and moves
-// on to the next SWI or completes the work item (SPEC §13). It never
+// on to the next SWI or completes the work item (docs/spec.md §13). It never
 // merges, approves, requests changes or closes: the GitHub adapter's
 // capability manifest denies those (ASSERT-INT-003).
 type integrationExecutor struct {

@@ -20,7 +20,7 @@ import (
 	"github.com/cogworks/cogworks/xval"
 )
 
-// Interfaces is the interface-design stage's structured LLM output (SPEC
+// Interfaces is the interface-design stage's structured LLM output (docs/spec.md
 // §5.3).
 type Interfaces struct {
 	Files      []InterfaceFile          `json:"files"`
@@ -37,7 +37,7 @@ type InterfaceFile struct {
 // PR's body, from which a re-run recovers it when the snapshot was lost.
 const interfaceListMarker = "<!-- cogworks:interfaces="
 
-// interfaceExecutor designs the interfaces (SPEC §5.3): one
+// interfaceExecutor designs the interfaces (docs/spec.md §5.3): one
 // `interface_design` LLM call per attempt; the files' paths are checked,
 // then the primary domain service validates them and its blocking
 // diagnostics are fed back (artifact, location, severity, message); then

@@ -27,7 +27,7 @@ const defaultMaxSubWorkItems = 10
 // re-run recovers it without calling the LLM.
 const planMarker = "<!-- cogworks:plan="
 
-// planningExecutor splits the work into sub-work-items (SPEC §5.4): one
+// planningExecutor splits the work into sub-work-items (docs/spec.md §5.4): one
 // `planning` LLM call per attempt, planner.Validate's cycle, coverage and
 // shape errors fed back (ASSERT-PLAN-002/004), too many items escalated
 // (ASSERT-PLAN-003). The validated plan is posted as a comment on the

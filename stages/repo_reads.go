@@ -13,7 +13,7 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// Branch names and paths of the specification and interface stages (SPEC §6).
+// Branch names and paths of the specification and interface stages (docs/spec.md §6).
 func specBranch(n int) string   { return fmt.Sprintf("cogworks/%d/spec", n) }
 func designBranch(n int) string { return fmt.Sprintf("cogworks/%d/interfaces", n) }
 func specPath(n int) string     { return fmt.Sprintf("docs/cogworks/%d-specification.md", n) }

@@ -42,7 +42,7 @@ var llmReviewPasses = []llmReviewPass{
 
 // reviewExecutor runs the review stage for the current SWI: cross-domain
 // constraint validation first, then three separate LLM passes, then the
-// pure aggregation decides proceed, remediate or escalate (SPEC §13).
+// pure aggregation decides proceed, remediate or escalate (docs/spec.md §13).
 type reviewExecutor struct {
 	d  Deps
 	gh reviewGitHub

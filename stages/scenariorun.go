@@ -130,7 +130,7 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 }
 
 // scenarioExecutor validates the current SWI against the held-out
-// scenarios covering its interfaces (SPEC §12). A pass moves on to review;
+// scenarios covering its interfaces (docs/spec.md §12). A pass moves on to review;
 // a failure sends the scenario feedback (never the scenario source) back
 // to code generation, up to the remediation budget.
 type scenarioExecutor struct {

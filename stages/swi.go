@@ -15,7 +15,7 @@ import (
 
 // nextSWI returns the first sub-work-item by Order whose status is pending
 // or in-progress and whose dependencies are all completed: a SWI starts
-// only when everything it depends on is done (SPEC §5 item 5).
+// only when everything it depends on is done (docs/spec.md §5 item 5).
 func nextSWI(snap *pipeline.Snapshot) (pipeline.SWI, bool) {
 	recs := slices.Clone(snap.SubWorkItems)
 	slices.SortStableFunc(recs, func(a, b pipeline.SWI) int { return cmp.Compare(a.Order, b.Order) })

@@ -8,7 +8,7 @@ import (
 )
 
 // ComputedConstraint is a constraint computed in code from several contract
-// parameters and extracted values (SPEC §11: "computed constraints are
+// parameters and extracted values (docs/spec.md §11: "computed constraints are
 // code, not registry formulas").
 type ComputedConstraint interface {
 	// Name identifies the constraint in messages, e.g. "can_bus_load".

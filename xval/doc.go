@@ -1,4 +1,4 @@
-// Package xval is CogWorks's cross-domain validation (SPEC §11): the
+// Package xval is CogWorks's cross-domain validation (docs/spec.md §11): the
 // interface registry in .cogworks/interfaces/*.toml, its JSON Schema
 // validation and consistency checks, and constraint validation of values
 // extracted from artifacts against the registered contracts.

@@ -8,7 +8,7 @@ import (
 // Kind is the kind of an interface parameter.
 type Kind string
 
-// Parameter kinds (SPEC §11).
+// Parameter kinds (docs/spec.md §11).
 const (
 	KindTolerance  Kind = "tolerance"
 	KindExact      Kind = "exact"

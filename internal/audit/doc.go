@@ -1,7 +1,7 @@
 // Package audit is the one formatter for every comment CogWorks posts:
 // a hidden key marker, a consistent header, the body and a footer. The bot
 // finds and edits its own comments by the marker's key, so comments with a
-// key are upserted, never re-posted (SPEC §6).
+// key are upserted, never re-posted (docs/spec.md §6).
 //
 // It also renders the status comment (human-readable state, the machine
 // diagram and the hidden snapshot block), stage-entry notices, structured

@@ -6,7 +6,7 @@ import (
 )
 
 // Event is one audit-trail entry: an LLM call, a validation result, a
-// state transition or a gate decision (SPEC §14).
+// state transition or a gate decision (docs/spec.md §14).
 type Event struct {
 	Kind    string // llm_call | validation | transition | gate
 	Stage   string

@@ -9,7 +9,7 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() + " (see --help)" }
 func (e *UsageError) Unwrap() error { return e.Err }
 
-// ExitCode maps a command error to the process exit code (SPEC §3): 0 for
+// ExitCode maps a command error to the process exit code (docs/spec.md §3): 0 for
 // success, 2 for bad usage or config, 1 for escalations, failed checks and
 // infrastructure failures.
 func ExitCode(err error) int {

@@ -1,5 +1,5 @@
 // Package config loads and validates a target repository's
-// .cogworks/config.toml (SPEC §9).
+// .cogworks/config.toml (docs/spec.md §9).
 //
 // Every key has a default, so a repository without the file runs with
 // Default(). Unknown keys and bad values are errors that name the file and

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Priorities of context items (SPEC §8); a lower number is more important.
+// Priorities of context items (docs/spec.md §8); a lower number is more important.
 const (
 	// PriorityInterface is the current SWI's interface definitions and the
 	// current content of the files it edits: never dropped.

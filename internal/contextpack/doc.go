@@ -1,5 +1,5 @@
 // Package contextpack assembles the context package of an LLM call within
-// the model's window (SPEC §8).
+// the model's window (docs/spec.md §8).
 //
 // Assemble is pure and deterministic: when the items exceed the window it
 // drops the lowest-priority items first — (5) other files, farthest

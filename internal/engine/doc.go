@@ -1,7 +1,7 @@
 // Package engine is CogWorks's step function: the one entry point every
 // transport (CLI, GitHub Action, cron, webhook server) calls.
 //
-// Step performs one invocation for one issue (SPEC §3): wake_up reads the
+// Step performs one invocation for one issue (docs/spec.md §3): wake_up reads the
 // issue, its comments (the state snapshot and lock claims) and, only when
 // an approval label is present, its label events; pipeline.Decide picks
 // not_triggered, backed_off, terminal, waiting or run. Only run writes:

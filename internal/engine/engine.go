@@ -78,7 +78,7 @@ type StageResult struct {
 }
 
 // RegistryValidator validates the interface registry before any stage runs
-// (SPEC §3 step 3, ASSERT-XDOM-001/002). A nil validator skips the check.
+// (docs/spec.md §3 step 3, ASSERT-XDOM-001/002). A nil validator skips the check.
 type RegistryValidator interface {
 	ValidateRegistry(ctx context.Context) error
 }
@@ -131,7 +131,7 @@ type Ref struct {
 	CommentEvent bool
 }
 
-// StepOutcome is the outcome reported per step (SPEC §3 JSON).
+// StepOutcome is the outcome reported per step (docs/spec.md §3 JSON).
 type StepOutcome string
 
 // Step outcomes.

@@ -11,7 +11,7 @@ import (
 )
 
 // Run repeats the step function until the pipeline waits, finishes, fails,
-// backs off or maxSteps steps ran (SPEC §3 --max-steps). It returns every
+// backs off or maxSteps steps ran (docs/spec.md §3 --max-steps). It returns every
 // step's result; the error is the first step error, which ends the loop.
 //
 // A run takes the lock once and holds it for all its steps: later steps

@@ -121,7 +121,7 @@ func labelDrift(o *wakeFacts) []string {
 
 // stepRecord renders one step's section of the run's record: the stage it
 // entered or worked on, its summary and its audit events (ASSERT-PSM-007,
-// SPEC §14).
+// docs/spec.md §14).
 func (s *stepper) stepRecord(res Result, entered []pipeline.Stage, swi string, events []audit.Event) string {
 	var b strings.Builder
 	for _, st := range entered {

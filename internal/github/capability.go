@@ -61,7 +61,7 @@ func (m Manifest) Check(op Operation) error {
 }
 
 // Validate reports an error when the manifest allows an operation that
-// CogWorks must never perform, whatever the configuration says (SPEC §11,
+// CogWorks must never perform, whatever the configuration says (docs/spec.md §11,
 // §13): merging, approving, requesting changes, closing, or writing the
 // human-authored interface and scenario directories.
 func (m Manifest) Validate() error {

@@ -15,7 +15,7 @@ import (
 )
 
 // protectedDirs are human-authored; CogWorks never writes under them
-// (SPEC §11).
+// (docs/spec.md §11).
 func protectedDirs() []string {
 	return []string{".cogworks/interfaces", ".cogworks/scenarios"}
 }

@@ -1,5 +1,5 @@
 // Package goservice is the reference domain service for Go repositories
-// (SPEC §10), served by cmd/cogworks-domain-go and, in-process on a temporary
+// (docs/spec.md §10), served by cmd/cogworks-domain-go and, in-process on a temporary
 // unix socket, by `cogworks demo` and tests.
 //
 // Domain "software", artifact types ".go" and "go.mod". For every request

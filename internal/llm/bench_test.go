@@ -17,7 +17,7 @@ type benchCode struct {
 }
 
 // BenchmarkSchemaValidate10000Files validates an answer listing 10,000
-// files against its generated schema (SPEC §16 target: < 1 s).
+// files against its generated schema (docs/spec.md §16 target: < 1 s).
 func BenchmarkSchemaValidate10000Files(b *testing.B) {
 	schema, err := SchemaFor(reflect.TypeOf(benchCode{}))
 	if err != nil {

@@ -1,4 +1,4 @@
-// Package scenario implements CogWorks's held-out scenario validation (SPEC §12).
+// Package scenario implements CogWorks's held-out scenario validation (docs/spec.md §12).
 //
 // Scenarios are human-authored end-to-end behaviour specifications stored in
 // .cogworks/scenarios/*.toml, *.yaml or *.yml. They are holdout material: this

@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPurePackagesImportNoIO keeps the pure core pure (SPEC §1): its
+// TestPurePackagesImportNoIO keeps the pure core pure (docs/spec.md §1): its
 // non-test files import no network, process, file-system or GitHub code.
 func TestPurePackagesImportNoIO(t *testing.T) {
 	forbidden := []string{"net", "net/http", "os", "os/exec", "io/ioutil", "syscall",
