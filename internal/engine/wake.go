@@ -225,24 +225,40 @@ func (s *stepper) events(ctx context.Context) ([]github.IssueEvent, error) {
 // only when it releases, so a run killed before that leaves it behind, and
 // the repair must still take it off.
 func (s *stepper) spentApproval(ctx context.Context, w *wakeFacts) error {
-	events, err := s.events(ctx)
+	labelEvents, err := s.labelEvents(ctx)
 	if err != nil {
 		return err
 	}
-	var labelEvents []pipeline.LabelEvent
-	for _, e := range events {
-		if e.Event == "labeled" || e.Event == "unlabeled" {
-			labelEvents = append(labelEvents, pipeline.LabelEvent{ID: e.ID, Action: e.Event, Label: e.Label, Actor: e.Actor})
-		}
-	}
-	used := make([]int64, 0, len(w.snap.Approvals))
-	for _, a := range w.snap.Approvals {
-		used = append(used, a.EventID)
-	}
-	if v := pipeline.EvaluateLabelApproval(true, labelEvents, nil, s.d.BotLogin, used); v.Stale {
+	if v := pipeline.EvaluateLabelApproval(true, labelEvents, nil, s.d.BotLogin, usedApprovals(&w.snap)); v.Stale {
 		w.obs.Approval = v
 	}
 	return nil
+}
+
+// labelEvents returns the issue's label events (the run reads its events
+// once), as the approval rules take them.
+func (s *stepper) labelEvents(ctx context.Context) ([]pipeline.LabelEvent, error) {
+	events, err := s.events(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []pipeline.LabelEvent
+	for _, e := range events {
+		if e.Event == "labeled" || e.Event == "unlabeled" {
+			out = append(out, pipeline.LabelEvent{ID: e.ID, Action: e.Event, Label: e.Label, Actor: e.Actor})
+		}
+	}
+	return out, nil
+}
+
+// usedApprovals are the label events that already passed a gate: one
+// application of cogworks:approve passes one gate only.
+func usedApprovals(snap *pipeline.Snapshot) []int64 {
+	used := make([]int64, 0, len(snap.Approvals))
+	for _, a := range snap.Approvals {
+		used = append(used, a.EventID)
+	}
+	return used
 }
 
 // judgeGate evaluates a waiting gate: the cogworks:approve label (checked
@@ -251,15 +267,9 @@ func (s *stepper) spentApproval(ctx context.Context, w *wakeFacts) error {
 func (s *stepper) judgeGate(ctx context.Context, o *wakeFacts) error {
 	o.judged = true
 	if o.obs.Labels.Approve {
-		events, err := s.events(ctx)
+		labelEvents, err := s.labelEvents(ctx)
 		if err != nil {
 			return err
-		}
-		var labelEvents []pipeline.LabelEvent
-		for _, e := range events {
-			if e.Event == "labeled" || e.Event == "unlabeled" {
-				labelEvents = append(labelEvents, pipeline.LabelEvent{ID: e.ID, Action: e.Event, Label: e.Label, Actor: e.Actor})
-			}
 		}
 		perms := map[string]string{}
 		for _, actor := range pipeline.ApprovalActors(labelEvents) {
@@ -272,11 +282,7 @@ func (s *stepper) judgeGate(ctx context.Context, o *wakeFacts) error {
 			}
 			perms[actor] = p
 		}
-		var used []int64
-		for _, a := range o.snap.Approvals {
-			used = append(used, a.EventID)
-		}
-		o.obs.Approval = pipeline.EvaluateLabelApproval(true, labelEvents, perms, s.d.BotLogin, used)
+		o.obs.Approval = pipeline.EvaluateLabelApproval(true, labelEvents, perms, s.d.BotLogin, usedApprovals(&o.snap))
 		if o.obs.Approval.Approved {
 			return nil
 		}
