@@ -77,7 +77,7 @@ func parsePackages(ws *workspace) (map[string]*goPackage, error) {
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != ws.dir && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if p != ws.dir && goIgnoredDir(name) {
 				return filepath.SkipDir
 			}
 			return nil

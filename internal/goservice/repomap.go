@@ -45,7 +45,7 @@ func (s *service) repoMap(ctx context.Context, req domain.Request) (any, error) 
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if p != ws.dir && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			if p != ws.dir && goIgnoredDir(name) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -215,7 +215,7 @@ func (w *workspace) holdsGo(l string) bool {
 			if p == root {
 				return nil
 			}
-			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+			if goIgnoredDir(name) {
 				return filepath.SkipDir
 			}
 			if info, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && !info.IsDir() {
@@ -370,4 +370,11 @@ func (w *workspace) modulePath() string {
 		}
 	}
 	return ""
+}
+
+// goIgnoredDir reports a directory the go command leaves out of "./..."
+// patterns (testdata, vendor, and names starting with "." or "_"), which
+// the walks over a workspace's packages leave out too.
+func goIgnoredDir(name string) bool {
+	return name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")
 }
