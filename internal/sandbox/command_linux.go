@@ -208,8 +208,7 @@ func Probe(ctx context.Context) Isolation {
 	if err != nil {
 		return Isolation{Mode: None, Reason: err.Error()}
 	}
-	out, err := cmd.CombinedOutput()
-	cmd.cleanup()
+	out, err := cmd.CombinedOutput() // cleans up, through Run
 	if err == nil && strings.Contains(string(out), probeOK) {
 		return Isolation{Mode: Namespaces}
 	}
