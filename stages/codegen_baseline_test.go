@@ -14,6 +14,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
@@ -89,9 +90,7 @@ func addAnswer(body string) codeOutput {
 // the change breaks does, and the feedback names only that one. The base
 // runs once for both attempts.
 func TestCodegenFailsOnlyOnRegressions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain on the fixture")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	f, dom := newRegressFixture(t)
 	f.answer(t, addAnswer(addOffByOne))
@@ -120,9 +119,7 @@ func TestCodegenFailsOnlyOnRegressions(t *testing.T) {
 // TestCodegenRegressionStillEscalates: a change whose own test keeps
 // failing is rejected on every attempt, base or no base.
 func TestCodegenRegressionStillEscalates(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain on the fixture")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	f, _ := newRegressFixture(t)
 	f.answer(t, addAnswer(addOffByOne))
@@ -236,9 +233,7 @@ func TestJudgeTests(t *testing.T) {
 // is (the fix is already on the base) is rejected without a toolchain run,
 // instead of committing nothing and meeting a 422 at the PR.
 func TestCodegenEmptyChangeIsFedBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain on the fixture")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	f, dom := newRegressFixture(t)
 	f.answer(t, codeOutput{Notes: "already fixed?", Edits: []codeEdit{{Path: "calc.go", Old: addBug, New: addBug}}})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -127,9 +128,7 @@ func clampEdits(bigOld string) codeOutput {
 }
 
 func TestCodegenEditsLargeRootFileByteExact(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain on the fixture")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	f, dom, base := newRootlibFixture(t)
 	outTokens := f.answer(t, clampEdits(clampBug))
@@ -172,9 +171,7 @@ func TestCodegenEditsLargeRootFileByteExact(t *testing.T) {
 }
 
 func TestCodegenEditThatDoesNotApplyGetsNearestLines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain on the fixture")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	f, dom, base := newRootlibFixture(t)
 	typo := "\tif v > hi {\n\t\treturn low\n\t}"
@@ -213,9 +210,7 @@ func assertSameTree(t *testing.T, want, got map[string]string) {
 }
 
 func TestCodegenRenamesAndDeletes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain on the fixture")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	f, dom, base := newRootlibFixture(t)
 	f.answer(t, codeOutput{Notes: "move Name, drop Less",

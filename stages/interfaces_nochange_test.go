@@ -34,7 +34,7 @@ func TestInterfaceDesignWithNothingToChangePassesWithoutPR(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			f := newFHFixture(t, nil)
-			f.deps.Domain = goDomain(t)
+			f.deps.Domain = startGoService(t)
 			f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\nFix the count.\n"})
 			f.addJSON(t, prompts.InterfaceDesign, tt.answer)
 			snap := f.snapshot()

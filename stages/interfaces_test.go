@@ -6,23 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/internal/goservice"
-	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
-
-// goDomain starts the reference Go domain service for one test.
-func goDomain(t *testing.T) *domain.Client {
-	t.Helper()
-	c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix,
-		Endpoint: goservicetest.Start(t, goservice.Options{})})
-	require.NoError(t, err)
-	t.Cleanup(c.Close)
-	return c
-}
 
 func design(path, content string) Interfaces {
 	return Interfaces{
@@ -36,7 +23,7 @@ const goodInterface = "package counter\n\n// Hourly counts widgets per hour.\nty
 func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
 	t.Parallel()
 	f := newFHFixture(t, fhRegistryFiles(t))
-	f.deps.Domain = goDomain(t)
+	f.deps.Domain = startGoService(t)
 	f.deps.Registry = fhRegistry(t)
 	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\nAn hourly counter.\n"})
 	f.addJSON(t, prompts.InterfaceDesign, design(".github/workflows/x.yml", "on: push\n"))

@@ -22,7 +22,7 @@ import (
 func TestIssueToPlanEndToEnd(t *testing.T) {
 	t.Parallel()
 	f := newFHFixture(t, nil)
-	f.deps.Domain = goDomain(t)
+	f.deps.Domain = startGoService(t)
 	f.cfg.Classification.SafetyCriticalModules = []string{"brake"}
 	repo := testenv.Repo.String()
 	ctx := context.Background()

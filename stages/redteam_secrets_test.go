@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/secrets"
@@ -52,9 +53,7 @@ func TestSimple(t *testing.T) {
 // report posted on the simulator through the adapter carries neither the
 // secret nor the whole output.
 func TestRedTeamSecretInGeneratedTestOutput(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	const secret = "redteam-stage-secret-42"
 	forms := []string{base64.StdEncoding.EncodeToString([]byte(secret)), hex.EncodeToString([]byte(secret)), url.QueryEscape(secret)}

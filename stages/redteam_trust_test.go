@@ -57,7 +57,7 @@ func TestRedTeamOutsiderPRBeforeIntegrationIsNotAdopted(t *testing.T) {
 func TestRedTeamOutsiderInterfacePRAfterLostCreateIsNotAdopted(t *testing.T) {
 	t.Parallel()
 	f := newFHFixture(t, nil)
-	f.deps.Domain = goDomain(t)
+	f.deps.Domain = startGoService(t)
 	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\nAn hourly counter.\n"})
 	f.addJSON(t, prompts.InterfaceDesign, design("counter/hourly.go", goodInterface))
 	require.NoError(t, f.env.Sim.InjectFault(githubsim.Fault{Method: "POST", PathPattern: `/pulls$`, Status: 502, Count: 1}))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
@@ -48,8 +49,10 @@ type buildFixture struct {
 
 // startGoService starts the reference Go domain service and returns a
 // client for it; share one per test function (the toolchain is slow).
+// The test skips without the e2e tag: every caller runs the toolchain.
 func startGoService(t *testing.T) *domain.Client {
 	t.Helper()
+	e2e.RequireToolchain(t)
 	sock := goservicetest.Start(t, goservice.Options{})
 	c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: sock})
 	require.NoError(t, err)

@@ -9,15 +9,13 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/conformance"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 )
 
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs the Go toolchain")
-	}
 	cfg := domain.ServiceConfig{Name: "under-test", Transport: domain.TransportUnix}
 	switch {
 	case os.Getenv("COGWORKS_CONFORMANCE_SOCKET") != "":
@@ -25,6 +23,9 @@ func TestConformance(t *testing.T) {
 	case os.Getenv("COGWORKS_CONFORMANCE_URL") != "":
 		cfg.Transport, cfg.Endpoint = domain.TransportHTTP, os.Getenv("COGWORKS_CONFORMANCE_URL")
 	default:
+		// The reference service runs the real Go toolchain: an
+		// end-to-end test. A service named by a variable is always checked.
+		e2e.RequireToolchain(t)
 		cfg.Name = "reference"
 		cfg.Endpoint = goservicetest.Start(t, goservice.Options{TestTimeout: 2 * time.Minute})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -59,9 +60,7 @@ func TestInlineSendsTheRepositoryInsteadOfItsPath(t *testing.T) {
 // and checks a package from the inlined request alone, as it must when it
 // runs in its own container without this process's files.
 func TestInlinedRequestIsEnoughForTheGoService(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain")
-	}
+	e2e.RequireToolchain(t)
 	sock := goservicetest.Start(t, goservice.Options{})
 	client, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: sock})
 	require.NoError(t, err)

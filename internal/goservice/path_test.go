@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 )
@@ -21,9 +22,7 @@ var compiledDir = regexp.MustCompile(`compiled-in dir: (\S+)`)
 // and every request compiles at the same directory, which is what keeps
 // build-cache hits across per-request workspaces.
 func TestSimulatePathSensitiveTestsPass(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain")
-	}
+	e2e.RequireToolchain(t)
 	t.Parallel()
 	repo := t.TempDir()
 	require.NoError(t, os.CopyFS(repo, os.DirFS("testdata/pathmod")))

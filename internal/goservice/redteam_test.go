@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/sandbox"
@@ -76,9 +77,7 @@ func simulateAttack(t *testing.T, c *domain.Client, repo string, arts ...domain.
 
 func requireRedTeam(t *testing.T) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs the Go toolchain")
-	}
+	e2e.RequireToolchain(t)
 }
 
 func TestRedTeam_SecretsAndExfiltration(t *testing.T) {
@@ -244,7 +243,7 @@ import (
 
 func TestFlood(t *testing.T) {
 	line := strings.Repeat("x", 1<<20-1) + "\n"
-	for range 100 {
+	for range 16 { // 16 MiB: four times the 4 MiB cap below
 		os.Stdout.WriteString(line)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 )
@@ -70,12 +71,14 @@ func TestReferenceService(t *testing.T) {
 	})
 
 	t.Run("validate clean module", func(t *testing.T) {
+		e2e.RequireToolchain(t)
 		res, err := c.Validate(ctx, base)
 		require.NoError(t, err)
 		assert.False(t, domain.Blocking(res.Diagnostics), "%+v", res.Diagnostics)
 	})
 
 	t.Run("validate type error", func(t *testing.T) {
+		e2e.RequireToolchain(t)
 		res, err := c.Validate(ctx, with(domain.Artifact{Path: "can/bad.go", Content: "package can\n\nfunc Bad() int {\n\treturn \"x\"\n}\n"}))
 		require.NoError(t, err)
 		d, ok := findDiag(res.Diagnostics, domain.CategoryTypeError)
@@ -96,6 +99,7 @@ func TestReferenceService(t *testing.T) {
 	})
 
 	t.Run("validate vet finding", func(t *testing.T) {
+		e2e.RequireToolchain(t)
 		// The second run replays go vet's cached finding, printed with the
 		// first workspace's path.
 		for run := 1; run <= 2; run++ {
@@ -108,6 +112,7 @@ func TestReferenceService(t *testing.T) {
 	})
 
 	t.Run("simulate passing and failing tests", func(t *testing.T) {
+		e2e.RequireToolchain(t)
 		failing := domain.Artifact{Path: "can/fail_test.go", Content: "package can\n\nimport \"testing\"\n\nfunc TestFails(t *testing.T) {\n\tt.Errorf(\"bus load too high: %d\", 7)\n}\n"}
 		res, err := c.Simulate(ctx, with(failing), domain.SimulateParams{Timeout: "60s"})
 		require.NoError(t, err)
@@ -137,6 +142,7 @@ func TestReferenceService(t *testing.T) {
 	})
 
 	t.Run("simulate bounds a hanging test", func(t *testing.T) {
+		e2e.RequireToolchain(t)
 		hang := domain.Artifact{Path: "can/hang_test.go", Content: "package can\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestHangs(t *testing.T) {\n\ttime.Sleep(time.Hour)\n}\n"}
 		start := time.Now()
 		res, err := c.Simulate(ctx, with(hang), domain.SimulateParams{Timeout: "1s", Packages: []string{"./can"}, Filter: "TestHangs"})
@@ -194,6 +200,7 @@ func TestReferenceService(t *testing.T) {
 	})
 
 	t.Run("validate_deps reports a missing module", func(t *testing.T) {
+		e2e.RequireToolchain(t)
 		res, err := c.ValidateDeps(ctx, base)
 		require.NoError(t, err)
 		assert.Empty(t, res.Diagnostics)

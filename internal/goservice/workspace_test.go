@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/e2e"
 )
 
 // writeTree writes files (slash paths → content) under dir.
@@ -117,9 +118,7 @@ func TestPackagePatternsCoverLinkedTrees(t *testing.T) {
 // the repository (behind links) are built, vetted, tested and scanned just
 // as packages holding an artifact.
 func TestToolchainSeesLinkedPackages(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the Go toolchain")
-	}
+	e2e.RequireToolchain(t)
 	repo := layeredRepo(t)
 	writeTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n\nfunc S() int { return \"x\" }\n"})
 	s := NewHandler(Options{}).(*service)
