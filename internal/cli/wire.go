@@ -16,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/scenario"
@@ -91,9 +92,18 @@ func (f *Factory) NewGateway(p llm.Provider, workspace string, cfg config.Config
 	}
 	g.Redact = f.Redactor().Redact
 	if f.Metrics != nil {
-		g.Observer = f.Metrics
+		g.Observer = llmMetrics{f.Metrics}
 	}
 	return g
+}
+
+// llmMetrics tells the metrics about each answered LLM call.
+type llmMetrics struct{ m *metrics.Metrics }
+
+// LLMUsage implements llm.UsageObserver.
+func (o llmMetrics) LLMUsage(stage string, u llm.Usage) {
+	o.m.ObserveLLMCall(metrics.LLMCall{Stage: stage, Model: u.Model,
+		InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CostUSD: u.CostUSD})
 }
 
 // The production client serves every command and stage: a method missing

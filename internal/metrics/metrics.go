@@ -8,7 +8,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/cogworks/cogworks/internal/engine"
-	"github.com/cogworks/cogworks/internal/llm"
 )
 
 // Metrics are the instruments of one process.
@@ -118,22 +117,33 @@ func (m *Metrics) ObserveSteps(rs []engine.Result) {
 	}
 }
 
-// LLMUsage implements llm.UsageObserver.
-func (m *Metrics) LLMUsage(stage string, u llm.Usage) {
+// LLMCall is one answered LLM provider call. The package takes its own
+// type rather than the LLM gateway's, so that linking the metrics does
+// not link the providers' SDKs (cli adapts one to the other).
+type LLMCall struct {
+	Stage        string
+	Model        string
+	InputTokens  int
+	OutputTokens int
+	CostUSD      float64
+}
+
+// ObserveLLMCall records one answered provider call by stage and model.
+func (m *Metrics) ObserveLLMCall(c LLMCall) {
 	if m == nil {
 		return
 	}
+	stage, model := c.Stage, c.Model
 	if stage == "" {
 		stage = "none"
 	}
-	model := u.Model
 	if model == "" {
 		model = "default"
 	}
 	m.llmCalls.WithLabelValues(stage, model).Inc()
-	m.llmTokens.WithLabelValues(stage, model, "input").Add(float64(u.InputTokens))
-	m.llmTokens.WithLabelValues(stage, model, "output").Add(float64(u.OutputTokens))
-	m.llmCost.WithLabelValues(stage, model).Add(u.CostUSD)
+	m.llmTokens.WithLabelValues(stage, model, "input").Add(float64(c.InputTokens))
+	m.llmTokens.WithLabelValues(stage, model, "output").Add(float64(c.OutputTokens))
+	m.llmCost.WithLabelValues(stage, model).Add(c.CostUSD)
 }
 
 // githubRequest records one HTTP attempt and, when the answer carried

@@ -19,7 +19,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/engine"
-	"github.com/cogworks/cogworks/internal/llm"
 )
 
 func TestObserveStepCountsOutcomesContentionAndGateWaits(t *testing.T) {
@@ -40,7 +39,7 @@ func TestObserveStepCountsOutcomesContentionAndGateWaits(t *testing.T) {
 	var nilM *Metrics
 	assert.NotPanics(t, func() {
 		nilM.ObserveStep(engine.Result{})
-		nilM.LLMUsage("x", llm.Usage{})
+		nilM.ObserveLLMCall(LLMCall{Stage: "x"})
 		nilM.SetQueueDepth(3)
 		nilM.Delivery("issues", "queued")
 		nilM.Rejected("signature")
@@ -86,29 +85,17 @@ func TestTransportCountsEveryAttemptAndTracksRateLimit(t *testing.T) {
 	assert.InDelta(t, 29, testutil.ToFloat64(m.rateRemaining.WithLabelValues("search")), 0, "search has its own window")
 }
 
-func TestGatewayReportsLLMUsageByStageAndModel(t *testing.T) {
+func TestObserveLLMCallCountsByStageAndModel(t *testing.T) {
 	m := New(Options{})
-	p := llm.NewScripted()
-	p.Model = "scripted-1"
-	p.Add(llm.ScriptedWildcard, `{"answer":"yes"}`, `{"answer":"no"}`)
-	g := llm.NewGateway(p, llm.RenderFunc(func(string, map[string]any) (string, string, error) {
-		return "system", "a question of some length", nil
-	}))
-	g.Budget = llm.Budget{Prices: map[string]llm.Price{"scripted-1": {InputPerMTok: 3, OutputPerMTok: 15}}}
-	g.Observer = m
-	var out struct {
-		Answer string `json:"answer"`
-	}
-	_, err := g.Structured(context.Background(), llm.Call{Stage: "intake", Template: "t"}, &out)
-	require.NoError(t, err)
-	_, err = g.Structured(context.Background(), llm.Call{Stage: "planning", Template: "t"}, &out)
-	require.NoError(t, err)
+	m.ObserveLLMCall(LLMCall{Stage: "intake", Model: "m1", InputTokens: 100, OutputTokens: 20, CostUSD: 0.5})
+	m.ObserveLLMCall(LLMCall{Stage: "intake", Model: "m1", InputTokens: 50, OutputTokens: 10, CostUSD: 0.25})
+	m.ObserveLLMCall(LLMCall{}) // neither stage nor model known
 
-	assert.InDelta(t, 1, testutil.ToFloat64(m.llmCalls.WithLabelValues("intake", "scripted-1")), 0)
-	assert.InDelta(t, 1, testutil.ToFloat64(m.llmCalls.WithLabelValues("planning", "scripted-1")), 0)
-	assert.Positive(t, testutil.ToFloat64(m.llmTokens.WithLabelValues("intake", "scripted-1", "input")))
-	assert.Positive(t, testutil.ToFloat64(m.llmTokens.WithLabelValues("intake", "scripted-1", "output")))
-	assert.Positive(t, testutil.ToFloat64(m.llmCost.WithLabelValues("planning", "scripted-1")))
+	assert.InDelta(t, 2, testutil.ToFloat64(m.llmCalls.WithLabelValues("intake", "m1")), 0)
+	assert.InDelta(t, 150, testutil.ToFloat64(m.llmTokens.WithLabelValues("intake", "m1", "input")), 0)
+	assert.InDelta(t, 30, testutil.ToFloat64(m.llmTokens.WithLabelValues("intake", "m1", "output")), 0)
+	assert.InDelta(t, 0.75, testutil.ToFloat64(m.llmCost.WithLabelValues("intake", "m1")), 1e-9)
+	assert.InDelta(t, 1, testutil.ToFloat64(m.llmCalls.WithLabelValues("none", "default")), 0)
 }
 
 func TestWriteFileIsParseableTextAndReplacesAtomically(t *testing.T) {
