@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -118,4 +119,26 @@ func TestIdentityOfAnInstallationTokenComesFromGraphQL(t *testing.T) {
 func TestGraphQLURL(t *testing.T) {
 	assert.Equal(t, "https://api.github.com/graphql", graphQLURL("https://api.github.com/"))
 	assert.Equal(t, "https://ghe.example.com/api/graphql", graphQLURL("https://ghe.example.com/api/v3/"))
+}
+
+// A server that makes and forgets installation clients for the whole of
+// its life must not leave anything running per client: the expirable
+// caches it used to build started a goroutine each that never stopped.
+func TestForgottenInstallationClientsLeaveNoGoroutines(t *testing.T) {
+	apps, err := NewAppClients(Options{BaseURL: "https://ghe.example.com/api/v3/", App: &AppAuth{AppID: 12, PrivateKey: testKeyPEM(t)}})
+	require.NoError(t, err)
+	ctx := context.Background()
+	warm, err := apps.Installation(ctx, 1) // any one-time set-up happens here
+	require.NoError(t, err)
+	require.NotNil(t, warm)
+	apps.Forget(1)
+
+	before := runtime.NumGoroutine()
+	for id := int64(2); id < 52; id++ {
+		_, err := apps.Installation(ctx, id)
+		require.NoError(t, err)
+		apps.Forget(id)
+	}
+	assert.Zero(t, apps.Cached())
+	assert.LessOrEqual(t, runtime.NumGoroutine(), before+2, "50 clients made and forgotten")
 }

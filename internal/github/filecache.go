@@ -1,10 +1,6 @@
 package github
 
-import (
-	"time"
-
-	"github.com/hashicorp/golang-lru/v2/expirable"
-)
+import "time"
 
 // fileTTL bounds how long a file read at a branch is remembered. Within
 // one run the stages read the same files (the spec, the interfaces, the
@@ -21,7 +17,7 @@ const fileCacheSize = 4096
 // safe for concurrent use. Contents are copied in and out so that a
 // caller editing its slice cannot change what the next caller reads.
 type fileCache struct {
-	items *expirable.LRU[fileKey, []byte]
+	items ttlCache[fileKey, []byte]
 }
 
 type fileKey struct {
@@ -29,15 +25,13 @@ type fileKey struct {
 	ref, path string
 }
 
-// newFileCache remembers up to size files, each for ttl. The expirable
-// cache runs one cleanup goroutine for the life of the process, so a
-// Client makes one.
+// newFileCache remembers up to size files, each for ttl.
 func newFileCache(size int, ttl time.Duration) fileCache {
-	return fileCache{items: expirable.NewLRU[fileKey, []byte](size, nil, ttl)}
+	return fileCache{items: newTTLCache[fileKey, []byte](size, ttl)}
 }
 
 func (c fileCache) get(k fileKey) ([]byte, bool) {
-	b, ok := c.items.Get(k)
+	b, ok := c.items.get(k)
 	if !ok {
 		return nil, false
 	}
@@ -45,14 +39,14 @@ func (c fileCache) get(k fileKey) ([]byte, bool) {
 }
 
 func (c fileCache) put(k fileKey, content []byte) {
-	c.items.Add(k, append([]byte(nil), content...))
+	c.items.add(k, append([]byte(nil), content...))
 }
 
 // forget drops every file remembered at ref, after this client moved it.
 func (c fileCache) forget(repo Repo, ref string) {
-	for _, k := range c.items.Keys() {
+	for _, k := range c.items.keys() {
 		if k.repo == repo && k.ref == ref {
-			c.items.Remove(k)
+			c.items.remove(k)
 		}
 	}
 }

@@ -49,24 +49,30 @@ func TestFileCacheIsBoundedLeastRecentlyUsedFirst(t *testing.T) {
 	}
 }
 
-// The TTL tests run on the real clock (expirable has no other) with a
-// window short enough to wait out.
 func TestFileAndRepoCachesExpire(t *testing.T) {
 	t.Parallel()
-	const ttl = 50 * time.Millisecond
+	const ttl = time.Minute
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
 	files := newFileCache(16, ttl)
 	repos := newRepoCache(16, ttl)
+	files.items.now, repos.items.now = clock, clock
 	k := fileKey{repo: testRepo, ref: "main", path: "a.go"}
-	// Only expiry is checked: "still cached" right after put would race a
-	// slow machine at this TTL; the one-hour tests cover it.
 	files.put(k, []byte("x"))
 	repos.put(testRepo, RepoInfo{DefaultBranch: "main"})
 
-	time.Sleep(ttl + 20*time.Millisecond)
+	now = now.Add(ttl - time.Second)
 	_, ok := files.get(k)
+	assert.True(t, ok, "a file is remembered within the TTL")
+	_, ok = repos.get(testRepo)
+	assert.True(t, ok)
+
+	now = now.Add(time.Second)
+	_, ok = files.get(k)
 	assert.False(t, ok, "a file is re-read after the TTL")
 	_, ok = repos.get(testRepo)
 	assert.False(t, ok, "a renamed default branch is noticed after the TTL")
+	assert.Zero(t, files.items.len(), "an expired entry read is dropped")
 }
 
 func TestRepoCacheIsBounded(t *testing.T) {
@@ -107,7 +113,7 @@ func TestCachesAreSafeForConcurrentUse(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	assert.LessOrEqual(t, files.items.Len(), 64)
-	assert.Equal(t, 64, repos.items.Len())
+	assert.LessOrEqual(t, files.items.len(), 64)
+	assert.Equal(t, 64, repos.items.len())
 	assert.Equal(t, 64, etags.entries.Len())
 }

@@ -1,10 +1,6 @@
 package github
 
-import (
-	"time"
-
-	"github.com/hashicorp/golang-lru/v2/expirable"
-)
+import "time"
 
 // repoInfoTTL bounds how long a repository's metadata is remembered, so a
 // long-running server notices a renamed default branch.
@@ -17,15 +13,14 @@ const repoCacheSize = 1024
 // repoCache remembers GetRepo answers per repository. It is safe for
 // concurrent use.
 type repoCache struct {
-	items *expirable.LRU[Repo, RepoInfo]
+	items ttlCache[Repo, RepoInfo]
 }
 
-// newRepoCache remembers up to size repositories, each for ttl (one
-// cleanup goroutine for the life of the process, as for newFileCache).
+// newRepoCache remembers up to size repositories, each for ttl.
 func newRepoCache(size int, ttl time.Duration) repoCache {
-	return repoCache{items: expirable.NewLRU[Repo, RepoInfo](size, nil, ttl)}
+	return repoCache{items: newTTLCache[Repo, RepoInfo](size, ttl)}
 }
 
-func (c repoCache) get(r Repo) (RepoInfo, bool) { return c.items.Get(r) }
+func (c repoCache) get(r Repo) (RepoInfo, bool) { return c.items.get(r) }
 
-func (c repoCache) put(r Repo, info RepoInfo) { c.items.Add(r, info) }
+func (c repoCache) put(r Repo, info RepoInfo) { c.items.add(r, info) }
