@@ -146,8 +146,9 @@ func dropPrivileges() error {
 const execArg0 = "cogworks-sandbox-exec"
 
 // runExec is the exec stage: argv is [execArg0, limits JSON, path,
-// target argv...]. It sets the limits on itself and executes the target,
-// which inherits them (and the init's lack of privileges).
+// target argv...]. It sets the limits and the seccomp filter on itself
+// and executes the target, which inherits them (and the init's lack of
+// privileges).
 func runExec() int {
 	var l Limits
 	if err := json.Unmarshal([]byte(os.Args[1]), &l); err != nil {
@@ -155,6 +156,17 @@ func runExec() int {
 		return 126
 	}
 	if err := setLimits(l); err != nil {
+		fmt.Fprintf(os.Stderr, "cogworks sandbox: %v\n", err)
+		return 126
+	}
+	// The seccomp filter binds the thread that installs it and passes
+	// across execve from that thread: install and exec on one thread.
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "cogworks sandbox: set no_new_privs: %v\n", err)
+		return 126
+	}
+	if err := installSeccomp(); err != nil {
 		fmt.Fprintf(os.Stderr, "cogworks sandbox: %v\n", err)
 		return 126
 	}

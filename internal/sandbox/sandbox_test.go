@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -43,6 +44,12 @@ func runSh(t *testing.T, p Policy, script string) (string, int) {
 		code = cmd.ProcessState.ExitCode()
 	}
 	return out.String(), code
+}
+
+// pyErrno is a script that makes one raw system call through ctypes and
+// prints its errno.
+func pyErrno(call string) string {
+	return `python3 -c 'import ctypes; libc=ctypes.CDLL(None, use_errno=True); r=` + call + `; print("ret=%d errno=%d" % (r, ctypes.get_errno()))'`
 }
 
 func TestProbe_FindsNamespaces(t *testing.T) {
@@ -109,6 +116,14 @@ func TestCommand_LimitsLoopbackAndPrivileges(t *testing.T) {
 		{"root is read-only", Policy{}, `touch /pwned 2>&1 || echo ROOT-RO`, "ROOT-RO"},
 		{"no host home or host tmp", Policy{}, `ls /home /root 2>&1 | grep -c 'No such'`, "2"},
 		{"only the sandbox's processes", Policy{}, `[ $(ls -d /proc/[0-9]* | wc -l) -lt 10 ] && echo FEW-PROCS`, "FEW-PROCS"},
+		{"seccomp filter", Policy{}, `grep Seccomp: /proc/self/status`, "Seccomp:\t2"},
+		{"no nested user namespace", Policy{}, `unshare --user true 2>&1 || echo UNSHARE-DENIED`, "UNSHARE-DENIED"},
+		{"no nested namespaces by clone", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_CLONE) + `, 0x10000000|17, 0, 0, 0, 0)`), "errno=1"},
+		{"no keyrings", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_ADD_KEY) + `, b"user", b"k", b"v", 1, -3)`), "errno=1"},
+		{"no eBPF", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_BPF) + `, 0, 0, 0)`), "errno=1"},
+		{"no io_uring", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_IO_URING_SETUP) + `, 1, ctypes.create_string_buffer(120))`), "errno=1"},
+		{"clone3 falls back", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_CLONE3) + `, 0, 0)`), "errno=38"},
+		{"threads and processes still start", Policy{}, `python3 -c 'import threading,subprocess; t=threading.Thread(target=print); t.start(); t.join(); subprocess.run(["true"], check=True); print("SPAWN-OK")'`, "SPAWN-OK"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
