@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -351,8 +353,7 @@ func checkServices(ctx context.Context, f *Factory, workspace string) Check {
 		return c
 	}
 	if len(cfgs) == 0 {
-		c.Status, c.Detail = checkSkip, fmt.Sprintf("none registered in %s", path)
-		return c
+		return checkBuiltinService(ctx, f, workspace, path)
 	}
 	var bad, good []string
 	for _, r := range domain.HealthTable(ctx, cfgs) {
@@ -369,6 +370,74 @@ func checkServices(ctx context.Context, f *Factory, workspace string) Check {
 	}
 	c.Status, c.Detail = checkOK, "handshake answered by "+strings.Join(good, ", ")
 	return c
+}
+
+// checkBuiltinService reports what serves a workspace whose services file
+// registers nothing: in a Go module the built-in Go domain service, which
+// the check starts and handshakes as a step would (the Action re-executes
+// its own binary for it); elsewhere nothing, and the stages that need a
+// domain service would halt.
+func checkBuiltinService(ctx context.Context, f *Factory, workspace, path string) Check {
+	c := Check{Name: "domain services"}
+	if _, err := os.Stat(filepath.Join(workspace, "go.mod")); err != nil {
+		c.Status = checkWarn
+		c.Detail = fmt.Sprintf("none registered in %s, and no go.mod for the built-in Go service: interface design, code generation and scenario validation would halt", path)
+		c.Fix = "register your domain's service in " + path + " (docs/domain-services.md)"
+		return c
+	}
+	newBuiltin := f.builtin
+	if newBuiltin == nil {
+		newBuiltin = newBuiltinDomain
+	}
+	b := newBuiltin(f)
+	// The child's JSON log is for operators' log pipelines, not doctor's
+	// report: keep its tail for a failure instead.
+	var logs tailBuffer
+	b.Stderr, b.Logger = &logs, slog.New(slog.DiscardHandler)
+	defer b.Stop()
+	cfg, err := b.Start(ctx)
+	if err != nil {
+		c.Status, c.Detail = checkFail, "the built-in Go domain service did not start: "+err.Error()+logs.suffix()
+		c.Fix = "run `cogworks domain-go serve --socket /tmp/go.sock` to see why; docs/sandbox.md for isolation"
+		return c
+	}
+	for _, r := range domain.HealthTable(ctx, []domain.ServiceConfig{cfg}) {
+		if r.Status != "ok" {
+			c.Status, c.Detail = checkFail, fmt.Sprintf("the built-in Go domain service started but its handshake failed: %s %s%s", r.Status, r.Error, logs.suffix())
+			return c
+		}
+		c.Status = checkOK
+		c.Detail = fmt.Sprintf("the built-in Go service (domain %s %s) serves this Go module: handshake answered; nothing is registered in %s", r.Domain, r.Version, path)
+	}
+	return c
+}
+
+// tailBuffer keeps the last tailBytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 2048
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - tailBytes; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+// suffix is the kept output as "; output: …", or "" when there is none.
+func (t *tailBuffer) suffix() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := strings.TrimSpace(string(t.buf)); s != "" {
+		return "; output: " + s
+	}
+	return ""
 }
 
 // doctorLLMTimeout bounds the LLM check's single request.

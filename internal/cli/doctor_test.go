@@ -274,3 +274,37 @@ func TestDoctorSandboxCheck(t *testing.T) {
 		})
 	}
 }
+
+// With nothing registered, doctor says what will serve the repository: in
+// a Go module it starts and handshakes the built-in service as a step
+// would; elsewhere it warns that the stages needing a service would halt.
+func TestDoctorDomainServicesWithNothingRegistered(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		goMod bool
+		want  string
+	}{
+		{"a Go module: the built-in service", true, "ok    domain services  the built-in Go service (domain software"},
+		{"no go.mod: nothing would serve", false, "warn  domain services  none registered in"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := newDoctorEnv(t)
+			f, out := d.factory(t, github.Options{Token: "ghp_octocat000000000000000000000000000"})
+			f.builtin = func(f *Factory) *builtinDomain {
+				b := newBuiltinDomain(f)
+				b.Env = append(os.Environ(), reexecEnv+"=1")
+				b.PassEnv = []string{reexecEnv}
+				return b
+			}
+			if tt.goMod {
+				require.NoError(t, os.WriteFile(filepath.Join(d.ws, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n"), 0o644))
+			}
+			_ = execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws, "--offline")
+			line := doctorLines(out.String())["domain services"]
+			assert.Contains(t, line, tt.want, out.String())
+		})
+	}
+}

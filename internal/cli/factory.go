@@ -70,6 +70,10 @@ type Factory struct {
 	// code (default sandbox.Probe; tests inject a result).
 	ProbeSandbox func(ctx context.Context) sandbox.Isolation
 
+	// builtin makes the built-in Go domain service's runner (default
+	// newBuiltinDomain; tests re-execute their own binary).
+	builtin func(*Factory) *builtinDomain
+
 	once   sync.Once
 	client Client
 	err    error
