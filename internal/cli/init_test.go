@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -122,4 +124,35 @@ func TestInitWorkflowTemplateIsActionlintClean(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, files[initWorkflowPath], 0o644))
 	out, err := runCommand(bin, "-shellcheck=", "-pyflakes=", path)
 	require.NoError(t, err, out)
+}
+
+// The written config says it shows every key: a key added to
+// config.Config without a line in the template (as skip_design_for and
+// [trust] once were) fails here.
+func TestInitConfigShowsEveryKey(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	f, _, _ := testFactory(t, env)
+	ws := t.TempDir()
+	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws, "--no-labels"))
+	raw, err := os.ReadFile(filepath.Join(ws, config.Path))
+	require.NoError(t, err)
+	text := string(raw)
+
+	sections := reflect.TypeOf(config.Config{})
+	for i := range sections.NumField() {
+		sec := sections.Field(i)
+		name := strings.Split(sec.Tag.Get("toml"), ",")[0]
+		assert.Contains(t, text, "\n["+name+"]\n", "section [%s]", name)
+		if sec.Type.Kind() != reflect.Struct {
+			continue // [gates] is a map: one line per stage
+		}
+		for j := range sec.Type.NumField() {
+			key := strings.Split(sec.Type.Field(j).Tag.Get("toml"), ",")[0]
+			if key == "" || key == "-" {
+				continue
+			}
+			assert.Regexp(t, `(?m)^(# )?`+regexp.QuoteMeta(key)+` = `, text, "[%s] %s", name, key)
+		}
+	}
 }
