@@ -47,18 +47,28 @@ func releaseServer(t *testing.T, corrupt bool) *httptest.Server {
 			sum[0] ^= 0xff
 		}
 		sums := fmt.Sprintf("%s  %s\n%s  cogworks_%s_darwin_arm64.tar.gz\n", hex.EncodeToString(sum[:]), asset, hex.EncodeToString(sum[:]), v)
-		mux.HandleFunc("/cogworks/cogworks/releases/download/v"+v+"/"+asset, func(w http.ResponseWriter, _ *http.Request) { w.Write(archive) })
-		mux.HandleFunc("/cogworks/cogworks/releases/download/v"+v+"/cogworks_"+v+"_checksums.txt", func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(sums)) })
+		mux.HandleFunc("/cogworks/cogworks/releases/download/v"+v+"/"+asset, serveBody(t, archive))
+		mux.HandleFunc("/cogworks/cogworks/releases/download/v"+v+"/cogworks_"+v+"_checksums.txt", serveBody(t, []byte(sums)))
 	}
-	mux.HandleFunc("/api/repos/cogworks/cogworks/releases", func(w http.ResponseWriter, _ *http.Request) {
-		w.Write([]byte(`[{"tag_name":"v2.0.0","draft":false,"prerelease":false},
+	mux.HandleFunc("/api/repos/cogworks/cogworks/releases", serveBody(t, []byte(`[{"tag_name":"v2.0.0","draft":false,"prerelease":false},
 			{"tag_name":"v1.4.0-rc.1","draft":false,"prerelease":true},
 			{"tag_name":"v1.3.0","draft":false,"prerelease":false},
-			{"tag_name":"v1.2.0","draft":false,"prerelease":false}]`))
-	})
+			{"tag_name":"v1.2.0","draft":false,"prerelease":false}]`)))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// serveBody answers every request with body. A failed write fails the
+// test through Errorf: the handler runs on the server's goroutine, where
+// FailNow must not be called.
+func serveBody(t *testing.T, body []byte) http.HandlerFunc {
+	t.Helper()
+	return func(w http.ResponseWriter, r *http.Request) {
+		if _, err := w.Write(body); err != nil {
+			t.Errorf("serve %s: %v", r.URL.Path, err)
+		}
+	}
 }
 
 func TestInstallScript(t *testing.T) {

@@ -19,6 +19,7 @@ func TestUntrustedNeutralisesMentionsAndCommands(t *testing.T) {
 		{"in parentheses", "(@carol)", "(@" + wj + "carol)"},
 		{"e-mail is no mention", "mail dev@example.com", "mail dev@example.com"},
 		{"module version is no mention", "golang.org/x/text@v0.3.0", "golang.org/x/text@v0.3.0"},
+		{"after an underscore is no mention", "snake_@case", "snake_@case"},
 		{"lone at", "a @ b", "a @ b"},
 		{"command line", "done\n/cogworks approve\nbye", "done\n/" + wj + "cogworks approve\nbye"},
 		{"indented, upper case command", "  /CogWorks retry", "  /" + wj + "CogWorks retry"},

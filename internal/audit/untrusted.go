@@ -53,11 +53,17 @@ func defuseMentions(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		b.WriteByte(s[i])
-		if s[i] == '@' && i+1 < len(s) && isASCIIAlnum(s[i+1]) && (i == 0 || !(isASCIIAlnum(s[i-1]) || s[i-1] == '_')) {
+		if s[i] == '@' && i+1 < len(s) && isASCIIAlnum(s[i+1]) && (i == 0 || !isWordByte(s[i-1])) {
 			b.WriteString(wordJoiner)
 		}
 	}
 	return b.String()
+}
+
+// isWordByte reports an ASCII letter, digit or underscore: after one, an
+// "@" is part of a word (an e-mail address, "pkg@v1"), not a mention.
+func isWordByte(c byte) bool {
+	return isASCIIAlnum(c) || c == '_'
 }
 
 func isASCIIAlnum(c byte) bool {

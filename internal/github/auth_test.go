@@ -116,6 +116,28 @@ func TestIdentityOfAnInstallationTokenComesFromGraphQL(t *testing.T) {
 	assert.Equal(t, "my-app[bot]", login, "an App token passed as a token (actions/create-github-app-token) is its App's bot")
 }
 
+// Only a 403 sends Identity to GraphQL: any other refusal of GET /user
+// (bad credentials here) is the caller's error, not hidden behind a
+// second request.
+func TestIdentityReportsOtherUserErrors(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v3/user", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(t, w, 401, map[string]any{"message": "Bad credentials"})
+	})
+	mux.HandleFunc("POST /api/graphql", func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("GraphQL asked after a 401 from GET /user")
+		writeJSON(t, w, 200, map[string]any{"data": map[string]any{"viewer": map[string]any{"login": "someone"}}})
+	})
+	c, _ := newTestClient(t, mux)
+	_, err := c.Identity(context.Background())
+	require.Error(t, err)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusUnauthorized, apiErr.Status)
+	assert.Contains(t, err.Error(), "read the authenticated user")
+}
+
 func TestGraphQLURL(t *testing.T) {
 	assert.Equal(t, "https://api.github.com/graphql", graphQLURL("https://api.github.com/"))
 	assert.Equal(t, "https://ghe.example.com/api/graphql", graphQLURL("https://ghe.example.com/api/v3/"))

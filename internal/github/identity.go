@@ -31,7 +31,8 @@ func (c *Client) Identity(ctx context.Context) (string, error) {
 	}
 	err = convertError("read the authenticated user", err)
 	var apiErr *APIError
-	if err != nil && !(errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden) {
+	forbidden := errors.As(err, &apiErr) && apiErr.Status == http.StatusForbidden
+	if err != nil && !forbidden {
 		return "", err
 	}
 	login, verr := c.viewerLogin(ctx)

@@ -39,7 +39,7 @@ func TestContentsReadWrite(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusCreated, resp.StatusCode)
 	head, _ := f.srv.BranchSHA(full, "cogworks/3/code")
-	assert.Equal(t, head, created.Commit.GetSHA())
+	assert.Equal(t, head, created.Commit.GetSHA()) //nolint:staticcheck // QF1008: "Commit" says which SHA is meant; created.GetSHA() reads as the file's blob SHA.
 	commit, _, err := f.client.Git.GetCommit(c, owner, name, head)
 	require.NoError(t, err)
 	tree, _, err := f.client.Git.GetTree(c, owner, name, commit.GetTree().GetSHA(), true)

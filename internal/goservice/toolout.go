@@ -271,7 +271,7 @@ func explainTestOutput(output string) domain.Explanation {
 	}
 	words := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(output), func(r rune) bool {
-		return !('a' <= r && r <= 'z')
+		return r < 'a' || r > 'z'
 	}) {
 		words[w] = true
 	}
