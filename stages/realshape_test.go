@@ -54,11 +54,10 @@ type realCase struct {
 	// title and body are the issue; body carries a marker so the benchmark
 	// can tell whether the issue text reached a prompt.
 	title, body string
-	module      string
-	// rootModule: the fix is in the root package, which the specification
-	// check does not know as a module (stages/modules.go lists directories
-	// only), so the oracle marks it new to get past it.
-	rootModule bool
+	// module is the classification's and the specification's affected
+	// module (the root package by its package name, as stages/modules.go
+	// lists it).
+	module string
 	// api is the existing file and declaration the oracle's interface
 	// design names: a bug fix changes no interface, so the design is the
 	// file as it is.
@@ -198,16 +197,9 @@ func realOracle(t *testing.T, c realCase, base map[string]string, script *llm.Sc
 		EstimatedScope: classify.Scope{Files: len(c.plan.Files), Interfaces: 0, Complexity: "low"},
 		Rationale:      "A defect in existing code: " + c.title,
 	})
-	if c.rootModule {
-		// The honest answer names the root package, which the check
-		// refuses today (realAssert asserts it); the second says "new".
-		add(prompts.Architecture, Specification{Summary: "Fix: " + c.title, AffectedModules: []SpecModule{{Name: c.module}},
-			DesignDecisions:   []SpecDecision{{Decision: "Fix the defect in place", Rationale: "No API changes."}},
-			DependencyChanges: []SpecDependency{}, Risks: []SpecRisk{}, RequiredADRs: []string{}})
-	}
 	add(prompts.Architecture, Specification{
 		Summary:           "Fix: " + c.title,
-		AffectedModules:   []SpecModule{{Name: c.module, New: c.rootModule}},
+		AffectedModules:   []SpecModule{{Name: c.module}},
 		DesignDecisions:   []SpecDecision{{Decision: "Fix the defect in place", Rationale: "No API changes."}},
 		DependencyChanges: []SpecDependency{}, Risks: []SpecRisk{}, RequiredADRs: []string{},
 	})
@@ -366,11 +358,10 @@ func TestRealShape(t *testing.T) {
 // the targets that already hold.
 func realAssert(t *testing.T, c realCase, r realResult) {
 	t.Helper()
-	// Every case is a low-complexity bug fix, which skips the
-	// specification (issue 20 point 4): the specification's module check,
-	// which still refuses the root package (stages/modules.go lists
-	// directories only), never runs for them.
-	assert.False(t, r.rootModuleRefused, "a bug fix's path has no specification check")
+	// A low-complexity bug fix skips the specification (issue 20 point
+	// 4); where the specification runs, its module check knows the root
+	// package like any other.
+	assert.False(t, r.rootModuleRefused, "the specification check refused the case's module %q", c.module)
 	if c.want.noChangeInterface {
 		assert.Contains(t, r.interfaceStandIn, "No commits between", "issue 20 point 4 (interface stage with nothing to change) landed? update the want")
 	} else {
