@@ -51,6 +51,12 @@ type realCase struct {
 	// generated files (large testdata is generated, not committed).
 	repo  string
 	extra func() map[string]string
+	// dir, scenarioSource and external describe a case loaded from
+	// $COGWORKS_REALSHAPE_CASES (realshape_external_test.go): its base
+	// tree's directory and its held-out test.
+	dir            string
+	scenarioSource string
+	external       bool
 	// title and body are the issue; body carries a marker so the benchmark
 	// can tell whether the issue text reached a prompt.
 	title, body string
@@ -151,14 +157,20 @@ func realBase(t *testing.T, c realCase) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	root := os.DirFS(path.Join("testdata", c.repo))
+	if c.external {
+		root = os.DirFS(c.dir)
+	}
 	require.NoError(t, fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := fs.ReadFile(root, p)
-		// Files gofmt would rewrite are stored as .unformatted so the
-		// repository's own gofmt check passes.
-		files[strings.TrimSuffix(p, ".unformatted")] = string(b)
+		if !c.external {
+			// Files gofmt would rewrite are stored as .unformatted so the
+			// repository's own gofmt check passes.
+			p = strings.TrimSuffix(p, ".unformatted")
+		}
+		files[p] = string(b)
 		return err
 	}))
 	if c.extra != nil {
@@ -166,9 +178,13 @@ func realBase(t *testing.T, c realCase) map[string]string {
 			files[p] = content
 		}
 	}
-	scen, err := os.ReadFile(path.Join("testdata", "realshape", c.name+".scenario_test.go"))
-	require.NoError(t, err)
-	files[".cogworks/scenarios/"+c.name+"_test.go"] = string(scen)
+	scen := c.scenarioSource
+	if !c.external {
+		b, err := os.ReadFile(path.Join("testdata", "realshape", c.name+".scenario_test.go"))
+		require.NoError(t, err)
+		scen = string(b)
+	}
+	files[".cogworks/scenarios/"+c.name+"_test.go"] = scen
 	files[".cogworks/scenarios/"+c.name+".toml"] = realScenarioTOML(c)
 	return files
 }
@@ -369,7 +385,10 @@ func realAssert(t *testing.T, c realCase, r realResult) {
 	}
 	assert.True(t, r.fixTestsRan, "the fix's tests ran inside the pipeline")
 	assert.True(t, r.failedAtBase, "the held-out scenario fails at base")
-	assert.Less(t, r.outputTokens, 1000, "a fix of %d lines costs under 1k output tokens", r.fixLines)
+	if !c.external || r.fixLines <= 10 {
+		// The target is for small fixes; a real fix may be larger.
+		assert.Less(t, r.outputTokens, 1000, "a fix of %d lines costs under 1k output tokens", r.fixLines)
+	}
 	if c.want.completed {
 		require.True(t, r.completed, "stopped at %s: %s", r.stoppedAt, r.stopReason)
 		assert.Empty(t, r.treeDiff, "final tree is base + fix byte-exact")
