@@ -161,6 +161,7 @@ func (e codeGenExecutor) contextItems(ctx context.Context, in engine.StageInput,
 			cx.targets = append(cx.targets, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: "file-to-edit", Path: p, Content: c})
 		}
 	}
+	cx.targets = focusTargets(cx.targets, item.Symbols)
 	repo := e.repo()
 	if repo == nil {
 		return cx, nil
