@@ -18,8 +18,9 @@ import (
 // first, until the rest fits: a 4-line fix to cobra's command.go with its
 // 2,200-line command_test.go was a 45k-token prompt, go-cmp's a 74k one,
 // above the 40k a fix under 50 lines may cost. A focused file shows its
-// head (package clause and imports) and tail, the first line of every
-// declaration (a map of the file), the declarations the plan names (whole
+// head (package clause and imports) and tail (the last declaration, where
+// new code is most often appended), the first line of every declaration
+// (a map of the file), the declarations the plan names (whole
 // when under focusWholeLines, else their first and last focusWindow
 // lines: table tests grow at the end) and focusWindow lines around every
 // line that names a plan symbol. The rest is replaced by a marker line
@@ -126,7 +127,7 @@ func blankLines(lines []string) bool {
 }
 
 // focusGoDecls marks the header up to the imports, every declaration's
-// first line and the declarations named by words. A file that does not
+// first line, the last declaration and the declarations named by words. A file that does not
 // parse is left to the line matches.
 func focusGoDecls(content string, words []string, mark func(from, to int)) {
 	fset := token.NewFileSet()
@@ -138,6 +139,14 @@ func focusGoDecls(content string, words []string, mark func(from, to int)) {
 	mark(0, line(f.Name.End()))
 	for _, imp := range f.Imports {
 		mark(line(imp.Pos()), line(imp.End()))
+	}
+	if len(f.Decls) > 0 {
+		// New code (a test, above all) is most often appended: the last
+		// declaration gives an anchor that occurs once.
+		last := f.Decls[len(f.Decls)-1]
+		if start, end := line(last.Pos()), line(last.End()); end-start+1 <= focusWholeLines {
+			mark(start, end)
+		}
 	}
 	for _, d := range f.Decls {
 		start, end := line(d.Pos()), line(d.End())

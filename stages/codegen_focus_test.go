@@ -36,7 +36,8 @@ func bigGoFile(funcs int) string {
 		fmt.Fprintf(&b, "\t\t\"row %03d\",\n", i)
 	}
 	b.WriteString("\t\t\"LAST-ROW\",\n\t}\n}\n\n")
-	b.WriteString("func useTarget() int {\n\tvar t T\n\treturn t.Target() // CALLER\n}\n")
+	b.WriteString("func useTarget() int {\n\tvar t T\n\treturn t.Target() // CALLER\n}\n\n")
+	b.WriteString("func last() {\n\t_ = 1 // LAST-1\n\t_ = 2 // LAST-2\n\t_ = 3 // LAST-3\n\t_ = 4 // LAST-4\n\t_ = 5 // LAST-5\n\t_ = 6 // LAST-6\n}\n")
 	return b.String()
 }
 
@@ -72,7 +73,7 @@ func TestFocusViewShowsWhatThePlanNames(t *testing.T) {
 		},
 		{
 			name: "no symbol: head, tail and the declarations' first lines", path: "lib/lib.go",
-			contains: []string{"func Helper042(s string) string {\n", "return t.Target() // CALLER\n}\n"},
+			contains: []string{"func Helper042(s string) string {\n", "\nfunc last() {\n\t_ = 1 // LAST-1\n"},
 			elides:   []string{"TARGET-BODY", "helper 42 line 1"},
 		},
 	}
