@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -36,6 +37,11 @@ type externalCase struct {
 		Files   []string `json:"files"`
 		Symbols []string `json:"symbols"`
 	} `json:"plan"`
+	// Classification is optional: a low-complexity bug fix by default.
+	Classification struct {
+		Type       classify.Type `json:"type"`
+		Complexity string        `json:"complexity"`
+	} `json:"classification"`
 	Fix      codeOutput `json:"fix"`
 	Scenario struct {
 		Package string `json:"package"`
@@ -97,8 +103,9 @@ func loadExternalCase(dir string) (realCase, error) {
 		plan:        planner.SubWorkItem{ID: name, Title: title, Description: title + ", and test it.", Files: ec.Plan.Files, Symbols: ec.Plan.Symbols, Tests: ec.Scenario.Filter, DependsOn: []string{}},
 		fix:         ec.Fix,
 		scenarioPkg: ec.Scenario.Package, scenarioTo: ec.Scenario.To, scenarioFilter: ec.Scenario.Filter,
-		want:     realOutcome{completed: true},
-		external: true,
+		want:      realOutcome{completed: true},
+		external:  true,
+		classType: ec.Classification.Type, complexity: ec.Classification.Complexity,
 	}, nil
 }
 

@@ -3,6 +3,7 @@
 package stages
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,6 +58,11 @@ type realCase struct {
 	dir            string
 	scenarioSource string
 	external       bool
+	// classType and complexity are the oracle's classification (default
+	// a low-complexity bug fix, which skips the specification and
+	// interface stages); another takes the whole path.
+	classType  classify.Type
+	complexity string
 	// title and body are the issue; body carries a marker so the benchmark
 	// can tell whether the issue text reached a prompt.
 	title, body string
@@ -209,8 +215,8 @@ func realOracle(t *testing.T, c realCase, base map[string]string, script *llm.Sc
 	t.Helper()
 	add := func(key string, v any) { require.NoError(t, script.AddJSON(key, v)) }
 	add(prompts.Classify, classify.Classification{
-		Type: "bug_fix", AffectedModules: []string{c.module},
-		EstimatedScope: classify.Scope{Files: len(c.plan.Files), Interfaces: 0, Complexity: "low"},
+		Type: cmp.Or(c.classType, classify.TypeBugFix), AffectedModules: []string{c.module},
+		EstimatedScope: classify.Scope{Files: len(c.plan.Files), Interfaces: 0, Complexity: cmp.Or(c.complexity, "low")},
 		Rationale:      "A defect in existing code: " + c.title,
 	})
 	add(prompts.Architecture, Specification{
