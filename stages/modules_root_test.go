@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -226,4 +227,29 @@ func TestCodegenContextFindsTheRootPackageByItsModuleName(t *testing.T) {
 	}
 	assert.Contains(t, paths, "flag.go", "a plan item without files gets the classification's module, the root package")
 	assert.NotContains(t, paths, "internal/x/x.go")
+}
+
+// countingRepo counts ReadFile calls: through the GitHub port each is a
+// request.
+type countingRepo struct {
+	contextpack.LocalRepo
+	reads int
+}
+
+func (r *countingRepo) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	r.reads++
+	return r.LocalRepo.ReadFile(ctx, p)
+}
+
+func TestModulesReadFewRootFilesToNameTheRootPackage(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"go.mod": "module example.com/cmds\n"}
+	for i := range 50 {
+		files[fmt.Sprintf("cmd%02d.go", i)] = "package main\n"
+	}
+	repo := &countingRepo{LocalRepo: contextpack.LocalRepo{Dir: writeTree(t, files)}}
+	got, err := Deps{Repo: repo}.modules(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "example.com/cmds", got.Root, "a root of commands is named by its module path")
+	assert.Equal(t, 1+maxRootPackageReads, repo.reads, "go.mod and at most %d root files are read", maxRootPackageReads)
 }
