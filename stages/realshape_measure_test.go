@@ -15,6 +15,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testenv"
 )
 
 // Measurements of the real-shape benchmark (realshape_test.go).
@@ -73,6 +74,29 @@ func realMeasurePrompts(c realCase, reqs []llm.Request, res *realResult) {
 	if len(fixed) > 0 {
 		res.recall = float64(seen) / float64(len(fixed))
 	}
+}
+
+// realExcusedFailures collects what the pipeline reported, in comments
+// and PR bodies, as test failures that are not regressions.
+func realExcusedFailures(env *testenv.Env, repo string) []string {
+	var bodies []string
+	for n := 1; n <= 20; n++ {
+		for _, c := range env.Sim.Comments(repo, n) {
+			bodies = append(bodies, c.Body)
+		}
+	}
+	for _, p := range env.Sim.Pulls(repo) {
+		bodies = append(bodies, p.Body)
+	}
+	var out []string
+	for _, b := range bodies {
+		for _, l := range strings.Split(b, "\n") {
+			if _, notes, ok := strings.Cut(l, "Not regressions: "); ok && !slices.Contains(out, notes) {
+				out = append(out, notes)
+			}
+		}
+	}
+	return out
 }
 
 func realRequestTokens(r llm.Request) int {
@@ -162,6 +186,11 @@ func realTable(rs []realResult) string {
 		if r.interfaceStandIn != "" {
 			b.WriteString("y*: completes only with the interface stage's 422 on a design that changes nothing replaced by a pass\n")
 			break
+		}
+	}
+	for _, r := range rs {
+		for _, e := range r.excused {
+			fmt.Fprintf(&b, "%s: not regressions: %s\n", r.name, e)
 		}
 	}
 	for _, r := range rs {

@@ -119,6 +119,9 @@ type realResult struct {
 	exactTree         bool
 	treeDiff          []string
 	fixTestsRan       bool
+	// excused are the failing tests code generation did not count as
+	// regressions (pre-existing or flaky), as the pipeline reported them.
+	excused []string
 	// failedAtBase: the held-out scenario test fails on the base tree.
 	failedAtBase bool
 	// interpretPrompts are the interpret_failure prompts (why code
@@ -299,6 +302,7 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	} else if err != nil {
 		res.stopReason = err.Error()
 	}
+	res.excused = realExcusedFailures(env, repo)
 	if os.Getenv("REALSHAPE_DEBUG") != "" {
 		for _, r := range script.Requests() {
 			t.Logf("%s: %s", r.Template, r.Messages[len(r.Messages)-1].Content)
