@@ -76,23 +76,34 @@ func realMeasurePrompts(c realCase, reqs []llm.Request, res *realResult) {
 	}
 }
 
-// realExcusedFailures collects what the pipeline reported, in comments
-// and PR bodies, as test failures that are not regressions.
+// realExcusedFailures collects what the pipeline reported as test
+// failures that are not regressions: in the audit trail's comments and,
+// marked "(in the PR)", in a PR body.
 func realExcusedFailures(env *testenv.Env, repo string) []string {
-	var bodies []string
+	var out []string
+	add := func(note string) {
+		if !slices.Contains(out, note) {
+			out = append(out, note)
+		}
+	}
 	for n := 1; n <= 20; n++ {
 		for _, c := range env.Sim.Comments(repo, n) {
-			bodies = append(bodies, c.Body)
+			for _, l := range strings.Split(c.Body, "\n") {
+				if _, notes, ok := strings.Cut(l, "Not regressions: "); ok {
+					add(notes)
+				}
+			}
 		}
 	}
 	for _, p := range env.Sim.Pulls(repo) {
-		bodies = append(bodies, p.Body)
-	}
-	var out []string
-	for _, b := range bodies {
-		for _, l := range strings.Split(b, "\n") {
-			if _, notes, ok := strings.Cut(l, "Not regressions: "); ok && !slices.Contains(out, notes) {
-				out = append(out, notes)
+		_, section, ok := strings.Cut(p.Body, "## Test failures that are not regressions\n")
+		if !ok {
+			continue
+		}
+		section, _, _ = strings.Cut(section, "\n## ")
+		for _, l := range strings.Split(section, "\n") {
+			if note, ok := strings.CutPrefix(l, "- "); ok {
+				add("(in the PR) " + note)
 			}
 		}
 	}
