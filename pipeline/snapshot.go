@@ -136,6 +136,10 @@ type SWI struct {
 	// Findings are the non-blocking review findings kept for integration
 	// (ASSERT-REVIEW-002).
 	Findings []review.Finding `json:"findings,omitempty"`
+	// TestNotes name the failing tests code generation did not count as
+	// regressions (failing at base too, or flaky), kept for the PR: the
+	// person deciding the merge must see them, not only the audit trail.
+	TestNotes []string `json:"test_notes,omitempty"`
 }
 
 // SubWorkItem returns the record of SWI id, nil when the plan has none.

@@ -99,7 +99,7 @@ func (x architectureExecutor) writeSpec(ctx context.Context, in engine.StageInpu
 	_, err = runAttempts(ctx, in.Stage, stageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{
 			"Title": in.Issue.Title, "Body": in.Issue.Body, "Classification": classification,
-			"Modules": modules, "Context": docs,
+			"Modules": modules.Names, "Context": docs,
 		}
 		if feedback != "" {
 			vars["Feedback"] = feedback

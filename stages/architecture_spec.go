@@ -3,7 +3,6 @@ package stages
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/config"
@@ -73,28 +72,26 @@ type SpecProposedValue struct {
 //     xval.ValidateProposal with its interface, parameter, expected and
 //     actual values. A nil registry skips this check.
 //
-// Module names match after cleaning ("./a/" is "a"). A forbidden-import
+// Module names resolve as Modules.Lookup does: after cleaning ("./a/" is
+// "a"), the root package by its listed name, "." or the module path, any
+// package by its import path. A forbidden-import
 // rule matches a module or import path equal to its side, nested under it
 // or ending in it on a path-segment boundary (so rule "telemetry" matches
 // "telemetry/can" and "example.com/widgets/telemetry", not "telemetry2").
-func ValidateSpecification(spec Specification, modules []string, constraints config.Constraints, registry *xval.Registry) []string {
+func ValidateSpecification(spec Specification, modules Modules, constraints config.Constraints, registry *xval.Registry) []string {
 	var problems []string
 	if strings.TrimSpace(spec.Summary) == "" {
 		problems = append(problems, "summary: must not be empty")
 	}
-	known := make([]string, 0, len(modules))
-	for _, m := range modules {
-		known = append(known, cleanModule(m))
-	}
 	for i, m := range spec.AffectedModules {
-		name := cleanModule(m.Name)
+		_, known := modules.Lookup(m.Name)
 		switch {
-		case name == "":
+		case strings.TrimSpace(m.Name) == "":
 			problems = append(problems, fmt.Sprintf("affected_modules[%d]: empty module name", i))
-		case !m.New && !slices.Contains(known, name):
+		case !m.New && !known:
 			problems = append(problems, fmt.Sprintf(
 				"affected_modules[%d]: module %q does not exist in the repository and is not marked new (existing modules: %s)",
-				i, m.Name, strings.Join(known, ", ")))
+				i, m.Name, strings.Join(modules.Names, ", ")))
 		}
 	}
 	for i, dc := range spec.DependencyChanges {

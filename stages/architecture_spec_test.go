@@ -10,7 +10,7 @@ import (
 	"github.com/cogworks/cogworks/xval"
 )
 
-var specModules = []string{"brake", "counter", "firmware", "firmware/motor", "telemetry"}
+var specModules = Modules{Names: []string{"brake", "counter", "firmware", "firmware/motor", "telemetry"}}
 
 var specConstraints = config.Constraints{ForbiddenImports: []config.ForbiddenImport{{From: "brake", To: "telemetry"}}}
 

@@ -441,7 +441,7 @@ func (e codeGenExecutor) commit(ctx context.Context, r swiRun, cs changeSet, att
 	if rec == nil {
 		return engine.StageResult{}, fmt.Errorf("code generation: sub-work-item %q left the snapshot", r.rec.ID)
 	}
-	rec.Branch, rec.Feedback = branch, ""
+	rec.Branch, rec.Feedback, rec.TestNotes = branch, "", cs.Notes
 	rec.Committed = slices.DeleteFunc(rec.Committed, func(p string) bool { return slices.Contains(cs.Deleted, p) })
 	recordCommitted(rec, slices.Collect(maps.Keys(files)))
 	return engine.StageResult{

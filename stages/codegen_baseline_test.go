@@ -102,6 +102,8 @@ func TestCodegenFailsOnlyOnRegressions(t *testing.T) {
 	assert.Contains(t, res.Summary, "pre-existing test failures (fail at base too, not regressions): example.com/regress.TestUpstreamKnownFailure")
 	assert.NotContains(t, res.Summary, "TestCallerFileExists", "the path-sensitive test passes at base and after the fix")
 	assert.NotContains(t, res.Summary, "flaky")
+	assert.Equal(t, []string{"pre-existing test failures (fail at base too, not regressions): example.com/regress.TestUpstreamKnownFailure"},
+		f.snap.SubWorkItems[0].TestNotes, "kept for the PR")
 
 	reqs := f.requests("code_generation")
 	require.Len(t, reqs, 2)

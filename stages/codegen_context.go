@@ -161,16 +161,23 @@ func (e codeGenExecutor) contextItems(ctx context.Context, in engine.StageInput,
 			cx.targets = append(cx.targets, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: "file-to-edit", Path: p, Content: c})
 		}
 	}
-	if len(targetDirs) == 0 {
-		if c := in.Snapshot.Classification; c != nil {
-			for _, m := range c.AffectedModules {
-				targetDirs = append(targetDirs, path.Clean(m))
-			}
-		}
-	}
+	cx.targets = focusTargets(cx.targets, item.Symbols)
 	repo := e.repo()
 	if repo == nil {
 		return cx, nil
+	}
+	if c := in.Snapshot.Classification; len(targetDirs) == 0 && c != nil && len(c.AffectedModules) > 0 {
+		modules, err := e.d.modules(ctx)
+		if err != nil {
+			return cx, fmt.Errorf("context of the classification's modules: %w", err)
+		}
+		for _, m := range c.AffectedModules {
+			if listed, ok := modules.Lookup(m); ok {
+				targetDirs = append(targetDirs, modules.Dir(listed))
+			} else {
+				targetDirs = append(targetDirs, path.Clean(m))
+			}
+		}
 	}
 	all, err := repo.ListFiles(ctx)
 	if err != nil {

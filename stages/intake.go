@@ -40,7 +40,7 @@ func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engi
 	gw := d.gateway(snap)
 	var raw classify.Classification
 	_, err = runAttempts(ctx, in.Stage, stageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
-		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Modules": modules}
+		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Modules": modules.Names}
 		if feedback != "" {
 			vars["Feedback"] = feedback
 		}
@@ -145,21 +145,22 @@ func errorLines(err error) []string {
 
 // modules lists the repository modules: from the workspace when there is
 // one, else from the Code Repository port's file listing.
-func (d Deps) modules(ctx context.Context) ([]string, error) {
+func (d Deps) modules(ctx context.Context) (Modules, error) {
 	if d.Workspace != "" {
 		return repoModules(d.Workspace)
 	}
 	if d.Repo == nil {
-		return nil, errors.New("list repository modules: neither a workspace nor a repository is configured")
+		return Modules{}, errors.New("list repository modules: neither a workspace nor a repository is configured")
 	}
 	paths, err := d.Repo.ListFiles(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list repository modules: %w", err)
+		return Modules{}, fmt.Errorf("list repository modules: %w", err)
 	}
-	return modulesFromPaths(paths), nil
+	read := func(p string) ([]byte, error) { return d.Repo.ReadFile(ctx, p) }
+	return withRootPackage(modulesFromPaths(paths), rootGoFiles(paths), read)
 }
 
-// modulesFromPaths applies repoModules's rules to a file listing.
+// modulesFromPaths applies repoModules's directory rules to a file listing.
 func modulesFromPaths(paths []string) []string {
 	set := map[string]bool{}
 	for _, p := range paths {
@@ -177,5 +178,16 @@ func modulesFromPaths(paths []string) []string {
 		out = append(out, m)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// rootGoFiles returns the root directory's non-test Go files of a listing.
+func rootGoFiles(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !strings.Contains(p, "/") && isPackageSource(p) {
+			out = append(out, p)
+		}
+	}
 	return out
 }

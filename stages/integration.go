@@ -228,7 +228,8 @@ type prBodyInput struct {
 // prBody renders a SWI PR's description: the references to the SWI issue,
 // the parent, the spec PR and the interface PR (ASSERT-INT-001), a
 // safety-critical notice (ASSERT-REVIEW-006), domain-availability warnings
-// (ASSERT-EXT-002) and findings that cannot be anchored inline. It does
+// (ASSERT-EXT-002), the test failures code generation excused (failing at
+// base, flaky) and findings that cannot be anchored inline. It does
 // not say "Closes": CogWorks never closes issues.
 func prBody(in prBodyInput) string {
 	var b strings.Builder
@@ -250,6 +251,14 @@ func prBody(in prBodyInput) string {
 		b.WriteString("\n## Warnings\n\n")
 		for _, w := range in.Warnings {
 			fmt.Fprintf(&b, "- ⚠️ %s\n", oneLine(w))
+		}
+	}
+	if len(in.SWI.TestNotes) > 0 {
+		b.WriteString("\n## Test failures that are not regressions\n\n")
+		b.WriteString("Code generation ran the package's tests and did not count these failures against the change. ")
+		b.WriteString("A flaky test may be one this change made flaky: check it before merging.\n\n")
+		for _, n := range in.SWI.TestNotes {
+			fmt.Fprintf(&b, "- %s\n", oneLine(n))
 		}
 	}
 	if len(in.Files) > 0 {

@@ -130,7 +130,7 @@ func (x interfaceExecutor) design(ctx context.Context, in engine.StageInput) (In
 	gw := d.gateway(snap)
 	var design Interfaces
 	_, err = runAttempts(ctx, in.Stage, stageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
-		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Spec": spec, "Modules": modules}
+		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Spec": spec, "Modules": modules.Names}
 		if len(contracts) > 0 {
 			vars["Context"] = contracts
 		}

@@ -1,45 +1,108 @@
 package stages
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/mod/modfile"
+
+	"github.com/cogworks/cogworks/internal/github"
 )
 
+// Modules are the repository's modules as the stages name them. Names
+// lists every top-level directory that holds at least one file, every
+// directory one level below a top-level one that directly holds Go files
+// (a nested Go package such as "firmware/motor") and, when the root
+// directory holds a Go package, that package: the root package is a module
+// like any other. Hidden directories, testdata and vendor are skipped;
+// Names is sorted.
+type Modules struct {
+	Names []string
+	// Root is the name under which the root package is listed: its package
+	// name ("pflag"), or, when that is "main" or also names a directory,
+	// the module path (or "." without go.mod). Empty when the root
+	// directory holds no Go package.
+	Root string
+	// ModulePath is go.mod's module path; empty without a go.mod.
+	ModulePath string
+}
+
+// Lookup returns the listed name of the module that name refers to: a
+// listed name itself (after cleaning, so "./a/" is "a"), the root package
+// by its listed name, "." or the module path, and any package by its
+// import path under the module path ("github.com/o/r/doc" is "doc").
+func (m Modules) Lookup(name string) (string, bool) {
+	raw := strings.TrimSpace(strings.ReplaceAll(name, `\`, "/"))
+	if m.Root != "" && (raw == "." || raw == "./" || raw == "/") {
+		return m.Root, true
+	}
+	n := cleanModule(name)
+	if n == "" {
+		return "", false
+	}
+	if mp := cleanModule(m.ModulePath); mp != "" {
+		switch {
+		case n == mp && m.Root != "":
+			return m.Root, true
+		case strings.HasPrefix(n, mp+"/"):
+			n = strings.TrimPrefix(n, mp+"/")
+		}
+	}
+	if slices.Contains(m.Names, n) {
+		return n, true
+	}
+	return "", false
+}
+
+// Dir returns the repository-relative directory of a listed module: "."
+// for the root package, the name itself for any other.
+func (m Modules) Dir(listed string) string {
+	if m.Root != "" && listed == m.Root {
+		return "."
+	}
+	return listed
+}
+
 // repoModules lists the modules of the repository checked out at
-// workspace: every top-level directory that holds at least one file, and
-// every directory one level below a top-level one that directly holds Go
-// files (a nested Go package such as "firmware/motor"). Hidden
-// directories, testdata and vendor are skipped. The list is sorted.
-func repoModules(workspace string) ([]string, error) {
+// workspace (see Modules).
+func repoModules(workspace string) (Modules, error) {
 	if workspace == "" {
-		return nil, errors.New("list repository modules: no workspace configured")
+		return Modules{}, errors.New("list repository modules: no workspace configured")
 	}
 	top, err := os.ReadDir(workspace)
 	if err != nil {
-		return nil, fmt.Errorf("list repository modules in %s: %w", workspace, err)
+		return Modules{}, fmt.Errorf("list repository modules in %s: %w", workspace, err)
 	}
-	var modules []string
+	var dirs, rootGo []string
 	for _, e := range top {
+		if e.Type().IsRegular() && isPackageSource(e.Name()) {
+			rootGo = append(rootGo, e.Name())
+		}
 		if !e.IsDir() || skipModuleDir(e.Name()) {
 			continue
 		}
 		dir := filepath.Join(workspace, e.Name())
 		has, err := holdsFiles(dir)
 		if err != nil {
-			return nil, fmt.Errorf("list repository modules: %w", err)
+			return Modules{}, fmt.Errorf("list repository modules: %w", err)
 		}
 		if !has {
 			continue
 		}
-		modules = append(modules, e.Name())
+		dirs = append(dirs, e.Name())
 		subs, err := os.ReadDir(dir)
 		if err != nil {
-			return nil, fmt.Errorf("list repository modules in %s: %w", dir, err)
+			return Modules{}, fmt.Errorf("list repository modules in %s: %w", dir, err)
 		}
 		for _, s := range subs {
 			if !s.IsDir() || skipModuleDir(s.Name()) {
@@ -47,15 +110,91 @@ func repoModules(workspace string) ([]string, error) {
 			}
 			goPkg, err := holdsGoFiles(filepath.Join(dir, s.Name()))
 			if err != nil {
-				return nil, fmt.Errorf("list repository modules: %w", err)
+				return Modules{}, fmt.Errorf("list repository modules: %w", err)
 			}
 			if goPkg {
-				modules = append(modules, e.Name()+"/"+s.Name())
+				dirs = append(dirs, e.Name()+"/"+s.Name())
 			}
 		}
 	}
-	sort.Strings(modules)
-	return modules, nil
+	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(workspace, p)) }
+	return withRootPackage(dirs, rootGo, read)
+}
+
+// maxRootPackageReads bounds the root Go files read to name the root
+// package: through the GitHub port each read is a request.
+const maxRootPackageReads = 4
+
+// withRootPackage completes the directory modules dirs with the root
+// package, named from the package clauses of rootGo (the root directory's
+// non-test Go files) and go.mod, both read with read. A missing go.mod is
+// no error; an unreadable one is.
+func withRootPackage(dirs, rootGo []string, read func(p string) ([]byte, error)) (Modules, error) {
+	m := Modules{Names: dirs}
+	gomod, err := read("go.mod")
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, github.ErrNotFound):
+	case err != nil:
+		return Modules{}, fmt.Errorf("list repository modules: read go.mod: %w", err)
+	default:
+		m.ModulePath = modfile.ModulePath(gomod)
+	}
+	if len(rootGo) > 0 {
+		pkg, err := rootPackageName(rootGo, read)
+		if err != nil {
+			return Modules{}, fmt.Errorf("list repository modules: %w", err)
+		}
+		m.Root = pkg
+		if pkg == "" || pkg == "main" || slices.Contains(dirs, pkg) {
+			m.Root = cmp.Or(m.ModulePath, ".")
+		}
+		m.Names = append(m.Names, m.Root)
+	}
+	sort.Strings(m.Names)
+	return m, nil
+}
+
+// rootPackageName reads the package clause of the root Go files, doc.go
+// first, and returns the first name that is not "main" ("main" when every
+// file read is a command, "" when none parses). A file that does not
+// parse is skipped: the toolchain, not the module list, reports it.
+func rootPackageName(rootGo []string, read func(p string) ([]byte, error)) (string, error) {
+	files := slices.Clone(rootGo)
+	slices.SortFunc(files, func(a, b string) int {
+		switch {
+		case a == b:
+			return 0
+		case a == "doc.go":
+			return -1
+		case b == "doc.go":
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	name := ""
+	for i, f := range files {
+		if i == maxRootPackageReads {
+			break
+		}
+		src, err := read(f)
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", f, err)
+		}
+		parsed, err := parser.ParseFile(token.NewFileSet(), f, src, parser.PackageClauseOnly)
+		if err != nil {
+			continue
+		}
+		if name = parsed.Name.Name; name != "main" {
+			return name, nil
+		}
+	}
+	return name, nil
+}
+
+// isPackageSource reports whether a file name is a Go source file of a
+// package (not a test).
+func isPackageSource(name string) bool {
+	return strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
 }
 
 func skipModuleDir(name string) bool {

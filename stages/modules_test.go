@@ -26,7 +26,8 @@ func TestRepoModulesListsTopLevelAndNestedGoPackages(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(ws, "empty", "sub"), 0o755))
 	got, err := repoModules(ws)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"counter", "deep", "docs", "firmware", "firmware/motor"}, got)
+	assert.Equal(t, []string{"counter", "deep", "docs", "firmware", "firmware/motor"}, got.Names)
+	assert.Empty(t, got.Root, "no Go file at the root: no root package")
 
 	_, err = repoModules(filepath.Join(ws, "missing"))
 	assert.ErrorContains(t, err, "missing")

@@ -20,7 +20,7 @@ func realshapeCases() []realCase {
 			// bug, and a file the current gofmt would rewrite among the
 			// fixed files (legacy.go): the rootlib fixture.
 			name: "rootlib", repo: "rootlib", extra: rootlibSiblings,
-			title: rootlibIssueTitle, body: rootlibIssueBody + " " + realIssueMarker, module: "rootlib", rootModule: true,
+			title: rootlibIssueTitle, body: rootlibIssueBody + " " + realIssueMarker, module: "rootlib",
 			api:  pipeline.InterfaceDecl{ID: "IF-CLAMP", Name: "Clamp", File: "big.go", Summary: "existing API"},
 			plan: clampItem(), fix: clampEdits(clampBug),
 			scenarioPkg: ".", scenarioTo: "zz_scenario_test.go", scenarioFilter: "TestScenarioClamp",

@@ -3,6 +3,7 @@
 package stages
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,14 +52,24 @@ type realCase struct {
 	// generated files (large testdata is generated, not committed).
 	repo  string
 	extra func() map[string]string
+	// dir, scenarioSource and external describe a case loaded from
+	// $COGWORKS_REALSHAPE_CASES (realshape_external_test.go): its base
+	// tree's directory and its held-out test.
+	dir            string
+	scenarioSource string
+	external       bool
+	// classType and complexity are the oracle's classification (default
+	// a low-complexity bug fix, which skips the specification and
+	// interface stages); another takes the whole path.
+	classType  classify.Type
+	complexity string
 	// title and body are the issue; body carries a marker so the benchmark
 	// can tell whether the issue text reached a prompt.
 	title, body string
-	module      string
-	// rootModule: the fix is in the root package, which the specification
-	// check does not know as a module (stages/modules.go lists directories
-	// only), so the oracle marks it new to get past it.
-	rootModule bool
+	// module is the classification's and the specification's affected
+	// module (the root package by its package name, as stages/modules.go
+	// lists it).
+	module string
 	// api is the existing file and declaration the oracle's interface
 	// design names: a bug fix changes no interface, so the design is the
 	// file as it is.
@@ -108,6 +119,9 @@ type realResult struct {
 	exactTree         bool
 	treeDiff          []string
 	fixTestsRan       bool
+	// excused are the failing tests code generation did not count as
+	// regressions (pre-existing or flaky), as the pipeline reported them.
+	excused []string
 	// failedAtBase: the held-out scenario test fails on the base tree.
 	failedAtBase bool
 	// interpretPrompts are the interpret_failure prompts (why code
@@ -152,14 +166,20 @@ func realBase(t *testing.T, c realCase) map[string]string {
 	t.Helper()
 	files := map[string]string{}
 	root := os.DirFS(path.Join("testdata", c.repo))
+	if c.external {
+		root = os.DirFS(c.dir)
+	}
 	require.NoError(t, fs.WalkDir(root, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := fs.ReadFile(root, p)
-		// Files gofmt would rewrite are stored as .unformatted so the
-		// repository's own gofmt check passes.
-		files[strings.TrimSuffix(p, ".unformatted")] = string(b)
+		if !c.external {
+			// Files gofmt would rewrite are stored as .unformatted so the
+			// repository's own gofmt check passes.
+			p = strings.TrimSuffix(p, ".unformatted")
+		}
+		files[p] = string(b)
 		return err
 	}))
 	if c.extra != nil {
@@ -167,9 +187,13 @@ func realBase(t *testing.T, c realCase) map[string]string {
 			files[p] = content
 		}
 	}
-	scen, err := os.ReadFile(path.Join("testdata", "realshape", c.name+".scenario_test.go"))
-	require.NoError(t, err)
-	files[".cogworks/scenarios/"+c.name+"_test.go"] = string(scen)
+	scen := c.scenarioSource
+	if !c.external {
+		b, err := os.ReadFile(path.Join("testdata", "realshape", c.name+".scenario_test.go"))
+		require.NoError(t, err)
+		scen = string(b)
+	}
+	files[".cogworks/scenarios/"+c.name+"_test.go"] = scen
 	files[".cogworks/scenarios/"+c.name+".toml"] = realScenarioTOML(c)
 	return files
 }
@@ -194,20 +218,13 @@ func realOracle(t *testing.T, c realCase, base map[string]string, script *llm.Sc
 	t.Helper()
 	add := func(key string, v any) { require.NoError(t, script.AddJSON(key, v)) }
 	add(prompts.Classify, classify.Classification{
-		Type: "bug_fix", AffectedModules: []string{c.module},
-		EstimatedScope: classify.Scope{Files: len(c.plan.Files), Interfaces: 0, Complexity: "low"},
+		Type: cmp.Or(c.classType, classify.TypeBugFix), AffectedModules: []string{c.module},
+		EstimatedScope: classify.Scope{Files: len(c.plan.Files), Interfaces: 0, Complexity: cmp.Or(c.complexity, "low")},
 		Rationale:      "A defect in existing code: " + c.title,
 	})
-	if c.rootModule {
-		// The honest answer names the root package, which the check
-		// refuses today (realAssert asserts it); the second says "new".
-		add(prompts.Architecture, Specification{Summary: "Fix: " + c.title, AffectedModules: []SpecModule{{Name: c.module}},
-			DesignDecisions:   []SpecDecision{{Decision: "Fix the defect in place", Rationale: "No API changes."}},
-			DependencyChanges: []SpecDependency{}, Risks: []SpecRisk{}, RequiredADRs: []string{}})
-	}
 	add(prompts.Architecture, Specification{
 		Summary:           "Fix: " + c.title,
-		AffectedModules:   []SpecModule{{Name: c.module, New: c.rootModule}},
+		AffectedModules:   []SpecModule{{Name: c.module}},
 		DesignDecisions:   []SpecDecision{{Decision: "Fix the defect in place", Rationale: "No API changes."}},
 		DependencyChanges: []SpecDependency{}, Risks: []SpecRisk{}, RequiredADRs: []string{},
 	})
@@ -285,6 +302,7 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	} else if err != nil {
 		res.stopReason = err.Error()
 	}
+	res.excused = realExcusedFailures(env, repo)
 	if os.Getenv("REALSHAPE_DEBUG") != "" {
 		for _, r := range script.Requests() {
 			t.Logf("%s: %s", r.Template, r.Messages[len(r.Messages)-1].Content)
@@ -366,11 +384,10 @@ func TestRealShape(t *testing.T) {
 // the targets that already hold.
 func realAssert(t *testing.T, c realCase, r realResult) {
 	t.Helper()
-	// Every case is a low-complexity bug fix, which skips the
-	// specification (issue 20 point 4): the specification's module check,
-	// which still refuses the root package (stages/modules.go lists
-	// directories only), never runs for them.
-	assert.False(t, r.rootModuleRefused, "a bug fix's path has no specification check")
+	// A low-complexity bug fix skips the specification (issue 20 point
+	// 4); where the specification runs, its module check knows the root
+	// package like any other.
+	assert.False(t, r.rootModuleRefused, "the specification check refused the case's module %q", c.module)
 	if c.want.noChangeInterface {
 		assert.Contains(t, r.interfaceStandIn, "No commits between", "issue 20 point 4 (interface stage with nothing to change) landed? update the want")
 	} else {
@@ -378,7 +395,10 @@ func realAssert(t *testing.T, c realCase, r realResult) {
 	}
 	assert.True(t, r.fixTestsRan, "the fix's tests ran inside the pipeline")
 	assert.True(t, r.failedAtBase, "the held-out scenario fails at base")
-	assert.Less(t, r.outputTokens, 1000, "a fix of %d lines costs under 1k output tokens", r.fixLines)
+	if !c.external || r.fixLines <= 10 {
+		// The target is for small fixes; a real fix may be larger.
+		assert.Less(t, r.outputTokens, 1000, "a fix of %d lines costs under 1k output tokens", r.fixLines)
+	}
 	if c.want.completed {
 		require.True(t, r.completed, "stopped at %s: %s", r.stoppedAt, r.stopReason)
 		assert.Empty(t, r.treeDiff, "final tree is base + fix byte-exact")
