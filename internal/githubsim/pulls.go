@@ -68,6 +68,7 @@ func (c *call) pullJSON(pr *pull) map[string]any {
 	m["merge_commit_sha"] = nilIfEmpty(pr.mergeCommit)
 	m["mergeable"] = !pr.merged && is.state == "open"
 	m["mergeable_state"] = "clean"
+	m["merged_by"] = nil // GitHub sends null until merged
 	if pr.mergedBy != "" {
 		m["merged_by"] = c.userJSON(pr.mergedBy)
 	}
