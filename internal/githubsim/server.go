@@ -276,7 +276,7 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 		rec.Header().Set("X-GitHub-Enterprise-Version", s.enterprise)
 	}
 	// Handler only finds the pattern; ServeHTTP also sets path values.
-	if _, pattern := s.mux.Handler(r); pattern == "" || s.enterpriseLacks(r.URL.Path) {
+	if _, pattern := s.mux.Handler(r); pattern == "" || emptyRest(pattern, r.URL.Path) || s.enterpriseLacks(r.URL.Path) {
 		writeNotFound(rec)
 	} else {
 		s.mux.ServeHTTP(rec, r)
@@ -303,4 +303,26 @@ func (s *Server) requestID() string {
 	s.metaMu.Lock()
 	defer s.metaMu.Unlock()
 	return fmt.Sprintf("SIM0:%04X:%06X", s.reqSeq%0xFFFF, s.reqSeq+1)
+}
+
+// emptyRest reports whether path matched a pattern ending in a "{x...}"
+// wildcard with nothing for it (".../git/refs" or ".../git/refs/", which
+// net/http would redirect or serve): GitHub has no such operation and
+// answers 404. The contents API is the exception: an empty path is the
+// repository's root directory.
+func emptyRest(pattern, path string) bool {
+	_, p, _ := strings.Cut(pattern, " ")
+	if !strings.HasSuffix(p, "...}") || strings.HasSuffix(p, "{path...}") {
+		return false
+	}
+	// The wildcard starts after the pattern's last slash.
+	rest := path
+	for range strings.Count(p, "/") {
+		_, after, ok := strings.Cut(rest, "/")
+		if !ok {
+			return true
+		}
+		rest = after
+	}
+	return rest == ""
 }
