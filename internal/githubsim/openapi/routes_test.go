@@ -65,7 +65,7 @@ func newProbeSim(t *testing.T, opts ...githubsim.Option) *probeSim {
 	p := &probeSim{sim: sim, vars: map[string]string{
 		"owner": "acme", "repo": "widgets", "issue_number": "1", "name": "bug", "ref": "heads/main",
 		"repos/download-tarball-archive:ref": "main",
-		"path": "README.md", "branch": "main", "username": "alice", "installation_id": "7",
+		"path":                               "README.md", "branch": "main", "username": "alice", "installation_id": "7",
 	}, bodies: map[string]string{}}
 	child := sim.SeedIssue("acme/widgets", "alice", "Child", "body")
 	var childIssue struct{ ID json.Number }
