@@ -80,6 +80,9 @@ type RequestLog struct {
 	// Response is the response body, recorded only on a server built
 	// WithResponseLog (the OpenAPI conformance tests read it).
 	Response []byte
+	// Faulted is set when an injected fault (InjectFault) answered: the
+	// answer is the test's, not the simulator's.
+	Faulted bool
 }
 
 // CreateRepo creates owner/name (public) with defaultBranch pointing at an

@@ -225,11 +225,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	rec := newRecorder()
 	start := s.now()
 
-	status := s.dispatch(rec, r2, resource)
+	status, faulted := s.dispatch(rec, r2, resource)
 
 	s.metaMu.Lock()
 	s.reqSeq++
-	entry := RequestLog{Method: r.Method, Path: path, Query: r.URL.RawQuery, Body: body, Status: status, Time: start}
+	entry := RequestLog{Method: r.Method, Path: path, Query: r.URL.RawQuery, Body: body, Status: status, Time: start, Faulted: faulted}
 	if s.logResponses && status != http.StatusNotModified && status != http.StatusNoContent {
 		entry.Response = bytes.Clone(rec.body.Bytes())
 	}
@@ -239,8 +239,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // dispatch runs faults, rate limits, routing and ETag handling into rec and
-// returns the final status code.
-func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
+// returns the final status code, and whether an injected fault answered.
+func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) (int, bool) {
 	rec.Header().Set("X-GitHub-Request-Id", s.requestID())
 	rec.Header().Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 	rec.Header().Set("X-GitHub-Media-Type", "github.v3; format=json")
@@ -255,13 +255,13 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 		}
 		if f.Status != 0 {
 			s.rateHeaders(rec.Header(), resource, false)
-			return f.write(rec)
+			return f.write(rec), true
 		}
 	}
 	resource = s.rateResource(r, resource)
 	if limited, wait := s.secondaryLimited(r); limited {
 		s.rateHeaders(rec.Header(), resource, false)
-		return writeSecondaryLimit(rec, wait)
+		return writeSecondaryLimit(rec, wait), false
 	}
 	if exhausted := s.rateExhausted(resource); exhausted {
 		s.rateHeaders(rec.Header(), resource, false)
@@ -269,7 +269,7 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			"message":           "API rate limit exceeded for user ID 1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
 			"documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
 		})
-		return http.StatusForbidden
+		return http.StatusForbidden, false
 	}
 
 	if s.enterprise != "" {
@@ -290,13 +290,13 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			s.rateHeaders(rec.Header(), resource, false)
 			rec.body.Reset()
 			rec.status = http.StatusNotModified
-			return rec.status
+			return rec.status, false
 		}
 	}
 	// Like GitHub, GET /rate_limit does not count against the limit, nor
 	// do archive downloads (codeload is not the API).
 	s.rateHeaders(rec.Header(), resource, r.URL.Path != "/rate_limit" && !strings.HasPrefix(r.URL.Path, codeloadPrefix))
-	return rec.status
+	return rec.status, false
 }
 
 func (s *Server) requestID() string {

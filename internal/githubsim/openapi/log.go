@@ -87,9 +87,9 @@ func notREST(path string) bool {
 }
 
 // CheckLog checks every request of a simulator's log and, where the log
-// kept it (githubsim.WithResponseLog), the answer: CheckRequest,
-// CheckResponse and, for successes, AdapterReads. Each distinct problem is
-// reported once, with how many requests had it.
+// kept it (githubsim.WithResponseLog) and no injected fault wrote it, the
+// answer: CheckRequest, CheckResponse and, for successes, AdapterReads.
+// Each distinct problem is reported once, with how many requests had it.
 func (d *Description) CheckLog(logs []githubsim.RequestLog) error {
 	counts := map[string]int{}
 	var order []string
@@ -110,7 +110,7 @@ func (d *Description) CheckLog(logs []githubsim.RequestLog) error {
 		}
 		op, err := d.CheckRequest(l.Method, l.Path, l.Query, l.Body)
 		note(err)
-		if op == nil || l.Response == nil && l.Status != 304 {
+		if op == nil || l.Faulted || l.Response == nil && l.Status != 304 {
 			continue
 		}
 		note(d.CheckResponse(op, l.Status, l.Response))
