@@ -31,6 +31,14 @@ func WithResponseLog() Option {
 	return func(s *Server) { s.logResponses = true }
 }
 
+// WithObserver makes the server call observe with every request it
+// logs, response body included, after serving it (concurrently, when
+// requests are): unlike Requests, nothing a test does to the log
+// (ResetRequests) hides a request from it.
+func WithObserver(observe func(RequestLog)) Option {
+	return func(s *Server) { s.observe = observe }
+}
+
 // WithRateLimit sets the core rate-limit budget per window (default 5000).
 func WithRateLimit(limit int) Option {
 	return func(s *Server) { s.limits[resourceCore].limit = limit }
@@ -80,6 +88,8 @@ type Server struct {
 	enterprise string
 	// logResponses keeps response bodies in the request log.
 	logResponses bool
+	// observe sees every logged request (WithObserver).
+	observe func(RequestLog)
 
 	// routeTable lists the registered routes (Routes).
 	routeTable []Route
@@ -230,11 +240,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.metaMu.Lock()
 	s.reqSeq++
 	entry := RequestLog{Method: r.Method, Path: path, Query: r.URL.RawQuery, Body: body, Status: status, Time: start, Faulted: faulted}
-	if s.logResponses && status != http.StatusNotModified && status != http.StatusNoContent {
+	if (s.logResponses || s.observe != nil) && status != http.StatusNotModified && status != http.StatusNoContent {
 		entry.Response = bytes.Clone(rec.body.Bytes())
 	}
 	s.requests = append(s.requests, entry)
+	observe := s.observe
 	s.metaMu.Unlock()
+	if observe != nil {
+		observe(entry)
+	}
 	rec.flush(w)
 }
 
