@@ -5,10 +5,15 @@
 // GitHub Enterprise Server versions lack.
 //
 //	npm pack @octokit/openapi@23.0.2 && tar xzf octokit-openapi-23.0.2.tgz
-//	go run ./internal/githubsim/openapi/gen \
-//	    -spec package/generated/api.github.com.deref.json \
-//	    -ghes 3.17=package/generated/ghes-3.17.json \
-//	    -out internal/githubsim/openapi/testdata/api.github.com.trimmed.json
+//	OCTOKIT_OPENAPI=$PWD/package go generate ./internal/githubsim/openapi
+//
+// which runs, in the package's directory,
+//
+//	go run ./gen -pkg $OCTOKIT_OPENAPI -out testdata/api.github.com.trimmed.json
+//
+// (-pkg reads generated/api.github.com.deref.json and every
+// generated/ghes-X.Y.json; -spec and -ghes VERSION=PATH name files
+// directly.)
 package main
 
 import (
@@ -49,22 +54,26 @@ func (g ghesFlags) Set(v string) error {
 }
 
 type options struct {
-	spec, out, version string
-	ghes               ghesFlags
+	pkg, spec, out string
+	ghes           ghesFlags
 }
 
 func run(args []string, stderr io.Writer) error {
 	opts := options{ghes: ghesFlags{}}
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.StringVar(&opts.pkg, "pkg", "", "the unpacked @octokit/openapi package: -spec is its generated/api.github.com.deref.json, -ghes every generated/ghes-X.Y.json")
 	fs.StringVar(&opts.spec, "spec", "", "path to api.github.com.deref.json of @octokit/openapi")
 	fs.Var(opts.ghes, "ghes", "VERSION=PATH of a GHES description (e.g. 3.17=ghes-3.17.json); repeatable")
 	fs.StringVar(&opts.out, "out", "", "where to write the trimmed description")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := opts.fromPackage(); err != nil {
+		return err
+	}
 	if opts.spec == "" || opts.out == "" {
-		return errors.New("-spec and -out are required")
+		return errors.New("-pkg (or -spec) and -out are required (go generate: set OCTOKIT_OPENAPI to the unpacked @octokit/openapi package)")
 	}
 	ops, err := simOperations()
 	if err != nil {
@@ -103,7 +112,7 @@ func run(args []string, stderr io.Writer) error {
 		"license":    "MIT (Copyright (c) 2020 Octokit contributors); the description itself is GitHub's, github/rest-api-description (MIT)",
 		"openapi":    full["openapi"],
 		"version":    pkgVersion,
-		"regenerate": "go run ./internal/githubsim/openapi/gen -spec PATH/api.github.com.deref.json -ghes 3.17=PATH/ghes-3.17.json -out internal/githubsim/openapi/testdata/api.github.com.trimmed.json (see docs/github-conformance.md)",
+		"regenerate": "OCTOKIT_OPENAPI=<unpacked npm package> go generate ./internal/githubsim/openapi (see docs/github-conformance.md)",
 		"trimmed":    "only the operations the GitHub simulator serves; descriptions, examples and titles dropped; large shared schemas moved to components/schemas",
 	}
 	trimmed["x-ghes-lacks"] = ghes
@@ -118,6 +127,32 @@ func run(args []string, stderr io.Writer) error {
 		return fmt.Errorf("write %s: %w", opts.out, err)
 	}
 	fmt.Fprintf(stderr, "wrote %s: %d operations, %d bytes\n", opts.out, len(ops), buf.Len())
+	return nil
+}
+
+// fromPackage fills -spec and -ghes from -pkg.
+func (o *options) fromPackage() error {
+	if o.pkg == "" {
+		return nil
+	}
+	gen := filepath.Join(o.pkg, "generated")
+	if o.spec == "" {
+		o.spec = filepath.Join(gen, "api.github.com.deref.json")
+	}
+	if len(o.ghes) > 0 {
+		return nil
+	}
+	// The plain (not dereferenced) files: only their paths are read.
+	files, err := filepath.Glob(filepath.Join(gen, "ghes-*.json"))
+	if err != nil {
+		return fmt.Errorf("list GHES descriptions in %s: %w", gen, err)
+	}
+	for _, f := range files {
+		version, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(f), ".json"), "ghes-")
+		if ok && !strings.HasSuffix(version, ".deref") {
+			o.ghes[version] = f
+		}
+	}
 	return nil
 }
 
