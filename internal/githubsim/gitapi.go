@@ -276,6 +276,10 @@ func (s *Server) createTree(c *call) {
 	if !c.decode(&req) {
 		return
 	}
+	if req.Tree == nil {
+		c.missingField("tree")
+		return
+	}
 	flat := map[string]flatEntry{}
 	if req.BaseTree != "" {
 		base := req.BaseTree
