@@ -62,6 +62,9 @@ type Parameter struct {
 // String names the operation as "METHOD /path/template (operationId)".
 func (o *Operation) String() string { return o.Method + " " + o.Path + " (" + o.ID + ")" }
 
+// TakesBody reports whether the operation has a JSON request body.
+func (o *Operation) TakesBody() bool { return o.body != nil }
+
 // Key is "METHOD /path/template", as GHESLacks lists operations.
 func (o *Operation) Key() string { return o.Method + " " + o.Path }
 

@@ -47,7 +47,8 @@ type probeSim struct {
 	sim *githubsim.Server
 	// vars are the values of path parameters ("opID:param" first).
 	vars map[string]string
-	// bodies are request bodies by operationId ("{}" otherwise).
+	// bodies are request bodies by operationId ("{}" otherwise, none
+	// where the operation takes none).
 	bodies map[string]string
 }
 
@@ -113,6 +114,9 @@ func (p *probeSim) body(op *openapi.Operation) string {
 	if b, ok := p.bodies[op.ID]; ok {
 		return b
 	}
+	if !op.TakesBody() {
+		return ""
+	}
 	return "{}"
 }
 
@@ -148,6 +152,12 @@ func TestSimServesEveryOperation(t *testing.T) {
 		rec := dotcom.do(t, op.Method, path, dotcom.body(op), nil)
 		assert.NotEqual(t, http.StatusNotFound, rec.Code, "%s: %s %s answered %s", op, op.Method, path, rec.Body)
 		assert.NoError(t, d.CheckResponse(op, rec.Code, rec.Body.Bytes()))
+		if _, err := d.CheckRequest(op.Method, path, "", []byte(dotcom.body(op))); err != nil {
+			// GitHub validates bodies against its schema before anything
+			// else: 422 (or 400).
+			assert.Contains(t, []int{http.StatusBadRequest, http.StatusUnprocessableEntity}, rec.Code,
+				"%s: GitHub refuses the body %s (%v); the simulator answered %d %s", op, dotcom.body(op), err, rec.Code, rec.Body)
+		}
 		for version, lacks := range d.GHESLacks {
 			ghes := newProbeSim(t, githubsim.WithEnterprise(version+".0"))
 			got := ghes.do(t, op.Method, ghes.path(t, op), ghes.body(op), nil)
