@@ -19,6 +19,7 @@ func TestDescriptionSaysWhereItCameFrom(t *testing.T) {
 	assert.Equal(t, "23.0.2", d.Version)
 	assert.Len(t, d.Operations, 61)
 	assert.Contains(t, d.GHESLacks, "3.17")
+	assert.NoError(t, d.CompileAll(), "every schema of the file compiles")
 }
 
 func TestMatchPrefersTheMostLiteralTemplate(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -20,8 +21,34 @@ const MaxPerPage = 100
 
 // compiler compiles schemas out of one converted copy of the description.
 type compiler struct {
+	mu  sync.Mutex // jsonschema.Compiler is not safe for concurrent use
 	c   *jsonschema.Compiler
 	url string
+}
+
+// lazySchema is a schema compiled on first use.
+type lazySchema struct {
+	c       *compiler
+	pointer string
+	once    sync.Once
+	s       *jsonschema.Schema
+	err     error
+}
+
+func (c *compiler) lazy(pointer string) *lazySchema { return &lazySchema{c: c, pointer: pointer} }
+
+func (l *lazySchema) get() (*jsonschema.Schema, error) {
+	l.once.Do(func() { l.s, l.err = l.c.compile(l.pointer) })
+	return l.s, l.err
+}
+
+// validate checks v against the schema.
+func (l *lazySchema) validate(v any) error {
+	s, err := l.get()
+	if err != nil {
+		return err
+	}
+	return s.Validate(v)
 }
 
 // newCompiler converts the description's OpenAPI 3.0 schemas to JSON
@@ -50,6 +77,8 @@ func newCompiler(data []byte, relaxed bool) (*compiler, error) {
 }
 
 func (c *compiler) compile(pointer string) (*jsonschema.Schema, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	frag := (&url.URL{Fragment: pointer}).EscapedFragment()
 	s, err := c.c.Compile(c.url + "#" + frag)
 	if err != nil {
@@ -174,7 +203,7 @@ func (d *Description) CheckRequest(method, path, rawQuery string, body []byte) (
 		inst, err := decodeJSON(body)
 		if err != nil {
 			bad("body is not JSON: %v", err)
-		} else if err := op.body.Validate(inst); err != nil {
+		} else if err := op.body.validate(inst); err != nil {
 			bad("body %s does not match the requestBody schema: %s", clip(body), oneLine(err))
 		}
 	}
@@ -221,7 +250,7 @@ func (p *Parameter) check(raw string) error {
 		}
 		v = items
 	}
-	return p.schema.Validate(v)
+	return p.schema.validate(v)
 }
 
 type pathParam struct{ name, value string }
@@ -274,7 +303,7 @@ func (d *Description) CheckResponse(op *Operation, status int, body []byte) erro
 		case err != nil:
 			bad("body is not JSON: %v", err)
 		default:
-			if err := schema.Validate(inst); err != nil {
+			if err := schema.validate(inst); err != nil {
 				bad("body does not match the response schema: %s", oneLine(err))
 			}
 		}
