@@ -45,6 +45,7 @@ type Operation struct {
 	// Statuses are the response statuses the description declares.
 	Statuses []string
 
+	segments     []string    // of Path
 	body         *lazySchema // nil: no JSON body
 	bodyRequired bool
 	responses    map[string]*lazySchema // nil value: no JSON body
@@ -146,7 +147,8 @@ func parseOperation(strict, relaxed *compiler, path, method string, data json.Ra
 		return nil, fmt.Errorf("parse %s %s: %w", method, path, err)
 	}
 	ptr := "/paths/" + escapePointer(path) + "/" + method
-	op := &Operation{ID: raw.OperationID, Method: strings.ToUpper(method), Path: path, responses: map[string]*lazySchema{}}
+	op := &Operation{ID: raw.OperationID, Method: strings.ToUpper(method), Path: path, segments: segments(path),
+		responses: map[string]*lazySchema{}}
 	for i, p := range raw.Parameters {
 		param := Parameter{Name: p.Name, In: p.In, Required: p.Required}
 		param.Type, _ = p.Schema["type"].(string)
@@ -207,11 +209,12 @@ func escapePointer(s string) string {
 func (d *Description) Match(method, path string) (*Operation, bool) {
 	var best *Operation
 	bestLiterals := -1
+	sp := segments(path)
 	for _, op := range d.Operations {
 		if op.Method != method {
 			continue
 		}
-		if n, ok := matchPath(op.Path, path); ok && n > bestLiterals {
+		if n, ok := matchSegments(op.segments, sp); ok && n > bestLiterals {
 			best, bestLiterals = op, n
 		}
 	}

@@ -113,9 +113,10 @@ func (d *Description) CheckLog(logs []githubsim.RequestLog) error {
 		if op == nil || l.Faulted || l.Response == nil && l.Status != 304 {
 			continue
 		}
-		note(d.CheckResponse(op, l.Status, l.Response))
-		if fields := AdapterReads[op.ID]; is2xx(l.Status) && len(fields) > 0 {
-			if err := RequireFields(l.Response, fields...); err != nil {
+		inst, err := d.checkResponse(op, l.Status, l.Response)
+		note(err)
+		if fields := AdapterReads[op.ID]; is2xx(l.Status) && len(fields) > 0 && inst != nil {
+			if err := requireFields(inst, fields); err != nil {
 				note(fmt.Errorf("%s answered %d: %w", op, l.Status, err))
 			}
 		}

@@ -43,7 +43,11 @@ func restParam(seg string) bool {
 // number of literal segments matched (higher is more specific) and
 // whether it matched at all.
 func matchPath(template, path string) (int, bool) {
-	st, sp := segments(template), segments(path)
+	return matchSegments(segments(template), segments(path))
+}
+
+// matchSegments is matchPath on split paths.
+func matchSegments(st, sp []string) (int, bool) {
 	literals := 0
 	for i, seg := range st {
 		if i >= len(sp) {

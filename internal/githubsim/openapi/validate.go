@@ -281,6 +281,13 @@ func pathParams(template, path string) []pathParam {
 // (fields present; "required" relaxed), and for errors GitHub's shape:
 // message and documentation_url, and errors[] for "Validation Failed".
 func (d *Description) CheckResponse(op *Operation, status int, body []byte) error {
+	_, err := d.checkResponse(op, status, body)
+	return err
+}
+
+// checkResponse is CheckResponse, also returning the decoded body (nil
+// when it is not JSON) for the caller's further checks.
+func (d *Description) checkResponse(op *Operation, status int, body []byte) (any, error) {
 	code := strconv.Itoa(status)
 	schema, declared := op.responses[code]
 	var errs []error
@@ -289,7 +296,7 @@ func (d *Description) CheckResponse(op *Operation, status int, body []byte) erro
 	}
 	switch {
 	case status == http.StatusNotModified:
-		return nil // a conditional GET: no body, any operation
+		return nil, nil // a conditional GET: no body, any operation
 	case status < http.StatusBadRequest && !declared:
 		bad("status not declared (declares %v)", op.Statuses)
 	case status >= http.StatusBadRequest:
@@ -297,18 +304,18 @@ func (d *Description) CheckResponse(op *Operation, status int, body []byte) erro
 			bad("%v", err)
 		}
 	}
-	if schema != nil {
-		inst, err := decodeJSON(body)
-		switch {
-		case err != nil:
+	inst, err := decodeJSON(body)
+	if err != nil {
+		inst = nil
+		if schema != nil {
 			bad("body is not JSON: %v", err)
-		default:
-			if err := schema.validate(inst); err != nil {
-				bad("body does not match the response schema: %s", oneLine(err))
-			}
+		}
+	} else if schema != nil {
+		if err := schema.validate(inst); err != nil {
+			bad("body does not match the response schema: %s", oneLine(err))
 		}
 	}
-	return errors.Join(errs...)
+	return inst, errors.Join(errs...)
 }
 
 // checkErrorShape checks an error body as GitHub writes them.
@@ -345,6 +352,10 @@ func RequireFields(body []byte, paths ...string) error {
 	if err := json.Unmarshal(body, &v); err != nil {
 		return fmt.Errorf("body is not JSON: %w", err)
 	}
+	return requireFields(v, paths)
+}
+
+func requireFields(v any, paths []string) error {
 	var errs []error
 	for _, p := range paths {
 		if missing := lookup(v, strings.ReplaceAll(p, "[]", ".[]"), ""); missing != "" {
