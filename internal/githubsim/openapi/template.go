@@ -29,8 +29,8 @@ func SameTemplate(a, b string) bool {
 	return true
 }
 
-// restParams are the parameters GitHub lets carry slashes when they end a
-// path: a git ref ("heads/feature/x"), a file path or a branch name.
+// restParam reports whether seg is a parameter GitHub lets carry slashes
+// when it ends a path: a git ref ("heads/feature/x"), a file path or a branch name.
 func restParam(seg string) bool {
 	switch strings.Trim(seg, "{}") {
 	case "ref", "path", "branch":
@@ -39,14 +39,9 @@ func restParam(seg string) bool {
 	return false
 }
 
-// matchPath matches a request path against a template. It returns the
-// number of literal segments matched (higher is more specific) and
-// whether it matched at all.
-func matchPath(template, path string) (int, bool) {
-	return matchSegments(segments(template), segments(path))
-}
-
-// matchSegments is matchPath on split paths.
+// matchSegments matches a request path against a template, both split
+// into segments. It returns the number of literal segments matched
+// (higher is more specific) and whether it matched at all.
 func matchSegments(st, sp []string) (int, bool) {
 	literals := 0
 	for i, seg := range st {
