@@ -32,6 +32,10 @@ type Description struct {
 	// operations ("POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues")
 	// its description does not have.
 	GHESLacks map[string][]string
+	// GHESDiffers maps a GHES version to the operations it has but whose
+	// parameters or request body differ from api.github.com's
+	// ("POST /app/installations/{installation_id}/access_tokens: request body").
+	GHESDiffers map[string][]string
 }
 
 // Operation is one REST operation: a method on a path template.
@@ -78,8 +82,9 @@ type rawDoc struct {
 	Info struct {
 		Version string `json:"version"`
 	} `json:"info"`
-	Paths     map[string]map[string]json.RawMessage `json:"paths"`
-	GHESLacks map[string][]string                   `json:"x-ghes-lacks"`
+	Paths       map[string]map[string]json.RawMessage `json:"paths"`
+	GHESLacks   map[string][]string                   `json:"x-ghes-lacks"`
+	GHESDiffers map[string][]string                   `json:"x-ghes-differs"`
 }
 
 type rawOperation struct {
@@ -116,7 +121,7 @@ func Parse(data []byte) (*Description, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Description{Version: raw.Info.Version, GHESLacks: raw.GHESLacks}
+	d := &Description{Version: raw.Info.Version, GHESLacks: raw.GHESLacks, GHESDiffers: raw.GHESDiffers}
 	for path, item := range raw.Paths {
 		var methods []string
 		if err := json.Unmarshal(item["x-methods"], &methods); err != nil {

@@ -130,3 +130,18 @@ func TestSameTemplate(t *testing.T) {
 	assert.False(t, SameTemplate("/repos/{owner}/{repo}/issues/{number}", "/repos/{owner}/{repo}/issues/comments"))
 	assert.False(t, SameTemplate("/repos/{owner}/{repo}/git/refs", "/repos/{owner}/{repo}/git/refs/{ref}"))
 }
+
+// What GHES takes otherwise than github.com, among the operations CogWorks
+// uses: only the installation token request, whose "permissions" object
+// names other permissions there (enterprise_administration, ...).
+// CogWorks sends {} (no permissions; TestAppAuthUsesInstallationToken),
+// which both accept. A new entry after
+// regenerating means a request CogWorks sends may be refused on GHES:
+// look at it before adding it here.
+func TestGHESTakesWhatGitHubComTakes(t *testing.T) {
+	d := loaded(t)
+	require.NotEmpty(t, d.GHESDiffers)
+	for version, differs := range d.GHESDiffers {
+		assert.Equal(t, []string{"POST /app/installations/{installation_id}/access_tokens: request body"}, differs, "GHES %s", version)
+	}
+}

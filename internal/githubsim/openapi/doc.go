@@ -6,7 +6,8 @@
 // from the npm package @octokit/openapi (MIT), cut down by ./gen to the
 // operations the simulator serves: their path and query parameters,
 // request-body and response schemas, every method GitHub serves on each
-// path, and which operations GitHub Enterprise Server versions lack.
+// path, and which operations GitHub Enterprise Server versions lack or
+// take otherwise.
 // Default parses and compiles it once per process.
 //
 // A Description matches a request to its operation (Match) and checks it

@@ -12,7 +12,7 @@
 //	go run ./gen -pkg $OCTOKIT_OPENAPI -out testdata/api.github.com.trimmed.json
 //
 // (-pkg reads generated/api.github.com.deref.json and every
-// generated/ghes-X.Y.json; -spec and -ghes VERSION=PATH name files
+// generated/ghes-X.Y.deref.json; -spec and -ghes VERSION=PATH name files
 // directly.)
 package main
 
@@ -95,17 +95,15 @@ func run(args []string, stderr io.Writer) error {
 	if ops, err = resolve(full, ops); err != nil {
 		return fmt.Errorf("trim %s: %w", opts.spec, err)
 	}
-	ghes := map[string][]string{}
+	ghes, differs := map[string][]string{}, map[string][]string{}
 	for version, path := range opts.ghes {
 		desc, err := readJSON(path)
 		if err != nil {
 			return err
 		}
-		lacks, err := lacking(desc, ops)
-		if err != nil {
+		if ghes[version], differs[version], err = compareGHES(full, desc, ops); err != nil {
 			return fmt.Errorf("ghes %s (%s): %w", version, path, err)
 		}
-		ghes[version] = lacks
 	}
 	trimmed["info"] = map[string]any{
 		"source":     "npm package @octokit/openapi@" + pkgVersion + ", generated/" + filepath.Base(opts.spec),
@@ -116,6 +114,7 @@ func run(args []string, stderr io.Writer) error {
 		"trimmed":    "only the operations the GitHub simulator serves; descriptions, examples and titles dropped; large shared schemas moved to components/schemas",
 	}
 	trimmed["x-ghes-lacks"] = ghes
+	trimmed["x-ghes-differs"] = differs
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -142,16 +141,14 @@ func (o *options) fromPackage() error {
 	if len(o.ghes) > 0 {
 		return nil
 	}
-	// The plain (not dereferenced) files: only their paths are read.
-	files, err := filepath.Glob(filepath.Join(gen, "ghes-*.json"))
+	// The dereferenced files, whose request schemas compare as they are.
+	files, err := filepath.Glob(filepath.Join(gen, "ghes-*.deref.json"))
 	if err != nil {
 		return fmt.Errorf("list GHES descriptions in %s: %w", gen, err)
 	}
 	for _, f := range files {
-		version, ok := strings.CutPrefix(strings.TrimSuffix(filepath.Base(f), ".json"), "ghes-")
-		if ok && !strings.HasSuffix(version, ".deref") {
-			o.ghes[version] = f
-		}
+		version := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "ghes-"), ".deref.json")
+		o.ghes[version] = f
 	}
 	return nil
 }
@@ -237,24 +234,55 @@ func resolve(full map[string]any, ops []op) ([]op, error) {
 	return out, nil
 }
 
-// lacking lists the operations of ops a (GHES) description does not have.
-func lacking(desc map[string]any, ops []op) ([]string, error) {
+// compareGHES lists the operations of ops a GHES description lacks, and
+// those it has whose parameters or request body differ from full's
+// ("METHOD /path: parameters", "...: request body"): what CogWorks sends
+// there might be refused.
+func compareGHES(full, desc map[string]any, ops []op) (lacks, differs []string, err error) {
 	paths, ok := desc["paths"].(map[string]any)
 	if !ok {
-		return nil, errors.New("no paths")
+		return nil, nil, errors.New("no paths")
 	}
-	lacks := []string{}
+	fullPaths, _ := full["paths"].(map[string]any)
+	lacks, differs = []string{}, []string{}
 	for _, o := range ops {
+		name := strings.ToUpper(o.method) + " " + o.path
 		key, err := findPath(paths, o)
+		var theirs map[string]any
 		if err == nil {
-			if item, _ := paths[key].(map[string]any); item[o.method] != nil {
-				continue
-			}
+			item, _ := paths[key].(map[string]any)
+			theirs, _ = item[o.method].(map[string]any)
 		}
-		lacks = append(lacks, strings.ToUpper(o.method)+" "+o.path)
+		if theirs == nil {
+			lacks = append(lacks, name)
+			continue
+		}
+		fullItem, _ := fullPaths[o.path].(map[string]any)
+		ours, _ := fullItem[o.method].(map[string]any)
+		a, b := requestShape(ours), requestShape(theirs)
+		if a["parameters"] != b["parameters"] {
+			differs = append(differs, name+": parameters")
+		}
+		if a["requestBody"] != b["requestBody"] {
+			differs = append(differs, name+": request body")
+		}
 	}
 	sort.Strings(lacks)
-	return lacks, nil
+	sort.Strings(differs)
+	return lacks, differs, nil
+}
+
+// requestShape is the canonical JSON of what an operation accepts, prose
+// dropped: its parameters and its request body.
+func requestShape(operation map[string]any) map[string]string {
+	in := &interner{min: -1, schemas: map[string]any{}, byJSON: map[string]string{}}
+	t := trimOperation(operation, in)
+	out := map[string]string{}
+	for _, k := range []string{"parameters", "requestBody"} {
+		b, _ := json.Marshal(t[k]) // maps of JSON values always marshal
+		out[k] = string(b)
+	}
+	return out
 }
 
 var httpMethods = []string{"get", "put", "post", "delete", "patch", "head", "options"}

@@ -74,12 +74,19 @@ func TestTrimRefusesAnOperationGitHubDoesNotHave(t *testing.T) {
 	assert.ErrorContains(t, err, "no path like")
 }
 
-func TestLackingListsWhatAnEnterpriseDescriptionHasNot(t *testing.T) {
-	lacks, err := lacking(miniDoc(t), []op{
+func TestCompareGHESListsWhatAnEnterpriseDescriptionLacksOrTakesOtherwise(t *testing.T) {
+	full, ghes := miniDoc(t), miniDoc(t)
+	item := ghes["paths"].(map[string]any)["/repos/{owner}/{repo}/issues/{issue_number}"].(map[string]any)
+	patch := item["patch"].(map[string]any)
+	patch["requestBody"].(map[string]any)["required"] = false
+	patch["description"] = "prose differs, which does not count"
+	lacks, differs, err := compareGHES(full, ghes, []op{
 		{"get", "/repos/{owner}/{repo}/issues/{issue_number}"},
+		{"patch", "/repos/{owner}/{repo}/issues/{issue_number}"},
 		{"post", "/repos/{owner}/{repo}/issues/{issue_number}"},
 		{"get", "/repos/{owner}/{repo}/issues/{issue_number}/sub_issues"},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues", "POST /repos/{owner}/{repo}/issues/{issue_number}"}, lacks)
+	assert.Equal(t, []string{"PATCH /repos/{owner}/{repo}/issues/{issue_number}: request body"}, differs)
 }

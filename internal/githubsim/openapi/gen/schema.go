@@ -23,12 +23,15 @@ const internMin = 1024
 // interner moves large shared schemas to components/schemas, named after
 // their titles.
 type interner struct {
+	// min is the encoded size from which a schema is interned (below 0:
+	// never).
+	min     int
 	schemas map[string]any
 	byJSON  map[string]string
 }
 
 func newInterner() *interner {
-	return &interner{schemas: map[string]any{}, byJSON: map[string]string{}}
+	return &interner{min: internMin, schemas: map[string]any{}, byJSON: map[string]string{}}
 }
 
 var nonName = regexp.MustCompile(`[^a-z0-9]+`)
@@ -55,11 +58,11 @@ func (in *interner) schema(s any) any {
 			out[k] = in.schema(val)
 		}
 		title, _ := v["title"].(string)
-		if title == "" {
+		if title == "" || in.min < 0 {
 			return out
 		}
 		b, err := json.Marshal(out)
-		if err != nil || len(b) < internMin {
+		if err != nil || len(b) < in.min {
 			return out
 		}
 		return map[string]any{"$ref": "#/components/schemas/" + in.name(title, string(b), out)}
