@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/githubsim/openapi"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -43,6 +45,28 @@ func TestPlanningOnEnterpriseServerWithoutSubIssues(t *testing.T) {
 		require.True(t, ok)
 		assert.Contains(t, is.Body, fmt.Sprintf("<!-- cogworks:swi=%d/%s -->", f.issue, r.ID))
 	}
+
+	// Checked against GHES 3.17's own OpenAPI description: the planning
+	// run tried what 3.17 lacks only to meet its 404, and everything that
+	// succeeded is an operation 3.17 has.
+	d, err := openapi.Default()
+	require.NoError(t, err)
+	lacks := d.GHESLacks["3.17"]
+	require.NotEmpty(t, lacks)
+	tried := 0
+	for _, r := range f.env.Sim.Requests() {
+		op, ok := d.Match(r.Method, r.Path)
+		if !ok {
+			continue // GraphQL
+		}
+		if slices.Contains(lacks, op.Key()) {
+			tried++
+			assert.Equal(t, http.StatusNotFound, r.Status, "GHES 3.17 has no %s", op)
+		} else {
+			assert.Less(t, r.Status, http.StatusBadRequest, "%s %s", r.Method, r.Path)
+		}
+	}
+	assert.NotZero(t, tried, "the run found out that sub-issues are missing")
 
 	again := f.planningSnapshot(t)
 	f.env.Sim.ResetRequests()

@@ -45,6 +45,10 @@ type DemoOptions struct {
 	// OneSWI plans one sub-work-item (the codec) instead of two: the
 	// smallest whole pipeline, whose requests the budget tests count.
 	OneSWI bool
+	// SimOptions configure the GitHub simulator further (tests keep its
+	// answers with githubsim.WithResponseLog to check them against
+	// GitHub's OpenAPI description).
+	SimOptions []githubsim.Option
 }
 
 // DemoReport is what a demo run produced, for the summary and for tests.
@@ -154,7 +158,7 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	if opts.Clock != nil {
 		simOpts = append(simOpts, githubsim.WithClock(opts.Clock))
 	}
-	sim := githubsim.New(simOpts...)
+	sim := githubsim.New(append(simOpts, opts.SimOptions...)...)
 	url, err := sim.Listen(opts.Listen)
 	if err != nil {
 		return nil, cleanup, fmt.Errorf("start GitHub simulator: %w", err)

@@ -24,6 +24,7 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -232,7 +233,7 @@ func runCrashableDemo(t *testing.T, out io.Writer, tr http.RoundTripper, clock f
 	t.Helper()
 	f := &Factory{IO: IOStreams{Out: out, ErrOut: out}, Getenv: func(string) string { return "" }}
 	report, cleanup, err := RunDemo(context.Background(), f, &DemoOptions{Listen: "127.0.0.1:0", MaxRounds: 30, Transport: tr, Clock: clock,
-		Retry: github.RetryPolicy{MaxRetries: -1}, WrapDomain: replay.wrap})
+		Retry: github.RetryPolicy{MaxRetries: -1}, WrapDomain: replay.wrap, SimOptions: []githubsim.Option{githubsim.WithResponseLog()}})
 	t.Cleanup(cleanup)
 	return report, err
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/githubsim/openapi"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -33,9 +34,16 @@ func TestDemoPipeline(t *testing.T) {
 	report, err := runCrashableDemo(t, &out, counter, nil, replay)
 	require.NoError(t, err, out.String())
 	want := capturePipeline(t, report)
+	logs := report.Sim.Requests() // before checkDemoCompleted resets the log
 
 	t.Run("completes as a user sees it", func(t *testing.T) {
 		checkDemoCompleted(t, report, out.String())
+	})
+	t.Run("every request and answer is as GitHub's OpenAPI description has it", func(t *testing.T) {
+		d, err := openapi.Default()
+		require.NoError(t, err)
+		require.NotEmpty(t, logs)
+		require.NoError(t, d.CheckLog(logs))
 	})
 	t.Run("recovers from a crash at any write", func(t *testing.T) {
 		if testing.Short() {

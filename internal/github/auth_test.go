@@ -6,6 +6,7 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
+	"io"
 	"net/http"
 	"runtime"
 	"strings"
@@ -34,6 +35,9 @@ func TestAppAuthUsesInstallationToken(t *testing.T) {
 		auth := r.Header.Get("Authorization")
 		assert.True(t, strings.HasPrefix(auth, "Bearer "), "token request is signed with the App JWT, got %q", auth)
 		assert.Equal(t, 3, strings.Count(strings.TrimPrefix(auth, "Bearer "), ".")+1, "a JWT has three parts")
+		body, err := io.ReadAll(r.Body)
+		assert.NoError(t, err)
+		assert.JSONEq(t, `{}`, string(body), "GitHub's description states an optional object, not null")
 		writeJSON(t, w, 201, map[string]any{"token": "ghs_installation", "expires_at": time.Now().Add(time.Hour).Format(time.RFC3339)})
 	})
 	mux.HandleFunc("GET /api/v3/repos/o/r/issues/1", func(w http.ResponseWriter, r *http.Request) {

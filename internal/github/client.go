@@ -13,6 +13,8 @@ import (
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	gh "github.com/google/go-github/v62/github"
+	// ghinstallation's option types are go-github v88's.
+	ghtoken "github.com/google/go-github/v88/github"
 
 	"github.com/cogworks/cogworks/internal/retry"
 	"github.com/cogworks/cogworks/internal/secrets"
@@ -163,6 +165,9 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 			// ghinstallation's parse errors do not include key material.
 			return nil, fmt.Errorf("github App %d auth: %w", opts.App.AppID, err)
 		}
+		// Without options ghinstallation posts the body "null" (a typed nil
+		// it encodes); GitHub's description states an optional object.
+		app.InstallationTokenOptions = &ghtoken.InstallationTokenOptions{}
 		chain = app
 	}
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -175,33 +176,66 @@ func (c *Client) CreateReaction(ctx context.Context, repo Repo, commentID int64,
 	return convertError(fmt.Sprintf("react %s to comment %d in %s", content, commentID, repo), err)
 }
 
+// labelsBody is the body of the add- and set-labels requests in the
+// form GitHub's OpenAPI description states ({"labels": [...]}, at least
+// one). go-github v62 sends a bare array, which GitHub's description does
+// not list (docs/github-conformance.md).
+type labelsBody struct {
+	Labels []string `json:"labels"`
+}
+
 // AddLabels adds labels to an issue or PR.
 func (c *Client) AddLabels(ctx context.Context, repo Repo, number int, labels ...string) error {
 	if err := c.manifest.Check(OpWriteLabels); err != nil {
 		return err
 	}
-	_, _, err := c.gh.Issues.AddLabelsToIssue(ctx, repo.Owner, repo.Name, number, labels)
-	return convertError(fmt.Sprintf("add labels %q to %s#%d", labels, repo, number), err)
+	what := fmt.Sprintf("add labels %q to %s#%d", labels, repo, number)
+	if len(labels) == 0 {
+		return nil
+	}
+	req, err := c.gh.NewRequest(http.MethodPost, issueLabelsURL(repo, number), labelsBody{Labels: labels})
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	_, err = c.gh.Do(ctx, req, nil)
+	return convertError(what, err)
 }
 
 // SetLabels replaces the issue's labels with labels in one request and
-// returns the labels the issue carries afterwards.
+// returns the labels the issue carries afterwards. No labels is GitHub's
+// "remove all labels" (DELETE): its description refuses an empty list.
 func (c *Client) SetLabels(ctx context.Context, repo Repo, number int, labels []string) ([]string, error) {
 	if err := c.manifest.Check(OpWriteLabels); err != nil {
 		return nil, err
 	}
-	if labels == nil {
-		labels = []string{} // an empty JSON array, not null: "remove every label"
+	what := fmt.Sprintf("set labels of %s#%d", repo, number)
+	if len(labels) == 0 {
+		req, err := c.gh.NewRequest(http.MethodDelete, issueLabelsURL(repo, number), nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		if _, err := c.gh.Do(ctx, req, nil); err != nil {
+			return nil, convertError(what, err)
+		}
+		return []string{}, nil
 	}
-	got, _, err := c.gh.Issues.ReplaceLabelsForIssue(ctx, repo.Owner, repo.Name, number, labels)
+	req, err := c.gh.NewRequest(http.MethodPut, issueLabelsURL(repo, number), labelsBody{Labels: labels})
 	if err != nil {
-		return nil, convertError(fmt.Sprintf("set labels of %s#%d", repo, number), err)
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	var got []*gh.Label
+	if _, err := c.gh.Do(ctx, req, &got); err != nil {
+		return nil, convertError(what, err)
 	}
 	names := make([]string, 0, len(got))
 	for _, l := range got {
 		names = append(names, l.GetName())
 	}
 	return names, nil
+}
+
+func issueLabelsURL(repo Repo, number int) string {
+	return fmt.Sprintf("repos/%s/%s/issues/%d/labels", url.PathEscape(repo.Owner), url.PathEscape(repo.Name), number)
 }
 
 // RemoveLabel removes a label; a label the issue does not carry yields an

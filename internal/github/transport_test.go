@@ -148,7 +148,7 @@ func TestServerErrorRetriedThenSucceeds(t *testing.T) {
 	assert.EqualValues(t, 3, c.Requests())
 	require.Len(t, bodies, 3)
 	assert.Equal(t, bodies[0], bodies[2], "POST body is replayed on retry")
-	assert.JSONEq(t, `["cogworks:run"]`, bodies[2])
+	assert.JSONEq(t, `{"labels":["cogworks:run"]}`, bodies[2], "the form GitHub's description states")
 	waits := rec.recorded()
 	require.Len(t, waits, 2)
 	assert.InDelta(t, float64(750*time.Millisecond), float64(waits[0]), float64(250*time.Millisecond), "attempt 1 backoff in [0.5s,1s]")

@@ -53,9 +53,19 @@
 // and Remaining 0 until the window resets. Successful GETs carry an ETag;
 // If-None-Match with a matching tag yields 304 without consuming the budget.
 // Injected faults (InjectFault) take precedence over everything else.
-// Errors use GitHub's shapes: 404 {"message":"Not Found",...} and 422
-// {"message":"Validation Failed","errors":[...]}. Every request, including
-// faulted, rate-limited and 304 ones, is recorded in the request log.
+// Errors use GitHub's shapes: 404 {"message":"Not Found",...}, 422
+// {"message":"Validation Failed","errors":[...]} and, for a body GitHub's
+// schema refuses, 422 {"message":"Invalid request.\n\n..."}. Every
+// request, including faulted, rate-limited and 304 ones, is recorded in
+// the request log with its query and body (and its answer
+// WithResponseLog; WithObserver sees each as it is served).
+//
+// # GitHub's description
+//
+// Every route is an operation of GitHub's REST OpenAPI description
+// (Routes names them), and what GitHub does not serve is 404: package
+// openapi checks the routes, the refusals and the answers against the
+// description (docs/github-conformance.md).
 //
 // # Concurrency
 //

@@ -35,30 +35,9 @@ func (c *call) sortedRefs(prefix string) []string {
 	return out
 }
 
-// listRefs serves GET git/refs and git/refs/{prefix}: one object for an exact
-// match, an array for a prefix match, 404 otherwise.
-func (s *Server) listRefs(c *call) {
-	want := c.r.PathValue("ref")
-	if want != "" {
-		full := "refs/" + want
-		if sha, ok := c.repo.refs[full]; ok {
-			c.json(http.StatusOK, c.refJSON(full, sha))
-			return
-		}
-	}
-	refs := c.sortedRefs("refs/" + want)
-	if len(refs) == 0 {
-		c.notFound()
-		return
-	}
-	lo, hi := c.paginate(len(refs))
-	out := []any{}
-	for _, ref := range refs[lo:hi] {
-		out = append(out, c.refJSON(ref, c.repo.refs[ref]))
-	}
-	c.json(http.StatusOK, out)
-}
-
+// matchingRefs serves GET git/matching-refs/{prefix}: every ref under
+// refs/{prefix}, possibly none. (GitHub's description has no GET git/refs
+// listing; matching-refs replaced it.)
 func (s *Server) matchingRefs(c *call) {
 	out := []any{}
 	for _, ref := range c.sortedRefs("refs/" + c.r.PathValue("ref")) {
@@ -295,6 +274,10 @@ func (s *Server) createTree(c *call) {
 		} `json:"tree"`
 	}
 	if !c.decode(&req) {
+		return
+	}
+	if req.Tree == nil {
+		c.missingField("tree")
 		return
 	}
 	flat := map[string]flatEntry{}

@@ -108,7 +108,7 @@ func TestRefListingBranchesAndBlobs(t *testing.T) {
 	f.srv.SeedFiles(full, "cogworks/1/spec", map[string]string{"a": "a"})
 	f.srv.SeedFiles(full, "cogworks/1/plan", map[string]string{"b": "b"})
 
-	req, err := f.client.NewRequest("GET", "repos/acme/widgets/git/refs/heads/cogworks", nil)
+	req, err := f.client.NewRequest("GET", "repos/acme/widgets/git/matching-refs/heads/cogworks", nil)
 	require.NoError(t, err)
 	var refs []*github.Reference
 	_, err = f.client.Do(c, req, &refs)

@@ -68,6 +68,7 @@ func (c *call) pullJSON(pr *pull) map[string]any {
 	m["merge_commit_sha"] = nilIfEmpty(pr.mergeCommit)
 	m["mergeable"] = !pr.merged && is.state == "open"
 	m["mergeable_state"] = "clean"
+	m["merged_by"] = nil // GitHub sends null until merged
 	if pr.mergedBy != "" {
 		m["merged_by"] = c.userJSON(pr.mergedBy)
 	}
@@ -282,13 +283,19 @@ var reviewStates = map[string]string{
 }
 
 func (c *call) reviewJSON(rv *review) map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		"id": rv.id, "node_id": nodeID("PRR", rv.id), "user": c.userJSON(rv.author), "body": rv.body,
-		"state": rv.state, "commit_id": rv.commitID, "submitted_at": tsOrNil(rv.submitted),
+		"state": rv.state, "commit_id": rv.commitID,
 		"html_url":           "https://github.com/" + c.repo.fullName() + "/pull/" + itoa(rv.pull) + "#pullrequestreview-" + strconv.FormatInt(rv.id, 10),
 		"pull_request_url":   c.repoURL() + "/pulls/" + itoa(rv.pull),
 		"author_association": c.association(rv.author),
 	}
+	// A pending review has no submitted_at; GitHub leaves the key out
+	// (its schema has it a string, never null).
+	if !rv.submitted.IsZero() {
+		m["submitted_at"] = ts(rv.submitted)
+	}
+	return m
 }
 
 func (c *call) reviewCommentJSON(rc *reviewComment) map[string]any {

@@ -5,7 +5,9 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -148,13 +150,61 @@ func (c *call) message(status int, msg string) { writeMessage(c.w, status, msg) 
 func (c *call) notFound()                      { writeNotFound(c.w) }
 func (c *call) invalid(errs ...fieldError)     { writeValidation(c.w, errs...) }
 
-// decode reads the JSON body into v, answering 400 on malformed JSON.
+// decode reads the JSON body into v, answering 400 on malformed JSON
+// and, as GitHub does for a body its schema refuses, 422 "Invalid
+// request" on a field of the wrong type.
 func (c *call) decode(v any) bool {
-	if err := json.NewDecoder(c.r.Body).Decode(v); err != nil {
-		c.message(http.StatusBadRequest, "Problems parsing JSON")
-		return false
+	raw, err := io.ReadAll(c.r.Body)
+	if err == nil {
+		err = json.Unmarshal(raw, v)
 	}
-	return true
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &typeErr) && typeErr.Field != "":
+		c.message(http.StatusUnprocessableEntity, fmt.Sprintf("Invalid request.\n\nFor 'properties/%s', %s is not %s.",
+			typeErr.Field, fieldValue(raw, typeErr.Field, typeErr.Value), article(typeErr.Type.Kind().String())))
+	default:
+		c.message(http.StatusBadRequest, "Problems parsing JSON")
+	}
+	return false
+}
+
+// fieldValue is the JSON text of a top-level field of body, as GitHub
+// quotes it in a schema error (def when it cannot be found).
+func fieldValue(body []byte, field, def string) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return def
+	}
+	if v, ok := top[field]; ok {
+		return string(v)
+	}
+	return def
+}
+
+// missingField answers 422 as GitHub does for a body without a field its
+// schema requires.
+func (c *call) missingField(name string) {
+	c.message(http.StatusUnprocessableEntity, fmt.Sprintf("Invalid request.\n\n%q wasn't supplied.", name))
+}
+
+// article names a Go kind as GitHub's schema errors name JSON types.
+func article(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "int", "int64", "int32", "uint", "uint64":
+		return "an integer"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct", "ptr":
+		return "an object"
+	}
+	return "a " + kind
 }
 
 func (c *call) intPath(name string) (int, bool) {

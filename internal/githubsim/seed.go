@@ -72,9 +72,17 @@ type ReviewComment struct {
 type RequestLog struct {
 	Method string
 	Path   string
-	Query  string
+	Query  string // raw query string, as sent
+	// Body is the request body as sent (nil when there was none).
+	Body   []byte
 	Status int
 	Time   time.Time
+	// Response is the response body, recorded only on a server built
+	// WithResponseLog (the OpenAPI conformance tests read it).
+	Response []byte
+	// Faulted is set when an injected fault (InjectFault) answered: the
+	// answer is the test's, not the simulator's.
+	Faulted bool
 }
 
 // CreateRepo creates owner/name (public) with defaultBranch pointing at an

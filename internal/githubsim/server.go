@@ -1,8 +1,10 @@
 package githubsim
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -21,6 +23,20 @@ type Option func(*Server)
 // time.Now. It drives every timestamp, commit date and rate-limit window.
 func WithClock(now func() time.Time) Option {
 	return func(s *Server) { s.now = now }
+}
+
+// WithResponseLog makes the request log keep every response body too
+// (RequestLog.Response), for tests that check what the simulator answered.
+func WithResponseLog() Option {
+	return func(s *Server) { s.logResponses = true }
+}
+
+// WithObserver makes the server call observe with every request it
+// logs, response body included, after serving it (concurrently, when
+// requests are): unlike Requests, nothing a test does to the log
+// (ResetRequests) hides a request from it.
+func WithObserver(observe func(RequestLog)) Option {
+	return func(s *Server) { s.observe = observe }
 }
 
 // WithRateLimit sets the core rate-limit budget per window (default 5000).
@@ -70,6 +86,13 @@ type Server struct {
 	incompleteSearches int
 	// enterprise is the GHES version served ("" for github.com).
 	enterprise string
+	// logResponses keeps response bodies in the request log.
+	logResponses bool
+	// observe sees every logged request (WithObserver).
+	observe func(RequestLog)
+
+	// routeTable lists the registered routes (Routes).
+	routeTable []Route
 
 	httpSrv *http.Server
 }
@@ -196,23 +219,42 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(path, "/search/") {
 		resource = resourceSearch
 	}
+	var body []byte
+	if r.Body != nil {
+		// Read up front so the log keeps what was sent; handlers read the copy.
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeMessage(w, http.StatusBadRequest, "Problems reading the request body")
+			return
+		}
+		if len(b) > 0 {
+			body = b
+		}
+		r2.Body = io.NopCloser(bytes.NewReader(b))
+	}
 	rec := newRecorder()
 	start := s.now()
 
-	status := s.dispatch(rec, r2, resource)
+	status, faulted := s.dispatch(rec, r2, resource)
 
 	s.metaMu.Lock()
 	s.reqSeq++
-	s.requests = append(s.requests, RequestLog{
-		Method: r.Method, Path: path, Query: r.URL.RawQuery, Status: status, Time: start,
-	})
+	entry := RequestLog{Method: r.Method, Path: path, Query: r.URL.RawQuery, Body: body, Status: status, Time: start, Faulted: faulted}
+	if (s.logResponses || s.observe != nil) && status != http.StatusNotModified && status != http.StatusNoContent {
+		entry.Response = bytes.Clone(rec.body.Bytes())
+	}
+	s.requests = append(s.requests, entry)
+	observe := s.observe
 	s.metaMu.Unlock()
+	if observe != nil {
+		observe(entry)
+	}
 	rec.flush(w)
 }
 
 // dispatch runs faults, rate limits, routing and ETag handling into rec and
-// returns the final status code.
-func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
+// returns the final status code, and whether an injected fault answered.
+func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) (int, bool) {
 	rec.Header().Set("X-GitHub-Request-Id", s.requestID())
 	rec.Header().Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 	rec.Header().Set("X-GitHub-Media-Type", "github.v3; format=json")
@@ -227,13 +269,13 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 		}
 		if f.Status != 0 {
 			s.rateHeaders(rec.Header(), resource, false)
-			return f.write(rec)
+			return f.write(rec), true
 		}
 	}
 	resource = s.rateResource(r, resource)
 	if limited, wait := s.secondaryLimited(r); limited {
 		s.rateHeaders(rec.Header(), resource, false)
-		return writeSecondaryLimit(rec, wait)
+		return writeSecondaryLimit(rec, wait), false
 	}
 	if exhausted := s.rateExhausted(resource); exhausted {
 		s.rateHeaders(rec.Header(), resource, false)
@@ -241,14 +283,14 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			"message":           "API rate limit exceeded for user ID 1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
 			"documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting",
 		})
-		return http.StatusForbidden
+		return http.StatusForbidden, false
 	}
 
 	if s.enterprise != "" {
 		rec.Header().Set("X-GitHub-Enterprise-Version", s.enterprise)
 	}
 	// Handler only finds the pattern; ServeHTTP also sets path values.
-	if _, pattern := s.mux.Handler(r); pattern == "" || s.enterpriseLacks(r.URL.Path) {
+	if _, pattern := s.mux.Handler(r); pattern == "" || emptyRest(pattern, r.URL.Path) || s.enterpriseLacks(r.URL.Path) {
 		writeNotFound(rec)
 	} else {
 		s.mux.ServeHTTP(rec, r)
@@ -262,13 +304,13 @@ func (s *Server) dispatch(rec *recorder, r *http.Request, resource string) int {
 			s.rateHeaders(rec.Header(), resource, false)
 			rec.body.Reset()
 			rec.status = http.StatusNotModified
-			return rec.status
+			return rec.status, false
 		}
 	}
 	// Like GitHub, GET /rate_limit does not count against the limit, nor
 	// do archive downloads (codeload is not the API).
 	s.rateHeaders(rec.Header(), resource, r.URL.Path != "/rate_limit" && !strings.HasPrefix(r.URL.Path, codeloadPrefix))
-	return rec.status
+	return rec.status, false
 }
 
 func (s *Server) requestID() string {
@@ -277,80 +319,24 @@ func (s *Server) requestID() string {
 	return fmt.Sprintf("SIM0:%04X:%06X", s.reqSeq%0xFFFF, s.reqSeq+1)
 }
 
-// routes registers every endpoint on the internal mux.
-func (s *Server) routes() {
-	m := s.mux
-	const rp = "/repos/{owner}/{repo}"
-	m.HandleFunc("GET /user", s.handleUser)
-	m.HandleFunc("POST /graphql", s.handleGraphQL)
-	m.HandleFunc("POST /api/graphql", s.handleGraphQL)
-	m.HandleFunc("GET /users/{login}", s.handleGetUser)
-	m.HandleFunc("GET /rate_limit", s.handleRateLimit)
-	m.HandleFunc("GET /app", s.handleGetApp)
-	m.HandleFunc("POST /app/installations/{id}/access_tokens", s.handleInstallationToken)
-	m.HandleFunc("GET "+rp, s.repoHandler(s.getRepo))
-
-	m.HandleFunc("GET "+rp+"/labels", s.repoHandler(s.listRepoLabels))
-	m.HandleFunc("POST "+rp+"/labels", s.repoHandler(s.createRepoLabel))
-	m.HandleFunc("GET "+rp+"/labels/{name}", s.repoHandler(s.getRepoLabel))
-	m.HandleFunc("PATCH "+rp+"/labels/{name}", s.repoHandler(s.editRepoLabel))
-	m.HandleFunc("DELETE "+rp+"/labels/{name}", s.repoHandler(s.deleteRepoLabel))
-
-	m.HandleFunc("GET "+rp+"/issues", s.repoHandler(s.listIssues))
-	m.HandleFunc("POST "+rp+"/issues", s.repoHandler(s.createIssue))
-	m.HandleFunc("GET "+rp+"/issues/{number}", s.repoHandler(s.getIssue))
-	m.HandleFunc("PATCH "+rp+"/issues/{number}", s.repoHandler(s.editIssue))
-	m.HandleFunc("POST "+rp+"/issues/{number}/labels", s.repoHandler(s.addIssueLabels))
-	m.HandleFunc("PUT "+rp+"/issues/{number}/labels", s.repoHandler(s.setIssueLabels))
-	m.HandleFunc("DELETE "+rp+"/issues/{number}/labels/{name}", s.repoHandler(s.removeIssueLabel))
-	m.HandleFunc("POST "+rp+"/issues/{number}/comments", s.repoHandler(s.createComment))
-	m.HandleFunc("GET "+rp+"/issues/comments", s.repoHandler(s.listRepoComments))
-	m.HandleFunc("PATCH "+rp+"/issues/comments/{id}", s.repoHandler(s.editComment))
-	m.HandleFunc("POST "+rp+"/issues/comments/{id}/reactions", s.repoHandler(s.createReaction))
-	m.HandleFunc("POST "+rp+"/issues/{number}/sub_issues", s.repoHandler(s.addSubIssue))
-
-	// issues/comments/{id} and issues/{number}/<sub> overlap, so they share
-	// one dispatcher per method.
-	m.HandleFunc("GET "+rp+"/issues/{a}/{b}", s.repoHandler(s.issuesTwoSegments(map[string]func(*call){
-		"labels": s.listIssueLabels, "comments": s.listComments, "events": s.listEvents,
-		"sub_issues": s.listSubIssues,
-	}, s.getComment)))
-	m.HandleFunc("DELETE "+rp+"/issues/{a}/{b}", s.repoHandler(s.issuesTwoSegments(map[string]func(*call){
-		"labels": s.clearIssueLabels, "sub_issue": s.removeSubIssue,
-	}, s.deleteComment)))
-	m.HandleFunc("GET "+rp+"/collaborators/{user}/permission", s.repoHandler(s.getPermission))
-	m.HandleFunc("GET "+rp+"/collaborators/{user}", s.repoHandler(s.isCollaborator))
-	m.HandleFunc("GET /search/issues", s.handleSearchIssues)
-
-	m.HandleFunc("GET "+rp+"/pulls", s.repoHandler(s.listPulls))
-	m.HandleFunc("POST "+rp+"/pulls", s.repoHandler(s.createPull))
-	m.HandleFunc("GET "+rp+"/pulls/{number}", s.repoHandler(s.getPull))
-	m.HandleFunc("PATCH "+rp+"/pulls/{number}", s.repoHandler(s.editPull))
-	m.HandleFunc("PUT "+rp+"/pulls/{number}/merge", s.repoHandler(s.mergePull))
-	m.HandleFunc("GET "+rp+"/pulls/{number}/reviews", s.repoHandler(s.listReviews))
-	m.HandleFunc("POST "+rp+"/pulls/{number}/reviews", s.repoHandler(s.createReview))
-	m.HandleFunc("GET "+rp+"/pulls/{number}/comments", s.repoHandler(s.listReviewComments))
-	m.HandleFunc("GET "+rp+"/pulls/{number}/files", s.repoHandler(s.listPullFiles))
-
-	m.HandleFunc("GET "+rp+"/git/refs", s.repoHandler(s.listRefs))
-	m.HandleFunc("GET "+rp+"/git/refs/{ref...}", s.repoHandler(s.listRefs))
-	m.HandleFunc("GET "+rp+"/git/matching-refs/{ref...}", s.repoHandler(s.matchingRefs))
-	m.HandleFunc("GET "+rp+"/git/ref/{ref...}", s.repoHandler(s.getRef))
-	m.HandleFunc("POST "+rp+"/git/refs", s.repoHandler(s.createRef))
-	m.HandleFunc("PATCH "+rp+"/git/refs/{ref...}", s.repoHandler(s.updateRef))
-	m.HandleFunc("DELETE "+rp+"/git/refs/{ref...}", s.repoHandler(s.deleteRef))
-	m.HandleFunc("GET "+rp+"/git/commits/{sha}", s.repoHandler(s.getCommit))
-	m.HandleFunc("POST "+rp+"/git/commits", s.repoHandler(s.createCommit))
-	m.HandleFunc("GET "+rp+"/git/trees/{sha}", s.repoHandler(s.getTree))
-	m.HandleFunc("POST "+rp+"/git/trees", s.repoHandler(s.createTree))
-	m.HandleFunc("GET "+rp+"/git/blobs/{sha}", s.repoHandler(s.getBlob))
-	m.HandleFunc("POST "+rp+"/git/blobs", s.repoHandler(s.createBlob))
-	m.HandleFunc("GET "+rp+"/actions/permissions/workflow", s.repoHandler(s.getWorkflowPermissions))
-	m.HandleFunc("GET "+rp+"/branches", s.repoHandler(s.listBranches))
-	m.HandleFunc("GET "+rp+"/branches/{branch...}", s.repoHandler(s.getBranch))
-	m.HandleFunc("GET "+rp+"/contents/{path...}", s.repoHandler(s.getContents))
-	m.HandleFunc("GET "+rp+"/tarball/{ref...}", s.repoHandler(s.getTarball))
-	m.HandleFunc("GET "+codeloadPrefix+"{owner}/{repo}/legacy.tar.gz/{sha}", s.repoHandler(s.getCodeload))
-	m.HandleFunc("PUT "+rp+"/contents/{path...}", s.repoHandler(s.putContents))
-	m.HandleFunc("DELETE "+rp+"/contents/{path...}", s.repoHandler(s.deleteContents))
+// emptyRest reports whether path matched a pattern ending in a "{x...}"
+// wildcard with nothing for it (".../git/refs" or ".../git/refs/", which
+// net/http would redirect or serve): GitHub has no such operation and
+// answers 404. The contents API is the exception: an empty path is the
+// repository's root directory.
+func emptyRest(pattern, path string) bool {
+	_, p, _ := strings.Cut(pattern, " ")
+	if !strings.HasSuffix(p, "...}") || strings.HasSuffix(p, "{path...}") {
+		return false
+	}
+	// The wildcard starts after the pattern's last slash.
+	rest := path
+	for range strings.Count(p, "/") {
+		_, after, ok := strings.Cut(rest, "/")
+		if !ok {
+			return true
+		}
+		rest = after
+	}
+	return rest == ""
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/githubsim/openapi"
 )
 
 // Repo is the repository every fixture seeds.
@@ -67,12 +68,14 @@ type Env struct {
 func New(t testing.TB, opts ...githubsim.Option) *Env {
 	t.Helper()
 	clock := NewClock()
-	sim := githubsim.New(append([]githubsim.Option{githubsim.WithClock(clock.Now)}, opts...)...)
+	traffic := &trafficLog{}
+	sim := githubsim.New(append([]githubsim.Option{githubsim.WithClock(clock.Now), githubsim.WithObserver(traffic.add)}, opts...)...)
 	url, err := sim.Listen("127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("start the GitHub simulator: %v", err)
 	}
 	t.Cleanup(sim.Close)
+	t.Cleanup(func() { checkConformance(t, traffic.all()) })
 	sim.AddToken(Token, Bot)
 	sim.CreateRepo(Repo.Owner, Repo.Name, "main")
 	sim.SeedFiles(Repo.String(), "main", map[string]string{"README.md": "# widgets\n", "go.mod": "module example.com/widgets\n\ngo 1.22\n"})
@@ -86,6 +89,41 @@ func New(t testing.TB, opts ...githubsim.Option) *Env {
 	})
 	require.NoError(t, err)
 	return &Env{Sim: sim, Client: client, Clock: clock, URL: url}
+}
+
+// trafficLog keeps every request a fixture's simulator served, whatever
+// the test does to the simulator's own log.
+type trafficLog struct {
+	mu   sync.Mutex
+	logs []githubsim.RequestLog
+}
+
+func (l *trafficLog) add(r githubsim.RequestLog) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.logs = append(l.logs, r)
+}
+
+func (l *trafficLog) all() []githubsim.RequestLog {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]githubsim.RequestLog(nil), l.logs...)
+}
+
+// checkConformance checks every request the test sent to the simulator,
+// and every answer, against GitHub's OpenAPI description (package
+// openapi): the tests that use this fixture are the realistic traffic
+// docs/github-conformance.md speaks of.
+func checkConformance(t testing.TB, logs []githubsim.RequestLog) {
+	t.Helper()
+	d, err := openapi.Default()
+	if err != nil {
+		t.Errorf("load GitHub's OpenAPI description: %v", err)
+		return
+	}
+	if err := d.CheckLog(logs); err != nil {
+		t.Errorf("GitHub traffic that GitHub's OpenAPI description does not allow:\n%v", err)
+	}
 }
 
 // NewClient returns another client for the same simulator whose requests
