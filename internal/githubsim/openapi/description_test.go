@@ -5,6 +5,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/githubsim"
 )
 
 func loaded(t *testing.T) *Description {
@@ -143,5 +145,18 @@ func TestGHESTakesWhatGitHubComTakes(t *testing.T) {
 	require.NotEmpty(t, d.GHESDiffers)
 	for version, differs := range d.GHESDiffers {
 		assert.Equal(t, []string{"POST /app/installations/{installation_id}/access_tokens: request body"}, differs, "GHES %s", version)
+	}
+}
+
+// CheckLog remembers the exchanges that passed, never the ones that
+// failed: the same bad answer is reported by every call that logs it.
+func TestCheckLogRemembersOnlyPasses(t *testing.T) {
+	d := loaded(t)
+	good := githubsim.RequestLog{Method: "GET", Path: "/repos/o/r/issues/1/labels", Status: 200, Response: []byte(`[]`)}
+	bad := githubsim.RequestLog{Method: "GET", Path: "/repos/o/r/issues/1/labels", Status: 200, Response: []byte(`{"not":"a list"}`)}
+	for range 2 {
+		require.NoError(t, d.CheckLog([]githubsim.RequestLog{good}))
+		assert.Error(t, d.CheckLog([]githubsim.RequestLog{good, bad}), "a failure is reported again")
+		assert.Error(t, d.CheckLog([]githubsim.RequestLog{bad, bad}))
 	}
 }
