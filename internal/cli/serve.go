@@ -104,7 +104,7 @@ id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
 /metrics. SIGTERM drains within --grace.` +
 			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required); COGWORKS_WEBHOOK_SECRET_PREVIOUS  the secret being rotated out, accepted too while set",
 				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
-				envLLM, envServices,
+				envLLM, envServices, envTrust, envSandbox,
 				"COGWORKS_TRUST_REPO_CONFIG  repositories whose executable config is used (as --trust-repo-config); COGWORKS_DOMAIN_INLINE_REPO  true: as --domain-inline-repo",
 				envLog) +
 			helpExit("0  drained and stopped after SIGTERM or SIGINT",
