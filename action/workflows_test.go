@@ -3,6 +3,7 @@ package action
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -92,9 +93,12 @@ func TestUserWorkflowsPrepareTheRunnerForGeneratedCode(t *testing.T) {
 	}
 }
 
+// actionMajor is the major version of the Action a workflow uses.
+var actionMajor = regexp.MustCompile(`uses: cogworks/cogworks@v([0-9]+)\b`)
+
 // TestUserWorkflowsVerifyTheDownloadedBinary: a workflow that downloads
 // the release archive itself checks it against the release's checksums, as
-// the Action does.
+// the Action does, and runs the Action's major version.
 func TestUserWorkflowsVerifyTheDownloadedBinary(t *testing.T) {
 	for _, path := range userWorkflows(t) {
 		data, err := os.ReadFile(path)
@@ -105,5 +109,10 @@ func TestUserWorkflowsVerifyTheDownloadedBinary(t *testing.T) {
 		}
 		assert.True(t, strings.Contains(text, "_checksums.txt"), "%s downloads the release without its checksums file", path)
 		assert.True(t, strings.Contains(text, "sha256sum --check --strict"), "%s does not check the archive's checksum", path)
+		// Next to the Action at @vN, the downloaded binary must be a vN
+		// too: a newer major writes snapshots the Action refuses.
+		if m := actionMajor.FindStringSubmatch(text); m != nil {
+			assert.True(t, strings.Contains(text, `startswith("v`+m[1]+`.")`), "%s runs cogworks/cogworks@v%s but downloads another release", path, m[1])
+		}
 	}
 }
