@@ -18,7 +18,7 @@ func NewCmdCostReport(f *Factory) *cobra.Command {
 		Long: `Print the work item's cost ledger (from its state snapshot) as a table per
 stage and per sub-work-item, with the total, the budget of the repository's
 config and what remains, and the model's price and where it comes from.` +
-			helpEnv(envRepo, envWorkspace, envGitHub, "COGWORKS_LLM_MODEL  the model whose price is shown (default [llm] model)", envLog) +
+			helpEnv(envRepo, envWorkspace, envGitHub, envLLM+" (the model whose price is shown)", envTrust, envLog) +
 			helpExit("0  printed",
 				"1  GitHub could not be read, or the issue has no CogWorks status comment",
 				"2  bad usage, a missing workspace or an invalid config"),

@@ -169,6 +169,9 @@ func RunDemo(ctx context.Context, f *Factory, opts *DemoOptions) (*DemoReport, f
 	sim.CreateRepo(repo.Owner, repo.Name, "main")
 	sim.SeedFiles(repo.String(), "main", files)
 	sim.AddCollaborator(repo.String(), demoHuman, "maintain")
+	// The bot writes, as an installed App may: `cogworks doctor` against the
+	// kept simulator then finds the access it checks for.
+	sim.AddCollaborator(repo.String(), demoBot, "write")
 	fmt.Fprintf(out, "▶ GitHub simulator at %s, repository %s seeded with %d files\n", url, repo, len(files))
 
 	sockDir, err := os.MkdirTemp("", "cwdemo")

@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/githubsim/openapi"
+	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -45,12 +46,32 @@ func TestDemoPipeline(t *testing.T) {
 		require.NotEmpty(t, logs)
 		require.NoError(t, d.CheckLog(logs))
 	})
+	t.Run("doctor passes against the kept simulator", func(t *testing.T) {
+		checkDoctorAgainstDemo(t, report)
+	})
 	t.Run("recovers from a crash at any write", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("runs the whole pipeline many times")
 		}
 		crashMatrix(t, want, counter.writes.Load(), replay)
 	})
+}
+
+// checkDoctorAgainstDemo runs `cogworks doctor` against the demo's
+// simulator as a user would after `demo --keep` (README), with the demo's
+// token: the bot the demo writes as has write access there, as an installed
+// App has.
+func checkDoctorAgainstDemo(t *testing.T, report *DemoReport) {
+	t.Helper()
+	var out bytes.Buffer
+	f := NewFactory(IOStreams{Out: &out, ErrOut: &out})
+	env := map[string]string{"COGWORKS_GITHUB_API_URL": report.URL + "/api/v3/", "COGWORKS_GITHUB_TOKEN": demoToken,
+		"COGWORKS_STATE_KEY": string(statesig.DemoKey())}
+	f.Getenv = func(k string) string { return env[k] }
+	f.Environ = func() []string { return nil }
+	err := execute(t, f, "doctor", "--offline", "--repo", report.Repo.String(), "--workspace", t.TempDir())
+	assert.NoError(t, err, out.String())
+	assert.Regexp(t, `(?m)^ok +permissions`, out.String())
 }
 
 // checkDemoCompleted checks a finished demo run: every PR's code builds and

@@ -74,7 +74,7 @@ config, the interface registry, the domain services' handshake, and the LLM
 (one tiny request; skipped with --offline). Each line reads
 "ok|warn|FAIL|skip  check  detail", with "fix:" on the next line when the
 check did not pass. warn means CogWorks could not tell; it does not fail.` +
-			helpEnv(envRepo, envWorkspace, envGitHub, envLLM, envServices, envLog) +
+			helpEnv(envRepo, envWorkspace, envGitHub, envLLM, envServices, envTrust, envSandbox, envLog) +
 			helpExit("0  every check passed (or warned, or was skipped)",
 				"1  at least one check failed",
 				"2  bad usage or a missing workspace"),

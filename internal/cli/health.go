@@ -3,7 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -70,13 +73,20 @@ type healthJSON struct {
 }
 
 func runHealth(ctx context.Context, f *Factory, opts *HealthOptions) error {
-	path := domain.ServicesPath(opts.Workspace, f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG"))
+	override := f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG")
+	path := domain.ServicesPath(opts.Workspace, override)
+	if _, err := os.Stat(path); override != "" && errors.Is(err, fs.ErrNotExist) {
+		return &UsageError{Err: fmt.Errorf("COGWORKS_DOMAIN_SERVICES_CONFIG: %s does not exist", path)}
+	}
 	cfgs, err := loadServices(path)
 	if err != nil {
 		return &UsageError{Err: err}
 	}
 	if len(cfgs) == 0 {
-		return &UsageError{Err: fmt.Errorf("no domain services registered in %s", path)}
+		// The usual case in a Go module, where process starts its built-in
+		// service: say so rather than leave "none" looking like a fault.
+		return &UsageError{Err: fmt.Errorf("no domain services registered in %s: register one there (docs/domain-services.md); "+
+			"without a registration, process uses its built-in Go domain service in a Go module, which `cogworks doctor` checks", path)}
 	}
 	if opts.Service != "" {
 		var picked []domain.ServiceConfig

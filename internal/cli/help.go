@@ -15,6 +15,8 @@ const (
 	envGitHub    = "COGWORKS_GITHUB_TOKEN or GITHUB_TOKEN, or COGWORKS_GITHUB_APP_ID + COGWORKS_GITHUB_APP_PRIVATE_KEY + COGWORKS_GITHUB_INSTALLATION_ID  GitHub credentials; COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL"
 	envLLM       = "COGWORKS_LLM_PROVIDER (anthropic|openai|ollama|vllm), COGWORKS_LLM_MODEL, COGWORKS_LLM_BASE_URL, COGWORKS_LLM_API_KEY  override [llm] of the config"
 	envServices  = "COGWORKS_DOMAIN_SERVICES_CONFIG  domain-service registry file (default .cogworks/services.toml)"
+	envTrust     = "COGWORKS_STATE_KEY  signs and verifies state blocks and lock claims (default: derived from COGWORKS_LLM_API_KEY, COGWORKS_GITHUB_APP_PRIVATE_KEY or COGWORKS_WEBHOOK_SECRET); COGWORKS_BOT_LOGIN  the bot's login (default: asked of GitHub)"
+	envSandbox   = "COGWORKS_UNSAFE_NO_SANDBOX=1  run generated code unisolated on a host without user namespaces (warned on every use); COGWORKS_SANDBOX_ALLOW_NETWORK=1  grant a repository's [sandbox] network = true"
 	envLog       = "COGWORKS_LOG_FORMAT (text|json; default text on a terminal, else json), COGWORKS_LOG_LEVEL (debug|info|warn|error)  logs on stderr"
 )
 
@@ -44,7 +46,7 @@ var stepExit = []string{
 // constructors do not set it themselves.
 var commandHelp = map[string]struct{ long, example string }{
 	"process": {
-		long: helpEnv(envRepo, envWorkspace, "GITHUB_EVENT_PATH  read by the Action and passed as --event", envGitHub, envLLM, envServices, envLog) +
+		long: helpEnv(envRepo, envWorkspace, "GITHUB_EVENT_PATH  read by the Action and passed as --event", envGitHub, envLLM, envServices, envTrust, envSandbox, envLog) +
 			helpExit(stepExit...),
 		example: `  cogworks process --repo acme/widgets --issue 42
   cogworks process --event "$GITHUB_EVENT_PATH" --max-steps 10
@@ -52,7 +54,7 @@ var commandHelp = map[string]struct{ long, example string }{
 	},
 	"process-all": {
 		long: "\n\nSearch the repository's open issues labelled cogworks:run and step each." +
-			helpEnv(envRepo, envWorkspace, envGitHub, envLLM, envServices, envLog) + helpExit(stepExit...),
+			helpEnv(envRepo, envWorkspace, envGitHub, envLLM, envServices, envTrust, envSandbox, envLog) + helpExit(stepExit...),
 		example: `  cogworks process-all --repo acme/widgets --max-steps 5
   cogworks process-all --concurrency 2 --output json   # repo from $GITHUB_REPOSITORY`,
 	},

@@ -162,6 +162,21 @@ func CogWorksLabels() []string {
 }
 
 func runInit(ctx context.Context, f *Factory, opts *InitOptions) error {
+	var gh Client
+	if !opts.NoLabels && !opts.DryRun {
+		// The credentials come first: an init that fails on them must
+		// change nothing, or its re-run meets its own files and needs
+		// --force to get to the labels.
+		c, err := f.Client(ctx)
+		if err != nil {
+			var ue *UsageError
+			if errors.As(err, &ue) {
+				return &UsageError{Err: fmt.Errorf("init: %w; nothing written (--no-labels writes the files without credentials, --labels-only creates the labels later)", ue.Err)}
+			}
+			return fmt.Errorf("init: %w; nothing written", err)
+		}
+		gh = c
+	}
 	if !opts.LabelsOnly {
 		if err := initFiles(f, opts); err != nil {
 			return err
@@ -170,7 +185,7 @@ func runInit(ctx context.Context, f *Factory, opts *InitOptions) error {
 	if opts.NoLabels {
 		return nil
 	}
-	return initLabels(ctx, f, opts)
+	return initLabels(ctx, f, gh, opts)
 }
 
 // initFiles writes (or, in a dry run, lists) the files.
@@ -222,8 +237,9 @@ func initFiles(f *Factory, opts *InitOptions) error {
 	return nil
 }
 
-// initLabels creates the missing CogWorks labels (or lists them).
-func initLabels(ctx context.Context, f *Factory, opts *InitOptions) error {
+// initLabels creates the missing CogWorks labels with gh (or, in a dry
+// run, lists them).
+func initLabels(ctx context.Context, f *Factory, gh Client, opts *InitOptions) error {
 	out := f.IO.Out
 	repo, _ := github.ParseRepo(opts.Repo)
 	if opts.DryRun {
@@ -231,10 +247,6 @@ func initLabels(ctx context.Context, f *Factory, opts *InitOptions) error {
 			fmt.Fprintf(out, "would create label %s in %s (if missing)\n", name, repo)
 		}
 		return nil
-	}
-	gh, err := f.Client(ctx)
-	if err != nil {
-		return err
 	}
 	before, err := gh.ListRepoLabels(ctx, repo)
 	if err != nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -155,4 +156,31 @@ func TestInitConfigShowsEveryKey(t *testing.T) {
 			assert.Regexp(t, `(?m)^(# )?`+regexp.QuoteMeta(key)+` = `, text, "[%s] %s", name, key)
 		}
 	}
+}
+
+// TestInitWithoutCredentialsWritesNothing: an init that cannot create the
+// labels fails before writing a file, so that its re-run with credentials
+// does not meet its own files and demand --force.
+func TestInitWithoutCredentialsWritesNothing(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	f, out, _ := testFactory(t, env)
+	f.GitHub = func(context.Context) (Client, error) {
+		return nil, &UsageError{Err: errors.New("no GitHub credentials: set COGWORKS_GITHUB_TOKEN")}
+	}
+	ws := t.TempDir()
+	err := execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws)
+	require.Error(t, err)
+	assert.Equal(t, 2, ExitCode(err))
+	assert.Contains(t, err.Error(), "no GitHub credentials")
+	assert.Contains(t, err.Error(), "nothing written")
+	assert.Contains(t, err.Error(), "--no-labels", "the error names the way to write the files alone")
+	entries, rerr := os.ReadDir(ws)
+	require.NoError(t, rerr)
+	assert.Empty(t, entries, "no file written")
+	assert.NotContains(t, out.String(), "wrote")
+
+	// Without labels no credentials are needed.
+	require.NoError(t, execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws, "--no-labels"))
+	assert.FileExists(t, filepath.Join(ws, config.Path))
 }

@@ -32,7 +32,7 @@ func NewCmdRegistry(f *Factory) *cobra.Command {
 		Short: "Validate every interface definition against the schema and the registry checks",
 		Long: `Validate .cogworks/interfaces/*.toml: schema conformance (errors name file,
 interface and field), unique ids, resolvable references and conflicting
-constraints.` + helpEnv(envWorkspace, envLog) + helpExit("0  the registry is valid",
+constraints.` + helpEnv(envWorkspace, envLLM+" (before the config is validated)", envLog) + helpExit("0  the registry is valid",
 			"2  bad usage, a missing workspace or registry directory, an invalid config, or an invalid registry"),
 		Example: `  cogworks registry validate
   cogworks registry validate --workspace ~/src/widgets

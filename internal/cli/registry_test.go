@@ -66,3 +66,35 @@ func TestHealth(t *testing.T) {
 	require.Error(t, err)
 	assert.Equal(t, 2, ExitCode(err))
 }
+
+// TestHealthWithoutRegistrationSaysWhatToDo: health reads only the
+// registry, so its errors name the file that is missing or empty and what
+// to do about it.
+func TestHealthWithoutRegistrationSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	ws := t.TempDir()
+	missing := filepath.Join(ws, "etc", "services.toml")
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"nothing registered", nil, []string{"no domain services registered in " + filepath.Join(ws, ".cogworks", "services.toml"),
+			"docs/domain-services.md", "built-in Go domain service", "cogworks doctor"}},
+		{"the named file is missing", map[string]string{"COGWORKS_DOMAIN_SERVICES_CONFIG": missing},
+			[]string{"COGWORKS_DOMAIN_SERVICES_CONFIG: " + missing + " does not exist"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _, _ := testFactory(t, env)
+			f.Getenv = func(k string) string { return tt.env[k] }
+			err := execute(t, f, "health", "--workspace", ws)
+			require.Error(t, err)
+			assert.Equal(t, 2, ExitCode(err))
+			for _, w := range tt.want {
+				assert.Contains(t, err.Error(), w)
+			}
+		})
+	}
+}

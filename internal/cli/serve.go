@@ -104,7 +104,7 @@ id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
 /metrics. SIGTERM drains within --grace.` +
 			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required); COGWORKS_WEBHOOK_SECRET_PREVIOUS  the secret being rotated out, accepted too while set",
 				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
-				envLLM, envServices,
+				envLLM, envServices, envTrust, envSandbox,
 				"COGWORKS_TRUST_REPO_CONFIG  repositories whose executable config is used (as --trust-repo-config); COGWORKS_DOMAIN_INLINE_REPO  true: as --domain-inline-repo",
 				envLog) +
 			helpExit("0  drained and stopped after SIGTERM or SIGINT",
@@ -243,6 +243,12 @@ func (f *Factory) ClientSource(ctx context.Context) (ClientSource, error) {
 	if strings.TrimSpace(f.getenv(github.EnvAppID)) == "" {
 		c, err := f.Client(ctx)
 		if err != nil {
+			if f.noGitHubCredentials() {
+				// The CLI's message asks for an installation id too, which
+				// serve takes from each delivery instead.
+				return nil, &UsageError{Err: fmt.Errorf("no GitHub credentials: set %s and %s (the App: each delivery names its installation), or %s",
+					github.EnvAppID, github.EnvAppPrivateKey, github.EnvToken)}
+			}
 			return nil, err
 		}
 		return &tokenSource{client: c, bot: f.BotLogin}, nil
@@ -256,6 +262,17 @@ func (f *Factory) ClientSource(ctx context.Context) (ClientSource, error) {
 		opts.Transport = f.Metrics.Transport(nil)
 	}
 	return NewAppSource(opts, f.BotLogin)
+}
+
+// noGitHubCredentials reports whether the environment holds no GitHub
+// credential at all.
+func (f *Factory) noGitHubCredentials() bool {
+	for _, k := range []string{github.EnvToken, github.EnvActionsToken, github.EnvAppID, github.EnvAppPrivateKey, github.EnvInstallationID} {
+		if strings.TrimSpace(f.getenv(k)) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // NewAppSource returns the App-mode client source; bot is the App's bot

@@ -370,3 +370,21 @@ func counterValue(t *testing.T, m *metrics.Metrics, name string, want map[string
 	}
 	return sum
 }
+
+// TestServeWithoutCredentialsAsksForTheApp: serve's credentials are an App
+// (id and key; each delivery names its installation) or a token, so its
+// error must not send the operator after an installation id as the CLI's
+// does.
+func TestServeWithoutCredentialsAsksForTheApp(t *testing.T) {
+	t.Parallel()
+	f := NewFactory(IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
+	env := map[string]string{EnvWebhookSecret: "a webhook secret"}
+	f.Getenv = func(k string) string { return env[k] }
+	f.Environ = func() []string { return nil }
+	err := execute(t, f, "serve", "--listen", "127.0.0.1:0")
+	require.Error(t, err)
+	assert.Equal(t, 2, ExitCode(err))
+	assert.Contains(t, err.Error(), "set COGWORKS_GITHUB_APP_ID and COGWORKS_GITHUB_APP_PRIVATE_KEY")
+	assert.Contains(t, err.Error(), "COGWORKS_GITHUB_TOKEN")
+	assert.NotContains(t, err.Error(), "COGWORKS_GITHUB_INSTALLATION_ID")
+}

@@ -31,7 +31,7 @@ func NewCmdStatus(f *Factory) *cobra.Command {
 		Long: `Read a work item's state snapshot from its status comment and show the stage,
 the waiting gate or failure, the artifacts, the sub-work-items and the cost so
 far against the budget of the repository's config (the same budget the
-pipeline enforces and cost-report shows).` + helpEnv(envRepo, envWorkspace, envGitHub, envLog) + helpExit(
+pipeline enforces and cost-report shows).` + helpEnv(envRepo, envWorkspace, envGitHub, envLLM+" (the model the budget is priced with)", envTrust, envLog) + helpExit(
 			"0  shown",
 			"1  GitHub could not be read, or the issue has no CogWorks status comment",
 			"2  bad usage, a missing workspace or an invalid config"),
