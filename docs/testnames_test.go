@@ -70,8 +70,20 @@ func TestDocumentedTestsExist(t *testing.T) {
 				if name == "TestAssert" || name == "TestRedTeam" || len(name) == len("TestA") {
 					continue // a family named by its prefix, or a placeholder (TestA, TestX)
 				}
+				if foreignTests[name] {
+					continue
+				}
 				assert.True(t, declared[name], "%s:%d cites %s, which no *_test.go declares", path.Base(filepath.ToSlash(p)), i+1, name)
 			}
 		}
 	}
+}
+
+// foreignTests are tests of the public projects the real-repository
+// benchmark ran (pflag's TestIP, dominikbraun/graph's flaky
+// TestUndirectedShortestPath), cited by the docs as what they are.
+var foreignTests = map[string]bool{
+	"TestIP":                     true,
+	"TestIPNilDefault":           true,
+	"TestUndirectedShortestPath": true,
 }
