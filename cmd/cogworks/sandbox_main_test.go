@@ -1,3 +1,5 @@
+//go:build e2e
+
 package main
 
 import (
@@ -8,7 +10,9 @@ import (
 )
 
 // TestMain lets the test binary serve as the sandbox init of the commands
-// its tests run sandboxed (see sandbox.Main).
+// its tests run sandboxed (see sandbox.Main). Every test of this package
+// carries the e2e tag: without it `go test ./...` builds no test binary
+// here, which would link the whole of cogworks for nothing.
 func TestMain(m *testing.M) {
 	sandbox.Main()
 	os.Exit(m.Run())
