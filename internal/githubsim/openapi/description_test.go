@@ -160,3 +160,14 @@ func TestCheckLogRemembersOnlyPasses(t *testing.T) {
 		assert.Error(t, d.CheckLog([]githubsim.RequestLog{bad, bad}))
 	}
 }
+
+// CheckRequests holds what CogWorks sends to the description and leaves
+// the simulator's answers alone.
+func TestCheckRequestsLeavesAnswersAlone(t *testing.T) {
+	d := loaded(t)
+	badAnswer := githubsim.RequestLog{Method: "GET", Path: "/repos/o/r/issues/1/labels", Status: 200, Response: []byte(`{"not":"a list"}`)}
+	badQuery := githubsim.RequestLog{Method: "GET", Path: "/repos/o/r/issues/1/labels", Query: "per_page=500", Status: 200, Response: []byte(`[]`)}
+	assert.NoError(t, d.CheckRequests([]githubsim.RequestLog{badAnswer}))
+	assert.Error(t, d.CheckLog([]githubsim.RequestLog{badAnswer}))
+	assert.Error(t, d.CheckRequests([]githubsim.RequestLog{badQuery}), "per_page above 100")
+}
