@@ -31,7 +31,11 @@ import (
 // ledger.per_swi. A 3.x build would find no plan and no sub-work-items in
 // a 4.x snapshot and plan again, so it must refuse it. 2.x and 3.x
 // snapshots are migrated on read (see migrateV3).
-const SchemaVersion = "4.0.0"
+//
+// 4.1.0 adds SWI.TestNotes, the test failures code generation did not
+// count as regressions. A MINOR change: a 4.0 build reads a 4.1
+// snapshot and only drops the notes, which the PR body already shows.
+const SchemaVersion = "4.1.0"
 
 // oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
 const oldestReadableMajor = 1

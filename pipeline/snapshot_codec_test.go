@@ -282,3 +282,22 @@ func TestSnapshotRoundTripProperty(t *testing.T) {
 		require.Equal(t, s, got)
 	})
 }
+
+// A 4.0.0 snapshot (before SWI.TestNotes) reads as it was, and the next
+// write is 4.1.0; test notes round-trip.
+func TestParseSnapshotReadsTheOlderMinor(t *testing.T) {
+	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"4.0.0","repo":"a/b","work_item":3,"sub_work_items":[{"id":"s1","title":"","description":"","files":null,"symbols":null,"interfaces":null,"tests":"","depends_on":null,"issue":5,"order":1,"status":"completed"}]} -->`)
+	require.NoError(t, err)
+	require.True(t, found)
+	require.Len(t, got.SubWorkItems, 1)
+	assert.Empty(t, got.SubWorkItems[0].TestNotes)
+
+	got.SchemaVersion = SchemaVersion
+	got.SubWorkItems[0].TestNotes = []string{"TestFlaky passed on a re-run"}
+	body, err := RenderSnapshot(got)
+	require.NoError(t, err)
+	assert.Contains(t, body, `"schema_version":"4.1.0"`)
+	again, _, err := ParseSnapshot(body)
+	require.NoError(t, err)
+	assert.Equal(t, got, again)
+}
