@@ -16,6 +16,7 @@ type Error struct {
 	Method      string
 }
 
+// Error implements error.
 func (e *Error) Error() string {
 	return fmt.Sprintf("domain service %q %s: %s: %s", e.Service, e.Method, e.Code, e.Message)
 }
@@ -39,10 +40,12 @@ type UnavailableError struct {
 	Err      error
 }
 
+// Error implements error.
 func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("domain service %q unavailable at %s: %v", e.Service, e.Endpoint, e.Err)
 }
 
+// Unwrap returns the wrapped error, for errors.Is and errors.As.
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
 // ProtocolError reports a response that is not a valid Extension API answer:
@@ -53,10 +56,12 @@ type ProtocolError struct {
 	Err     error
 }
 
+// Error implements error.
 func (e *ProtocolError) Error() string {
 	return fmt.Sprintf("domain service %q %s: invalid response: %v", e.Service, e.Method, e.Err)
 }
 
+// Unwrap returns the wrapped error, for errors.Is and errors.As.
 func (e *ProtocolError) Unwrap() error { return e.Err }
 
 // HaltError reports that the pipeline cannot continue because the primary
@@ -70,6 +75,7 @@ type HaltError struct {
 	Reasons []string
 }
 
+// Error implements error.
 func (e *HaltError) Error() string {
 	var b strings.Builder
 	b.WriteString("halt: no available domain service covers the artifacts ")

@@ -26,6 +26,7 @@ type ForeignPullError struct {
 	Base   string
 }
 
+// Error implements error.
 func (e *ForeignPullError) Error() string {
 	return fmt.Sprintf("PR #%d on head %s (base %s) was opened by %s, not by CogWorks: it is never adopted; close it so that CogWorks can open its own", e.Number, e.Head, e.Base, e.User)
 }

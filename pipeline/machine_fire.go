@@ -79,6 +79,7 @@ type TransitionError struct {
 	Ambiguous []StateID
 }
 
+// Error implements error.
 func (e *TransitionError) Error() string {
 	switch {
 	case len(e.Ambiguous) > 0:

@@ -14,6 +14,7 @@ type Violation struct {
 	Problem string
 }
 
+// Error implements error.
 func (v *Violation) Error() string { return v.Subject + ": " + v.Problem }
 
 // Validate checks SASS v0.1 conformance and returns every violation found,

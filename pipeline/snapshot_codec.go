@@ -31,6 +31,7 @@ type VersionError struct {
 	Supported string // SchemaVersion of this build
 }
 
+// Error implements error.
 func (e *VersionError) Error() string {
 	supported := majorOf(e.Supported) + ".x"
 	if want, _ := parseMajor(e.Supported); want > oldestReadableMajor {

@@ -6,7 +6,10 @@ import "errors"
 // ends with a pointer to --help.
 type UsageError struct{ Err error }
 
+// Error implements error.
 func (e *UsageError) Error() string { return e.Err.Error() + " (see --help)" }
+
+// Unwrap returns the wrapped error, for errors.Is and errors.As.
 func (e *UsageError) Unwrap() error { return e.Err }
 
 // ExitCode maps a command error to the process exit code (docs/spec.md §3): 0 for

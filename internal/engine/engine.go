@@ -165,7 +165,10 @@ func (r Result) Final() bool { return r.Outcome != OutcomeAdvanced }
 // that the next run simply retries.
 type TransientError struct{ Err error }
 
+// Error implements error.
 func (e *TransientError) Error() string { return "transient: " + e.Err.Error() }
+
+// Unwrap returns the wrapped error, for errors.Is and errors.As.
 func (e *TransientError) Unwrap() error { return e.Err }
 
 // FailedError reports that the step failed the pipeline (escalation,
@@ -176,9 +179,12 @@ type FailedError struct {
 	Err    error
 }
 
+// Error implements error.
 func (e *FailedError) Error() string {
 	return fmt.Sprintf("stage %s failed: %s", e.Stage, e.Reason)
 }
+
+// Unwrap returns the wrapped error, for errors.Is and errors.As.
 func (e *FailedError) Unwrap() error { return e.Err }
 
 func (d Deps) now() time.Time {

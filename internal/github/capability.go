@@ -83,6 +83,7 @@ type DeniedError struct {
 	Detail string
 }
 
+// Error implements error.
 func (e *DeniedError) Error() string {
 	msg := fmt.Sprintf("capability %s is denied by the CogWorks manifest", e.Operation)
 	if e.Detail != "" {

@@ -25,6 +25,7 @@ type RateLimitError struct {
 	Reset     time.Time     // X-RateLimit-Reset, when known
 }
 
+// Error implements error.
 func (e *RateLimitError) Error() string {
 	kind := "rate limit"
 	if e.Secondary {
@@ -47,6 +48,7 @@ type PathError struct {
 	Reason string
 }
 
+// Error implements error.
 func (e *PathError) Error() string {
 	return fmt.Sprintf("refuse to write repository path %q: %s", e.Path, e.Reason)
 }
@@ -56,7 +58,10 @@ func (e *PathError) Error() string {
 // landed; a later invocation may succeed.
 type NetworkError struct{ Err error }
 
+// Error implements error.
 func (e *NetworkError) Error() string { return "network: " + e.Err.Error() }
+
+// Unwrap returns the wrapped error, for errors.Is and errors.As.
 func (e *NetworkError) Unwrap() error { return e.Err }
 
 // Transient reports true: GitHub may answer later.
@@ -149,6 +154,7 @@ type MovedError struct {
 	Location     string
 }
 
+// Error implements error.
 func (e *MovedError) Error() string {
 	return fmt.Sprintf("github %s %s: %d moved to %s (the issue was transferred or the repository renamed; the write was not made)",
 		e.Method, e.Path, e.Status, e.Location)

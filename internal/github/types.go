@@ -236,6 +236,7 @@ type APIError struct {
 	Message string
 }
 
+// Error implements error.
 func (e *APIError) Error() string {
 	return fmt.Sprintf("github %s %s: %d %s", e.Method, e.Path, e.Status, e.Message)
 }

@@ -101,6 +101,7 @@ type TooLongError struct {
 	Asked, Limit time.Duration
 }
 
+// Error implements error.
 func (e *TooLongError) Error() string {
 	return fmt.Sprintf("server asked to retry after %s (more than %s)", e.Asked, e.Limit)
 }

@@ -55,6 +55,7 @@ type UnavailableError struct {
 	Reason string
 }
 
+// Error implements error.
 func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("refusing to execute generated code: no sandbox isolation on this host (%s); fix: %s", e.Reason, Fix)
 }

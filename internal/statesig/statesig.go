@@ -96,6 +96,7 @@ type Scope struct {
 	Issue int
 }
 
+// String implements fmt.Stringer.
 func (s Scope) String() string { return fmt.Sprintf("%s %s#%d", s.Kind, s.Repo, s.Issue) }
 
 // MAC returns the hex HMAC-SHA256 of text under scope.
@@ -126,6 +127,7 @@ const (
 	Invalid
 )
 
+// String implements fmt.Stringer.
 func (s Status) String() string {
 	switch s {
 	case Valid:
