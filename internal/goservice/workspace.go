@@ -16,11 +16,12 @@ import (
 // over the repository. It is a temporary directory that holds the artifacts
 // as real files and, for everything else, symbolic links into the
 // repository: along the directories that lead to an artifact it has real
-// directories whose untouched entries are links, and every other subtree is
-// one link. Preparing it writes only the changed files plus one link per
-// entry of the directories on an artifact's path, never a copy of the
-// repository, so a request costs the same on a 10-file and a 10,000-file
-// repository. Remove must always be called.
+// directories whose untouched files are copies (see copySibling) and whose
+// subdirectories are links, and every other subtree is one link. Preparing
+// it writes only the changed files plus the files and one link per
+// subdirectory of the directories on an artifact's path, never a copy of
+// the repository, so a request costs the same on a 10-file and a
+// 10,000-file repository. Remove must always be called.
 //
 // The go command does not follow linked directories when it expands "..."
 // patterns, so commands get their patterns through packagePatterns. Code
@@ -153,6 +154,14 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool) error {
 			continue // otherwise the artifacts' MkdirAll creates it
 		case !e.IsDir() && !e.Type().IsRegular():
 			continue
+		case !e.IsDir():
+			copied, err := w.copySibling(child)
+			if err != nil {
+				return err
+			}
+			if copied {
+				continue
+			}
 		}
 		if err := os.Symlink(filepath.Join(w.repo, filepath.FromSlash(child)), filepath.Join(w.dir, filepath.FromSlash(child))); err != nil {
 			return err
@@ -355,6 +364,38 @@ func (w *workspace) relAbs(p string) string {
 		}
 	}
 	return p
+}
+
+// maxSiblingCopy bounds the size of a file copied next to an artifact;
+// a larger one stays a link (its package then sees a link, as before).
+const maxSiblingCopy = 4 << 20
+
+// copySibling copies the repository's regular file rel into the workspace
+// when it is at most maxSiblingCopy bytes, and reports whether it did.
+// Files that share a directory with an artifact are copies, not links: the
+// go command refuses to embed a link ("cannot embed irregular file"), so a
+// fix to a package that embeds a sibling file would not build, and a test
+// that writes a file next to its package's sources (testify's assert makes
+// symbolic links there) would write through the link into the read-only
+// repository. Only the directories on an artifact's path are mirrored, so
+// the copies cost their files, never the repository's size.
+func (w *workspace) copySibling(rel string) (bool, error) {
+	src := filepath.Join(w.repo, filepath.FromSlash(rel))
+	info, err := os.Lstat(src)
+	if err != nil {
+		return false, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > maxSiblingCopy {
+		return false, nil
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, filepath.FromSlash(rel)), data, info.Mode().Perm()|0o200); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // modulePath returns the module path declared in the workspace's go.mod, or

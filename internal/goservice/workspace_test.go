@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,6 +50,7 @@ func layeredRepo(t *testing.T) string {
 
 func TestPrepareWorkspaceWritesOnlyTheArtifacts(t *testing.T) {
 	repo := layeredRepo(t)
+	writeTree(t, repo, map[string]string{"a.txt": "root file\n", "big.bin": strings.Repeat("x", maxSiblingCopy+1)})
 	ws, err := prepareWorkspace(domain.Request{
 		Repository: domain.Repository{Path: repo},
 		Artifacts: []domain.Artifact{
@@ -68,7 +70,9 @@ func TestPrepareWorkspaceWritesOnlyTheArtifacts(t *testing.T) {
 	assert.Equal(t, os.ModeSymlink, mode("a")&os.ModeSymlink, "an untouched tree is one link")
 	assert.True(t, mode("go.mod").IsRegular(), "go.mod is a copy the go command may update in the scratch (the repository is read-only)")
 	assert.True(t, mode("b").IsDir(), "a directory holding an artifact is real")
-	assert.Equal(t, os.ModeSymlink, mode("b/b.go")&os.ModeSymlink)
+	assert.True(t, mode("b/b.go").IsRegular(), "a file next to an artifact is a copy (the go command embeds no link)")
+	assert.True(t, mode("a.txt").IsRegular(), "the root holds an artifact's directory: its files are copies")
+	assert.Equal(t, os.ModeSymlink, mode("big.bin")&os.ModeSymlink, "a file above maxSiblingCopy stays a link")
 	assert.True(t, mode("b/new.go").IsRegular())
 	assert.True(t, mode("c/c.go").IsRegular())
 	_, err = os.Lstat(filepath.Join(ws.dir, ".git"))
@@ -181,4 +185,35 @@ func TestRelPathMapsToolchainPaths(t *testing.T) {
 			assert.Equal(t, tt.want, w.relPath(filepath.FromSlash(tt.printed)))
 		})
 	}
+}
+
+// TestTouchedPackageBuildsAndWritesLikeACheckout runs a package that embeds
+// a file next to its sources, and whose test writes next to them, with an
+// artifact in the package: the go command refused to embed the link the
+// workspace used to hold ("cannot embed irregular file") and the write went
+// through the link into the read-only repository. The repository is left
+// as it was.
+func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
+	e2e.RequireToolchain(t)
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{
+		"go.mod":         "module example.com/emb\n\ngo 1.22\n",
+		"p/greeting.txt": "hello\n",
+		"p/p.go":         "package p\n\nimport _ \"embed\"\n\n//go:embed greeting.txt\nvar greeting string\n\n// Greeting is the embedded greeting.\nfunc Greeting() string { return greeting }\n",
+	})
+	test := "package p\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n" +
+		"func TestGreeting(t *testing.T) {\n\tif Greeting() != \"hello\\n\" {\n\t\tt.Fatalf(\"greeting %q\", Greeting())\n\t}\n" +
+		"\tif err := os.WriteFile(\"greeting.txt\", []byte(\"golden\\n\"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
+		"\tif err := os.Symlink(\"p.go\", \"p.go_link\"); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"
+	s := NewHandler(Options{}).(*service)
+	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{{Path: "p/p_test.go", Content: test}}}
+	sim, err := s.simulate(context.Background(), withParams(t, req, domain.SimulateParams{Packages: []string{"./p"}, Timeout: time.Minute.String()}))
+	require.NoError(t, err)
+	out := sim.(domain.SimulateResult)
+	assert.True(t, out.Passed, out.Output)
+	got, err := os.ReadFile(filepath.Join(repo, "p", "greeting.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hello\n", string(got), "the repository is never written")
+	_, err = os.Lstat(filepath.Join(repo, "p", "p.go_link"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
 }
