@@ -17,7 +17,8 @@ import (
 // as real files and, for everything else, symbolic links into the
 // repository: along the directories that lead to an artifact it has real
 // directories whose untouched files are copies (see copySibling) and whose
-// subdirectories are links, and every other subtree is one link. Preparing
+// subdirectories are links (but for those a //go:embed directive names,
+// mirrored whole), and every other subtree is one link. Preparing
 // it writes only the changed files plus the files and one link per
 // subdirectory of the directories on an artifact's path, never a copy of
 // the repository, so a request costs the same on a 10-file and a
@@ -39,6 +40,9 @@ type workspace struct {
 	goTrees map[string]bool
 	// downloaded is set once `go mod download` succeeded for the request.
 	downloaded bool
+	// artifactGo holds the Go artifacts' contents by slash-separated
+	// directory, for the //go:embed patterns of the mirrored directories.
+	artifactGo map[string][]string
 }
 
 // Remove deletes the temporary directory (links only, never their targets).
@@ -50,17 +54,23 @@ func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
 func prepareWorkspace(req domain.Request) (*workspace, error) {
 	files := make(map[string]bool, len(req.Artifacts))
 	dirs := map[string]bool{".": true}
+	ws := &workspace{}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
 			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
 		rel := path.Clean(a.Path)
 		files[rel] = true
+		if strings.HasSuffix(rel, ".go") && !a.Delete {
+			if ws.artifactGo == nil {
+				ws.artifactGo = map[string][]string{}
+			}
+			ws.artifactGo[path.Dir(rel)] = append(ws.artifactGo[path.Dir(rel)], a.Content)
+		}
 		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
-	ws := &workspace{}
 	if req.Repository.Path != "" {
 		info, err := os.Stat(req.Repository.Path)
 		if err != nil || !info.IsDir() {
@@ -76,7 +86,7 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 	}
 	ws.dir = dir
 	if ws.repo != "" {
-		if err := ws.mirror(".", dirs, files); err != nil {
+		if err := ws.mirror(".", dirs, files, false); err != nil {
 			ws.Remove()
 			return nil, failf(domain.CodeInternalError, "link repository %s: %v", ws.repo, err)
 		}
@@ -128,11 +138,14 @@ func (w *workspace) copyModuleFiles() error {
 }
 
 // mirror makes rel a real directory of the workspace and fills it with
-// links to the repository's entries of rel, except .git, the entries that
-// are themselves on an artifact's path (mirrored in turn) and the artifact
-// files (written by the caller). As with the copy the service made before,
-// the repository's symbolic links and special files are left out.
-func (w *workspace) mirror(rel string, dirs, files map[string]bool) error {
+// copies of the repository's files of rel (see copySibling) and links to
+// its subdirectories, except .git, the entries that are themselves on an
+// artifact's path (mirrored in turn) and the artifact files (written by the
+// caller). A subdirectory a //go:embed directive of rel names is mirrored
+// whole (full): the go command embeds no link. As with the copy the
+// service made before, the repository's symbolic links and special files
+// are left out.
+func (w *workspace) mirror(rel string, dirs, files map[string]bool, full bool) error {
 	if err := os.MkdirAll(filepath.Join(w.dir, filepath.FromSlash(rel)), 0o755); err != nil {
 		return err
 	}
@@ -140,14 +153,16 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool) error {
 	if err != nil {
 		return err
 	}
+	embedded := w.embeddedNames(rel, entries)
 	for _, e := range entries {
 		child := path.Join(rel, e.Name())
+		whole := full || embedded[e.Name()]
 		switch {
 		case e.Name() == ".git", files[child]:
 			continue
-		case dirs[child]:
+		case dirs[child] || (whole && e.IsDir()):
 			if e.IsDir() {
-				if err := w.mirror(child, dirs, files); err != nil {
+				if err := w.mirror(child, dirs, files, whole); err != nil {
 					return err
 				}
 			}
@@ -155,7 +170,7 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool) error {
 		case !e.IsDir() && !e.Type().IsRegular():
 			continue
 		case !e.IsDir():
-			copied, err := w.copySibling(child)
+			copied, err := w.copySibling(child, whole)
 			if err != nil {
 				return err
 			}
@@ -371,7 +386,8 @@ func (w *workspace) relAbs(p string) string {
 const maxSiblingCopy = 4 << 20
 
 // copySibling copies the repository's regular file rel into the workspace
-// when it is at most maxSiblingCopy bytes, and reports whether it did.
+// when it is at most maxSiblingCopy bytes or embedded (a //go:embed
+// directive names it or a directory above it), and reports whether it did.
 // Files that share a directory with an artifact are copies, not links: the
 // go command refuses to embed a link ("cannot embed irregular file"), so a
 // fix to a package that embeds a sibling file would not build, and a test
@@ -379,13 +395,13 @@ const maxSiblingCopy = 4 << 20
 // symbolic links there) would write through the link into the read-only
 // repository. Only the directories on an artifact's path are mirrored, so
 // the copies cost their files, never the repository's size.
-func (w *workspace) copySibling(rel string) (bool, error) {
+func (w *workspace) copySibling(rel string, embedded bool) (bool, error) {
 	src := filepath.Join(w.repo, filepath.FromSlash(rel))
 	info, err := os.Lstat(src)
 	if err != nil {
 		return false, err
 	}
-	if !info.Mode().IsRegular() || info.Size() > maxSiblingCopy {
+	if !info.Mode().IsRegular() || (info.Size() > maxSiblingCopy && !embedded) {
 		return false, nil
 	}
 	data, err := os.ReadFile(src)

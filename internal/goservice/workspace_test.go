@@ -188,23 +188,28 @@ func TestRelPathMapsToolchainPaths(t *testing.T) {
 }
 
 // TestTouchedPackageBuildsAndWritesLikeACheckout runs a package that embeds
-// a file next to its sources, and whose test writes next to them, with an
-// artifact in the package: the go command refused to embed the link the
-// workspace used to hold ("cannot embed irregular file") and the write went
-// through the link into the read-only repository. The repository is left
-// as it was.
+// a file next to its sources and a directory below them, and whose test
+// writes next to them, with an artifact in the package: the go command
+// refused to embed the links the workspace used to hold ("cannot embed
+// irregular file") and the write went through the link into the read-only
+// repository. The repository is left as it was.
 func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
 	e2e.RequireToolchain(t)
 	repo := t.TempDir()
 	writeTree(t, repo, map[string]string{
-		"go.mod":         "module example.com/emb\n\ngo 1.22\n",
-		"p/greeting.txt": "hello\n",
-		"p/p.go":         "package p\n\nimport _ \"embed\"\n\n//go:embed greeting.txt\nvar greeting string\n\n// Greeting is the embedded greeting.\nfunc Greeting() string { return greeting }\n",
+		"go.mod":          "module example.com/emb\n\ngo 1.22\n",
+		"p/greeting.txt":  "hello\n",
+		"p/tpl/a.txt":     "a\n",
+		"p/tpl/sub/b.txt": "b\n",
+		"p/other/o.txt":   "not embedded\n",
+		"p/p.go":          "package p\n\nimport _ \"embed\"\n\n//go:embed greeting.txt\nvar greeting string\n\n// Greeting is the embedded greeting.\nfunc Greeting() string { return greeting }\n",
+		"p/templates.go":  "package p\n\nimport \"embed\"\n\n// Templates are embedded.\n//\n//go:embed tpl\nvar Templates embed.FS\n",
 	})
 	test := "package p\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n" +
 		"func TestGreeting(t *testing.T) {\n\tif Greeting() != \"hello\\n\" {\n\t\tt.Fatalf(\"greeting %q\", Greeting())\n\t}\n" +
 		"\tif err := os.WriteFile(\"greeting.txt\", []byte(\"golden\\n\"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
-		"\tif err := os.Symlink(\"p.go\", \"p.go_link\"); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n"
+		"\tif err := os.Symlink(\"p.go\", \"p.go_link\"); err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
+		"\tif b, err := Templates.ReadFile(\"tpl/sub/b.txt\"); err != nil || string(b) != \"b\\n\" {\n\t\tt.Fatal(string(b), err)\n\t}\n}\n"
 	s := NewHandler(Options{}).(*service)
 	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{{Path: "p/p_test.go", Content: test}}}
 	sim, err := s.simulate(context.Background(), withParams(t, req, domain.SimulateParams{Packages: []string{"./p"}, Timeout: time.Minute.String()}))
@@ -216,4 +221,30 @@ func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
 	assert.Equal(t, "hello\n", string(got), "the repository is never written")
 	_, err = os.Lstat(filepath.Join(repo, "p", "p.go_link"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	ws, err := prepareWorkspace(req)
+	require.NoError(t, err)
+	defer ws.Remove()
+	for rel, want := range map[string]os.FileMode{"p/tpl": os.ModeDir, "p/tpl/sub": os.ModeDir, "p/other": os.ModeSymlink} {
+		info, err := os.Lstat(filepath.Join(ws.dir, filepath.FromSlash(rel)))
+		require.NoError(t, err, rel)
+		assert.Equal(t, want, info.Mode().Type(), "%s: an embedded directory is real, another stays one link", rel)
+	}
+}
+
+func TestEmbedFirstElements(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"file and dir", "package p\n//go:embed a.txt tpl/*.html\nvar x string\n", []string{"a.txt", "tpl"}},
+		{"quoted and all", "//go:embed \"sp ace.txt\" `all:static/x` all:web\n", []string{"sp", "ace.txt", "static", "web"}},
+		{"indented", "func f() {}\n\t//go:embed   data\n", []string{"data"}},
+		{"not a directive", "//go:embedded x\n// go:embed y\nvar s = \"//go:embed z\"\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, embedFirstElements(tt.src))
+		})
+	}
 }
