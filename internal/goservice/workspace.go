@@ -17,8 +17,9 @@ import (
 // as real files and, for everything else, symbolic links into the
 // repository: along the directories that lead to an artifact it has real
 // directories whose untouched files are copies (see copySibling) and whose
-// subdirectories are links (but for those a //go:embed directive names,
-// mirrored whole), and every other subtree is one link. Preparing
+// subdirectories are links (but for those a //go:embed directive names
+// and a touched package's testdata, mirrored whole), and every other
+// subtree is one link. Preparing
 // it writes only the changed files plus the files and one link per
 // subdirectory of the directories on an artifact's path, never a copy of
 // the repository, so a request costs the same on a 10-file and a
@@ -43,7 +44,26 @@ type workspace struct {
 	// artifactGo holds the Go artifacts' contents by slash-separated
 	// directory, for the //go:embed patterns of the mirrored directories.
 	artifactGo map[string][]string
+	// touched holds the slash-separated directories that directly hold an
+	// artifact: their packages run in the workspace.
+	touched map[string]bool
 }
+
+// mirrorMode is how mirror fills a real directory of the workspace.
+type mirrorMode int
+
+const (
+	// mirrorLinks copies the files up to maxSiblingCopy and links the
+	// subdirectories.
+	mirrorLinks mirrorMode = iota
+	// mirrorTree mirrors the subdirectories too (a touched package's
+	// testdata: filepath.Walk and WalkDir do not descend into a linked
+	// root, so a test walking it would see no file and pass vacuously).
+	mirrorTree
+	// mirrorEmbedded mirrors the subdirectories and copies every file: the
+	// go command embeds no link.
+	mirrorEmbedded
+)
 
 // Remove deletes the temporary directory (links only, never their targets).
 func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
@@ -54,13 +74,14 @@ func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
 func prepareWorkspace(req domain.Request) (*workspace, error) {
 	files := make(map[string]bool, len(req.Artifacts))
 	dirs := map[string]bool{".": true}
-	ws := &workspace{}
+	ws := &workspace{touched: map[string]bool{}}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
 			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
 		rel := path.Clean(a.Path)
 		files[rel] = true
+		ws.touched[path.Dir(rel)] = true
 		if strings.HasSuffix(rel, ".go") && !a.Delete {
 			if ws.artifactGo == nil {
 				ws.artifactGo = map[string][]string{}
@@ -86,7 +107,7 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 	}
 	ws.dir = dir
 	if ws.repo != "" {
-		if err := ws.mirror(".", dirs, files, false); err != nil {
+		if err := ws.mirror(".", dirs, files, mirrorLinks); err != nil {
 			ws.Remove()
 			return nil, failf(domain.CodeInternalError, "link repository %s: %v", ws.repo, err)
 		}
@@ -141,11 +162,11 @@ func (w *workspace) copyModuleFiles() error {
 // copies of the repository's files of rel (see copySibling) and links to
 // its subdirectories, except .git, the entries that are themselves on an
 // artifact's path (mirrored in turn) and the artifact files (written by the
-// caller). A subdirectory a //go:embed directive of rel names is mirrored
-// whole (full): the go command embeds no link. As with the copy the
-// service made before, the repository's symbolic links and special files
-// are left out.
-func (w *workspace) mirror(rel string, dirs, files map[string]bool, full bool) error {
+// caller). A subdirectory a //go:embed directive of rel names, and the
+// testdata of a directory holding an artifact, are mirrored whole (see
+// mirrorMode). As with the copy the service made before, the repository's
+// symbolic links and special files are left out.
+func (w *workspace) mirror(rel string, dirs, files map[string]bool, mode mirrorMode) error {
 	if err := os.MkdirAll(filepath.Join(w.dir, filepath.FromSlash(rel)), 0o755); err != nil {
 		return err
 	}
@@ -156,13 +177,19 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool, full bool) e
 	embedded := w.embeddedNames(rel, entries)
 	for _, e := range entries {
 		child := path.Join(rel, e.Name())
-		whole := full || embedded[e.Name()]
+		childMode := mode
+		switch {
+		case embedded[e.Name()]:
+			childMode = mirrorEmbedded
+		case mode == mirrorLinks && e.Name() == "testdata" && w.touched[rel]:
+			childMode = mirrorTree
+		}
 		switch {
 		case e.Name() == ".git", files[child]:
 			continue
-		case dirs[child] || (whole && e.IsDir()):
+		case dirs[child] || (childMode != mirrorLinks && e.IsDir()):
 			if e.IsDir() {
-				if err := w.mirror(child, dirs, files, whole); err != nil {
+				if err := w.mirror(child, dirs, files, childMode); err != nil {
 					return err
 				}
 			}
@@ -170,7 +197,7 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool, full bool) e
 		case !e.IsDir() && !e.Type().IsRegular():
 			continue
 		case !e.IsDir():
-			copied, err := w.copySibling(child, whole)
+			copied, err := w.copySibling(child, childMode == mirrorEmbedded)
 			if err != nil {
 				return err
 			}

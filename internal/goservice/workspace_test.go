@@ -189,27 +189,31 @@ func TestRelPathMapsToolchainPaths(t *testing.T) {
 
 // TestTouchedPackageBuildsAndWritesLikeACheckout runs a package that embeds
 // a file next to its sources and a directory below them, and whose test
-// writes next to them, with an artifact in the package: the go command
-// refused to embed the links the workspace used to hold ("cannot embed
-// irregular file") and the write went through the link into the read-only
-// repository. The repository is left as it was.
+// writes next to them and walks its testdata, with an artifact in the
+// package: the go command refused to embed the links the workspace used to
+// hold ("cannot embed irregular file"), the write went through the link
+// into the read-only repository and filepath.WalkDir saw the linked
+// testdata as one file. The repository is left as it was.
 func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
 	e2e.RequireToolchain(t)
 	repo := t.TempDir()
 	writeTree(t, repo, map[string]string{
-		"go.mod":          "module example.com/emb\n\ngo 1.22\n",
-		"p/greeting.txt":  "hello\n",
-		"p/tpl/a.txt":     "a\n",
-		"p/tpl/sub/b.txt": "b\n",
-		"p/other/o.txt":   "not embedded\n",
-		"p/p.go":          "package p\n\nimport _ \"embed\"\n\n//go:embed greeting.txt\nvar greeting string\n\n// Greeting is the embedded greeting.\nfunc Greeting() string { return greeting }\n",
-		"p/templates.go":  "package p\n\nimport \"embed\"\n\n// Templates are embedded.\n//\n//go:embed tpl\nvar Templates embed.FS\n",
+		"go.mod":             "module example.com/emb\n\ngo 1.22\n",
+		"p/greeting.txt":     "hello\n",
+		"p/tpl/a.txt":        "a\n",
+		"p/tpl/sub/b.txt":    "b\n",
+		"p/other/o.txt":      "not embedded\n",
+		"p/testdata/c/1.txt": "case\n",
+		"p/p.go":             "package p\n\nimport _ \"embed\"\n\n//go:embed greeting.txt\nvar greeting string\n\n// Greeting is the embedded greeting.\nfunc Greeting() string { return greeting }\n",
+		"p/templates.go":     "package p\n\nimport \"embed\"\n\n// Templates are embedded.\n//\n//go:embed tpl\nvar Templates embed.FS\n",
 	})
-	test := "package p\n\nimport (\n\t\"os\"\n\t\"testing\"\n)\n\n" +
+	test := "package p\n\nimport (\n\t\"io/fs\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"testing\"\n)\n\n" +
 		"func TestGreeting(t *testing.T) {\n\tif Greeting() != \"hello\\n\" {\n\t\tt.Fatalf(\"greeting %q\", Greeting())\n\t}\n" +
 		"\tif err := os.WriteFile(\"greeting.txt\", []byte(\"golden\\n\"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
 		"\tif err := os.Symlink(\"p.go\", \"p.go_link\"); err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
-		"\tif b, err := Templates.ReadFile(\"tpl/sub/b.txt\"); err != nil || string(b) != \"b\\n\" {\n\t\tt.Fatal(string(b), err)\n\t}\n}\n"
+		"\tif b, err := Templates.ReadFile(\"tpl/sub/b.txt\"); err != nil || string(b) != \"b\\n\" {\n\t\tt.Fatal(string(b), err)\n\t}\n" +
+		"\tvar cases []string\n\tif err := filepath.WalkDir(\"testdata\", func(p string, d fs.DirEntry, err error) error {\n" +
+		"\t\tif err == nil && d.Type().IsRegular() {\n\t\t\tcases = append(cases, p)\n\t\t}\n\t\treturn err\n\t}); err != nil || len(cases) != 1 {\n\t\tt.Fatal(cases, err)\n\t}\n}\n"
 	s := NewHandler(Options{}).(*service)
 	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{{Path: "p/p_test.go", Content: test}}}
 	sim, err := s.simulate(context.Background(), withParams(t, req, domain.SimulateParams{Packages: []string{"./p"}, Timeout: time.Minute.String()}))
@@ -225,10 +229,10 @@ func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
 	ws, err := prepareWorkspace(req)
 	require.NoError(t, err)
 	defer ws.Remove()
-	for rel, want := range map[string]os.FileMode{"p/tpl": os.ModeDir, "p/tpl/sub": os.ModeDir, "p/other": os.ModeSymlink} {
+	for rel, want := range map[string]os.FileMode{"p/tpl": os.ModeDir, "p/tpl/sub": os.ModeDir, "p/testdata/c": os.ModeDir, "p/other": os.ModeSymlink} {
 		info, err := os.Lstat(filepath.Join(ws.dir, filepath.FromSlash(rel)))
 		require.NoError(t, err, rel)
-		assert.Equal(t, want, info.Mode().Type(), "%s: an embedded directory is real, another stays one link", rel)
+		assert.Equal(t, want, info.Mode().Type(), "%s: an embedded directory and testdata are real, another stays one link", rel)
 	}
 }
 
