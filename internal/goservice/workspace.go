@@ -47,6 +47,9 @@ type workspace struct {
 	// touched holds the slash-separated directories that directly hold an
 	// artifact: their packages run in the workspace.
 	touched map[string]bool
+	// copied counts the bytes copySibling wrote, against copyBudget
+	// (maxWorkspaceCopy).
+	copied, copyBudget int64
 }
 
 // mirrorMode is how mirror fills a real directory of the workspace.
@@ -72,9 +75,15 @@ func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
 // req.Repository.Path (without .git, symbolic links and other non-regular
 // files at the levels it mirrors) with the artifacts written over it.
 func prepareWorkspace(req domain.Request) (*workspace, error) {
+	return prepareWorkspaceCopying(req, maxWorkspaceCopy)
+}
+
+// prepareWorkspaceCopying is prepareWorkspace with a copy budget of budget
+// bytes.
+func prepareWorkspaceCopying(req domain.Request, budget int64) (*workspace, error) {
 	files := make(map[string]bool, len(req.Artifacts))
 	dirs := map[string]bool{".": true}
-	ws := &workspace{touched: map[string]bool{}}
+	ws := &workspace{touched: map[string]bool{}, copyBudget: budget}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
 			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
@@ -412,6 +421,12 @@ func (w *workspace) relAbs(p string) string {
 // a larger one stays a link (its package then sees a link, as before).
 const maxSiblingCopy = 4 << 20
 
+// maxWorkspaceCopy bounds what copySibling copies into one workspace:
+// artifacts are untrusted, and one naming the whole repository in a
+// //go:embed pattern must not make every request copy it. Beyond it files
+// stay links (an embed of them then fails with the go command's error).
+const maxWorkspaceCopy = 256 << 20
+
 // copySibling copies the repository's regular file rel into the workspace
 // when it is at most maxSiblingCopy bytes or embedded (a //go:embed
 // directive names it or a directory above it), and reports whether it did.
@@ -420,17 +435,19 @@ const maxSiblingCopy = 4 << 20
 // fix to a package that embeds a sibling file would not build, and a test
 // that writes a file next to its package's sources (testify's assert makes
 // symbolic links there) would write through the link into the read-only
-// repository. Only the directories on an artifact's path are mirrored, so
-// the copies cost their files, never the repository's size.
+// repository. Only the directories on an artifact's path (and the trees
+// mirrorMode names) are mirrored, so the copies cost their files, at most
+// the workspace's copy budget, never the repository's size.
 func (w *workspace) copySibling(rel string, embedded bool) (bool, error) {
 	src := filepath.Join(w.repo, filepath.FromSlash(rel))
 	info, err := os.Lstat(src)
 	if err != nil {
 		return false, err
 	}
-	if !info.Mode().IsRegular() || (info.Size() > maxSiblingCopy && !embedded) {
+	if !info.Mode().IsRegular() || (info.Size() > maxSiblingCopy && !embedded) || w.copied+info.Size() > w.copyBudget {
 		return false, nil
 	}
+	w.copied += info.Size()
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return false, err

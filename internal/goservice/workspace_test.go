@@ -236,6 +236,31 @@ func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
 	}
 }
 
+// TestWorkspaceCopyBudget: an artifact whose //go:embed names every entry
+// of the root copies no more than the budget; the rest stays links.
+func TestWorkspaceCopyBudget(t *testing.T) {
+	repo := layeredRepo(t)
+	writeTree(t, repo, map[string]string{"data/x.bin": strings.Repeat("x", 600), "data/y.bin": strings.Repeat("y", 600)})
+	ws, err := prepareWorkspaceCopying(domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
+		{Path: "all.go", Content: "package m\n\nimport \"embed\"\n\n//go:embed *\nvar all embed.FS\n"},
+	}}, 1000)
+	require.NoError(t, err)
+	defer ws.Remove()
+	assert.LessOrEqual(t, ws.copied, int64(1000))
+	var links int
+	for _, f := range []string{"data/x.bin", "data/y.bin"} {
+		info, err := os.Lstat(filepath.Join(ws.dir, filepath.FromSlash(f)))
+		require.NoError(t, err, f)
+		if info.Mode()&os.ModeSymlink != 0 {
+			links++
+		}
+	}
+	assert.Equal(t, 1, links, "one of the two 600-byte files is over the 1,000-byte budget")
+	info, err := os.Lstat(filepath.Join(ws.dir, "data"))
+	require.NoError(t, err)
+	assert.True(t, info.IsDir(), "the embedded directory itself is real")
+}
+
 func TestEmbedFirstElements(t *testing.T) {
 	tests := []struct {
 		name, src string
