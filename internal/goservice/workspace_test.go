@@ -261,6 +261,28 @@ func TestWorkspaceCopyBudget(t *testing.T) {
 	assert.True(t, info.IsDir(), "the embedded directory itself is real")
 }
 
+// TestEmbeddedTreeLeavesLinksOut: a symbolic link inside an embedded
+// directory of the repository (to a host file outside it) is not followed
+// when the directory is mirrored: the workspace never holds the host
+// file's content, and the go command reports the missing file itself.
+func TestEmbeddedTreeLeavesLinksOut(t *testing.T) {
+	repo := layeredRepo(t)
+	outside := filepath.Join(t.TempDir(), "host-secret")
+	require.NoError(t, os.WriteFile(outside, []byte("secret\n"), 0o600))
+	writeTree(t, repo, map[string]string{"b/tpl/ok.txt": "ok\n"})
+	require.NoError(t, os.Symlink(outside, filepath.Join(repo, "b", "tpl", "evil.txt")))
+	ws, err := prepareWorkspace(domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
+		{Path: "b/embed.go", Content: "package b\n\nimport \"embed\"\n\n//go:embed tpl\nvar tpl embed.FS\n"},
+	}})
+	require.NoError(t, err)
+	defer ws.Remove()
+	info, err := os.Lstat(filepath.Join(ws.dir, "b", "tpl", "ok.txt"))
+	require.NoError(t, err)
+	assert.True(t, info.Mode().IsRegular())
+	_, err = os.Lstat(filepath.Join(ws.dir, "b", "tpl", "evil.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "a link in the repository is left out, never copied through")
+}
+
 func TestEmbedFirstElements(t *testing.T) {
 	tests := []struct {
 		name, src string
