@@ -93,6 +93,22 @@ func realshapeCases() []realCase {
 			scenarioPkg: "./internal/render", scenarioTo: "internal/render/zz_scenario_test.go", scenarioFilter: "TestScenarioOneKilometre",
 			want: realOutcome{completed: true},
 		},
+		{
+			// (g) the fixed package embeds a directory and a file next to
+			// its sources (//go:embed): the Go service's workspace held
+			// them as links, which the go command refuses to embed, so no
+			// fix to such a package could build.
+			name: "embed", repo: "realshape/embed",
+			title: "welcome mail keeps the spaces around the name", body: "Welcome(\"  Ada \\n\") greets \"Hello   Ada \\n, welcome aboard.\"; the name must be trimmed. " + realIssueMarker,
+			module: "mail",
+			api:    pipeline.InterfaceDecl{ID: "IF-MAIL", Name: "Welcome", File: "mail/mail.go", Summary: "existing API"},
+			plan:   realItem("trim", "Trim the name in Welcome", []string{"mail/mail.go", "mail/mail_test.go"}, "Welcome"),
+			fix: realEdits("trim the name",
+				codeEdit{Path: "mail/mail.go", Old: `map[string]string{"Name": name}`, New: `map[string]string{"Name": strings.TrimSpace(name)}`},
+				codeEdit{Path: "mail/mail_test.go", Old: "func TestWelcomeSigned", New: "func TestWelcomeTrimmed(t *testing.T) {\n\tif got, err := Welcome(\" Ada \"); err != nil || !strings.HasPrefix(got, \"Hello Ada,\") {\n\t\tt.Fatalf(\"Welcome = %q, %v\", got, err)\n\t}\n}\n\nfunc TestWelcomeSigned"}),
+			scenarioPkg: "./mail", scenarioTo: "mail/zz_scenario_test.go", scenarioFilter: "TestScenarioWelcomeTrimsName",
+			want: realOutcome{completed: true},
+		},
 	}
 }
 

@@ -16,11 +16,14 @@ import (
 // over the repository. It is a temporary directory that holds the artifacts
 // as real files and, for everything else, symbolic links into the
 // repository: along the directories that lead to an artifact it has real
-// directories whose untouched entries are links, and every other subtree is
-// one link. Preparing it writes only the changed files plus one link per
-// entry of the directories on an artifact's path, never a copy of the
-// repository, so a request costs the same on a 10-file and a 10,000-file
-// repository. Remove must always be called.
+// directories whose untouched files are copies (see copySibling) and whose
+// subdirectories are links (but for those a //go:embed directive names
+// and a touched package's testdata, mirrored whole), and every other
+// subtree is one link. Preparing
+// it writes only the changed files plus the files and one link per
+// subdirectory of the directories on an artifact's path, never a copy of
+// the repository, so a request costs the same on a 10-file and a
+// 10,000-file repository. Remove must always be called.
 //
 // The go command does not follow linked directories when it expands "..."
 // patterns, so commands get their patterns through packagePatterns. Code
@@ -38,7 +41,32 @@ type workspace struct {
 	goTrees map[string]bool
 	// downloaded is set once `go mod download` succeeded for the request.
 	downloaded bool
+	// artifactGo holds the Go artifacts' contents by slash-separated
+	// directory, for the //go:embed patterns of the mirrored directories.
+	artifactGo map[string][]string
+	// touched holds the slash-separated directories that directly hold an
+	// artifact: their packages run in the workspace.
+	touched map[string]bool
+	// copied counts the bytes copySibling wrote, against copyBudget
+	// (maxWorkspaceCopy).
+	copied, copyBudget int64
 }
+
+// mirrorMode is how mirror fills a real directory of the workspace.
+type mirrorMode int
+
+const (
+	// mirrorLinks copies the files up to maxSiblingCopy and links the
+	// subdirectories.
+	mirrorLinks mirrorMode = iota
+	// mirrorTree mirrors the subdirectories too (a touched package's
+	// testdata: filepath.Walk and WalkDir do not descend into a linked
+	// root, so a test walking it would see no file and pass vacuously).
+	mirrorTree
+	// mirrorEmbedded mirrors the subdirectories and copies every file: the
+	// go command embeds no link.
+	mirrorEmbedded
+)
 
 // Remove deletes the temporary directory (links only, never their targets).
 func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
@@ -47,19 +75,32 @@ func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
 // req.Repository.Path (without .git, symbolic links and other non-regular
 // files at the levels it mirrors) with the artifacts written over it.
 func prepareWorkspace(req domain.Request) (*workspace, error) {
+	return prepareWorkspaceCopying(req, maxWorkspaceCopy)
+}
+
+// prepareWorkspaceCopying is prepareWorkspace with a copy budget of budget
+// bytes.
+func prepareWorkspaceCopying(req domain.Request, budget int64) (*workspace, error) {
 	files := make(map[string]bool, len(req.Artifacts))
 	dirs := map[string]bool{".": true}
+	ws := &workspace{touched: map[string]bool{}, copyBudget: budget}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
 			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
 		rel := path.Clean(a.Path)
 		files[rel] = true
+		ws.touched[path.Dir(rel)] = true
+		if strings.HasSuffix(rel, ".go") && !a.Delete {
+			if ws.artifactGo == nil {
+				ws.artifactGo = map[string][]string{}
+			}
+			ws.artifactGo[path.Dir(rel)] = append(ws.artifactGo[path.Dir(rel)], a.Content)
+		}
 		for d := path.Dir(rel); d != "."; d = path.Dir(d) {
 			dirs[d] = true
 		}
 	}
-	ws := &workspace{}
 	if req.Repository.Path != "" {
 		info, err := os.Stat(req.Repository.Path)
 		if err != nil || !info.IsDir() {
@@ -75,7 +116,7 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 	}
 	ws.dir = dir
 	if ws.repo != "" {
-		if err := ws.mirror(".", dirs, files); err != nil {
+		if err := ws.mirror(".", dirs, files, mirrorLinks); err != nil {
 			ws.Remove()
 			return nil, failf(domain.CodeInternalError, "link repository %s: %v", ws.repo, err)
 		}
@@ -127,11 +168,14 @@ func (w *workspace) copyModuleFiles() error {
 }
 
 // mirror makes rel a real directory of the workspace and fills it with
-// links to the repository's entries of rel, except .git, the entries that
-// are themselves on an artifact's path (mirrored in turn) and the artifact
-// files (written by the caller). As with the copy the service made before,
-// the repository's symbolic links and special files are left out.
-func (w *workspace) mirror(rel string, dirs, files map[string]bool) error {
+// copies of the repository's files of rel (see copySibling) and links to
+// its subdirectories, except .git, the entries that are themselves on an
+// artifact's path (mirrored in turn) and the artifact files (written by the
+// caller). A subdirectory a //go:embed directive of rel names, and the
+// testdata of a directory holding an artifact, are mirrored whole (see
+// mirrorMode). As with the copy the service made before, the repository's
+// symbolic links and special files are left out.
+func (w *workspace) mirror(rel string, dirs, files map[string]bool, mode mirrorMode) error {
 	if err := os.MkdirAll(filepath.Join(w.dir, filepath.FromSlash(rel)), 0o755); err != nil {
 		return err
 	}
@@ -139,20 +183,36 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool) error {
 	if err != nil {
 		return err
 	}
+	embedded := w.embeddedNames(rel, entries)
 	for _, e := range entries {
 		child := path.Join(rel, e.Name())
+		childMode := mode
+		switch {
+		case embedded[e.Name()]:
+			childMode = mirrorEmbedded
+		case mode == mirrorLinks && e.Name() == "testdata" && w.touched[rel]:
+			childMode = mirrorTree
+		}
 		switch {
 		case e.Name() == ".git", files[child]:
 			continue
-		case dirs[child]:
+		case dirs[child] || (childMode != mirrorLinks && e.IsDir()):
 			if e.IsDir() {
-				if err := w.mirror(child, dirs, files); err != nil {
+				if err := w.mirror(child, dirs, files, childMode); err != nil {
 					return err
 				}
 			}
 			continue // otherwise the artifacts' MkdirAll creates it
 		case !e.IsDir() && !e.Type().IsRegular():
 			continue
+		case !e.IsDir():
+			copied, err := w.copySibling(child, childMode == mirrorEmbedded)
+			if err != nil {
+				return err
+			}
+			if copied {
+				continue
+			}
 		}
 		if err := os.Symlink(filepath.Join(w.repo, filepath.FromSlash(child)), filepath.Join(w.dir, filepath.FromSlash(child))); err != nil {
 			return err
@@ -355,6 +415,47 @@ func (w *workspace) relAbs(p string) string {
 		}
 	}
 	return p
+}
+
+// maxSiblingCopy bounds the size of a file copied next to an artifact;
+// a larger one stays a link (its package then sees a link, as before).
+const maxSiblingCopy = 4 << 20
+
+// maxWorkspaceCopy bounds what copySibling copies into one workspace:
+// artifacts are untrusted, and one naming the whole repository in a
+// //go:embed pattern must not make every request copy it. Beyond it files
+// stay links (an embed of them then fails with the go command's error).
+const maxWorkspaceCopy = 256 << 20
+
+// copySibling copies the repository's regular file rel into the workspace
+// when it is at most maxSiblingCopy bytes or embedded (a //go:embed
+// directive names it or a directory above it), and reports whether it did.
+// Files that share a directory with an artifact are copies, not links: the
+// go command refuses to embed a link ("cannot embed irregular file"), so a
+// fix to a package that embeds a sibling file would not build, and a test
+// that writes a file next to its package's sources (testify's assert makes
+// symbolic links there) would write through the link into the read-only
+// repository. Only the directories on an artifact's path (and the trees
+// mirrorMode names) are mirrored, so the copies cost their files, at most
+// the workspace's copy budget, never the repository's size.
+func (w *workspace) copySibling(rel string, embedded bool) (bool, error) {
+	src := filepath.Join(w.repo, filepath.FromSlash(rel))
+	info, err := os.Lstat(src)
+	if err != nil {
+		return false, err
+	}
+	if !info.Mode().IsRegular() || (info.Size() > maxSiblingCopy && !embedded) || w.copied+info.Size() > w.copyBudget {
+		return false, nil
+	}
+	w.copied += info.Size()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return false, err
+	}
+	if err := os.WriteFile(filepath.Join(w.dir, filepath.FromSlash(rel)), data, info.Mode().Perm()|0o200); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // modulePath returns the module path declared in the workspace's go.mod, or

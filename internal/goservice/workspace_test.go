@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,6 +50,7 @@ func layeredRepo(t *testing.T) string {
 
 func TestPrepareWorkspaceWritesOnlyTheArtifacts(t *testing.T) {
 	repo := layeredRepo(t)
+	writeTree(t, repo, map[string]string{"a.txt": "root file\n", "big.bin": strings.Repeat("x", maxSiblingCopy+1)})
 	ws, err := prepareWorkspace(domain.Request{
 		Repository: domain.Repository{Path: repo},
 		Artifacts: []domain.Artifact{
@@ -68,7 +70,9 @@ func TestPrepareWorkspaceWritesOnlyTheArtifacts(t *testing.T) {
 	assert.Equal(t, os.ModeSymlink, mode("a")&os.ModeSymlink, "an untouched tree is one link")
 	assert.True(t, mode("go.mod").IsRegular(), "go.mod is a copy the go command may update in the scratch (the repository is read-only)")
 	assert.True(t, mode("b").IsDir(), "a directory holding an artifact is real")
-	assert.Equal(t, os.ModeSymlink, mode("b/b.go")&os.ModeSymlink)
+	assert.True(t, mode("b/b.go").IsRegular(), "a file next to an artifact is a copy (the go command embeds no link)")
+	assert.True(t, mode("a.txt").IsRegular(), "the root holds an artifact's directory: its files are copies")
+	assert.Equal(t, os.ModeSymlink, mode("big.bin")&os.ModeSymlink, "a file above maxSiblingCopy stays a link")
 	assert.True(t, mode("b/new.go").IsRegular())
 	assert.True(t, mode("c/c.go").IsRegular())
 	_, err = os.Lstat(filepath.Join(ws.dir, ".git"))
@@ -179,6 +183,119 @@ func TestRelPathMapsToolchainPaths(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, w.relPath(filepath.FromSlash(tt.printed)))
+		})
+	}
+}
+
+// TestTouchedPackageBuildsAndWritesLikeACheckout runs a package that embeds
+// a file next to its sources and a directory below them, and whose test
+// writes next to them and walks its testdata, with an artifact in the
+// package: the go command refused to embed the links the workspace used to
+// hold ("cannot embed irregular file"), the write went through the link
+// into the read-only repository and filepath.WalkDir saw the linked
+// testdata as one file. The repository is left as it was.
+func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
+	e2e.RequireToolchain(t)
+	repo := t.TempDir()
+	writeTree(t, repo, map[string]string{
+		"go.mod":             "module example.com/emb\n\ngo 1.22\n",
+		"p/greeting.txt":     "hello\n",
+		"p/tpl/a.txt":        "a\n",
+		"p/tpl/sub/b.txt":    "b\n",
+		"p/other/o.txt":      "not embedded\n",
+		"p/testdata/c/1.txt": "case\n",
+		"p/p.go":             "package p\n\nimport _ \"embed\"\n\n//go:embed greeting.txt\nvar greeting string\n\n// Greeting is the embedded greeting.\nfunc Greeting() string { return greeting }\n",
+		"p/templates.go":     "package p\n\nimport \"embed\"\n\n// Templates are embedded.\n//\n//go:embed tpl\nvar Templates embed.FS\n",
+	})
+	test := "package p\n\nimport (\n\t\"io/fs\"\n\t\"os\"\n\t\"path/filepath\"\n\t\"testing\"\n)\n\n" +
+		"func TestGreeting(t *testing.T) {\n\tif Greeting() != \"hello\\n\" {\n\t\tt.Fatalf(\"greeting %q\", Greeting())\n\t}\n" +
+		"\tif err := os.WriteFile(\"greeting.txt\", []byte(\"golden\\n\"), 0o644); err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
+		"\tif err := os.Symlink(\"p.go\", \"p.go_link\"); err != nil {\n\t\tt.Fatal(err)\n\t}\n" +
+		"\tif b, err := Templates.ReadFile(\"tpl/sub/b.txt\"); err != nil || string(b) != \"b\\n\" {\n\t\tt.Fatal(string(b), err)\n\t}\n" +
+		"\tvar cases []string\n\tif err := filepath.WalkDir(\"testdata\", func(p string, d fs.DirEntry, err error) error {\n" +
+		"\t\tif err == nil && d.Type().IsRegular() {\n\t\t\tcases = append(cases, p)\n\t\t}\n\t\treturn err\n\t}); err != nil || len(cases) != 1 {\n\t\tt.Fatal(cases, err)\n\t}\n}\n"
+	s := NewHandler(Options{}).(*service)
+	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{{Path: "p/p_test.go", Content: test}}}
+	sim, err := s.simulate(context.Background(), withParams(t, req, domain.SimulateParams{Packages: []string{"./p"}, Timeout: time.Minute.String()}))
+	require.NoError(t, err)
+	out := sim.(domain.SimulateResult)
+	assert.True(t, out.Passed, out.Output)
+	got, err := os.ReadFile(filepath.Join(repo, "p", "greeting.txt"))
+	require.NoError(t, err)
+	assert.Equal(t, "hello\n", string(got), "the repository is never written")
+	_, err = os.Lstat(filepath.Join(repo, "p", "p.go_link"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
+
+	ws, err := prepareWorkspace(req)
+	require.NoError(t, err)
+	defer ws.Remove()
+	for rel, want := range map[string]os.FileMode{"p/tpl": os.ModeDir, "p/tpl/sub": os.ModeDir, "p/testdata/c": os.ModeDir, "p/other": os.ModeSymlink} {
+		info, err := os.Lstat(filepath.Join(ws.dir, filepath.FromSlash(rel)))
+		require.NoError(t, err, rel)
+		assert.Equal(t, want, info.Mode().Type(), "%s: an embedded directory and testdata are real, another stays one link", rel)
+	}
+}
+
+// TestWorkspaceCopyBudget: an artifact whose //go:embed names every entry
+// of the root copies no more than the budget; the rest stays links.
+func TestWorkspaceCopyBudget(t *testing.T) {
+	repo := layeredRepo(t)
+	writeTree(t, repo, map[string]string{"data/x.bin": strings.Repeat("x", 600), "data/y.bin": strings.Repeat("y", 600)})
+	ws, err := prepareWorkspaceCopying(domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
+		{Path: "all.go", Content: "package m\n\nimport \"embed\"\n\n//go:embed *\nvar all embed.FS\n"},
+	}}, 1000)
+	require.NoError(t, err)
+	defer ws.Remove()
+	assert.LessOrEqual(t, ws.copied, int64(1000))
+	var links int
+	for _, f := range []string{"data/x.bin", "data/y.bin"} {
+		info, err := os.Lstat(filepath.Join(ws.dir, filepath.FromSlash(f)))
+		require.NoError(t, err, f)
+		if info.Mode()&os.ModeSymlink != 0 {
+			links++
+		}
+	}
+	assert.Equal(t, 1, links, "one of the two 600-byte files is over the 1,000-byte budget")
+	info, err := os.Lstat(filepath.Join(ws.dir, "data"))
+	require.NoError(t, err)
+	assert.True(t, info.IsDir(), "the embedded directory itself is real")
+}
+
+// TestEmbeddedTreeLeavesLinksOut: a symbolic link inside an embedded
+// directory of the repository (to a host file outside it) is not followed
+// when the directory is mirrored: the workspace never holds the host
+// file's content, and the go command reports the missing file itself.
+func TestEmbeddedTreeLeavesLinksOut(t *testing.T) {
+	repo := layeredRepo(t)
+	outside := filepath.Join(t.TempDir(), "host-secret")
+	require.NoError(t, os.WriteFile(outside, []byte("secret\n"), 0o600))
+	writeTree(t, repo, map[string]string{"b/tpl/ok.txt": "ok\n"})
+	require.NoError(t, os.Symlink(outside, filepath.Join(repo, "b", "tpl", "evil.txt")))
+	ws, err := prepareWorkspace(domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
+		{Path: "b/embed.go", Content: "package b\n\nimport \"embed\"\n\n//go:embed tpl\nvar tpl embed.FS\n"},
+	}})
+	require.NoError(t, err)
+	defer ws.Remove()
+	info, err := os.Lstat(filepath.Join(ws.dir, "b", "tpl", "ok.txt"))
+	require.NoError(t, err)
+	assert.True(t, info.Mode().IsRegular())
+	_, err = os.Lstat(filepath.Join(ws.dir, "b", "tpl", "evil.txt"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "a link in the repository is left out, never copied through")
+}
+
+func TestEmbedFirstElements(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"file and dir", "package p\n//go:embed a.txt tpl/*.html\nvar x string\n", []string{"a.txt", "tpl"}},
+		{"quoted and all", "//go:embed \"sp ace.txt\" `all:static/x` all:web\n", []string{"sp", "ace.txt", "static", "web"}},
+		{"indented", "func f() {}\n\t//go:embed   data\n", []string{"data"}},
+		{"not a directive", "//go:embedded x\n// go:embed y\nvar s = \"//go:embed z\"\n", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, embedFirstElements(tt.src))
 		})
 	}
 }
