@@ -401,14 +401,13 @@ func checkBuiltinService(ctx context.Context, f *Factory, workspace, path string
 		c.Fix = "run `cogworks domain-go serve --socket /tmp/go.sock` to see why; docs/sandbox.md for isolation"
 		return c
 	}
-	for _, r := range domain.HealthTable(ctx, []domain.ServiceConfig{cfg}) {
-		if r.Status != "ok" {
-			c.Status, c.Detail = checkFail, fmt.Sprintf("the built-in Go domain service started but its handshake failed: %s %s%s", r.Status, r.Error, logs.suffix())
-			return c
-		}
-		c.Status = checkOK
-		c.Detail = fmt.Sprintf("the built-in Go service (domain %s %s) serves this Go module: handshake answered; nothing is registered in %s", r.Domain, r.Version, path)
+	r := domain.HealthTable(ctx, []domain.ServiceConfig{cfg})[0] // one row per service
+	if r.Status != "ok" {
+		c.Status, c.Detail = checkFail, fmt.Sprintf("the built-in Go domain service started but its handshake failed: %s %s%s", r.Status, r.Error, logs.suffix())
+		return c
 	}
+	c.Status = checkOK
+	c.Detail = fmt.Sprintf("the built-in Go service (domain %s %s) serves this Go module: handshake answered; nothing is registered in %s", r.Domain, r.Version, path)
 	return c
 }
 

@@ -74,10 +74,11 @@ const (
 // and musl then fall back to clone), everything else is allowed.
 func seccompFilter(arch uint32) []unix.SockFilter {
 	var prog []unix.SockFilter
+	// A jump's true branch goes to its target label; its false branch
+	// falls through to the next instruction.
 	type jump struct {
 		at     int
-		target string // "deny", "nosys", "allow", "flags"; "" for fall-through
-		onTrue bool
+		target string // "deny", "nosys", "flags" or "kill"
 	}
 	var jumps []jump
 	emit := func(f unix.SockFilter) int {
@@ -89,19 +90,19 @@ func seccompFilter(arch uint32) []unix.SockFilter {
 	emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_KILL_PROCESS})
 	emit(unix.SockFilter{Code: bpfLoadAbs, K: seccompNr})
 	if arch == unix.AUDIT_ARCH_X86_64 {
-		jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpGE, K: x32SyscallBit}), "kill", true})
+		jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpGE, K: x32SyscallBit}), "kill"})
 	}
 	for _, nr := range deniedSyscalls {
-		jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: uint32(nr)}), "deny", true})
+		jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: uint32(nr)}), "deny"})
 	}
-	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_CLONE3}), "nosys", true})
-	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_CLONE}), "flags", true})
-	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_UNSHARE}), "flags", true})
+	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_CLONE3}), "nosys"})
+	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_CLONE}), "flags"})
+	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_UNSHARE}), "flags"})
 	labels := map[string]int{}
-	labels["allow"] = emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ALLOW})
+	emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ALLOW}) // no jump matched
 	labels["flags"] = emit(unix.SockFilter{Code: bpfLoadAbs, K: seccompArg0})
-	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpSet, K: newNamespaceFlags}), "deny", true})
-	emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ALLOW})
+	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpSet, K: newNamespaceFlags}), "deny"})
+	emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ALLOW}) // no namespace flag
 	labels["deny"] = emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)})
 	labels["nosys"] = emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)})
 	labels["kill"] = emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_KILL_PROCESS})
