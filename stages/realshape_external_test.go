@@ -141,20 +141,7 @@ func TestRealShapeExternal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the Go toolchain through the whole pipeline for every case")
 	}
-	cases := externalCases(t, dir)
-	results := make([]realResult, len(cases))
-	svc := startGoService(t)
-	t.Run("cases", func(t *testing.T) {
-		for i, c := range cases {
-			t.Run(c.name, func(t *testing.T) {
-				t.Parallel()
-				r := runRealCase(t, c, svc)
-				results[i] = r
-				realAssert(t, c, r)
-			})
-		}
-	})
-	t.Log("\n" + realTable(results))
+	results := runRealCases(t, externalCases(t, dir))
 	for _, r := range results {
 		if r.name != "" && len(r.treeDiff) > 0 {
 			t.Logf("%s: tree differs from base + fix: %s", r.name, strings.Join(r.treeDiff, ", "))
