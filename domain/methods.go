@@ -111,6 +111,12 @@ type SimulateParams struct {
 }
 
 // SimulateResult is the result of simulate.
+//
+// Passed is the service's own verdict, and a service must set it only when
+// the run exited 0, at least one test ran and passed, and no test failed.
+// CogWorks does not take it on trust: it recomputes the verdict from Tests
+// (docs/domain-services.md, "Test verdicts"), so a run whose tests report
+// a failure, or where no test ran, fails whatever Passed and ExitCode say.
 type SimulateResult struct {
 	Passed     bool         `json:"passed"`
 	ExitCode   int          `json:"exit_code"`
@@ -122,11 +128,13 @@ type SimulateResult struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
 
-// TestResult is the outcome of one test.
+// TestResult is the outcome of one test. A skipped test has Passed and
+// Skipped both set: it did not fail, and it proves nothing either.
 type TestResult struct {
 	Name      string `json:"name"`
 	Package   string `json:"package"`
 	Passed    bool   `json:"passed"`
+	Skipped   bool   `json:"skipped,omitempty"`
 	Output    string `json:"output"`
 	ElapsedMS int64  `json:"elapsed_ms"`
 }
