@@ -1,0 +1,134 @@
+package goservice
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/domain"
+)
+
+// judgeCaptured judges a captured `go test -json` stream as simulate judges
+// its runs: build failures through compileFailure, test events through
+// verdict, one run per package (exit status 1 when it reported failure).
+func judgeCaptured(ws *workspace, stream []byte) domain.SimulateResult {
+	if bytes.Contains(stream, []byte(`"build-output"`)) {
+		return compileFailure(ws, result{stdout: stream, exitCode: 1})
+	}
+	var runs []*testRun
+	byPkg := map[string]*testRun{}
+	sc := bufio.NewScanner(bytes.NewReader(stream))
+	for sc.Scan() {
+		var ev testEvent
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		run, ok := byPkg[ev.Package]
+		if !ok {
+			run = &testRun{pkg: testPackage{ImportPath: ev.Package}}
+			byPkg[ev.Package], runs = run, append(runs, run)
+		}
+		run.events = append(run.events, ev)
+		run.output += ev.Output
+		if ev.Test == "" && ev.Action == "fail" {
+			run.exitCode = 1
+		}
+	}
+	var flat []testRun
+	for _, r := range runs {
+		flat = append(flat, *r)
+	}
+	return verdict(ws, ws.modulePath(), flat, "")
+}
+
+// ev builds a test2json event of package p.
+func ev(action, test, output string) testEvent {
+	return testEvent{Action: action, Package: "example.com/canmod/can", Test: test, Output: output}
+}
+
+func TestVerdictFromEvents(t *testing.T) {
+	t.Parallel()
+	pass := []testEvent{ev("run", "TestAdd", ""), ev("pass", "TestAdd", ""), ev("pass", "", "")}
+	tests := []struct {
+		name     string
+		events   []testEvent
+		exit     int
+		filter   string
+		passed   bool
+		diagnose string // a diagnostic message must contain it ("" for none)
+		skipped  bool
+	}{
+		{"a passing test", pass, 0, "", true, "", false},
+		{"exit status 0 does not rescue a failing test (TestMain os.Exit(0))",
+			[]testEvent{ev("run", "TestAdd", ""), ev("fail", "TestAdd", ""), ev("fail", "", "")}, 0, "", false, "TestAdd failed", false},
+		{"a later forged pass does not rescue a failed test",
+			[]testEvent{ev("run", "TestAdd", ""), ev("fail", "TestAdd", ""), ev("pass", "TestAdd", ""), ev("pass", "", "")}, 0, "", false, "TestAdd failed", false},
+		{"no event at all (init exited 0)", nil, 0, "", false, "did not report its result", false},
+		{"final PASS with no test (test.run overridden)",
+			[]testEvent{ev("output", "", "testing: warning: no tests to run\n"), ev("pass", "", "")}, 0, "", false, "no test ran in example.com/canmod/can", false},
+		{"a filter that matched nothing", []testEvent{ev("pass", "", "")}, 0, "TestNothing", false, `-run "TestNothing" matched no test`, false},
+		{"a test that started and never ended (crash)", []testEvent{ev("run", "TestAdd", "")}, 2, "", false, "TestAdd failed", false},
+		{"all passed but the binary exited non-zero", pass, 1, "", false, "exit status 1", false},
+		{"only skipped tests prove nothing",
+			[]testEvent{ev("run", "TestAdd", ""), ev("skip", "TestAdd", ""), ev("pass", "", "")}, 0, "", false, "no test ran and passed", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := toolWorkspace(t, map[string]string{"can/can.go": canGo})
+			res := verdict(ws, ws.modulePath(), []testRun{{pkg: testPackage{ImportPath: "example.com/canmod/can"}, events: tt.events, exitCode: tt.exit}}, tt.filter)
+			assert.Equal(t, tt.passed, res.Passed)
+			var msgs []string
+			for _, d := range res.Diagnostics {
+				msgs = append(msgs, d.Message)
+			}
+			if tt.diagnose == "" {
+				assert.Empty(t, msgs)
+			} else {
+				assert.Contains(t, strings.Join(msgs, "\n"), tt.diagnose)
+			}
+			if tt.skipped {
+				require.Len(t, res.Tests, 1)
+				assert.True(t, res.Tests[0].Skipped)
+			}
+		})
+	}
+}
+
+func TestCompileGroupsSeparateSameNamedBinaries(t *testing.T) {
+	t.Parallel()
+	withTests := func(ip string) testPackage { return testPackage{ImportPath: ip, TestGoFiles: []string{"x_test.go"}} }
+	groups := compileGroups([]testPackage{
+		withTests("m/a/util"), withTests("m/b/util"), {ImportPath: "m/notests"}, withTests("m/c"), withTests("m/c/v2"), withTests("m/d/util"),
+	})
+	var names [][]string
+	for _, g := range groups {
+		var n []string
+		for _, p := range g {
+			n = append(n, p.ImportPath)
+		}
+		names = append(names, n)
+	}
+	assert.Equal(t, [][]string{{"m/a/util", "m/c"}, {"m/b/util", "m/c/v2"}, {"m/d/util"}}, names)
+}
+
+func TestCollectEventsBoundsOutputKeepsVerdict(t *testing.T) {
+	t.Parallel()
+	var stream bytes.Buffer
+	enc := json.NewEncoder(&stream)
+	require.NoError(t, enc.Encode(ev("run", "TestFlood", "")))
+	for range 64 {
+		require.NoError(t, enc.Encode(ev("output", "TestFlood", strings.Repeat("x", 4096)+"\n")))
+	}
+	require.NoError(t, enc.Encode(ev("fail", "TestFlood", "")))
+	stream.WriteString("not json\n")
+	c := collectEvents(&stream, 64<<10)
+	assert.Contains(t, c.output, "output truncated")
+	assert.Less(t, len(c.output), 70<<10)
+	require.NotEmpty(t, c.events)
+	assert.Equal(t, "fail", c.events[len(c.events)-1].Action, "the verdict's events survive the output cap")
+}
