@@ -76,25 +76,30 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	return out, nil
 }
 
-// runTests lists the packages, compiles their test binaries, runs each in
-// its own sandbox and judges the events (see testrun.go and verdict.go).
+// runTests compiles the packages' test binaries, runs each in its own
+// sandbox and judges the events (see testrun.go and verdict.go).
 // st bounds each step: the test binary panics itself at timeout, and the
 // extra minute covers compilation and the sandbox.
 func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []string, timeout time.Duration, filter string) (domain.SimulateResult, error) {
 	r := s.run
-	list, res, err := r.listPackages(ctx, ws, st, ws.packagePatterns(pkgs...))
-	if err != nil {
-		return domain.SimulateResult{}, err
-	}
-	if res.exitCode != 0 {
-		return failedStep(res), nil
-	}
 	binDir, err := os.MkdirTemp("", "cogworks-tests-")
 	if err != nil {
 		return domain.SimulateResult{}, failf(domain.CodeInternalError, "create test binary directory: %v", err)
 	}
 	defer func() { _ = os.RemoveAll(binDir) }()
-	built, err := r.compileTests(ctx, ws, st, binDir, compileGroups(list))
+	built, err := r.compileTests(ctx, ws, st, binDir, 0, [][]string{ws.packagePatterns(pkgs...)})
+	if err == nil && built.collision {
+		// Two packages' binaries share a name: list the packages and
+		// compile them in groups of distinct names.
+		list, res, lerr := r.listPackages(ctx, ws, st, ws.packagePatterns(pkgs...))
+		if lerr != nil {
+			return domain.SimulateResult{}, lerr
+		}
+		if res.exitCode != 0 {
+			return failedStep(res), nil
+		}
+		built, err = r.compileTests(ctx, ws, st, binDir, 1, compileGroups(list))
+	}
 	if err != nil {
 		return domain.SimulateResult{}, err
 	}
@@ -105,18 +110,11 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 	if filter != "" {
 		args = append(args, "-test.run="+filter)
 	}
-	runs, err := r.runTests(ctx, ws, st, binDir, list, built.binaries, args)
+	runs, err := r.runTests(ctx, ws, st, binDir, built.binaries, args)
 	if err != nil {
 		return domain.SimulateResult{}, err
 	}
-	module := ws.modulePath()
-	out := verdict(ws, module, runs, filter)
-	for _, p := range list {
-		if _, ok := built.binaries[p.ImportPath]; p.hasTests() && !ok {
-			out.Passed = false
-			out.Diagnostics = append(out.Diagnostics, packageDiagnostic(module, p.ImportPath, fmt.Sprintf("no test ran in %s: go test -c wrote no test binary for it", p.ImportPath), ""))
-		}
-	}
+	out := verdict(ws, ws.modulePath(), runs, filter)
 	for _, run := range runs {
 		if run.exitCode != 0 && out.ExitCode == 0 {
 			out.ExitCode = run.exitCode

@@ -9,12 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -38,31 +40,19 @@ const testBinMount = "/cogworks/tests"
 // testPackage is one package of a simulate request, as go list reports it.
 type testPackage struct {
 	ImportPath   string
-	Dir          string
 	TestGoFiles  []string
 	XTestGoFiles []string
+	// dir is the package's directory, relative to the workspace.
+	dir string
 }
 
 // hasTests reports whether the package has test files.
 func (p testPackage) hasTests() bool { return len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 }
 
-// rel returns the package's directory relative to the workspace ("" when
-// it is not under the workspace as the sandbox sees it).
-func (p testPackage) rel(sandboxed bool, ws *workspace) string {
-	root := ws.dir
-	if sandboxed {
-		root = workspaceMount
-	}
-	r, err := filepath.Rel(root, p.Dir)
-	if err != nil || strings.HasPrefix(r, "..") {
-		return ""
-	}
-	return filepath.ToSlash(r)
-}
-
-// listPackages expands patterns in the sandbox.
+// listPackages expands patterns in the sandbox (only needed when two
+// packages' test binaries would have the same name).
 func (r *runner) listPackages(ctx context.Context, ws *workspace, st step, patterns []string) ([]testPackage, result, error) {
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles"}, patterns...)
+	args := append([]string{"list", "-e", "-json=ImportPath,TestGoFiles,XTestGoFiles"}, patterns...)
 	res, err := r.goCmd(ctx, ws, st, args...)
 	if err != nil || res.exitCode != 0 {
 		return nil, res, err
@@ -94,10 +84,10 @@ func binaryName(importPath string) string {
 	return elem
 }
 
-// compileGroups splits the packages with tests into groups whose test
-// binaries have distinct names.
-func compileGroups(pkgs []testPackage) [][]testPackage {
-	var groups [][]testPackage
+// compileGroups splits the import paths of the packages with tests into
+// groups whose test binaries have distinct names.
+func compileGroups(pkgs []testPackage) [][]string {
+	var groups [][]string
 	var names []map[string]bool
 	for _, p := range pkgs {
 		if !p.hasTests() {
@@ -111,7 +101,7 @@ func compileGroups(pkgs []testPackage) [][]testPackage {
 		if i == len(groups) {
 			groups, names = append(groups, nil), append(names, map[string]bool{})
 		}
-		groups[i], names[i][n] = append(groups[i], p), true
+		groups[i], names[i][n] = append(groups[i], p.ImportPath), true
 	}
 	return groups
 }
@@ -123,27 +113,29 @@ type compiled struct {
 	// failed holds the compile step's JSON build events and standard
 	// error when a compilation failed.
 	failed *result
+	// collision: two packages' binaries would have had the same name.
+	collision bool
 }
 
 // compileTests builds each group's test binaries (go vet's test checks
-// included, as go test runs them) into its own directory of binDir.
-func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDir string, groups [][]testPackage) (compiled, error) {
+// included, as go test runs them) into its own directory of binDir, the
+// groups numbered from first. A group is package patterns or import paths.
+func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDir string, first int, groups [][]string) (compiled, error) {
 	out := compiled{binaries: map[string]string{}}
 	st.binds = []sandbox.Bind{{Source: binDir, Target: testBinMount}}
 	for i, g := range groups {
-		args := []string{"test", "-c", "-json", "-o", fmt.Sprintf("%s/%d/", testBinMount, i)}
-		for _, p := range g {
-			args = append(args, p.ImportPath)
-		}
+		i += first
+		dst := fmt.Sprintf("%s/%d/", testBinMount, i)
 		if !r.iso.Available() {
-			args[4] = fmt.Sprintf("%s/%d/", binDir, i)
+			dst = fmt.Sprintf("%s/%d/", binDir, i)
 		}
-		res, err := r.goCmd(ctx, ws, st, args...)
+		res, err := r.goCmd(ctx, ws, st, append([]string{"test", "-c", "-json", "-o", dst}, g...)...)
 		if err != nil {
 			return out, err
 		}
 		if res.exitCode != 0 {
 			out.failed = &res
+			out.collision = bytes.Contains(res.stderr, []byte("cannot write test binary"))
 			return out, nil
 		}
 		if err := findBinaries(filepath.Join(binDir, fmt.Sprint(i)), out.binaries); err != nil {
@@ -189,17 +181,17 @@ type testRun struct {
 }
 
 // runTests runs every compiled binary in its own sandbox, at most
-// GOMAXPROCS at a time, and returns the runs in the packages' order.
-func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir string, pkgs []testPackage, bins map[string]string, args []string) ([]testRun, error) {
+// GOMAXPROCS at a time, in its package's directory, and returns the runs
+// in import path order.
+func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir string, bins map[string]string, args []string) ([]testRun, error) {
 	converter, err := r.converter.path(ctx, r)
 	if err != nil {
 		return nil, err
 	}
+	module := ws.modulePath()
 	var todo []testPackage
-	for _, p := range pkgs {
-		if _, ok := bins[p.ImportPath]; ok {
-			todo = append(todo, p)
-		}
+	for _, ip := range slices.Sorted(maps.Keys(bins)) {
+		todo = append(todo, testPackage{ImportPath: ip, dir: pkgDir(module, ip)})
 	}
 	runs := make([]testRun, len(todo))
 	errs := make([]error, len(todo))
@@ -243,7 +235,7 @@ func (r *runner) runTest(ctx context.Context, ws *workspace, st step, converter,
 	var collected collector
 	collect.Go(func() { collected = collectEvents(events, r.limits.OutputBytes) })
 
-	st.offline, st.output, st.dir = true, wr, p.rel(r.iso.Available(), ws)
+	st.offline, st.output, st.dir = true, wr, p.dir
 	st.program = bin
 	if r.iso.Available() {
 		st.binds = []sandbox.Bind{{Source: binDir, Target: testBinMount, ReadOnly: true}}

@@ -105,15 +105,7 @@ func TestCompileGroupsSeparateSameNamedBinaries(t *testing.T) {
 	groups := compileGroups([]testPackage{
 		withTests("m/a/util"), withTests("m/b/util"), {ImportPath: "m/notests"}, withTests("m/c"), withTests("m/c/v2"), withTests("m/d/util"),
 	})
-	var names [][]string
-	for _, g := range groups {
-		var n []string
-		for _, p := range g {
-			n = append(n, p.ImportPath)
-		}
-		names = append(names, n)
-	}
-	assert.Equal(t, [][]string{{"m/a/util", "m/c"}, {"m/b/util", "m/c/v2"}, {"m/d/util"}}, names)
+	assert.Equal(t, [][]string{{"m/a/util", "m/c"}, {"m/b/util", "m/c/v2"}, {"m/d/util"}}, groups)
 }
 
 func TestCollectEventsBoundsOutputKeepsVerdict(t *testing.T) {
