@@ -107,6 +107,7 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 		return compileFailure(ws, *built.failed), nil
 	}
 	args := []string{"-test.v=test2json", "-test.paniconexit0", "-test.count=1", "-test.timeout=" + timeout.String()}
+	args = append(args, testBinaryFlags(r.tc.settings["GOFLAGS"])...)
 	if filter != "" {
 		args = append(args, "-test.run="+filter)
 	}

@@ -129,7 +129,13 @@ func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDi
 		if !r.iso.Available() {
 			dst = fmt.Sprintf("%s/%d/", binDir, i)
 		}
-		res, err := r.goCmd(ctx, ws, st, append([]string{"test", "-c", "-json", "-o", dst}, g...)...)
+		args := []string{"test", "-c", "-json", "-o", dst}
+		if !goFlagSet(r.tc.settings["GOFLAGS"], "-ldflags") {
+			// As go test links the binaries it runs itself: DWARF costs link
+			// time, and nothing reads it.
+			args = append(args, "-ldflags=-s -w")
+		}
+		res, err := r.goCmd(ctx, ws, st, append(args, g...)...)
 		if err != nil {
 			return out, err
 		}
@@ -143,6 +149,34 @@ func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDi
 		}
 	}
 	return out, nil
+}
+
+// goFlagSet reports whether a GOFLAGS value sets flag (as "-flag" or
+// "-flag=value").
+func goFlagSet(goflags, flag string) bool {
+	for _, f := range strings.Fields(goflags) {
+		name, _, _ := strings.Cut(f, "=")
+		if name == flag || name == "-"+flag {
+			return true
+		}
+	}
+	return false
+}
+
+// testBinaryFlags carries the test flags of the host's GOFLAGS that go test
+// would have passed to the binaries it ran (-count and -timeout are the
+// request's own).
+func testBinaryFlags(goflags string) []string {
+	var out []string
+	for _, f := range strings.Fields(goflags) {
+		switch strings.TrimLeft(f, "-") {
+		case "short", "short=true":
+			out = append(out, "-test.short")
+		case "failfast", "failfast=true":
+			out = append(out, "-test.failfast")
+		}
+	}
+	return out
 }
 
 // findBinaries maps each test binary of dir to its package, by the path

@@ -124,3 +124,23 @@ func TestCollectEventsBoundsOutputKeepsVerdict(t *testing.T) {
 	require.NotEmpty(t, c.events)
 	assert.Equal(t, "fail", c.events[len(c.events)-1].Action, "the verdict's events survive the output cap")
 }
+
+func TestGoFlagsForTestBinaries(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		goflags string
+		ldflags bool
+		flags   []string
+	}{
+		{"", false, nil},
+		{"-mod=mod -short", false, []string{"-test.short"}},
+		{"--ldflags=-X=a.b=c -failfast=true -short=false", true, []string{"-test.failfast"}},
+		{"-ldflags=-w", true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.goflags, func(t *testing.T) {
+			assert.Equal(t, tt.ldflags, goFlagSet(tt.goflags, "-ldflags"))
+			assert.Equal(t, tt.flags, testBinaryFlags(tt.goflags))
+		})
+	}
+}
