@@ -116,6 +116,7 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 		return domain.SimulateResult{}, err
 	}
 	out := verdict(ws, ws.modulePath(), runs, filter)
+	out.Output = built.notes + out.Output
 	for _, run := range runs {
 		if run.exitCode != 0 && out.ExitCode == 0 {
 			out.ExitCode = run.exitCode

@@ -115,6 +115,9 @@ type compiled struct {
 	failed *result
 	// collision: two packages' binaries would have had the same name.
 	collision bool
+	// notes is what go test -c printed of packages without test files
+	// ("?   \tpkg\t[no test files]"), as go test prints it.
+	notes string
 }
 
 // compileTests builds each group's test binaries (go vet's test checks
@@ -144,11 +147,28 @@ func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDi
 			out.collision = bytes.Contains(res.stderr, []byte("cannot write test binary"))
 			return out, nil
 		}
+		out.notes += buildNotes(res.stdout)
 		if err := findBinaries(filepath.Join(binDir, fmt.Sprint(i)), out.binaries); err != nil {
 			return out, err
 		}
 	}
 	return out, nil
+}
+
+// buildNotes returns the package output events of a go test -c -json
+// stream (the go command's own lines; no test code has run yet).
+func buildNotes(stream []byte) string {
+	var b strings.Builder
+	dec := json.NewDecoder(bytes.NewReader(stream))
+	for {
+		var ev testEvent
+		if dec.Decode(&ev) != nil {
+			return b.String()
+		}
+		if ev.Action == "output" && ev.Test == "" {
+			b.WriteString(ev.Output)
+		}
+	}
 }
 
 // goFlagSet reports whether a GOFLAGS value sets flag (as "-flag" or

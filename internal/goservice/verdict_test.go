@@ -91,6 +91,12 @@ func TestVerdictFromEvents(t *testing.T) {
 			} else {
 				assert.Contains(t, strings.Join(msgs, "\n"), tt.diagnose)
 			}
+			if tt.passed {
+				assert.Contains(t, res.Output, "ok  \texample.com/canmod/can\t", "go test's summary line, written from the verdict")
+			}
+			if strings.Contains(tt.diagnose, "TestAdd failed") {
+				assert.Contains(t, res.Output, "FAIL\texample.com/canmod/can\t")
+			}
 			if tt.skipped {
 				require.Len(t, res.Tests, 1)
 				assert.True(t, res.Tests[0].Skipped)
