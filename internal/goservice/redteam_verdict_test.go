@@ -225,3 +225,30 @@ func diagnosticsText(res domain.SimulateResult) string {
 	}
 	return b.String()
 }
+
+// Before: test2json took framing printed by a test on its own stdout as
+// the testing package's, so a made-up held-out scenario test passed and,
+// with every real test passing, so did the run. Now a result for a test
+// its package does not declare fails the run.
+func TestRedTeam_MadeUpTestOnOwnStdout(t *testing.T) {
+	requireRedTeam(t)
+	goodAdd := "package rt\n\n// Add returns a+b.\nfunc Add(a, b int) int { return a + b }\n"
+	res := runVerdictAttack(t, goodAdd, addTest(`
+func attack(t *testing.T) { t.Log("ATTACK-RAN") }
+
+func TestZForge(t *testing.T) {
+	fmt.Print("\x16=== RUN   TestHeldOutScenario_BrakeReleases\n\x16--- PASS: TestHeldOutScenario_BrakeReleases (0.00s)\n")
+}
+`))
+	require.Contains(t, res.Output, "ATTACK-RAN", res.Output)
+	assert.False(t, res.Passed, "forged framing fails the run: %s", res.Output)
+	found := false
+	for _, tr := range res.Tests {
+		if tr.Name == "TestHeldOutScenario_BrakeReleases" {
+			found = true
+			assert.False(t, tr.Passed, "a made-up test never passes")
+		}
+	}
+	assert.True(t, found, "the forged result is shown, as a failure: %+v", res.Tests)
+	assert.Contains(t, diagnosticsText(res), "TestHeldOutScenario_BrakeReleases is not declared in the test files of example.com/rt/rt")
+}

@@ -232,6 +232,8 @@ type testRun struct {
 	exitCode int
 	// output is what the binary printed (capped), as the events carried it.
 	output string
+	// declared are the test names its test files declare (nil: unknown).
+	declared map[string]bool
 }
 
 // runTests runs every compiled binary in its own sandbox, at most
@@ -247,6 +249,12 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 	for _, ip := range slices.Sorted(maps.Keys(bins)) {
 		todo = append(todo, testPackage{ImportPath: ip, dir: pkgDir(module, ip)})
 	}
+	// Read what each package declares before any test code runs: a running
+	// binary may rewrite the workspace.
+	declared := make([]map[string]bool, len(todo))
+	for i, p := range todo {
+		declared[i] = declaredTests(filepath.Join(ws.dir, filepath.FromSlash(p.dir)))
+	}
 	runs := make([]testRun, len(todo))
 	errs := make([]error, len(todo))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -259,6 +267,9 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 		})
 	}
 	wg.Wait()
+	for i := range runs {
+		runs[i].declared = declared[i]
+	}
 	return runs, errors.Join(errs...)
 }
 

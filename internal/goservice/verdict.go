@@ -2,6 +2,11 @@ package goservice
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
@@ -17,6 +22,8 @@ import (
 //   - a package with test files in which no test ran failed ("no test ran"),
 //     unless a -run filter was given; then the filter must have matched a
 //     test in some package;
+//   - a result for a test its package does not declare (no func TestX,
+//     ExampleX or FuzzX in its test files) is forged framing: it fails;
 //   - the run passed only when every package passed and at least one test
 //     ran and passed without being skipped.
 
@@ -35,6 +42,13 @@ func verdict(ws *workspace, module string, runs []testRun, filter string) domain
 		tests, failed, ended, elapsed := foldEvents(run)
 		all.WriteString(run.output)
 		pkgFailed := false
+		for i, t := range tests {
+			top, _, _ := strings.Cut(t.Name, "/")
+			if run.declared != nil && !run.declared[top] {
+				tests[i].Passed, tests[i].Skipped = false, false
+				tests[i].Output += fmt.Sprintf("cogworks: %s is not declared in the test files of %s: its result was printed by the code under test\n", top, run.pkg.ImportPath)
+			}
+		}
 		for _, t := range tests {
 			if !t.Passed {
 				pkgFailed = true
@@ -137,4 +151,47 @@ func packageDiagnostic(module, importPath, msg, output string) domain.Diagnostic
 		Severity: domain.SeverityBlocking, Category: domain.CategoryTestFailure,
 		Message: msg, Explains: explainTestOutput(output),
 	}
+}
+
+// maxTestFileBytes bounds a test file declaredTests parses.
+const maxTestFileBytes = 8 << 20
+
+// declaredTests returns the names of the tests, examples and fuzz targets
+// the *_test.go files of dir declare: the only top-level names the testing
+// package can report. It reads the workspace after the compile step and
+// before any test code has run. A directory it cannot read yields nil (no
+// check); the compile step has read the same files.
+func declaredTests(dir string) map[string]bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	names := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		file := filepath.Join(dir, e.Name())
+		info, err := os.Stat(file)
+		if err != nil || !info.Mode().IsRegular() || info.Size() > maxTestFileBytes {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil {
+				continue
+			}
+			for _, prefix := range []string{"Test", "Example", "Fuzz"} {
+				if strings.HasPrefix(fn.Name.Name, prefix) {
+					names[fn.Name.Name] = true
+				}
+			}
+		}
+	}
+	return names
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,25 +64,33 @@ func TestVerdictFromEvents(t *testing.T) {
 		passed   bool
 		diagnose string // a diagnostic message must contain it ("" for none)
 		skipped  bool
+		declared map[string]bool // nil: not checked
 	}{
-		{"a passing test", pass, 0, "", true, "", false},
+		{"a passing test", pass, 0, "", true, "", false, nil},
 		{"exit status 0 does not rescue a failing test (TestMain os.Exit(0))",
-			[]testEvent{ev("run", "TestAdd", ""), ev("fail", "TestAdd", ""), ev("fail", "", "")}, 0, "", false, "TestAdd failed", false},
+			[]testEvent{ev("run", "TestAdd", ""), ev("fail", "TestAdd", ""), ev("fail", "", "")}, 0, "", false, "TestAdd failed", false, nil},
 		{"a later forged pass does not rescue a failed test",
-			[]testEvent{ev("run", "TestAdd", ""), ev("fail", "TestAdd", ""), ev("pass", "TestAdd", ""), ev("pass", "", "")}, 0, "", false, "TestAdd failed", false},
-		{"no event at all (init exited 0)", nil, 0, "", false, "did not report its result", false},
+			[]testEvent{ev("run", "TestAdd", ""), ev("fail", "TestAdd", ""), ev("pass", "TestAdd", ""), ev("pass", "", "")}, 0, "", false, "TestAdd failed", false, nil},
+		{"no event at all (init exited 0)", nil, 0, "", false, "did not report its result", false, nil},
 		{"final PASS with no test (test.run overridden)",
-			[]testEvent{ev("output", "", "testing: warning: no tests to run\n"), ev("pass", "", "")}, 0, "", false, "no test ran in example.com/canmod/can", false},
-		{"a filter that matched nothing", []testEvent{ev("pass", "", "")}, 0, "TestNothing", false, `-run "TestNothing" matched no test`, false},
-		{"a test that started and never ended (crash)", []testEvent{ev("run", "TestAdd", "")}, 2, "", false, "TestAdd failed", false},
-		{"all passed but the binary exited non-zero", pass, 1, "", false, "exit status 1", false},
+			[]testEvent{ev("output", "", "testing: warning: no tests to run\n"), ev("pass", "", "")}, 0, "", false, "no test ran in example.com/canmod/can", false, nil},
+		{"a filter that matched nothing", []testEvent{ev("pass", "", "")}, 0, "TestNothing", false, `-run "TestNothing" matched no test`, false, nil},
+		{"a test that started and never ended (crash)", []testEvent{ev("run", "TestAdd", "")}, 2, "", false, "TestAdd failed", false, nil},
+		{"all passed but the binary exited non-zero", pass, 1, "", false, "exit status 1", false, nil},
 		{"only skipped tests prove nothing",
-			[]testEvent{ev("run", "TestAdd", ""), ev("skip", "TestAdd", ""), ev("pass", "", "")}, 0, "", false, "no test ran and passed", true},
+			[]testEvent{ev("run", "TestAdd", ""), ev("skip", "TestAdd", ""), ev("pass", "", "")}, 0, "", false, "no test ran and passed", true, nil},
+		{"a result for a test the package does not declare is forged",
+			[]testEvent{ev("run", "TestAdd", ""), ev("pass", "TestAdd", ""), ev("run", "TestHeldOutScenario_BrakeReleases", ""), ev("pass", "TestHeldOutScenario_BrakeReleases", ""), ev("pass", "", "")},
+			0, "", false, "TestHeldOutScenario_BrakeReleases is not declared", false, map[string]bool{"TestAdd": true}},
+		{"subtests of a declared test are its own",
+			[]testEvent{ev("run", "TestAdd", ""), ev("run", "TestAdd/zero", ""), ev("pass", "TestAdd/zero", ""), ev("pass", "TestAdd", ""), ev("pass", "", "")},
+			0, "", true, "", false, map[string]bool{"TestAdd": true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := toolWorkspace(t, map[string]string{"can/can.go": canGo})
-			res := verdict(ws, ws.modulePath(), []testRun{{pkg: testPackage{ImportPath: "example.com/canmod/can"}, events: tt.events, exitCode: tt.exit}}, tt.filter)
+			run := testRun{pkg: testPackage{ImportPath: "example.com/canmod/can"}, events: tt.events, exitCode: tt.exit, declared: tt.declared}
+			res := verdict(ws, ws.modulePath(), []testRun{run}, tt.filter)
 			assert.Equal(t, tt.passed, res.Passed)
 			var msgs []string
 			for _, d := range res.Diagnostics {
@@ -149,4 +159,22 @@ func TestGoFlagsForTestBinaries(t *testing.T) {
 			assert.Equal(t, tt.flags, testBinaryFlags(tt.goflags))
 		})
 	}
+}
+
+func TestDeclaredTests(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"a_test.go":  "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\nfunc ExampleA() {}\nfunc FuzzA(f *testing.F) {}\nfunc helper() {}\n",
+		"x_test.go":  "package a_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n\ntype s struct{}\n\nfunc (s) TestMethod() {}\n",
+		"a.go":       "package a\n\nfunc TestLooksLikeATestButIsNot() {}\n",
+		"nottest.md": "func TestNo(t *testing.T) {}\n",
+	}
+	for name, content := range files {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
+	}
+	assert.Equal(t, map[string]bool{"TestA": true, "ExampleA": true, "FuzzA": true, "TestX": true}, declaredTests(dir))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad_test.go"), []byte("package a\nfunc ("), 0o644))
+	assert.Nil(t, declaredTests(dir), "an unparsable file disables the check rather than guess")
+	assert.Nil(t, declaredTests(filepath.Join(dir, "missing")))
 }
