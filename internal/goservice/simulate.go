@@ -107,7 +107,11 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 		return compileFailure(ws, *built.failed), nil
 	}
 	args := []string{"-test.v=test2json", "-test.paniconexit0", "-test.count=1", "-test.timeout=" + timeout.String()}
-	args = append(args, testBinaryFlags(r.tc.settings["GOFLAGS"])...)
+	tc, err := r.setup(ctx) // done by the compile step: this returns at once
+	if err != nil {
+		return domain.SimulateResult{}, err
+	}
+	args = append(args, testBinaryFlags(tc.settings["GOFLAGS"])...)
 	if filter != "" {
 		args = append(args, "-test.run="+filter)
 	}

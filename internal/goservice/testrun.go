@@ -125,6 +125,10 @@ type compiled struct {
 // groups numbered from first. A group is package patterns or import paths.
 func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDir string, first int, groups [][]string) (compiled, error) {
 	out := compiled{binaries: map[string]string{}}
+	tc, err := r.setup(ctx)
+	if err != nil {
+		return out, err
+	}
 	st.binds = []sandbox.Bind{{Source: binDir, Target: testBinMount}}
 	for i, g := range groups {
 		i += first
@@ -133,7 +137,7 @@ func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDi
 			dst = fmt.Sprintf("%s/%d/", binDir, i)
 		}
 		args := []string{"test", "-c", "-json", "-o", dst}
-		if !goFlagSet(r.tc.settings["GOFLAGS"], "-ldflags") {
+		if !goFlagSet(tc.settings["GOFLAGS"], "-ldflags") {
 			// As go test links the binaries it runs itself: DWARF costs link
 			// time, and nothing reads it.
 			args = append(args, "-ldflags=-s -w")
