@@ -89,11 +89,15 @@ const (
 
 // Scope binds a MAC to what it signs: its kind ("state", "lock") and the
 // work item, so a block cannot be replayed on another issue or as another
-// kind.
+// kind, and, once known, the comment that holds it, so a block cannot be
+// moved to another comment. A zero Comment signs no place: the MAC is then
+// the one builds before Comment existed wrote, so their blocks still
+// verify (the caller decides when a block without a place is acceptable).
 type Scope struct {
-	Kind  string
-	Repo  string
-	Issue int
+	Kind    string
+	Repo    string
+	Issue   int
+	Comment int64
 }
 
 // String implements fmt.Stringer.
@@ -103,6 +107,9 @@ func (s Scope) String() string { return fmt.Sprintf("%s %s#%d", s.Kind, s.Repo, 
 func (k Key) MAC(scope Scope, text string) string {
 	m := hmac.New(sha256.New, k)
 	fmt.Fprintf(m, "%s\n%s\n%d\n", scope.Kind, scope.Repo, scope.Issue)
+	if scope.Comment != 0 {
+		fmt.Fprintf(m, "comment %d\n", scope.Comment)
+	}
 	m.Write([]byte(text))
 	return hex.EncodeToString(m.Sum(nil))
 }
