@@ -221,6 +221,7 @@ func TestRedTeamBodySwapAfterApprovalPauses(t *testing.T) {
 	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
 		if c.Author == testenv.Bot && strings.Contains(c.Body, "changed after it was approved") {
 			changed++
+			assert.Contains(t, c.Body, "-Count widgets per hour.\n+"+swapped, "the comment shows the change")
 		}
 	}
 	assert.Equal(t, 1, changed, "one comment says why it paused")

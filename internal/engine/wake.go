@@ -314,8 +314,11 @@ func (s *stepper) judgeGate(ctx context.Context, o *wakeFacts) error {
 // gatePR is the PR whose merge passes the waiting gate, if the gated
 // stage produced one.
 func gatePR(s pipeline.Snapshot) int {
-	if s.Gate.Resume {
-		return 0 // a pause is lifted by a writer's approval, never by a merge
+	if s.Gate.Resume || s.Gate.Refused {
+		// A pause is lifted by a writer's approval, never by a merge; a
+		// gate reopened after an edit, by an approval given after it, not
+		// by the merge that came before.
+		return 0
 	}
 	switch s.Gate.Stage {
 	case pipeline.StageArchitecture:
