@@ -48,7 +48,7 @@ func watchTexts(f *fixture) *seenTexts {
 func botCommentsContaining(f *fixture, text string) []string {
 	var out []string
 	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
-		if c.Author == testenv.Bot && strings.Contains(c.Body, text) {
+		if c.Author == f.deps.BotLogin && strings.Contains(c.Body, text) {
 			out = append(out, c.Body)
 		}
 	}

@@ -163,6 +163,21 @@ func (k Key) Verify(scope Scope, body, text string) Status {
 	return Invalid
 }
 
+// VerifyState checks the state block text of the comment with id comment,
+// whose sequence number (as the block says) is seq. A block is bound to
+// its comment from the second write on; the write that creates the
+// comment (seq 1) cannot know its id, and blocks written before blocks
+// were numbered (seq 0) bound none, so those verify without a place too.
+func (k Key) VerifyState(scope Scope, comment, seq int64, body, text string) Status {
+	scope.Comment = comment
+	st := k.Verify(scope, body, text)
+	if st != Invalid || seq > 1 {
+		return st
+	}
+	scope.Comment = 0
+	return k.Verify(scope, body, text)
+}
+
 // FindMAC returns the hex digest of the first MAC marker in body.
 func FindMAC(body string) (string, bool) {
 	i := strings.Index(body, macOpen)

@@ -81,3 +81,34 @@ func TestAccept(t *testing.T) {
 		})
 	}
 }
+
+func TestVerifyState(t *testing.T) {
+	t.Parallel()
+	key := Key("k1")
+	scope := Scope{Kind: KindState, Repo: "acme/widgets", Issue: 7}
+	text := "block"
+	at := func(comment int64) string {
+		s := scope
+		s.Comment = comment
+		return "x\n" + key.Marker(s, text)
+	}
+	tests := []struct {
+		name    string
+		body    string
+		comment int64
+		seq     int64
+		want    Status
+	}{
+		{"bound to its comment", at(42), 42, 9, Valid},
+		{"moved to another comment", at(42), 43, 9, Invalid},
+		{"the create write has no place", at(0), 42, 1, Valid},
+		{"a block from before numbering has no place", at(0), 42, 0, Valid},
+		{"a later block must have its place", at(0), 42, 2, Invalid},
+		{"unsigned", "x", 42, 2, Unsigned},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, key.VerifyState(scope, tt.comment, tt.seq, tt.body, text))
+		})
+	}
+}
