@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,10 +70,12 @@ func (s *stepper) sealRecord(record string, claim int64) string {
 // recordSeq returns the signed sequence number of a run's record comment,
 // 0 when it carries none that verifies.
 func (s *stepper) recordSeq(c github.Comment) int64 {
-	m := seqPattern.FindStringSubmatch(c.Body)
-	if m == nil || len(s.d.StateKey) == 0 {
+	all := seqPattern.FindAllStringSubmatch(c.Body, -1)
+	if len(all) == 0 || len(s.d.StateKey) == 0 {
 		return 0
 	}
+	m := all[len(all)-1] // sealRecord appends it last
+
 	scope := s.scope(macKindRecord)
 	scope.Comment = c.ID
 	if s.d.StateKey.Verify(scope, c.Body, m[1]) != statesig.Valid {
@@ -94,7 +97,7 @@ func (s *stepper) rolledBack(ctx context.Context, o *wakeFacts, newestRecord int
 	if snap.Seq < newestRecord {
 		return fmt.Sprintf("the state block is number %d, but a run of CogWorks recorded writing number %d", snap.Seq, newestRecord), nil
 	}
-	if containsStage(pipeline.ParseLabels(o.issue.Labels).Stages, snap.Stage) {
+	if slices.Contains(pipeline.ParseLabels(o.issue.Labels).Stages, snap.Stage) {
 		return "", nil
 	}
 	last, err := s.lastBotStage(ctx)
@@ -114,44 +117,41 @@ func (s *stepper) lastBotStage(ctx context.Context) (pipeline.Stage, error) {
 	if err != nil {
 		return "", err
 	}
+	return lastStageLabeledBy(events, s.d.BotLogin), nil
+}
+
+// lastStageLabeledBy returns the stage whose label actor applied last in
+// events ("" when none).
+func lastStageLabeledBy(events []github.IssueEvent, actor string) pipeline.Stage {
 	stages := map[string]pipeline.Stage{}
 	for _, st := range pipeline.AllStages() {
 		stages[pipeline.StageLabel(st)] = st
 	}
 	var last pipeline.Stage
 	for _, e := range events {
-		if st, ok := stages[e.Label]; ok && e.Event == "labeled" && e.Actor == s.d.BotLogin {
+		if st, ok := stages[e.Label]; ok && e.Event == "labeled" && e.Actor == actor {
 			last = st
 		}
 	}
-	return last, nil
+	return last
 }
 
 // labeledStage is the stage label CogWorks last applied, as a block about
 // to be written records it (Snapshot.Labeled).
 func (s *stepper) labeledStage(o *wakeFacts) pipeline.Stage {
-	if s.issueEvents != nil {
-		if last, err := s.lastBotStage(context.Background()); err == nil && last != "" {
-			return last // cached: no request
-		}
+	// The events, when this step read them (no request here), say it;
+	// otherwise the labels as read do.
+	if last := lastStageLabeledBy(s.issueEvents, s.d.BotLogin); last != "" {
+		return last
 	}
 	stages := pipeline.ParseLabels(o.issue.Labels).Stages
 	if o.obs.HasSnapshot {
-		if containsStage(stages, o.snap.Stage) {
+		if slices.Contains(stages, o.snap.Stage) {
 			return o.snap.Stage
 		}
 		return o.snap.Labeled
 	}
 	return mostAdvanced(stages)
-}
-
-func containsStage(stages []pipeline.Stage, st pipeline.Stage) bool {
-	for _, x := range stages {
-		if x == st {
-			return true
-		}
-	}
-	return false
 }
 
 // refuseRolledBack is the step on a refused block: nothing acts, the

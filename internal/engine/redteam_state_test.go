@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -188,5 +190,20 @@ func TestCrashBetweenStateAndLabelWriteKeepsTheSequence(t *testing.T) {
 	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture), "nothing is redone")
 	assert.Equal(t, crashed.Seq+1, f.snapshot(t).Seq)
 	assert.Contains(t, f.labels(), pipeline.StageLabel(f.snapshot(t).Stage), "labels caught up")
+	assert.Empty(t, botCommentsContaining(f, "rolled back"))
+}
+
+// A run record posted by another workflow under the shared login, with a
+// made-up sequence number, must not make CogWorks refuse its own newest
+// block: the number counts only under a MAC bound to its comment.
+func TestForgedRunRecordSequenceIsIgnored(t *testing.T) {
+	f := newSharedFixture(t)
+	f.step(t)
+	otherWorkflow(t, f, audit.Format(audit.Comment{Key: audit.Key(fmt.Sprint(f.issue), "step", "evil"), Title: "run evil", Body: "done"})+
+		"<!-- cogworks:wrote-seq 999 -->\n<!-- cogworks:mac v1 "+strings.Repeat("ab", 32)+" -->\n")
+	res := f.step(t)
+	assert.Equal(t, OutcomeWaiting, res.Outcome, "architecture ran and its gate waits")
+	assert.NotContains(t, res.Reason, "older than the state")
+	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture))
 	assert.Empty(t, botCommentsContaining(f, "rolled back"))
 }
