@@ -207,3 +207,28 @@ func TestForgedRunRecordSequenceIsIgnored(t *testing.T) {
 	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture))
 	assert.Empty(t, botCommentsContaining(f, "rolled back"))
 }
+
+// A status comment deleted after runs recorded their numbers: the rebuilt
+// snapshot is numbered above those records and bound to its new comment,
+// so CogWorks does not refuse its own state afterwards.
+func TestLostStatusCommentIsNumberedAboveTheRecords(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun)
+	f.step(t)
+	f.step(t)
+	require.NoError(t, f.env.Client.DeleteComment(t.Context(), testenv.Repo, statusID(t, f)))
+	for i := range 3 {
+		res := f.step(t)
+		assert.NotContains(t, res.Reason, "older than the state")
+		if i == 0 {
+			body := statusText(t, f)
+			block, ok := pipeline.SnapshotBlock(body)
+			require.True(t, ok)
+			scope := statesig.Scope{Kind: macKindState, Repo: testenv.Repo.String(), Issue: f.issue}
+			assert.Equal(t, statesig.Valid, testStateKey().VerifyState(scope, statusID(t, f), f.snapshot(t).Seq, body, block), "bound to the new comment at once")
+		}
+	}
+	assert.Empty(t, botCommentsContaining(f, "rolled back"))
+	snap := f.snapshot(t)
+	assert.Greater(t, snap.Seq, int64(2), "numbered above the records of the first two steps")
+	assert.Positive(t, f.rec.count(pipeline.StageInterfaceDesign), "the rebuilt item went on")
+}

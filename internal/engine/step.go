@@ -25,6 +25,9 @@ type stepper struct {
 	// wroteSeq is the sequence number of the last state block this run
 	// wrote (0: none); the run's record carries it, signed.
 	wroteSeq int64
+	// newestRecord is the highest signed sequence number among the runs'
+	// records, as the comments were last read.
+	newestRecord int64
 }
 
 func (s *stepper) policy() pipeline.LockPolicy {

@@ -191,6 +191,7 @@ func (s *stepper) readComments(ctx context.Context, o *wakeFacts) error {
 			newestRecord = max(newestRecord, s.recordSeq(c))
 		}
 	}
+	s.newestRecord = newestRecord
 	if o.obs.HasSnapshot {
 		why, err := s.rolledBack(ctx, o, newestRecord)
 		if err != nil {

@@ -19,7 +19,9 @@ import (
 // next run, which trusts the snapshot.
 func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Snapshot, warnings, consumed []string) error {
 	snap.Lock = &pipeline.LockRecord{Owner: s.d.RunID, Acquired: s.claim.At.UTC()}
-	snap.Seq = max(snap.Seq, o.snap.Seq) + 1
+	// Above every record too: a snapshot rebuilt after the status comment
+	// was lost starts from 0.
+	snap.Seq = max(snap.Seq, o.snap.Seq, s.newestRecord) + 1
 	snap.Labeled = s.labeledStage(&o.wakeFacts)
 	if len(o.labels.repaired) > 0 {
 		warnings = append(warnings, "Labels that only CogWorks sets were changed by someone else and were restored from the snapshot: "+strings.Join(o.labels.repaired, ", ")+".")
@@ -46,8 +48,16 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 		at = c.ID
 	}
 	body = s.sealState(audit.Redact(body), at)
-	if _, _, err := upsert(ctx, s, &o.wakeFacts, statusKey(s.ref.Issue), body); err != nil {
+	c, _, err := upsert(ctx, s, &o.wakeFacts, statusKey(s.ref.Issue), body)
+	if err != nil {
 		return err
+	}
+	if at == 0 && snap.Seq > 1 {
+		// A status comment created again after it was lost: only a
+		// sequence-1 block may go without its place, so bind it now.
+		if _, _, err := upsert(ctx, s, &o.wakeFacts, statusKey(s.ref.Issue), s.sealState(body, c.ID)); err != nil {
+			return err
+		}
 	}
 	s.wroteSeq = snap.Seq
 	s.planLabels(o, snap, consumed)
