@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/statesig"
@@ -163,9 +164,36 @@ func (s *stepper) refuseRolledBack(ctx context.Context, o *wakeFacts) (Result, s
 	res := Result{Stage: string(o.snap.Stage), Action: "refuse_state", Outcome: OutcomeWaiting, Reason: reason}
 	key := audit.Key(fmt.Sprint(s.ref.Issue), "rolled-back", strconv.FormatInt(o.snap.Seq, 10), string(o.snap.Stage))
 	body := audit.Format(audit.Comment{Key: key, Title: "⚠️ the status comment was rolled back",
-		Body: fmt.Sprintf("The status comment of #%d holds a state block CogWorks signed earlier: %s. Someone who can edit that comment restored an older version of it (its edit history shows who and when). CogWorks does not act on it, so the item keeps its real state: its labels are unchanged, no stage runs again and the cost so far is not reset.\n\nTo go on, restore the newest version CogWorks wrote (the comment's edit history has it); CogWorks then resumes by itself.", s.ref.Issue, o.rollback)})
+		Body: fmt.Sprintf("The status comment of #%d holds a state block CogWorks signed earlier: %s. Someone who can edit that comment restored an older version of it (its edit history shows who and when). CogWorks does not act on it, so the item keeps its real state: its labels are unchanged, no stage runs again and the cost so far is not reset.\n\nTo go on, restore the status comment to the version it had just before that edit (its edit history lists every version; this warning's own banner on it is not one of them); CogWorks then resumes by itself.", s.ref.Issue, o.rollback)})
 	if _, _, err := upsert(ctx, s, o, key, body); err != nil {
 		return res, "", asTransient(err)
 	}
+	// The status comment says so too. Its block and MAC stay as they are
+	// (the MAC covers the block only), so the banner ratifies nothing: the
+	// next step refuses the block again, and restoring the newest version
+	// removes the banner.
+	if c, ok := idem.FindComment(o.comments, s.d.BotLogin, statusKey(s.ref.Issue)); ok {
+		if banner := withBanner(c.Body, rolledBackBanner); banner != c.Body {
+			if _, _, err := upsert(ctx, s, o, statusKey(s.ref.Issue), banner); err != nil {
+				return res, "", asTransient(err)
+			}
+		}
+	}
 	return res, s.stepRecord(res, nil, o.snap.CurrentSWI, nil), nil
+}
+
+// rolledBackBanner heads a status comment whose state was refused.
+const rolledBackBanner = "> ⚠️ **CogWorks does not act on the state below**: it is older than the state CogWorks last wrote (an earlier version of this comment was restored). Restore the version it had just before that edit, from this comment's edit history."
+
+// withBanner puts banner after the first paragraph of body (the title),
+// once.
+func withBanner(body, banner string) string {
+	if strings.Contains(body, banner) {
+		return body
+	}
+	i := strings.Index(body, "\n\n")
+	if i < 0 {
+		return banner + "\n\n" + body
+	}
+	return body[:i+2] + banner + "\n\n" + body[i+2:]
 }

@@ -111,10 +111,17 @@ func TestRedTeamRestoredOlderStateBlockIsRefused(t *testing.T) {
 			labels := f.labels()
 			assert.Contains(t, labels, pipeline.StageLabel(pipeline.StageComplete), "the item keeps its real state")
 			assert.NotContains(t, labels, pipeline.LabelAwaitingReview, "no gate reopened")
-			assert.Equal(t, tc.body, statusText(t, f), "CogWorks does not sign the restored block again")
+			status := statusText(t, f)
+			assert.Contains(t, status, "CogWorks does not act on the state below", "the status comment warns")
+			restored, _ := pipeline.SnapshotBlock(tc.body)
+			kept, _ := pipeline.SnapshotBlock(status)
+			assert.Equal(t, restored, kept, "the restored block is left as it is")
+			oldMAC, _ := statesig.FindMAC(tc.body)
+			keptMAC, _ := statesig.FindMAC(status)
+			assert.Equal(t, oldMAC, keptMAC, "CogWorks does not sign the restored block again")
 			warned := botCommentsContaining(f, "the status comment was rolled back")
 			require.NotEmpty(t, warned)
-			assert.Contains(t, warned[len(warned)-1], "restore the newest version")
+			assert.Contains(t, warned[len(warned)-1], "restore the status comment to the version it had just before that edit")
 
 			// A person restores the newest version from the edit history:
 			// the item is complete again, with nothing redone.
