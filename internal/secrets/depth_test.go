@@ -73,7 +73,7 @@ func variants() []variant {
 	}
 }
 
-func TestRedactInDepth(t *testing.T) {
+func TestRedTeamSecretsInDepth(t *testing.T) {
 	t.Parallel()
 	r := New(depthSecret)
 	for _, tt := range variants() {

@@ -127,13 +127,18 @@ func replaceSpans(text string, spans [][2]int) string {
 	last := 0
 	for _, s := range spans {
 		b.WriteString(text[last:s[0]])
-		for i, part := range strings.Split(text[s[0]:s[1]], "\n") {
-			if i > 0 {
+		for span, first := text[s[0]:s[1]], true; ; first = false {
+			part, rest, more := strings.Cut(span, "\n")
+			if !first {
 				b.WriteByte('\n')
 			}
 			if strings.TrimSpace(part) != "" {
 				b.WriteString(Redacted)
 			}
+			if !more {
+				break
+			}
+			span = rest
 		}
 		last = s[1]
 	}
