@@ -73,6 +73,11 @@ func variants() []variant {
 	}
 }
 
+// TestRedTeamSecretsInDepth: generated code prints a secret in each of
+// the variants above, for the failure report to publish. Before the
+// normal form and the added forms, every row but "hex upper case" (then a
+// form of its own, now folded by the normal form) left the secret
+// readable.
 func TestRedTeamSecretsInDepth(t *testing.T) {
 	t.Parallel()
 	r := New(depthSecret)

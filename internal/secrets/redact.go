@@ -52,14 +52,7 @@ func New(values ...string) *Redactor {
 			}
 		}
 	}
-	r := &Redactor{values: len(seen)}
-	if m := buildMatcher(normal); m != nil {
-		r.m = m
-	}
-	if m := buildMatcher(exact); m != nil {
-		r.exact = m
-	}
-	return r
+	return &Redactor{m: buildMatcher(normal), exact: buildMatcher(exact), values: len(seen)}
 }
 
 // buildMatcher returns the automaton of the distinct patterns, or nil.
