@@ -78,8 +78,7 @@ func TestRedTeamOutsiderCommandsGetOneAnswerPerWindow(t *testing.T) {
 // An outsider edits the issue after approval, again and again. Before,
 // the first edit cost a comment of its own ("the issue changed after
 // approval", one per distinct text): the assertion on the bot's comments
-// fails. Now the pause shows in the status comment only, and the edits
-// after it cost no write.
+// fails. Now the pause and its diff show in the status comment only.
 func TestRedTeamOutsiderEditsCostNoComment(t *testing.T) {
 	f := newOutsiderIssue(t, "alice")
 	f.step(t) // intake, pinned at alice's trigger
@@ -108,5 +107,6 @@ func TestRedTeamOutsiderEditsCostNoComment(t *testing.T) {
 	}
 	assert.Zero(t, created, "no comment but the lock claim: the edits wrote no comment of their own")
 	assert.Contains(t, status(), "the issue changed after approval", "the status says why it paused")
+	assert.Contains(t, status(), "-Count widgets per hour.\n+Count widgets per hour, version 0.", "and shows the change the gate opened on")
 	assert.Zero(t, f.rec.count(pipeline.StageArchitecture))
 }
