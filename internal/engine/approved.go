@@ -75,13 +75,11 @@ func (s *stepper) holdUnapproved(ctx context.Context, o *wakeFacts, snap *pipeli
 		// A queued event showed an older text; the issue reads as approved.
 		return false, nil
 	case snap.Pin.SHA256 != digest:
+		// The pause, its reason and the diff show in the status comment
+		// (audit's writeGateChange); no comment of its own, since whoever
+		// can edit the issue would otherwise make the bot write one per
+		// edit (see replyWindow).
 		s.pause(snap, a, reasonChanged, o.issue)
-		key := audit.Key(fmt.Sprint(s.ref.Issue), "changed", digest[:16])
-		body := audit.Format(audit.Comment{Key: key, Title: "the issue changed after approval",
-			Body: fmt.Sprintf("The title or description of #%d changed after it was approved (stage `%s`), so CogWorks paused: what a maintainer approved stays what runs. A writer must re-approve: comment `/cogworks approve` or re-apply `%s`.\n\n%s", s.ref.Issue, snap.Stage, pipeline.LabelApprove, changeSection(snap.Pin.Text, o.issue))})
-		if _, _, err := upsert(ctx, s, o, key, body); err != nil {
-			return false, err
-		}
 		return true, nil
 	}
 	return false, nil

@@ -28,6 +28,8 @@ type stepper struct {
 	// newestRecord is the highest signed sequence number among the runs'
 	// records, as the comments were last read.
 	newestRecord int64
+	// perms caches people's permissions on the repository for the run.
+	perms map[string]string
 }
 
 func (s *stepper) policy() pipeline.LockPolicy {
