@@ -30,8 +30,9 @@ var etcFiles = []string{
 	"ssl", "ca-certificates", "pki", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "mime.types",
 }
 
-// devFiles are bound from the host's /dev.
-var devFiles = []string{"null", "zero", "full", "random", "urandom", "tty"}
+// devFiles are bound from the host's /dev. Not tty: the sandbox has its
+// own session and no controlling terminal to reach through it.
+var devFiles = []string{"null", "zero", "full", "random", "urandom"}
 
 type mountKind int
 
