@@ -69,7 +69,7 @@ const (
 )
 
 // Remove deletes the temporary directory (links only, never their targets).
-func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
+func (w *workspace) Remove() { _ = removeTree(w.dir) }
 
 // prepareWorkspace builds the workspace of req in a new temporary directory:
 // req.Repository.Path (without .git, symbolic links and other non-regular
