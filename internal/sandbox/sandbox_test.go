@@ -194,3 +194,20 @@ func TestCommand_MemoryCgroupBoundsTheWholeSandbox(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Equal(t, 3, strings.Count(out, "HELD"), "under a larger total all three hold their memory: %s", out)
 }
+
+func TestCommand_MountinfoNamesNoOverlayLayerOfTheHost(t *testing.T) {
+	requireIsolation(t)
+	lower, layer := t.TempDir(), t.TempDir()
+	upper, work := filepath.Join(layer, "upper"), filepath.Join(layer, "work")
+	require.NoError(t, os.Mkdir(upper, 0o700))
+	require.NoError(t, os.Mkdir(work, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(lower, "shared"), []byte("from-lower"), 0o644))
+	out, code := runSh(t, Policy{Overlays: []Overlay{{Target: "/tmp/cache", Lower: lower, Upper: upper, Work: work}}},
+		`cat /proc/self/mountinfo; cat /tmp/cache/shared; echo new > /tmp/cache/written; ls -a / | grep -c layers`)
+	require.Equal(t, 1, code, out) // grep -c found no staging directory left
+	assert.Contains(t, out, " /tmp/cache ", "the overlay is mounted")
+	assert.Contains(t, out, "from-lower")
+	assert.NotContains(t, out, lower, "mountinfo names no host path of a layer")
+	assert.NotContains(t, out, layer)
+	assert.FileExists(t, filepath.Join(upper, "written"), "writes land in the host's upper layer")
+}
