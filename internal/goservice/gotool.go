@@ -154,6 +154,9 @@ func needsDownload(dir string) bool {
 // run runs one go command, sandboxed or (with the operator's opt-out on a
 // host without isolation) as a plain process group.
 func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, env []string, network, download bool, args ...string) (result, error) {
+	if err := r.baselineWorkspace(ws); err != nil {
+		return result{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, st.timeout)
 	defer cancel()
 	out, errOut := sandbox.NewOutput(r.limits.OutputBytes), sandbox.NewOutput(r.limits.OutputBytes)

@@ -61,11 +61,26 @@ func entryBytes(p string) int64 {
 // quotaError is a request that failed because generated code wrote more
 // than its quota.
 func quotaError(what string, used, quota int64) error {
-	return failf(domain.CodeToolFailed, "%s quota exceeded: generated code left %d MiB in it, the quota is %d MiB", what, used>>20, quota>>20)
+	return failf(domain.CodeToolFailed, "%s quota exceeded: generated code wrote %d MiB into it, the quota is %d MiB", what, used>>20, quota>>20)
 }
 
-// checkWorkspace fails the request when its workspace holds more than the
-// quota. It runs after every go command, sandboxed or not.
+// baselineWorkspace measures the workspace once, before its first go
+// command runs.
+func (r *runner) baselineWorkspace(ws *workspace) error {
+	if ws.baseKnown {
+		return nil
+	}
+	used, err := diskUsage(ws.dir)
+	if err != nil {
+		return failf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
+	}
+	ws.baseBytes, ws.baseKnown = used, true
+	return nil
+}
+
+// checkWorkspace fails the request when generated code added more than
+// the quota to its workspace. It runs after every go command, sandboxed
+// or not.
 func (r *runner) checkWorkspace(ws *workspace) error {
 	quota := r.workspaceBytes
 	if quota <= 0 {
@@ -75,8 +90,8 @@ func (r *runner) checkWorkspace(ws *workspace) error {
 	if err != nil {
 		return failf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
 	}
-	if used > quota {
-		return quotaError("workspace", used, quota)
+	if added := used - ws.baseBytes; added > quota {
+		return quotaError("workspace", added, quota)
 	}
 	return nil
 }

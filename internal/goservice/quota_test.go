@@ -85,3 +85,19 @@ func TestDiskUsage_CountsBlocksAndEntries(t *testing.T) {
 	assert.Less(t, used, int64(1<<20), "a sparse file counts the blocks it holds, not its length")
 	assert.GreaterOrEqual(t, used, int64(101*minEntryBytes), "every entry counts at least minEntryBytes")
 }
+
+func TestCheckWorkspace_BoundsWhatGeneratedCodeAdds(t *testing.T) {
+	ws := &workspace{dir: t.TempDir()}
+	writeSized(t, filepath.Join(ws.dir, "brought"), 3<<20, time.Now()) // the request's own files
+	r := &runner{workspaceBytes: 2 << 20}
+	require.NoError(t, r.baselineWorkspace(ws))
+	require.NoError(t, r.checkWorkspace(ws), "what the request brought does not count")
+	writeSized(t, filepath.Join(ws.dir, "pkg", "written"), 1<<20, time.Now())
+	require.NoError(t, r.checkWorkspace(ws), "within the quota")
+	writeSized(t, filepath.Join(ws.dir, "pkg", "more"), 2<<20, time.Now())
+	err := r.checkWorkspace(ws)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "workspace quota exceeded: generated code wrote 3 MiB into it, the quota is 2 MiB")
+	require.NoError(t, r.baselineWorkspace(ws))
+	assert.Error(t, r.checkWorkspace(ws), "the baseline is taken once, before the first command")
+}
