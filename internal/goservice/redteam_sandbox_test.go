@@ -204,7 +204,7 @@ func TestSignals(t *testing.T) {
 // the test says so and skips.
 func TestRedTeam_TotalMemoryIsBounded(t *testing.T) {
 	requireRedTeam(t)
-	if false && !sandbox.Probe(context.Background()).MemoryCgroup {
+	if !sandbox.Probe(context.Background()).MemoryCgroup {
 		t.Skip("no memory cgroup for this user: only RLIMIT_AS per process binds (docs/sandbox.md)")
 	}
 	src := `package rt
