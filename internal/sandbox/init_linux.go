@@ -168,7 +168,7 @@ func runExec() int {
 		return 126
 	}
 	// Landlock binds the thread that restricts itself, like seccomp.
-	if _, err := landlockScope(); err != nil {
+	if err := landlockScope(); err != nil {
 		fmt.Fprintf(os.Stderr, "cogworks sandbox: %v\n", err)
 		return 126
 	}

@@ -31,21 +31,21 @@ func landlockABI() int {
 // service, the cogworks process, whatever their process group), nor
 // connect to an abstract unix socket created outside it. Every Landlock
 // domain also refuses ptrace-class access (ptrace, /proc/<pid>/fd and
-// mem, pidfd_getfd) to processes outside it. It returns false, doing
-// nothing, where the kernel's ABI is below 6: setsid and the PID
-// namespace then keep the signals in. no_new_privs must be set.
-func landlockScope() (bool, error) {
+// mem, pidfd_getfd) to processes outside it. It does nothing where the
+// kernel's ABI is below 6: setsid and the PID namespace then keep the
+// signals in. no_new_privs must be set.
+func landlockScope() error {
 	if landlockABI() < landlockScopeABI {
-		return false, nil
+		return nil
 	}
 	attr := landlockRulesetAttr{scoped: unix.LANDLOCK_SCOPE_SIGNAL | unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET}
 	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
 	if errno != 0 {
-		return false, fmt.Errorf("landlock: create ruleset: %w", errno)
+		return fmt.Errorf("landlock: create ruleset: %w", errno)
 	}
 	defer unix.Close(int(fd))
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
-		return false, fmt.Errorf("landlock: restrict self: %w", errno)
+		return fmt.Errorf("landlock: restrict self: %w", errno)
 	}
-	return true, nil
+	return nil
 }

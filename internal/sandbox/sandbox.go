@@ -49,7 +49,8 @@ func (i Isolation) Available() bool { return i.Mode == Namespaces }
 const landlockScopeABI = 6
 
 // String renders the isolation for logs and doctor: the namespaces, then
-// what bounds the sandbox's session, signals, memory and processes.
+// what bounds the sandbox's session, signals, memory and processes (with
+// DefaultLimits' figures; a caller may configure others).
 func (i Isolation) String() string {
 	if !i.Available() {
 		return string(None) + ": " + i.Reason
