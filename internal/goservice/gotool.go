@@ -31,6 +31,10 @@ type runner struct {
 	cacheDir string
 	logger   *slog.Logger
 
+	// workspaceBytes and cacheBytes are the disk quotas of a request's
+	// workspace and of a repository's build cache layer (see quota.go).
+	workspaceBytes, cacheBytes int64
+
 	once sync.Once
 	tc   toolchain
 	err  error
@@ -150,6 +154,9 @@ func needsDownload(dir string) bool {
 // run runs one go command, sandboxed or (with the operator's opt-out on a
 // host without isolation) as a plain process group.
 func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, env []string, network, download bool, args ...string) (result, error) {
+	if err := r.baselineWorkspace(ws); err != nil {
+		return result{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, st.timeout)
 	defer cancel()
 	out, errOut := sandbox.NewOutput(r.limits.OutputBytes), sandbox.NewOutput(r.limits.OutputBytes)
@@ -182,6 +189,9 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 	cmd.Stdout, cmd.Stderr = out, errOut
 	err := wait()
 	res := result{stdout: out.Bytes(), stderr: errOut.Bytes()}
+	if qerr := r.checkWorkspace(ws); qerr != nil {
+		return res, qerr
+	}
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return res, failf(domain.CodeTimeout, "go %v did not finish within %s", args, st.timeout)
 	}
@@ -254,7 +264,7 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 	}
 	p.Overlays = []sandbox.Overlay{ov}
 	p.Env = append(env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
-	return p, cleanup, nil
+	return p, func() { cleanup(); r.trimCacheLayer(ov.Upper) }, nil
 }
 
 // cacheOverlay gives the repository its own writable build cache layer

@@ -50,6 +50,11 @@ type workspace struct {
 	// copied counts the bytes copySibling wrote, against copyBudget
 	// (maxWorkspaceCopy).
 	copied, copyBudget int64
+	// baseBytes is the workspace's disk usage before its first go command
+	// (baseKnown once measured): the workspace quota bounds what generated
+	// code adds to it, not what the request brought.
+	baseBytes int64
+	baseKnown bool
 }
 
 // mirrorMode is how mirror fills a real directory of the workspace.
@@ -69,7 +74,7 @@ const (
 )
 
 // Remove deletes the temporary directory (links only, never their targets).
-func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
+func (w *workspace) Remove() { _ = removeTree(w.dir) }
 
 // prepareWorkspace builds the workspace of req in a new temporary directory:
 // req.Repository.Path (without .git, symbolic links and other non-regular
