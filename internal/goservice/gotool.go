@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/beneath"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
@@ -143,7 +144,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 
 // needsDownload reports whether the workspace's module requires others.
 func needsDownload(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	data, err := beneath.ReadFile(dir, "go.mod", maxHostRead) // a previous step may have planted anything
 	return err == nil && strings.Contains(string(data), "require")
 }
 

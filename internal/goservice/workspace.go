@@ -37,6 +37,11 @@ type workspace struct {
 	// linkedDirs are the slash-separated workspace paths of the directories
 	// linked into the repository, in walk order.
 	linkedDirs []string
+	// links holds the slash-separated workspace path of every link mirror
+	// made (directories and files), recorded before any sandboxed step:
+	// readFile reads what is under them from the repository, which the
+	// sandbox only reads, never through a link the workspace now holds.
+	links map[string]bool
 	// goTrees caches holdsGo per linked directory.
 	goTrees map[string]bool
 	// downloaded is set once `go mod download` succeeded for the request.
@@ -217,6 +222,10 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool, mode mirrorM
 		if err := os.Symlink(filepath.Join(w.repo, filepath.FromSlash(child)), filepath.Join(w.dir, filepath.FromSlash(child))); err != nil {
 			return err
 		}
+		if w.links == nil {
+			w.links = map[string]bool{}
+		}
+		w.links[child] = true
 		if e.IsDir() {
 			w.linkedDirs = append(w.linkedDirs, child)
 		}
@@ -330,7 +339,7 @@ func (w *workspace) walked(root, l, rest string) bool {
 			return false
 		}
 		prefix = path.Join(prefix, elem)
-		if info, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(prefix), "go.mod")); err == nil && !info.IsDir() {
+		if w.isFile(path.Join(prefix, "go.mod")) {
 			return false // a nested module
 		}
 	}
@@ -461,7 +470,7 @@ func (w *workspace) copySibling(rel string, embedded bool) (bool, error) {
 // modulePath returns the module path declared in the workspace's go.mod, or
 // "" when there is none.
 func (w *workspace) modulePath() string {
-	data, err := os.ReadFile(filepath.Join(w.dir, "go.mod"))
+	data, err := w.readFile("go.mod")
 	if err != nil {
 		return ""
 	}
