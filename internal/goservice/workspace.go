@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
@@ -55,6 +56,11 @@ type workspace struct {
 	// copied counts the bytes copySibling wrote, against copyBudget
 	// (maxWorkspaceCopy).
 	copied, copyBudget int64
+	// heldOut holds the slash-separated held-out scenario directories
+	// left out of the workspace (see heldOutDirs).
+	heldOut map[string]bool
+	// tenant is the request's domain.Repository.Tenant.
+	tenant string
 }
 
 // mirrorMode is how mirror fills a real directory of the workspace.
@@ -88,11 +94,17 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 func prepareWorkspaceCopying(req domain.Request, budget int64) (*workspace, error) {
 	files := make(map[string]bool, len(req.Artifacts))
 	dirs := map[string]bool{".": true}
-	ws := &workspace{touched: map[string]bool{}, copyBudget: budget}
+	ws := &workspace{touched: map[string]bool{}, copyBudget: budget, tenant: req.Repository.Tenant}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
 			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
+	}
+	ws.heldOut = heldOutDirs(req)
+	req.Artifacts = slices.DeleteFunc(slices.Clone(req.Artifacts), func(a domain.Artifact) bool {
+		return underAny(path.Clean(a.Path), ws.heldOut)
+	})
+	for _, a := range req.Artifacts {
 		rel := path.Clean(a.Path)
 		files[rel] = true
 		ws.touched[path.Dir(rel)] = true
@@ -174,8 +186,9 @@ func (w *workspace) copyModuleFiles() error {
 
 // mirror makes rel a real directory of the workspace and fills it with
 // copies of the repository's files of rel (see copySibling) and links to
-// its subdirectories, except .git, the entries that are themselves on an
-// artifact's path (mirrored in turn) and the artifact files (written by the
+// its subdirectories, except .git, the held-out scenario directories
+// outside scenario runs (see heldOutDirs), the entries that are themselves
+// on an artifact's path (mirrored in turn) and the artifact files (written by the
 // caller). A subdirectory a //go:embed directive of rel names, and the
 // testdata of a directory holding an artifact, are mirrored whole (see
 // mirrorMode). As with the copy the service made before, the repository's
@@ -199,7 +212,7 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool, mode mirrorM
 			childMode = mirrorTree
 		}
 		switch {
-		case e.Name() == ".git", files[child]:
+		case e.Name() == ".git", files[child], w.heldOut[child]:
 			continue
 		case dirs[child] || (childMode != mirrorLinks && e.IsDir()):
 			if e.IsDir() {
