@@ -14,9 +14,12 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/e2e"
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/installdir"
+	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -147,4 +150,31 @@ func TestRedTeam_ServeTenantsShareNoBuildCache(t *testing.T) {
 	peek := "\tdata, err := os.ReadFile(p)\n\tt.Logf(\"ATTACK-RAN peek=%q err=%v\", data, err)"
 	assert.NotContains(t, step(2, b, peek), "from tenant A", "another installation's step read what tenant A planted")
 	assert.Contains(t, step(1, a, peek), "from tenant A", "a tenant keeps its own cache (the plant is real)")
+}
+
+// TestServeRunnerNamesEachInstallationsTenant: a serve step's domain
+// requests are for its installation and repository, so two installations
+// never share a tenant.
+func TestServeRunnerNamesEachInstallationsTenant(t *testing.T) {
+	env := testenv.New(t)
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
+	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	f, _, _ := testFactory(t, env)
+	var tenants []string
+	inner := f.Executors
+	f.Executors = func(ctx context.Context, gh Client, repo github.Repo, ws string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+		tenants = append(tenants, domainTenant(ctx))
+		return inner(ctx, gh, repo, ws, cfg)
+	}
+	dirs, err := installdir.New(t.TempDir(), nil)
+	require.NoError(t, err)
+	runner := &ServeRunner{Factory: f, Clients: &tokenSource{client: env.Client}, Dirs: dirs, MaxSteps: 1}
+	for _, inst := range []int64{11, 22} {
+		_, err := runner.Run(context.Background(), server.Job{Installation: inst, Repo: testenv.Repo, Issue: n})
+		require.NoError(t, err)
+	}
+	assert.Equal(t, []string{
+		"installation/11/repo/" + testenv.Repo.String(),
+		"installation/22/repo/" + testenv.Repo.String(),
+	}, tenants)
 }
