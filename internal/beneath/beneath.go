@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -24,15 +25,11 @@ var ErrEscapes = errors.New("path escapes the root")
 // limit bytes: a larger file is ErrTooLarge, so a file that grows while
 // it is read cannot make the caller hold more than limit+1 bytes.
 func ReadFile(root, rel string, limit int64) ([]byte, error) {
-	f, err := openRegular(root, rel)
+	f, info, err := openRegular(root, rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("stat %s beneath %s: %w", rel, root, err)
-	}
 	if info.Size() > limit {
 		return nil, fmt.Errorf("read %s beneath %s: %w (%d bytes, limit %d)", rel, root, ErrTooLarge, info.Size(), limit)
 	}
@@ -55,26 +52,26 @@ func IsRegular(root, rel string) bool {
 }
 
 // openRegular opens rel beneath root read-only and without blocking, and
-// returns it only if it is a regular file.
-func openRegular(root, rel string) (*os.File, error) {
+// returns it, with its fstat, only if it is a regular file.
+func openRegular(root, rel string) (*os.File, fs.FileInfo, error) {
 	clean, err := cleanRel(rel)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	f, err := openBeneath(root, clean)
 	if err != nil {
-		return nil, fmt.Errorf("open %s beneath %s: %w", rel, root, err)
+		return nil, nil, fmt.Errorf("open %s beneath %s: %w", rel, root, err)
 	}
 	info, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("stat %s beneath %s: %w", rel, root, err)
+		return nil, nil, fmt.Errorf("stat %s beneath %s: %w", rel, root, err)
 	}
 	if !info.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("open %s beneath %s: %w (%s)", rel, root, ErrNotRegular, info.Mode().Type())
+		return nil, nil, fmt.Errorf("open %s beneath %s: %w (%s)", rel, root, ErrNotRegular, info.Mode().Type())
 	}
-	return f, nil
+	return f, info, nil
 }
 
 // cleanRel cleans a slash-separated relative path and refuses one that is

@@ -6,7 +6,7 @@
 // host, outside the sandbox. Whatever the sandboxed code left there is
 // untrusted: a symbolic link to a host file, a FIFO that blocks an open or
 // a read forever, a device such as /dev/zero that never ends. ReadFile and
-// Stat resolve a relative path strictly beneath a root directory without
+// IsRegular resolve a relative path strictly beneath a root directory without
 // following any symbolic link (openat2 with RESOLVE_BENEATH and
 // RESOLVE_NO_SYMLINKS where the kernel has it, else one O_NOFOLLOW openat
 // per path element), open without blocking, and accept only a regular
