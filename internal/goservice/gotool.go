@@ -263,7 +263,7 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 // one tenant's code cannot plant entries another tenant's build would
 // use. The layer is keyed by cacheKey; a request with neither a tenant
 // nor a repository path (a repository sent inline by a caller that names
-// no tenant) gets a layer of its own, removed with the request.
+// no tenant) gets a layer of its own for each step, removed after it.
 func (r *runner) cacheOverlay(tenant, repo, hostCache string) (sandbox.Overlay, func(), error) {
 	key, shared := cacheKey(tenant, repo)
 	dir := filepath.Join(r.cacheDir, key)
