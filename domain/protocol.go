@@ -52,6 +52,16 @@ type Repository struct {
 	Path string `json:"path"`
 	// Ref is the git ref the checkout corresponds to (informational).
 	Ref string `json:"ref,omitempty"`
+	// Tenant names whose request this is — CogWorks sends the GitHub App
+	// installation and the repository ("installation/<id>/repo/<owner>/
+	// <name>", or "repo/<owner>/<name>" outside `serve`). A service keys
+	// whatever it keeps between requests (build caches) by it, so that one
+	// tenant's code never reads what another's wrote; a request without a
+	// tenant and without a path shares such state with no other request.
+	// It is set by CogWorks, the only caller the service answers, never
+	// from repository content. Optional: a service that keeps nothing
+	// between requests ignores it.
+	Tenant string `json:"tenant,omitempty"`
 }
 
 // Artifact is a generated file passed inline and overlaid on the workspace.

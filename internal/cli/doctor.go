@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/xval"
@@ -157,7 +158,8 @@ func checkSandbox(ctx context.Context, f *Factory) Check {
 	c := Check{Name: "sandbox", Fix: sandbox.Fix}
 	switch {
 	case iso.Available():
-		c.Status, c.Detail = checkOK, iso.String()+": generated code runs isolated, without secrets or network"
+		c.Status, c.Detail = checkOK, iso.String()+fmt.Sprintf("; disk quotas: workspace %d MiB, build cache layer %d MiB per repository",
+			goservice.DefaultWorkspaceBytes>>20, goservice.DefaultCacheBytes>>20)+": generated code runs isolated, without secrets or network"
 		if f.getenv(sandbox.AllowNetworkEnv) == "1" {
 			c.Detail += " (" + sandbox.AllowNetworkEnv + "=1: repositories with [sandbox] network = true get the network)"
 		}

@@ -257,6 +257,10 @@ func TestDoctorSandboxCheck(t *testing.T) {
 	}{
 		{"namespaces", sandbox.Isolation{Mode: sandbox.Namespaces}, nil, checkOK, "namespaces (user, pid, mount, network, ipc, uts)"},
 		{"namespaces, operator allows the network", sandbox.Isolation{Mode: sandbox.Namespaces}, map[string]string{sandbox.AllowNetworkEnv: "1"}, checkOK, "network = true get the network"},
+		{"root in a container: cgroups and landlock", sandbox.Isolation{Mode: sandbox.Namespaces, LandlockABI: 7, PidsCgroup: true, MemoryCgroup: true}, nil, checkOK,
+			"session: own (setsid), no terminal, TIOCSTI/TIOCLINUX denied; landlock ABI 7: signals, abstract unix sockets and ptrace scoped to the sandbox; memory: cgroup, 8 GiB for the whole sandbox; processes: pids cgroup, 4096; /tmp: tmpfs 2 GiB; disk quotas: workspace 1024 MiB, build cache layer 2048 MiB per repository"},
+		{"unprivileged on an old kernel: rlimits only", sandbox.Isolation{Mode: sandbox.Namespaces}, nil, checkOK,
+			"landlock: unavailable (ABI 0, scoping needs 6, Linux 6.12): signals kept in by setsid and the PID namespace; memory: no cgroup, RLIMIT_AS 8 GiB per process only; processes: RLIMIT_NPROC 4096 only (does not bind root)"},
 		{"none: refuses", none, nil, checkFail, "none: user namespaces are disabled; the Go domain service refuses"},
 		{"none with the unsafe opt-out", none, map[string]string{sandbox.UnsafeEnv: "1"}, checkWarn, "UNISOLATED"},
 	}

@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/stages"
 )
 
@@ -37,12 +40,16 @@ type inlineRepoDomain struct{ inner stages.Domain }
 
 // inline rewrites req. Only regular UTF-8 files are sent: artifacts are
 // JSON strings, and .git, symbolic links and special files are left out
-// as the service's own copy does.
+// as the service's own copy does. The held-out scenarios are sent only to
+// scenario validation: with a path, the service masks them from every
+// other stage's sandbox, and an inlined request has no path to mask, so
+// they are never sent (see heldOutDirs).
 func inline(req domain.Request) (domain.Request, error) {
 	root := req.Repository.Path
 	if root == "" {
 		return req, nil
 	}
+	held := heldOutDirs(root, req.Stage)
 	given := make(map[string]bool, len(req.Artifacts))
 	for _, a := range req.Artifacts {
 		given[filepath.ToSlash(filepath.Clean(a.Path))] = true
@@ -56,14 +63,17 @@ func inline(req domain.Request) (domain.Request, error) {
 		if e.IsDir() && e.Name() == ".git" {
 			return filepath.SkipDir
 		}
-		if !e.Type().IsRegular() {
-			return nil
-		}
 		rel, err := filepath.Rel(root, p)
 		if err != nil {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
+		if e.IsDir() && held[rel] {
+			return filepath.SkipDir
+		}
+		if !e.Type().IsRegular() {
+			return nil
+		}
 		if given[rel] {
 			return nil
 		}
@@ -86,6 +96,21 @@ func inline(req domain.Request) (domain.Request, error) {
 	req.Artifacts = append(files, req.Artifacts...)
 	req.Repository.Path = ""
 	return req, nil
+}
+
+// heldOutDirs returns the slash-separated directories of the repository
+// at root that hold its held-out scenarios (the default one and the one
+// its config names), or none for a scenario-validation request, the only
+// one that runs them.
+func heldOutDirs(root, stage string) map[string]bool {
+	if stage == string(pipeline.StageScenarioValidation) {
+		return nil
+	}
+	held := map[string]bool{path.Clean(config.Default().Scenarios.Directory): true}
+	if cfg, err := config.Load(root); err == nil {
+		held[path.Clean(filepath.ToSlash(cfg.Scenarios.Directory))] = true
+	}
+	return held
 }
 
 func (d inlineRepoDomain) Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error) {

@@ -428,6 +428,7 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if r.InlineRepo {
 		ctx = withDomainRepoInline(ctx)
 	}
+	ctx = withDomainTenant(ctx, installationTenant(job.Installation, job.Repo))
 	if !r.Trust.Trusts(job.Installation, job.Repo) {
 		ctx = withRepoConfigIgnored(ctx, fmt.Sprintf("serve uses a repository's twins, services and prompt overrides only when --trust-repo-config lists %s or installation %d", job.Repo, job.Installation))
 	}

@@ -114,7 +114,8 @@ var _ Client = (*github.Client)(nil)
 // repository — the LLM provider, the registered domain services, the
 // interface registry and the scenarios, all read from the workspace — and
 // hands them to stages.Executors, where every stage is registered.
-func (f *Factory) productionExecutors(ctx context.Context, gh Client, _ github.Repo, workspace string, cfg config.Config, builtin *builtinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+func (f *Factory) productionExecutors(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config, builtin *builtinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+	ctx = withDomainTenant(ctx, repoTenant(repo)) // serve has named the installation already
 	var provider llm.Provider
 	lc := f.llmConfigFor(ctx, cfg)
 	switch {
@@ -182,6 +183,9 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 			d.Domain = res.Primary
 		}
 		d.Warnings = res.Warnings()
+		if t := domainTenant(ctx); t != "" {
+			d.Domain = tenantDomain{inner: d.Domain, tenant: t}
+		}
 		if domainRepoInline(ctx) {
 			d.Domain = inlineRepoDomain{inner: d.Domain}
 		}

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -103,7 +101,7 @@ func (s *service) validateDeps(ctx context.Context, req domain.Request) (any, er
 		diags = append(diags, domain.Diagnostic{Artifact: file, Location: loc, Severity: domain.SeverityBlocking,
 			Category: domain.CategoryDependencyError, Message: msg})
 	}
-	data, err := os.ReadFile(filepath.Join(ws.dir, "go.mod"))
+	data, err := ws.readFile("go.mod")
 	if err != nil {
 		depErr("go.mod", domain.Location{File: "go.mod"}, "no go.mod at the repository root")
 		return domain.DiagnosticsResult{Diagnostics: diags}, nil

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/beneath"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
@@ -31,6 +32,10 @@ type runner struct {
 	environ  []string
 	cacheDir string
 	logger   *slog.Logger
+
+	// workspaceBytes and cacheBytes are the disk quotas of a request's
+	// workspace and of a repository's build cache layer (see quota.go).
+	workspaceBytes, cacheBytes int64
 
 	once sync.Once
 	tc   toolchain
@@ -154,13 +159,16 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 
 // needsDownload reports whether the workspace's module requires others.
 func needsDownload(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	data, err := beneath.ReadFile(dir, "go.mod", maxHostRead) // a previous step may have planted anything
 	return err == nil && strings.Contains(string(data), "require")
 }
 
 // run runs one go command, sandboxed or (with the operator's opt-out on a
 // host without isolation) as a plain process group.
 func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, env []string, network, download bool, args ...string) (result, error) {
+	if err := r.baselineWorkspace(ws); err != nil {
+		return result{}, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, st.timeout)
 	defer cancel()
 	out, errOut := sandbox.NewOutput(r.limits.OutputBytes), sandbox.NewOutput(r.limits.OutputBytes)
@@ -200,6 +208,9 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 	}
 	err := wait()
 	res := result{stdout: out.Bytes(), stderr: errOut.Bytes()}
+	if qerr := r.checkWorkspace(ws); qerr != nil {
+		return res, qerr
+	}
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return res, failf(domain.CodeTimeout, "go %v did not finish within %s", args, st.timeout)
 	}
@@ -233,7 +244,7 @@ const workspaceMount = "/cogworks/workspace"
 // read-only (writable for the download step only), the repository
 // read-only with .git and (outside scenario runs) the held-out scenarios
 // masked, the workspace writable, and a build cache private to the
-// repository over the host's (read-only) one.
+// tenant (see cacheKey) over the host's (read-only) one.
 func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, network, download bool) (sandbox.Policy, func(), error) {
 	if err := os.MkdirAll(tc.modcache, 0o755); err != nil {
 		return sandbox.Policy{}, nil, failf(domain.CodeInternalError, "create module cache %s: %v", tc.modcache, err)
@@ -266,22 +277,66 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 			p.Masked = append(p.Masked, filepath.Join(ws.repo, filepath.FromSlash(cfg.Scenarios.Directory)), filepath.Join(ws.repo, ".cogworks", "scenarios"))
 		}
 	}
-	ov, cleanup, err := r.cacheOverlay(ws.repo, tc.gocache)
+	ov, cleanup, err := r.cacheOverlay(ws.tenant, ws.repo, tc.gocache)
 	if err != nil {
 		return sandbox.Policy{}, nil, err
 	}
 	p.Overlays = []sandbox.Overlay{ov}
 	p.Env = append(env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
-	return p, cleanup, nil
+	return p, func() { cleanup(); r.trimCacheLayer(ov.Upper) }, nil
 }
 
-// cacheOverlay gives the repository its own writable build cache layer
-// (keyed by a hash of its path) over the host's build cache, which the
-// sandbox only reads: one repository's code cannot plant entries another
-// repository's build would use.
-func (r *runner) cacheOverlay(repo, hostCache string) (sandbox.Overlay, func(), error) {
-	sum := sha256.Sum256([]byte(repo))
-	dir := filepath.Join(r.cacheDir, hex.EncodeToString(sum[:12]))
+// cacheOverlay gives the tenant's repository its own writable build
+// cache layer over the host's build cache, which the sandbox only reads:
+// one tenant's code cannot plant entries another tenant's build would
+// use. The layer is keyed by cacheKey; a request with neither a tenant
+// nor a repository path (a repository sent inline by a caller that names
+// no tenant) gets a layer of its own for each step, removed after it.
+func (r *runner) cacheOverlay(tenant, repo, hostCache string) (sandbox.Overlay, func(), error) {
+	key, shared := cacheKey(tenant, repo)
+	dir := filepath.Join(r.cacheDir, key)
+	if !shared {
+		if err := os.MkdirAll(r.cacheDir, 0o700); err != nil {
+			return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create build cache %s: %v", r.cacheDir, err)
+		}
+		d, err := os.MkdirTemp(r.cacheDir, "request-")
+		if err != nil {
+			return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create request build cache in %s: %v", r.cacheDir, err)
+		}
+		dir = d
+		ov, cleanup, err := r.cacheLayer(dir, hostCache)
+		if err != nil {
+			r.removeWorkDir(dir)
+			return ov, nil, err
+		}
+		return ov, func() { cleanup(); r.removeWorkDir(dir) }, nil
+	}
+	return r.cacheLayer(dir, hostCache)
+}
+
+// cacheKey names the build cache layer of a request: its tenant's (the
+// installation and repository CogWorks names, whatever checkout path the
+// request has), else its repository path's (a caller that names no
+// tenant, as before tenants existed; "tenant\x00" keeps the two key
+// spaces apart, a path has no NUL). shared is false when there is nothing
+// to key by: every inlined request has the empty path, and keying on it
+// gave all of them one layer.
+func cacheKey(tenant, repo string) (key string, shared bool) {
+	var sum [sha256.Size]byte
+	switch {
+	case tenant != "":
+		sum = sha256.Sum256([]byte("tenant\x00" + tenant))
+	case repo != "":
+		sum = sha256.Sum256([]byte(repo))
+	default:
+		return "", false
+	}
+	return hex.EncodeToString(sum[:12]), true
+}
+
+// cacheLayer prepares the upper and a fresh work directory of the layer
+// in dir.
+func (r *runner) cacheLayer(dir, hostCache string) (sandbox.Overlay, func(), error) {
 	upper := filepath.Join(dir, "upper")
 	if err := os.MkdirAll(upper, 0o700); err != nil {
 		return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create build cache %s: %v", upper, err)

@@ -57,6 +57,12 @@ type Options struct {
 	// CacheDir holds the per-repository build cache layers (default
 	// <user cache dir>/cogworks/gocache).
 	CacheDir string
+	// WorkspaceBytes is the disk quota of a request's workspace, checked
+	// after every go command (default DefaultWorkspaceBytes).
+	WorkspaceBytes int64
+	// CacheBytes is the disk quota of a repository's build cache layer,
+	// trimmed to it after every go command (default DefaultCacheBytes).
+	CacheBytes int64
 }
 
 func (o Options) withDefaults() Options {
@@ -111,6 +117,7 @@ func NewHandler(opts Options) http.Handler {
 	s := &service{opts: opts, run: &runner{
 		goBin: opts.GoBin, iso: iso, unsafe: opts.UnsafeNoSandbox, allowNet: opts.AllowNetwork,
 		limits: opts.Limits, environ: opts.Environ, cacheDir: opts.CacheDir, logger: opts.Logger,
+		workspaceBytes: opts.WorkspaceBytes, cacheBytes: opts.CacheBytes,
 	}}
 	switch {
 	case iso.Available():

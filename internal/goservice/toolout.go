@@ -10,7 +10,6 @@ import (
 	"go/token"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -118,9 +117,10 @@ func (w *workspace) compileDiagnostics(output string) ([]domain.Diagnostic, []st
 }
 
 // syntaxErrors parses the workspace file rel and returns go/parser's
-// errors (nil when it parses or cannot be read).
+// errors (nil when it parses or cannot be read as a regular file: see
+// readFile).
 func (w *workspace) syntaxErrors(rel string) scanner.ErrorList {
-	src, err := os.ReadFile(filepath.Join(w.dir, filepath.FromSlash(rel)))
+	src, err := w.readFile(rel)
 	if err != nil {
 		return nil
 	}
@@ -203,8 +203,8 @@ func (w *workspace) vetDiagnostics(stdout []byte) ([]domain.Diagnostic, error) {
 // visiblePath maps a path printed by the toolchain to the repository-
 // relative path of a file in this workspace, or "" when it names no such
 // file (a path into the module cache, GOROOT or another workspace whose
-// file this one lacks): a diagnostic must not name a file the model
-// cannot see.
+// file this one lacks, or anything but a regular file: see isFile): a
+// diagnostic must not name a file the model cannot see.
 func (w *workspace) visiblePath(p string) string {
 	if !filepath.IsAbs(p) {
 		// Relative to the go command's working directory, the workspace
@@ -216,7 +216,7 @@ func (w *workspace) visiblePath(p string) string {
 	if rel == "" || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
 		return ""
 	}
-	if _, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(rel))); err != nil {
+	if !w.isFile(rel) {
 		return ""
 	}
 	return rel

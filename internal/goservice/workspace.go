@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
@@ -37,6 +38,11 @@ type workspace struct {
 	// linkedDirs are the slash-separated workspace paths of the directories
 	// linked into the repository, in walk order.
 	linkedDirs []string
+	// links holds the slash-separated workspace path of every link mirror
+	// made (directories and files), recorded before any sandboxed step:
+	// readFile reads what is under them from the repository, which the
+	// sandbox only reads, never through a link the workspace now holds.
+	links map[string]bool
 	// goTrees caches holdsGo per linked directory.
 	goTrees map[string]bool
 	// downloaded is set once `go mod download` succeeded for the request.
@@ -50,6 +56,16 @@ type workspace struct {
 	// copied counts the bytes copySibling wrote, against copyBudget
 	// (maxWorkspaceCopy).
 	copied, copyBudget int64
+	// baseBytes is the workspace's disk usage before its first go command
+	// (baseKnown once measured): the workspace quota bounds what generated
+	// code adds to it, not what the request brought.
+	baseBytes int64
+	baseKnown bool
+	// heldOut holds the slash-separated held-out scenario directories
+	// left out of the workspace (see heldOutDirs).
+	heldOut map[string]bool
+	// tenant is the request's domain.Repository.Tenant.
+	tenant string
 }
 
 // mirrorMode is how mirror fills a real directory of the workspace.
@@ -69,7 +85,7 @@ const (
 )
 
 // Remove deletes the temporary directory (links only, never their targets).
-func (w *workspace) Remove() { _ = os.RemoveAll(w.dir) }
+func (w *workspace) Remove() { _ = removeTree(w.dir) }
 
 // prepareWorkspace builds the workspace of req in a new temporary directory:
 // req.Repository.Path (without .git, symbolic links and other non-regular
@@ -83,11 +99,17 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 func prepareWorkspaceCopying(req domain.Request, budget int64) (*workspace, error) {
 	files := make(map[string]bool, len(req.Artifacts))
 	dirs := map[string]bool{".": true}
-	ws := &workspace{touched: map[string]bool{}, copyBudget: budget}
+	ws := &workspace{touched: map[string]bool{}, copyBudget: budget, tenant: req.Repository.Tenant}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
 			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
+	}
+	ws.heldOut = heldOutDirs(req)
+	req.Artifacts = slices.DeleteFunc(slices.Clone(req.Artifacts), func(a domain.Artifact) bool {
+		return underAny(path.Clean(a.Path), ws.heldOut)
+	})
+	for _, a := range req.Artifacts {
 		rel := path.Clean(a.Path)
 		files[rel] = true
 		ws.touched[path.Dir(rel)] = true
@@ -169,8 +191,9 @@ func (w *workspace) copyModuleFiles() error {
 
 // mirror makes rel a real directory of the workspace and fills it with
 // copies of the repository's files of rel (see copySibling) and links to
-// its subdirectories, except .git, the entries that are themselves on an
-// artifact's path (mirrored in turn) and the artifact files (written by the
+// its subdirectories, except .git, the held-out scenario directories
+// outside scenario runs (see heldOutDirs), the entries that are themselves
+// on an artifact's path (mirrored in turn) and the artifact files (written by the
 // caller). A subdirectory a //go:embed directive of rel names, and the
 // testdata of a directory holding an artifact, are mirrored whole (see
 // mirrorMode). As with the copy the service made before, the repository's
@@ -194,7 +217,7 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool, mode mirrorM
 			childMode = mirrorTree
 		}
 		switch {
-		case e.Name() == ".git", files[child]:
+		case e.Name() == ".git", files[child], w.heldOut[child]:
 			continue
 		case dirs[child] || (childMode != mirrorLinks && e.IsDir()):
 			if e.IsDir() {
@@ -217,6 +240,10 @@ func (w *workspace) mirror(rel string, dirs, files map[string]bool, mode mirrorM
 		if err := os.Symlink(filepath.Join(w.repo, filepath.FromSlash(child)), filepath.Join(w.dir, filepath.FromSlash(child))); err != nil {
 			return err
 		}
+		if w.links == nil {
+			w.links = map[string]bool{}
+		}
+		w.links[child] = true
 		if e.IsDir() {
 			w.linkedDirs = append(w.linkedDirs, child)
 		}
@@ -330,7 +357,7 @@ func (w *workspace) walked(root, l, rest string) bool {
 			return false
 		}
 		prefix = path.Join(prefix, elem)
-		if info, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(prefix), "go.mod")); err == nil && !info.IsDir() {
+		if w.isFile(path.Join(prefix, "go.mod")) {
 			return false // a nested module
 		}
 	}
@@ -461,7 +488,7 @@ func (w *workspace) copySibling(rel string, embedded bool) (bool, error) {
 // modulePath returns the module path declared in the workspace's go.mod, or
 // "" when there is none.
 func (w *workspace) modulePath() string {
-	data, err := os.ReadFile(filepath.Join(w.dir, "go.mod"))
+	data, err := w.readFile("go.mod")
 	if err != nil {
 		return ""
 	}

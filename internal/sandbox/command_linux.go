@@ -37,8 +37,9 @@ type config struct {
 	// Root is the directory the new root tmpfs is mounted on (in the
 	// init's own mount namespace, so every sandbox may share it).
 	Root string
-	// Cgroup is a pids cgroup directory the init joins first ("" for none).
-	Cgroup string
+	// Cgroups are the cgroup directories the init joins first (pids,
+	// memory; none where the host gives none).
+	Cgroups []string
 	// Probe: set the container up, print probeOK and exit.
 	Probe bool
 }
@@ -48,6 +49,8 @@ type config struct {
 type Cmd struct {
 	*exec.Cmd
 	cleanup func()
+	// cgroups are the cgroups that bound this sandbox as a whole.
+	cgroups cgroups
 }
 
 // Wait waits for the sandbox's init (and so for everything in it) to exit,
@@ -134,11 +137,9 @@ func Command(ctx context.Context, policy Policy, argv []string) (*Cmd, error) {
 
 func newCmd(ctx context.Context, cfg config) (*Cmd, error) {
 	policy := cfg.Policy
-	cleanup := func() {}
-	if cg, err := newPidsCgroup(policy.Limits.Processes); err == nil {
-		cfg.Cgroup = cg
-		cleanup = func() { removeCgroup(cg) }
-	}
+	cg := newCgroups(policy.Limits)
+	cfg.Cgroups = cg.dirs
+	cleanup := cg.remove
 	fd, err := configFile(cfg)
 	if err != nil {
 		cleanup()
@@ -154,13 +155,17 @@ func newCmd(ctx context.Context, cfg config) (*Cmd, error) {
 		flags |= syscall.CLONE_NEWNET
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{
+		// A session of its own: no controlling terminal to push keystrokes
+		// into (TIOCSTI), and kill(0, sig) reaches only the sandbox's own
+		// process group, never the caller's.
+		Setsid:      true,
 		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
 		Pdeathsig:   syscall.SIGKILL,
 	}
 	done := cleanup
-	return &Cmd{Cmd: cmd, cleanup: func() { _ = fd.Close(); done() }}, nil
+	return &Cmd{Cmd: cmd, cleanup: func() { _ = fd.Close(); done() }, cgroups: cg}, nil
 }
 
 // configFile writes cfg to an anonymous memory file the init reads.
@@ -210,7 +215,11 @@ func Probe(ctx context.Context) Isolation {
 	}
 	out, err := cmd.CombinedOutput() // cleans up, through Run
 	if err == nil && strings.Contains(string(out), probeOK) {
-		return Isolation{Mode: Namespaces}
+		iso := Isolation{Mode: Namespaces, PidsCgroup: cmd.cgroups.pids, MemoryCgroup: cmd.cgroups.memory}
+		if _, after, ok := strings.Cut(string(out), probeOK+" landlock="); ok {
+			iso.LandlockABI, _ = strconv.Atoi(strings.TrimSpace(after))
+		}
+		return iso
 	}
 	reason := strings.TrimSpace(string(out))
 	if err != nil {
@@ -247,40 +256,4 @@ func mountPoint() (string, error) {
 		return "", fmt.Errorf("sandbox: create mount point %s: %w", root, err)
 	}
 	return root, nil
-}
-
-// newPidsCgroup creates a pids cgroup bounding the sandbox's tasks where
-// the caller may (typically root, for whom RLIMIT_NPROC does not apply).
-func newPidsCgroup(max uint64) (string, error) {
-	var base string
-	if _, err := os.Stat("/sys/fs/cgroup/pids/tasks"); err == nil {
-		base = "/sys/fs/cgroup/pids" // cgroup v1
-	}
-	for _, c := range []string{"/sys/fs/cgroup", "/sys/fs/cgroup/unified"} {
-		if data, err := os.ReadFile(filepath.Join(c, "cgroup.subtree_control")); base == "" && err == nil && strings.Contains(string(data), "pids") {
-			base = c // cgroup v2 with the pids controller enabled for children
-		}
-	}
-	if base == "" {
-		return "", errors.New("no pids cgroup hierarchy")
-	}
-	dir, err := os.MkdirTemp(base, "cogworks-sandbox-")
-	if err != nil {
-		return "", err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "pids.max"), []byte(strconv.FormatUint(max, 10)), 0o644); err != nil {
-		removeCgroup(dir)
-		return "", err
-	}
-	return dir, nil
-}
-
-// removeCgroup removes a sandbox's cgroup once its processes are gone.
-func removeCgroup(dir string) {
-	for range 50 {
-		if err := syscall.Rmdir(dir); err == nil || errors.Is(err, syscall.ENOENT) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

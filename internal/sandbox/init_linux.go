@@ -52,9 +52,9 @@ func runInit() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read policy from fd 3: %w", err)
 	}
-	if cfg.Cgroup != "" {
-		if err := os.WriteFile(filepath.Join(cfg.Cgroup, "cgroup.procs"), []byte("0"), 0); err != nil {
-			return 0, fmt.Errorf("join pids cgroup %s: %w", cfg.Cgroup, err)
+	for _, cg := range cfg.Cgroups {
+		if err := os.WriteFile(filepath.Join(cg, "cgroup.procs"), []byte("0"), 0); err != nil {
+			return 0, fmt.Errorf("join cgroup %s: %w", cg, err)
 		}
 	}
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
@@ -74,7 +74,8 @@ func runInit() (int, error) {
 		return 0, err
 	}
 	if cfg.Probe {
-		fmt.Println(probeOK)
+		// What the target would get, seen from inside the sandbox.
+		fmt.Printf("%s landlock=%d\n", probeOK, landlockABI())
 		return 0, nil
 	}
 	return runTarget(cfg)
@@ -146,9 +147,9 @@ func dropPrivileges() error {
 const execArg0 = "cogworks-sandbox-exec"
 
 // runExec is the exec stage: argv is [execArg0, limits JSON, path,
-// target argv...]. It sets the limits and the seccomp filter on itself
-// and executes the target, which inherits them (and the init's lack of
-// privileges).
+// target argv...]. It sets the limits, the Landlock scope (where the
+// kernel has it) and the seccomp filter on itself and executes the
+// target, which inherits them (and the init's lack of privileges).
 func runExec() int {
 	var l Limits
 	if err := json.Unmarshal([]byte(os.Args[1]), &l); err != nil {
@@ -164,6 +165,11 @@ func runExec() int {
 	runtime.LockOSThread()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		fmt.Fprintf(os.Stderr, "cogworks sandbox: set no_new_privs: %v\n", err)
+		return 126
+	}
+	// Landlock binds the thread that restricts itself, like seccomp.
+	if err := landlockScope(); err != nil {
+		fmt.Fprintf(os.Stderr, "cogworks sandbox: %v\n", err)
 		return 126
 	}
 	if err := installSeccomp(); err != nil {

@@ -30,8 +30,9 @@ var etcFiles = []string{
 	"ssl", "ca-certificates", "pki", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "mime.types",
 }
 
-// devFiles are bound from the host's /dev.
-var devFiles = []string{"null", "zero", "full", "random", "urandom", "tty"}
+// devFiles are bound from the host's /dev. Not tty: the sandbox has its
+// own session and no controlling terminal to reach through it.
+var devFiles = []string{"null", "zero", "full", "random", "urandom"}
 
 type mountKind int
 
@@ -248,15 +249,51 @@ func mountUser(root string, m userMount) error {
 		if err := os.MkdirAll(dst, 0o755); err != nil {
 			return fmt.Errorf("create mount point %s: %w", dst, err)
 		}
-		opts := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", o.Lower, o.Upper, o.Work)
-		if unix.Mount("overlay", dst, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts+",userxattr") == nil ||
-			unix.Mount("overlay", dst, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts) == nil {
+		layers := stageLayers(root, o)
+		opts := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", layers.Lower, layers.Upper, layers.Work)
+		mounted := unix.Mount("overlay", dst, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts+",userxattr") == nil ||
+			unix.Mount("overlay", dst, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts) == nil
+		unstageLayers(root)
+		if mounted {
 			return nil
 		}
 	}
 	// Without overlayfs the sandbox gets the private layer alone: slower
 	// (nothing shared to read) but as isolated.
 	return bind(o.Upper, dst, false)
+}
+
+// layersDir is where an overlay's layers are bound, under the new root,
+// while the overlay is mounted: its options in /proc/self/mountinfo then
+// name these fixed paths, not the host's (the operator's home, the
+// repository's cache key).
+const layersDir = ".cogworks-layers"
+
+// stageLayers binds o's layers at fixed paths under root: the lower
+// directory, and the upper and work directories through their common
+// parent (overlayfs wants both under one mount). A layer it cannot stage
+// keeps its host path.
+func stageLayers(root string, o Overlay) Overlay {
+	dir := filepath.Join(root, layersDir)
+	staged := o
+	if bind(o.Lower, filepath.Join(dir, "lower"), false) == nil {
+		staged.Lower = filepath.Join(dir, "lower")
+	}
+	if parent := filepath.Dir(o.Upper); parent == filepath.Dir(o.Work) && bind(parent, filepath.Join(dir, "rw"), false) == nil {
+		staged.Upper = filepath.Join(dir, "rw", filepath.Base(o.Upper))
+		staged.Work = filepath.Join(dir, "rw", filepath.Base(o.Work))
+	}
+	return staged
+}
+
+// unstageLayers detaches the staged layers (a mounted overlay holds its
+// own references to them) and removes their mount points.
+func unstageLayers(root string) {
+	dir := filepath.Join(root, layersDir)
+	for _, l := range []string{"lower", "rw"} {
+		_ = unix.Unmount(filepath.Join(dir, l), unix.MNT_DETACH)
+	}
+	_ = os.RemoveAll(dir)
 }
 
 // mask hides p under an empty read-only tmpfs, or a file under an empty

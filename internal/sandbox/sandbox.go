@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -31,18 +32,54 @@ const AllowNetworkEnv = "COGWORKS_SANDBOX_ALLOW_NETWORK"
 type Isolation struct {
 	Mode   Mode
 	Reason string
+	// LandlockABI is the Landlock ABI the sandbox found (0: none). From
+	// ABI 6 the target's signals and abstract unix sockets are scoped to
+	// the sandbox.
+	LandlockABI int
+	// PidsCgroup and MemoryCgroup report whether the host let the caller
+	// bound the sandbox as a whole with a pids and a memory cgroup.
+	PidsCgroup, MemoryCgroup bool
 }
 
 // Available reports whether commands can run isolated.
 func (i Isolation) Available() bool { return i.Mode == Namespaces }
 
-// String renders the isolation for logs and doctor.
+// landlockScopeABI is the first Landlock ABI with scoped signals and
+// abstract unix sockets (Linux 6.12).
+const landlockScopeABI = 6
+
+// String renders the isolation for logs and doctor: the namespaces, then
+// what bounds the sandbox's session, signals, memory and processes (with
+// DefaultLimits' figures; a caller may configure others).
 func (i Isolation) String() string {
-	if i.Available() {
-		return string(Namespaces) + " (user, pid, mount, network, ipc, uts)"
+	if !i.Available() {
+		return string(None) + ": " + i.Reason
 	}
-	return string(None) + ": " + i.Reason
+	var b strings.Builder
+	b.WriteString(string(Namespaces) + " (user, pid, mount, network, ipc, uts)")
+	b.WriteString("; session: own (setsid), no terminal, TIOCSTI/TIOCLINUX denied")
+	if i.LandlockABI >= landlockScopeABI {
+		fmt.Fprintf(&b, "; landlock ABI %d: signals, abstract unix sockets and ptrace scoped to the sandbox", i.LandlockABI)
+	} else {
+		fmt.Fprintf(&b, "; landlock: unavailable (ABI %d, scoping needs 6, Linux 6.12): signals kept in by setsid and the PID namespace", i.LandlockABI)
+	}
+	d := DefaultLimits()
+	if i.MemoryCgroup {
+		fmt.Fprintf(&b, "; memory: cgroup, %s for the whole sandbox", gib(d.TotalMemoryBytes))
+	} else {
+		fmt.Fprintf(&b, "; memory: no cgroup, RLIMIT_AS %s per process only", gib(d.MemoryBytes))
+	}
+	if i.PidsCgroup {
+		fmt.Fprintf(&b, "; processes: pids cgroup, %d", d.Processes)
+	} else {
+		fmt.Fprintf(&b, "; processes: RLIMIT_NPROC %d only (does not bind root)", d.Processes)
+	}
+	fmt.Fprintf(&b, "; /tmp: tmpfs %s", gib(d.TmpBytes))
+	return b.String()
 }
+
+// gib renders a byte count in GiB.
+func gib(n uint64) string { return strconv.FormatFloat(float64(n)/(1<<30), 'f', -1, 64) + " GiB" }
 
 // Fix is the hint that makes isolation available on this kind of host.
 const Fix = "enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 also " +
@@ -65,6 +102,11 @@ func (e *UnavailableError) Error() string {
 type Limits struct {
 	// MemoryBytes is RLIMIT_AS of every process.
 	MemoryBytes uint64
+	// TotalMemoryBytes bounds the memory (swap included) of the whole
+	// sandbox, its /tmp included, through a memory cgroup where the host
+	// lets the caller create one (root; a delegated cgroup v2 root).
+	// Elsewhere only MemoryBytes binds, per process (see Isolation).
+	TotalMemoryBytes uint64
 	// CPUSeconds is RLIMIT_CPU of every process.
 	CPUSeconds uint64
 	// Processes bounds the tasks (processes and threads) of the sandbox:
@@ -83,12 +125,13 @@ type Limits struct {
 // DefaultLimits are generous enough for go test on a large module.
 func DefaultLimits() Limits {
 	return Limits{
-		MemoryBytes: 8 << 30,
-		CPUSeconds:  30 * 60,
-		Processes:   4096,
-		FileBytes:   2 << 30,
-		TmpBytes:    2 << 30,
-		OutputBytes: 16 << 20,
+		MemoryBytes:      8 << 30,
+		TotalMemoryBytes: 8 << 30,
+		CPUSeconds:       30 * 60,
+		Processes:        4096,
+		FileBytes:        2 << 30,
+		TmpBytes:         2 << 30,
+		OutputBytes:      16 << 20,
 	}
 }
 
@@ -96,6 +139,9 @@ func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
 	if l.MemoryBytes == 0 {
 		l.MemoryBytes = d.MemoryBytes
+	}
+	if l.TotalMemoryBytes == 0 {
+		l.TotalMemoryBytes = d.TotalMemoryBytes
 	}
 	if l.CPUSeconds == 0 {
 		l.CPUSeconds = d.CPUSeconds

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,6 +124,16 @@ func TestCommand_LimitsLoopbackAndPrivileges(t *testing.T) {
 		{"no eBPF", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_BPF) + `, 0, 0, 0)`), "errno=1"},
 		{"no io_uring", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_IO_URING_SETUP) + `, 1, ctypes.create_string_buffer(120))`), "errno=1"},
 		{"clone3 falls back", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_CLONE3) + `, 0, 0)`), "errno=38"},
+		{"a session of its own", Policy{}, `python3 -c 'import os; print("sid=%d pgid=%d" % (os.getsid(0), os.getpgid(1)))'`, "sid=1 pgid=1"},
+		{"no /dev/tty", Policy{}, `[ -e /dev/tty ] || echo NO-TTY`, "NO-TTY"},
+		{"TIOCSTI is denied on every descriptor", Policy{}, `for fd in 0 1 2; do python3 -c 'import fcntl,sys,termios
+try: fcntl.ioctl(int(sys.argv[1]), termios.TIOCSTI, b"x")
+except OSError as e: print("errno=%d" % e.errno)' $fd; done | sort -u | tr -d '\n'`, "errno=1"},
+		{"TIOCLINUX is denied", Policy{}, pyErrno(`libc.ioctl(0, 0x541c, ctypes.create_string_buffer(8))`), "errno=1"},
+		{"isatty still works", Policy{}, `python3 -c 'import os; print("isatty=%s" % os.isatty(0))'`, "isatty=False"},
+		{"no pidfd_getfd", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_PIDFD_GETFD) + `, 0, 0, 0)`), "errno=1"},
+		{"no kcmp", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_KCMP) + `, 1, 1, 0, 0, 0)`), "errno=1"},
+		{"no process_madvise", Policy{}, pyErrno(`libc.syscall(` + strconv.Itoa(unix.SYS_PROCESS_MADVISE) + `, 0, 0, 0, 0, 0)`), "errno=1"},
 		{"threads and processes still start", Policy{}, `python3 -c 'import threading,subprocess; t=threading.Thread(target=print); t.start(); t.join(); subprocess.run(["true"], check=True); print("SPAWN-OK")'`, "SPAWN-OK"},
 	}
 	for _, tt := range tests {
@@ -146,4 +157,57 @@ func TestCommand_EtcFilesBoundThroughLinks(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	assert.Contains(t, out, string(want), "name resolution works for the download step, even when resolv.conf links into /run")
 	assert.NotContains(t, out, "shadow", "only the listed /etc files")
+}
+
+func TestCommand_LandlockScopesSignals(t *testing.T) {
+	requireIsolation(t)
+	iso := Probe(context.Background())
+	if iso.LandlockABI < landlockScopeABI {
+		t.Skipf("landlock ABI %d: no scoped signals on this kernel (setsid and the PID namespace still apply)", iso.LandlockABI)
+	}
+	// The init (PID 1) is outside the target's Landlock domain: signalling
+	// it is refused; a process the target started is inside and is not.
+	out, code := runSh(t, Policy{}, `python3 -c '
+import os, signal, subprocess
+try:
+    os.kill(1, 0); print("init=reachable")
+except PermissionError: print("init=EPERM")
+p = subprocess.Popen(["sleep", "5"]); os.kill(p.pid, signal.SIGKILL); p.wait(); print("child=%d" % p.returncode)'`)
+	require.Equal(t, 0, code, out)
+	assert.Contains(t, out, "init=EPERM")
+	assert.Contains(t, out, "child=-9")
+}
+
+func TestCommand_MemoryCgroupBoundsTheWholeSandbox(t *testing.T) {
+	requireIsolation(t)
+	if !Probe(context.Background()).MemoryCgroup {
+		t.Skip("the host gives this user no memory cgroup: only RLIMIT_AS per process binds (docs/sandbox.md)")
+	}
+	// Three processes touch 100 MiB each, within their RLIMIT_AS of 1 GiB,
+	// under a total of 160 MiB: they cannot all hold it.
+	script := `for i in 1 2 3; do python3 -c 'import time; b=bytearray(100<<20); time.sleep(1); print("HELD")' & done; wait`
+	out, code := runSh(t, Policy{Limits: Limits{MemoryBytes: 1 << 30, TotalMemoryBytes: 160 << 20}}, script)
+	t.Log(out)
+	assert.Equal(t, 0, code)
+	assert.Less(t, strings.Count(out, "HELD"), 3, "the memory cgroup bounds the sum")
+	out, code = runSh(t, Policy{Limits: Limits{MemoryBytes: 1 << 30, TotalMemoryBytes: 1 << 30}}, script)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, 3, strings.Count(out, "HELD"), "under a larger total all three hold their memory: %s", out)
+}
+
+func TestCommand_MountinfoNamesNoOverlayLayerOfTheHost(t *testing.T) {
+	requireIsolation(t)
+	lower, layer := t.TempDir(), t.TempDir()
+	upper, work := filepath.Join(layer, "upper"), filepath.Join(layer, "work")
+	require.NoError(t, os.Mkdir(upper, 0o700))
+	require.NoError(t, os.Mkdir(work, 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(lower, "shared"), []byte("from-lower"), 0o644))
+	out, code := runSh(t, Policy{Overlays: []Overlay{{Target: "/tmp/cache", Lower: lower, Upper: upper, Work: work}}},
+		`cat /proc/self/mountinfo; cat /tmp/cache/shared; echo new > /tmp/cache/written; ls -a / | grep -c layers`)
+	require.Equal(t, 1, code, out) // grep -c found no staging directory left
+	assert.Contains(t, out, " /tmp/cache ", "the overlay is mounted")
+	assert.Contains(t, out, "from-lower")
+	assert.NotContains(t, out, lower, "mountinfo names no host path of a layer")
+	assert.NotContains(t, out, layer)
+	assert.FileExists(t, filepath.Join(upper, "written"), "writes land in the host's upper layer")
 }

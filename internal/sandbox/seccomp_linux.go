@@ -27,7 +27,21 @@ var deniedSyscalls = []uintptr{
 	unix.SYS_MOVE_MOUNT, unix.SYS_OPEN_TREE, unix.SYS_MOUNT_SETATTR,
 	unix.SYS_PTRACE, unix.SYS_PROCESS_VM_READV, unix.SYS_PROCESS_VM_WRITEV,
 	unix.SYS_OPEN_BY_HANDLE_AT, unix.SYS_NAME_TO_HANDLE_AT,
+	// Another process's file descriptors (pidfd_getfd: the go command's
+	// stdout, to forge test events), their identity (kcmp) and its memory
+	// management (process_madvise).
+	unix.SYS_PIDFD_GETFD, unix.SYS_KCMP, unix.SYS_PROCESS_MADVISE,
 }
+
+// deniedIoctls are the terminal requests that fail with EPERM: pushing
+// input into a terminal (TIOCSTI; TIOCLINUX's selection paste on a
+// virtual console) runs a command in whatever shell reads it after the
+// request, redirecting the console (TIOCCONS), changing the line
+// discipline (TIOCSETD, which can load kernel modules) and taking a
+// controlling terminal (TIOCSCTTY). The sandbox has its own session and no
+// terminal; this is the second wall. The kernel reads the request as a
+// 32-bit unsigned int, so the filter compares the low half of args[1].
+var deniedIoctls = []uint32{unix.TIOCSTI, unix.TIOCLINUX, unix.TIOCCONS, unix.TIOCSETD, unix.TIOCSCTTY}
 
 // newNamespaceFlags are the clone and unshare flags that make a
 // namespace: the target may start processes and threads, not new
@@ -59,17 +73,19 @@ const (
 )
 
 // Offsets into struct seccomp_data: nr, arch, then args[6] (the low half
-// of args[0] on a little-endian machine, which amd64 and arm64 are).
+// of args[0] and args[1] on a little-endian machine, which amd64 and arm64
+// are).
 const (
 	seccompNr     = 0
 	seccompArch   = 4
 	seccompArg0   = 16
+	seccompArg1   = 24
 	x32SyscallBit = 0x40000000
 )
 
 // seccompFilter is the sandbox's filter program: a foreign architecture
 // (i386 or x32 system calls from an amd64 process) kills the process,
-// deniedSyscalls and new namespaces fail with EPERM, clone3 fails with
+// deniedSyscalls, deniedIoctls and new namespaces fail with EPERM, clone3 fails with
 // ENOSYS (its flags are behind a pointer a filter cannot read; Go, glibc
 // and musl then fall back to clone), everything else is allowed.
 func seccompFilter(arch uint32) []unix.SockFilter {
@@ -78,7 +94,7 @@ func seccompFilter(arch uint32) []unix.SockFilter {
 	// falls through to the next instruction.
 	type jump struct {
 		at     int
-		target string // "deny", "nosys", "flags" or "kill"
+		target string // "deny", "nosys", "flags", "ioctl" or "kill"
 	}
 	var jumps []jump
 	emit := func(f unix.SockFilter) int {
@@ -98,8 +114,14 @@ func seccompFilter(arch uint32) []unix.SockFilter {
 	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_CLONE3}), "nosys"})
 	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_CLONE}), "flags"})
 	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_UNSHARE}), "flags"})
+	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: unix.SYS_IOCTL}), "ioctl"})
 	labels := map[string]int{}
 	emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ALLOW}) // no jump matched
+	labels["ioctl"] = emit(unix.SockFilter{Code: bpfLoadAbs, K: seccompArg1})
+	for _, req := range deniedIoctls {
+		jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpEq, K: req}), "deny"})
+	}
+	emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ALLOW}) // another request
 	labels["flags"] = emit(unix.SockFilter{Code: bpfLoadAbs, K: seccompArg0})
 	jumps = append(jumps, jump{emit(unix.SockFilter{Code: bpfJumpSet, K: newNamespaceFlags}), "deny"})
 	emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_ALLOW}) // no namespace flag
@@ -108,7 +130,7 @@ func seccompFilter(arch uint32) []unix.SockFilter {
 	labels["kill"] = emit(unix.SockFilter{Code: bpfReturn, K: unix.SECCOMP_RET_KILL_PROCESS})
 	for _, j := range jumps {
 		// Every jump goes forward by fewer than 256 instructions: the
-		// program is about 50 long.
+		// program is about 65 long.
 		prog[j.at].Jt = uint8(labels[j.target] - j.at - 1)
 	}
 	return prog
