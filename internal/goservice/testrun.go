@@ -257,7 +257,7 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 	// binary may rewrite the workspace.
 	declared := make([]map[string]bool, len(todo))
 	for i, p := range todo {
-		declared[i] = declaredTests(filepath.Join(ws.dir, filepath.FromSlash(p.dir)))
+		declared[i] = declaredTests(ws, p.dir)
 	}
 	runs := make([]testRun, len(todo))
 	errs := make([]error, len(todo))

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -153,16 +154,17 @@ func packageDiagnostic(module, importPath, msg, output string) domain.Diagnostic
 	}
 }
 
-// maxTestFileBytes bounds a test file declaredTests parses.
-const maxTestFileBytes = 8 << 20
-
 // declaredTests returns the names of the tests, examples and fuzz targets
-// the *_test.go files of dir declare: the only top-level names the testing
-// package can report. It reads the workspace after the compile step and
-// before any test code has run. A directory it cannot read yields nil (no
-// check); the compile step has read the same files.
-func declaredTests(dir string) map[string]bool {
-	entries, err := os.ReadDir(dir)
+// the *_test.go files of the workspace directory dir (slash-separated)
+// declare: the only top-level names the testing package can report. It
+// runs after the compile step and before any test code has run, and reads
+// as every host-side read of the workspace does (ws.readFile: no link
+// followed, regular files only, size-capped). A directory or file it
+// cannot read or parse yields nil (no check): the compile step read the
+// same files.
+func declaredTests(ws *workspace, dir string) map[string]bool {
+	root, rel := ws.hostRoot(dir)
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		return nil
 	}
@@ -172,12 +174,11 @@ func declaredTests(dir string) map[string]bool {
 		if !strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		file := filepath.Join(dir, e.Name())
-		info, err := os.Stat(file)
-		if err != nil || !info.Mode().IsRegular() || info.Size() > maxTestFileBytes {
+		src, err := ws.readFile(path.Join(dir, e.Name()))
+		if err != nil {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, e.Name(), src, parser.SkipObjectResolution)
 		if err != nil {
 			return nil
 		}

@@ -163,18 +163,17 @@ func TestGoFlagsForTestBinaries(t *testing.T) {
 
 func TestDeclaredTests(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	files := map[string]string{
-		"a_test.go":  "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\nfunc ExampleA() {}\nfunc FuzzA(f *testing.F) {}\nfunc helper() {}\n",
-		"x_test.go":  "package a_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n\ntype s struct{}\n\nfunc (s) TestMethod() {}\n",
-		"a.go":       "package a\n\nfunc TestLooksLikeATestButIsNot() {}\n",
-		"nottest.md": "func TestNo(t *testing.T) {}\n",
-	}
-	for name, content := range files {
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644))
-	}
-	assert.Equal(t, map[string]bool{"TestA": true, "ExampleA": true, "FuzzA": true, "TestX": true}, declaredTests(dir))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad_test.go"), []byte("package a\nfunc ("), 0o644))
-	assert.Nil(t, declaredTests(dir), "an unparsable file disables the check rather than guess")
-	assert.Nil(t, declaredTests(filepath.Join(dir, "missing")))
+	ws := toolWorkspace(t, map[string]string{
+		"a/a_test.go":  "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\nfunc ExampleA() {}\nfunc FuzzA(f *testing.F) {}\nfunc helper() {}\n",
+		"a/x_test.go":  "package a_test\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n\ntype s struct{}\n\nfunc (s) TestMethod() {}\n",
+		"a/a.go":       "package a\n\nfunc TestLooksLikeATestButIsNot() {}\n",
+		"a/nottest.md": "func TestNo(t *testing.T) {}\n",
+	})
+	assert.Equal(t, map[string]bool{"TestA": true, "ExampleA": true, "FuzzA": true, "TestX": true}, declaredTests(ws, "a"))
+	assert.Nil(t, declaredTests(ws, "missing"))
+	require.NoError(t, os.Symlink("/etc/hostname", filepath.Join(ws.dir, "a", "link_test.go")))
+	assert.Nil(t, declaredTests(ws, "a"), "a link is not followed: the check is off rather than guessing")
+	require.NoError(t, os.Remove(filepath.Join(ws.dir, "a", "link_test.go")))
+	require.NoError(t, os.WriteFile(filepath.Join(ws.dir, "a", "bad_test.go"), []byte("package a\nfunc ("), 0o644))
+	assert.Nil(t, declaredTests(ws, "a"), "an unparsable file disables the check rather than guess")
 }
