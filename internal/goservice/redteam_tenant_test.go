@@ -41,7 +41,10 @@ func TestRedTeam_InlinedTenantsShareNoBuildCache(t *testing.T) {
 		{"same tenant", "installation/1/repo/acme/a", "installation/1/repo/acme/a", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			name := fmt.Sprintf("planted-%d", time.Now().UnixNano())
+			// Shaped like a build cache entry (<2 hex>/<64 hex>-a): the
+			// cache quota removes anything else after each request, and a
+			// poisoned entry is what one tenant could plant for another.
+			name := fmt.Sprintf("ff/%064x-a", time.Now().UnixNano())
 			plant := fmt.Sprintf(`package rt
 
 import (
@@ -51,7 +54,9 @@ import (
 )
 
 func TestPlant(t *testing.T) {
-	err := os.WriteFile(filepath.Join(os.Getenv("GOCACHE"), %q), []byte("from tenant A"), 0o644)
+	p := filepath.Join(os.Getenv("GOCACHE"), %q)
+	_ = os.MkdirAll(filepath.Dir(p), 0o755)
+	err := os.WriteFile(p, []byte("from tenant A"), 0o644)
 	t.Logf("ATTACK-RAN plant err=%%v", err)
 }
 `, name)
