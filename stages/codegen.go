@@ -286,17 +286,31 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (c
 	if err != nil {
 		return cs, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
 	}
-	verdict, passed, err := e.judgeTests(ctx, r.baselines, req(r.src.artifacts(nil)), all, pkgs, sim)
+	ct, err := testsOfChange(ctx, r.base, cs, r.item.Tests)
 	if err != nil {
 		return cs, nil, err
 	}
-	if passed {
-		cs.Notes = verdict.notes()
+	verdict, err := e.judgeTests(ctx, r.baselines, req(r.src.artifacts(nil)), all, pkgs, sim, ct)
+	if err != nil {
+		return cs, nil, err
+	}
+	if verdict.Passed {
+		cs.Notes = verdictNotes(verdict)
 		return cs, nil, nil
 	}
+	// The summary carries every reason (the audit trail); the items and
+	// output say what the model must fix.
 	sim = excuse(sim, verdict)
-	fail := &attemptFailure{Summary: fmt.Sprintf("tests failed (exit code %d)", sim.ExitCode), Items: diagnosticItems(sim.Diagnostics)}
+	fail := &attemptFailure{Summary: "tests did not pass: " + strings.Join(verdict.Problems, "; "), Items: diagnosticItems(sim.Diagnostics)}
+	if !hasBlocking(sim) {
+		// Nothing failed that the service reported (no test ran, a test is
+		// missing, the service's claim contradicts its tests): the
+		// verdict's reasons are the feedback; there is no output to read.
+		fail.Items = verdictItems(verdict)
+		return cs, fail, nil
+	}
 	if selfExplanatory(sim) {
+		fail.Items = append(fail.Items, verdictItems(verdict)...)
 		fail.Verbatim = failureOutput(sim)
 		return cs, fail, nil
 	}

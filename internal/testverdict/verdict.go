@@ -55,6 +55,10 @@ type Excuse struct {
 type Verdict struct {
 	// Passed is true iff Problems is empty.
 	Passed bool
+	// Broken is set when the run failed for a reason other than a failing
+	// test (a build error, a panic outside a test, a timeout): no base
+	// run or re-run can excuse that.
+	Broken bool
 	// Problems are the reasons the run fails, one sentence each.
 	Problems []string
 	// Failing are the failing leaf tests that were not excused.
@@ -100,8 +104,10 @@ func Judge(in Input) Verdict {
 	}
 	if !head.Passed || head.ExitCode != 0 {
 		if len(failing) == 0 {
+			v.Broken = true
 			v.Problems = append(v.Problems, fmt.Sprintf("the run failed (exit code %d) without a failing test: a build error, a panic outside a test or a timeout", head.ExitCode))
 		} else if d := nonTestProblem(head, failing); d != "" {
+			v.Broken = true
 			v.Problems = append(v.Problems, "the run failed for a reason other than a failing test: "+d)
 		}
 	}
