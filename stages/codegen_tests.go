@@ -60,6 +60,10 @@ func testsOfChange(ctx context.Context, base baseTree, cs changeSet, planned str
 		}
 		ct.Removed = append(ct.Removed, testverdict.TestFuncs(p, old)...)
 	}
+	// A planned name the change declares is required where it is declared.
+	ct.Required = slices.DeleteFunc(ct.Required, func(d testverdict.Decl) bool {
+		return d.Dir == "" && slices.ContainsFunc(ct.Changed, func(c testverdict.Decl) bool { return c.Name == d.Name })
+	})
 	return ct, nil
 }
 
