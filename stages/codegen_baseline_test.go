@@ -100,19 +100,25 @@ func TestCodegenFailsOnlyOnRegressions(t *testing.T) {
 	res, err := f.run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err)
 	assert.Contains(t, res.Summary, "(attempt 2)")
-	assert.Contains(t, res.Summary, "pre-existing test failures (fail at base too, not regressions): example.com/regress.TestUpstreamKnownFailure")
-	assert.NotContains(t, res.Summary, "TestCallerFileExists", "the path-sensitive test passes at base and after the fix")
+	const pre = "pre-existing test failures (fail at base too, not regressions; eligible because no file the change wrote declares them): example.com/regress.TestUpstreamKnownFailure"
+	assert.Contains(t, res.Summary, pre)
+	assert.Contains(t, res.Summary, "Tests ran: 3 passed, 0 skipped — example.com/regress.TestAdd", "the tests that ran are named")
+	_, excused, _ := strings.Cut(res.Summary, "Not regressions:")
+	assert.NotContains(t, excused, "TestCallerFileExists", "the path-sensitive test passes at base and after the fix")
 	assert.NotContains(t, res.Summary, "flaky")
-	assert.Equal(t, []string{"pre-existing test failures (fail at base too, not regressions): example.com/regress.TestUpstreamKnownFailure"},
-		f.snap.SubWorkItems[0].TestNotes, "kept for the PR")
+	notes := f.snap.SubWorkItems[0].TestNotes
+	require.Len(t, notes, 2, "kept for the PR")
+	assert.True(t, strings.HasPrefix(notes[0], "tests ran: 3 passed, 0 skipped"))
+	assert.Equal(t, pre, notes[1])
 
 	reqs := f.requests("code_generation")
 	require.Len(t, reqs, 2)
 	fb := reqs[1][strings.Index(reqs[1], "Attempt 1 was rejected"):]
 	assert.Contains(t, fb, "Add(2, 3): got 6, want 5", "the regression is fed back")
 	assert.NotContains(t, fb, "TestUpstreamKnownFailure", "a failure already at base is not the model's to fix")
-	// attempt 1: run, base, re-run of TestAdd; attempt 2: run (base cached).
-	assert.Equal(t, int32(4), dom.simulations.Load())
+	// attempt 1: run, base (no re-run: TestAdd is the change's own test,
+	// never excused as flaky); attempt 2: run (base cached).
+	assert.Equal(t, int32(3), dom.simulations.Load())
 
 	got := f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
 	assert.Equal(t, strings.Replace(dirFiles(t, "testdata/regress")["calc.go"], addBug, addFix, 1), got["calc.go"])

@@ -115,7 +115,7 @@ func realshapeCases() []realCase {
 // realItem is a case's plan item: the files to edit and the symbol.
 func realItem(id, title string, files []string, symbol string) planner.SubWorkItem {
 	return planner.SubWorkItem{ID: id, Title: title, Description: title + ", and test it.",
-		Files: files, Symbols: []string{symbol}, Tests: "Test" + symbol, DependsOn: []string{}}
+		Files: files, Symbols: []string{symbol}, Tests: "Test" + symbol + "Regression", DependsOn: []string{}}
 }
 
 func realEdits(notes string, edits ...codeEdit) codeOutput {
