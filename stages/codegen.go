@@ -286,45 +286,7 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (c
 	if err != nil {
 		return cs, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
 	}
-	ct, err := testsOfChange(ctx, r.base, cs, r.item.Tests)
-	if err != nil {
-		return cs, nil, err
-	}
-	verdict, err := e.judgeTests(ctx, r.baselines, req(r.src.artifacts(nil)), all, pkgs, sim, ct)
-	if err != nil {
-		return cs, nil, err
-	}
-	if verdict.Passed {
-		cs.Notes = verdictNotes(verdict)
-		return cs, nil, nil
-	}
-	// The summary carries every reason (the audit trail); the items and
-	// output say what the model must fix.
-	sim = excuse(sim, verdict)
-	fail := &attemptFailure{Summary: "tests did not pass: " + strings.Join(verdict.Problems, "; "), Items: diagnosticItems(sim.Diagnostics)}
-	if !hasBlocking(sim) {
-		// Nothing failed that the service reported (no test ran, a test is
-		// missing, the service's claim contradicts its tests): the
-		// verdict's reasons are the feedback; there is no output to read.
-		fail.Items = verdictItems(verdict)
-		return cs, fail, nil
-	}
-	if selfExplanatory(sim) {
-		fail.Items = append(fail.Items, verdictItems(verdict)...)
-		fail.Verbatim = failureOutput(sim)
-		return cs, fail, nil
-	}
-	fail.Items = nil // the analyst reads the raw output instead
-	diffs, err := changeDiffs(ctx, r.base, cs)
-	if err != nil {
-		return cs, nil, err
-	}
-	interp, err := e.interpret(ctx, r, sim, diffs)
-	if err != nil {
-		return cs, nil, err
-	}
-	fail.Interpretation = &interp
-	return cs, fail, nil
+	return e.judgeAttempt(ctx, r, cs, req(r.src.artifacts(nil)), all, pkgs, sim)
 }
 
 // answerPaths lists every path an answer names, as the model wrote it.

@@ -217,3 +217,47 @@ func verdictItems(v testverdict.Verdict) []feedbackItem {
 	}
 	return items
 }
+
+// judgeAttempt turns an attempt's simulation into its outcome: the
+// change with its test notes when the verdict passes, else why not. The
+// failure's summary carries every reason (the audit trail); its items and
+// output say what the model must fix.
+func (e codeGenExecutor) judgeAttempt(ctx context.Context, r swiRun, cs changeSet, base, head domain.Request, pkgs []string, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
+	ct, err := testsOfChange(ctx, r.base, cs, r.item.Tests)
+	if err != nil {
+		return cs, nil, err
+	}
+	verdict, err := e.judgeTests(ctx, r.baselines, base, head, pkgs, sim, ct)
+	if err != nil {
+		return cs, nil, err
+	}
+	if verdict.Passed {
+		cs.Notes = verdictNotes(verdict)
+		return cs, nil, nil
+	}
+	sim = excuse(sim, verdict)
+	fail := &attemptFailure{Summary: "tests did not pass: " + strings.Join(verdict.Problems, "; "), Items: diagnosticItems(sim.Diagnostics)}
+	if !hasBlocking(sim) {
+		// Nothing failed that the service reported (no test ran, a test is
+		// missing, the service's claim contradicts its tests): the
+		// verdict's reasons are the feedback; there is no output to read.
+		fail.Items = verdictItems(verdict)
+		return cs, fail, nil
+	}
+	if selfExplanatory(sim) {
+		fail.Items = append(fail.Items, verdictItems(verdict)...)
+		fail.Verbatim = failureOutput(sim)
+		return cs, fail, nil
+	}
+	fail.Items = nil // the analyst reads the raw output instead
+	diffs, err := changeDiffs(ctx, r.base, cs)
+	if err != nil {
+		return cs, nil, err
+	}
+	interp, err := e.interpret(ctx, r, sim, diffs)
+	if err != nil {
+		return cs, nil, err
+	}
+	fail.Interpretation = &interp
+	return cs, fail, nil
+}
