@@ -20,6 +20,8 @@ type changeTests struct {
 	Required []testverdict.Decl
 	// Changed: tests declared in test files the change added or modified.
 	Changed []testverdict.Decl
+	// Rewritten: the tests whose declaration the change added or altered.
+	Rewritten []testverdict.Decl
 	// Removed: tests the change's test files declared at base and no
 	// longer do.
 	Removed []testverdict.Decl
@@ -47,6 +49,7 @@ func testsOfChange(ctx context.Context, base baseTree, cs changeSet, planned str
 		now := testverdict.TestFuncs(p, cs.Files[p])
 		ct.Required = append(ct.Required, now...)
 		ct.Changed = append(ct.Changed, now...)
+		ct.Rewritten = append(ct.Rewritten, testverdict.RewrittenTests(p, old, cs.Files[p])...)
 		for _, d := range testverdict.TestFuncs(p, old) {
 			if !slices.Contains(now, d) {
 				ct.Removed = append(ct.Removed, d)
@@ -74,7 +77,7 @@ func testsOfChange(ctx context.Context, base baseTree, cs changeSet, planned str
 // tests eligible for the flaky excuse (unchanged tests that passed at
 // base).
 func (e codeGenExecutor) judgeTests(ctx context.Context, cache *BaselineCache, base, head domain.Request, pkgs []string, sim domain.SimulateResult, ct changeTests) (testverdict.Verdict, error) {
-	in := testverdict.Input{Head: sim, Required: ct.Required, Changed: ct.Changed, Removed: ct.Removed}
+	in := testverdict.Input{Head: sim, Required: ct.Required, Changed: ct.Changed, Rewritten: ct.Rewritten, Removed: ct.Removed}
 	v := testverdict.Judge(in)
 	if v.Broken {
 		return v, nil
@@ -129,7 +132,7 @@ func verdictNotes(v testverdict.Verdict) []string {
 	}
 	out := []string{ran}
 	if len(v.PreExisting) > 0 {
-		out = append(out, "pre-existing test failures (fail at base too, not regressions; eligible because no file the change wrote declares them): "+excuseKeys(v.PreExisting))
+		out = append(out, "pre-existing test failures (fail at base too, not regressions; eligible because the change did not write or alter them): "+excuseKeys(v.PreExisting))
 	}
 	if len(v.Flaky) > 0 {
 		out = append(out, "flaky tests excused (failed on the full run, passed when re-run alone; eligible because each ran and passed on the base tree and no file the change wrote declares it): "+excuseKeys(v.Flaky))

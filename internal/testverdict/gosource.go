@@ -16,12 +16,34 @@ import (
 // file, does not parse, or carries a build constraint (it may
 // legitimately not run here).
 func TestFuncs(file, content string) []Decl {
-	if !strings.HasSuffix(file, "_test.go") {
-		return nil
+	decls, _ := testFuncs(file, content)
+	return decls
+}
+
+// RewrittenTests returns the tests file declares after the change (now)
+// whose declaration is new or differs from the one before (old): the
+// tests the change itself wrote.
+func RewrittenTests(file, old, now string) []Decl {
+	_, before := testFuncs(file, old)
+	decls, after := testFuncs(file, now)
+	var out []Decl
+	for _, d := range decls {
+		if src, ok := before[d.Name]; !ok || src != after[d.Name] {
+			out = append(out, d)
+		}
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), file, content, parser.SkipObjectResolution|parser.ParseComments)
+	return out
+}
+
+// testFuncs is TestFuncs with each test's declaration source.
+func testFuncs(file, content string) ([]Decl, map[string]string) {
+	if !strings.HasSuffix(file, "_test.go") {
+		return nil, nil
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, content, parser.SkipObjectResolution|parser.ParseComments)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	for _, cg := range f.Comments {
 		if cg.Pos() > f.Package {
@@ -29,12 +51,13 @@ func TestFuncs(file, content string) []Decl {
 		}
 		for _, c := range cg.List {
 			if strings.HasPrefix(c.Text, "//go:build") || strings.HasPrefix(c.Text, "// +build") {
-				return nil
+				return nil, nil
 			}
 		}
 	}
 	dir := path.Dir(file)
 	var out []Decl
+	src := map[string]string{}
 	for _, d := range f.Decls {
 		fn, ok := d.(*ast.FuncDecl)
 		if !ok || fn.Recv != nil || fn.Type.Params == nil || len(fn.Type.Params.List) != 1 {
@@ -42,9 +65,10 @@ func TestFuncs(file, content string) []Decl {
 		}
 		if isTestName(fn.Name.Name, "Test") && paramIs(fn, "T") || isTestName(fn.Name.Name, "Fuzz") && paramIs(fn, "F") {
 			out = append(out, Decl{Dir: dir, Name: fn.Name.Name})
+			src[fn.Name.Name] = content[fset.Position(fn.Pos()).Offset:fset.Position(fn.End()).Offset]
 		}
 	}
-	return out
+	return out, src
 }
 
 // isTestName applies go test's rule: prefix, then nothing or a character

@@ -30,8 +30,12 @@ type Input struct {
 	// and those the change's test files declare.
 	Required []Decl
 	// Changed are the tests declared in test files the change added or
-	// modified: never excused, whatever the base or a re-run says.
+	// modified: never excused as flaky, whatever a re-run says (the file
+	// may hold what makes them pass alone).
 	Changed []Decl
+	// Rewritten are the tests whose declaration the change added or
+	// altered: never excused at all, not even when the base fails them.
+	Rewritten []Decl
 	// Removed are the tests the change's test files declared at base and
 	// no longer declare: they may be missing from the head run.
 	Removed []Decl
@@ -159,16 +163,16 @@ func (v *Verdict) classify(in Input, failing []domain.TestResult) []domain.TestR
 	var notes []string
 	for _, t := range failing {
 		k := keyOf(t)
-		changed := declaredIn(in.Changed, t)
+		changed, rewritten := declaredIn(in.Changed, t), declaredIn(in.Rewritten, t)
 		switch {
-		case !changed && baseFails[k]:
-			v.PreExisting = append(v.PreExisting, Excuse{Key: k, Why: "fails on the base tree too, and no file the change wrote declares it"})
+		case !rewritten && baseFails[k]:
+			v.PreExisting = append(v.PreExisting, Excuse{Key: k, Why: "fails on the base tree too, and the change did not write or alter it"})
 		case !changed && basePasses[k] && rerunPasses[k]:
 			v.Flaky = append(v.Flaky, Excuse{Key: k, Why: "failed on the full run, passed when re-run alone; eligible because it ran and passed on the base tree and no file the change wrote declares it"})
 		default:
 			v.Failing = append(v.Failing, t)
 			switch {
-			case changed:
+			case rewritten || changed:
 				notes = append(notes, k.String()+" is declared in a test file the change wrote, so it is never excused")
 			case !basePasses[k] && !baseFails[k]:
 				notes = append(notes, k.String()+" did not run on the base tree, so it is never excused")

@@ -88,9 +88,17 @@ func TestJudge(t *testing.T) {
 		{name: "pre-existing failure of an unchanged test is excused",
 			in:     Input{Head: *run(map[string]string{"TestAdd": "pass", "TestOld": "fail"}, nil), Base: run(map[string]string{"TestOld": "fail"}, nil)},
 			passed: true, pre: []string{"example.com/m/calc.TestOld"}},
-		{name: "pre-existing failure of a changed test is not excused",
+		{name: "pre-existing failure of a test the change rewrote is not excused",
+			in: Input{Head: *run(map[string]string{"TestAdd": "fail", "TestOther": "pass"}, nil), Base: run(map[string]string{"TestAdd": "fail"}, nil),
+				Changed: add, Rewritten: add},
+			problems: []string{"declared in a test file the change wrote"}},
+		{name: "pre-existing failure of an untouched test in a file the change edited is excused",
 			in: Input{Head: *run(map[string]string{"TestAdd": "fail", "TestOther": "pass"}, nil), Base: run(map[string]string{"TestAdd": "fail"}, nil),
 				Changed: add},
+			passed: true, pre: []string{"example.com/m/calc.TestAdd"}},
+		{name: "a test in a file the change edited is never flaky, even untouched",
+			in: Input{Head: *run(map[string]string{"TestAdd": "fail", "TestOther": "pass"}, nil), Base: run(map[string]string{"TestAdd": "pass", "TestOther": "pass"}, nil),
+				Rerun: run(map[string]string{"TestAdd": "pass"}, nil), Changed: add},
 			problems: []string{"declared in a test file the change wrote"}},
 		{name: "unchanged test failing first asks for a re-run",
 			in:       Input{Head: *run(map[string]string{"TestAdd": "pass", "TestOld": "fail"}, nil), Base: run(map[string]string{"TestAdd": "pass", "TestOld": "pass"}, nil)},
@@ -150,6 +158,14 @@ func TestTestFuncs(t *testing.T) {
 	assert.Nil(t, TestFuncs("calc/add.go", src), "not a test file")
 	assert.Nil(t, TestFuncs("calc/add_test.go", "//go:build linux\n\n"+src), "a constrained file may not run")
 	assert.Nil(t, TestFuncs("calc/add_test.go", "package"), "does not parse")
+}
+
+func TestRewrittenTests(t *testing.T) {
+	t.Parallel()
+	old := "package calc\n\nimport \"testing\"\n\nfunc TestKeep(t *testing.T) {}\n\nfunc TestEdit(t *testing.T) {}\n"
+	now := "package calc\n\nimport \"testing\"\n\nfunc TestKeep(t *testing.T) {}\n\nfunc TestEdit(t *testing.T) { t.Log(1) }\n\nfunc TestNew(t *testing.T) {}\n"
+	assert.Equal(t, []Decl{{"calc", "TestEdit"}, {"calc", "TestNew"}}, RewrittenTests("calc/x_test.go", old, now))
+	assert.Equal(t, []Decl{{"calc", "TestKeep"}, {"calc", "TestEdit"}}, RewrittenTests("calc/x_test.go", "", old), "a new file: every test is the change's")
 }
 
 func TestPlannedTests(t *testing.T) {
