@@ -23,33 +23,50 @@ import (
 // contractDirective finds the interface ids a file binds values to.
 var contractDirective = regexp.MustCompile(`//cogworks:contract\s+(\S+)`)
 
-// scenarioChange is what the SWI's change touches, computed by CogWorks
-// from the files code generation committed and their versions on the
-// branch the SWI started from: the scenarios to run are chosen from it,
+// selectScenarios chooses the scenarios that exercise what the SWI's
+// change touches, computed by CogWorks from the files code generation
+// committed (own) and their versions on the branch the SWI started from,
 // not from the plan the model wrote (issue 25). The interface ids are
 // those interface design assigned (a human approved them) and those the
-// change's files bind.
-func scenarioChange(ctx context.Context, gh RepoReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWI, own map[string]string, interfaces []string) (scenario.Change, error) {
+// change's files bind. The exported symbols the change alters cost a read
+// per changed Go file, so they are computed only when a scenario is left
+// that the paths and interfaces did not select.
+func selectScenarios(ctx context.Context, gh RepoReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWI, own map[string]string, interfaces []string, all []scenario.Scenario) (scenario.Selection, error) {
 	c := scenario.Change{Paths: slices.Sorted(maps.Keys(own)), Interfaces: slices.Clone(interfaces)}
-	base := swiBase(snap, rec)
 	for _, p := range c.Paths {
 		for _, m := range contractDirective.FindAllStringSubmatch(own[p], -1) {
 			c.Interfaces = append(c.Interfaces, m[1])
 		}
+	}
+	slices.Sort(c.Interfaces)
+	c.Interfaces = slices.Compact(c.Interfaces)
+	sel := scenario.SelectChange(all, c)
+	if len(sel.NotApplied) == 0 {
+		return sel, nil
+	}
+	var err error
+	if c.Symbols, err = changedSymbols(ctx, gh, repo, swiBase(snap, rec), own); err != nil {
+		return sel, err
+	}
+	return scenario.SelectChange(all, c), nil
+}
+
+// changedSymbols lists the exported names the change's Go files (not
+// their tests) add, rewrite or remove compared with base.
+func changedSymbols(ctx context.Context, gh RepoReader, repo github.Repo, base string, own map[string]string) ([]string, error) {
+	var out []string
+	for _, p := range slices.Sorted(maps.Keys(own)) {
 		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			continue
 		}
 		old, err := gh.GetFile(ctx, repo, p, base)
 		if err != nil && !errors.Is(err, github.ErrNotFound) {
-			return c, fmt.Errorf("read %s at %s for the scenario selection: %w", p, base, err)
+			return nil, fmt.Errorf("read %s at %s for the scenario selection: %w", p, base, err)
 		}
-		c.Symbols = append(c.Symbols, changedExported(p, string(old), own[p])...)
+		out = append(out, changedExported(p, string(old), own[p])...)
 	}
-	slices.Sort(c.Interfaces)
-	c.Interfaces = slices.Compact(c.Interfaces)
-	slices.Sort(c.Symbols)
-	c.Symbols = slices.Compact(c.Symbols)
-	return c, nil
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // changedExported lists the exported names whose top-level declaration

@@ -198,15 +198,16 @@ func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, re
 	if err != nil {
 		return scenario.Result{}, err
 	}
-	own, err := depFiles(ctx, e.gh, in.Repo, in.Snapshot, rec)
+	var own map[string]string
+	if len(e.d.Scenarios) > 0 { // nothing to choose from: no reads
+		if own, err = depFiles(ctx, e.gh, in.Repo, in.Snapshot, rec); err != nil {
+			return scenario.Result{}, err
+		}
+	}
+	sel, err := selectScenarios(ctx, e.gh, in.Repo, in.Snapshot, rec, own, item.Interfaces, e.d.Scenarios)
 	if err != nil {
 		return scenario.Result{}, err
 	}
-	change, err := scenarioChange(ctx, e.gh, in.Repo, in.Snapshot, rec, own, item.Interfaces)
-	if err != nil {
-		return scenario.Result{}, err
-	}
-	sel := scenario.SelectChange(e.d.Scenarios, change)
 	selected := sel.Selected
 	var sim scenario.Simulator
 	if len(selected) > 0 {
