@@ -35,7 +35,15 @@ import (
 // 4.1.0 adds SWI.TestNotes, the test failures code generation did not
 // count as regressions. A MINOR change: a 4.0 build reads a 4.1
 // snapshot and only drops the notes, which the PR body already shows.
-const SchemaVersion = "4.1.0"
+//
+// 4.2.0 adds what binds an approval to the text a writer saw (IssuePin.Text,
+// GateRecord.Text and Refused, Approval.Refused) and what orders state
+// blocks (Seq, Labeled; issue 25). A MINOR change: a 4.1 build reads a 4.2
+// snapshot, loses only these checks (it passes a gate on the text as it
+// reads then, and accepts a restored older block, as it always did) and
+// keeps every stage, gate and record; a 4.2 build reads a 4.1 snapshot as
+// sequence 0 with no text kept (see Seq and Labeled for what that checks).
+const SchemaVersion = "4.2.0"
 
 // oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
 const oldestReadableMajor = 1
@@ -92,6 +100,15 @@ type Snapshot struct {
 	// engine derives the item's transition table from it
 	// (Machine.Variant), so a resumed item keeps its path.
 	Skipped []Stage `json:"skipped,omitempty"`
+	// Seq numbers the blocks CogWorks writes, one more on every write (0:
+	// written before 4.2.0); the MAC covers it with the rest of the block.
+	Seq int64 `json:"seq,omitempty"`
+	// Labeled is the stage label CogWorks had last written when it wrote
+	// this block: the stage before this block's, or an older one when a
+	// crash lost a label write. A block is current only while the stage
+	// label CogWorks last applied (GitHub's append-only issue events) is
+	// Stage or Labeled; a restored older block fails that.
+	Labeled Stage `json:"labeled,omitempty"`
 }
 
 // IssuePin is the sha256 of an issue's title and body as approved.
@@ -101,6 +118,33 @@ type IssuePin struct {
 	At     time.Time `json:"at"`
 	// Via is how it was approved: trigger | label | merge | command.
 	Via string `json:"via"`
+	// Text is the approved text itself when it is short enough to keep,
+	// so that a pause can show what changed.
+	Text *IssueText `json:"text,omitempty"`
+}
+
+// MaxKeptText bounds the issue text a snapshot keeps for diffs (title and
+// body together): the status comment holds at most 65,536 characters.
+const MaxKeptText = 4096
+
+// IssueText is an issue's title and body as CogWorks saw them: the digest
+// always, the text itself only up to MaxKeptText (Omitted otherwise).
+type IssueText struct {
+	SHA256  string `json:"sha256"`
+	Title   string `json:"title,omitempty"`
+	Body    string `json:"body,omitempty"`
+	Omitted bool   `json:"omitted,omitempty"`
+}
+
+// NewIssueText records title and body, keeping the text when it is short.
+func NewIssueText(title, body string) *IssueText {
+	t := &IssueText{SHA256: IssueDigest(title, body)}
+	if len(title)+len(body) > MaxKeptText {
+		t.Omitted = true
+		return t
+	}
+	t.Title, t.Body = title, body
+	return t
 }
 
 // InterfaceDecl is one designed interface.
@@ -226,6 +270,9 @@ type Approval struct {
 	EventID int64 `json:"event_id,omitempty"`
 	// CommentID is the comment whose /cogworks approve approved.
 	CommentID int64 `json:"comment_id,omitempty"`
+	// Refused says why this approval did not pass the gate (the issue
+	// changed after it was given); it stays listed so that it is spent.
+	Refused string `json:"refused,omitempty"`
 }
 
 // StopRecord records who stopped the pipeline, when, and with which
@@ -246,6 +293,16 @@ type GateRecord struct {
 	// edited after approval): approving resumes Stage instead of passing
 	// to the next one.
 	Resume bool `json:"resume,omitempty"`
+	// Text is the issue text the gate was opened on, when it differs from
+	// the pin (a pause for an edit or an untrusted trigger): an approval
+	// passes the gate only while the issue still reads so. Without it the
+	// pin is that text.
+	Text *IssueText `json:"text,omitempty"`
+	// Refused marks a gate reopened because the issue changed between a
+	// writer's approval and the step that would have passed it: only an
+	// approval given after that (a label or a command) passes it, never
+	// the earlier merge of the stage's PR.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // FailureRecord records why the pipeline failed.

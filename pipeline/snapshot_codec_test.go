@@ -284,7 +284,7 @@ func TestSnapshotRoundTripProperty(t *testing.T) {
 }
 
 // A 4.0.0 snapshot (before SWI.TestNotes) reads as it was, and the next
-// write is 4.1.0; test notes round-trip.
+// write is the current minor; test notes round-trip.
 func TestParseSnapshotReadsTheOlderMinor(t *testing.T) {
 	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"4.0.0","repo":"a/b","work_item":3,"sub_work_items":[{"id":"s1","title":"","description":"","files":null,"symbols":null,"interfaces":null,"tests":"","depends_on":null,"issue":5,"order":1,"status":"completed"}]} -->`)
 	require.NoError(t, err)
@@ -296,8 +296,40 @@ func TestParseSnapshotReadsTheOlderMinor(t *testing.T) {
 	got.SubWorkItems[0].TestNotes = []string{"TestFlaky passed on a re-run"}
 	body, err := RenderSnapshot(got)
 	require.NoError(t, err)
-	assert.Contains(t, body, `"schema_version":"4.1.0"`)
+	assert.Contains(t, body, `"schema_version":"4.2.0"`)
 	again, _, err := ParseSnapshot(body)
 	require.NoError(t, err)
 	assert.Equal(t, got, again)
+}
+
+// A 4.1.0 snapshot (before Seq, Labeled and the kept issue texts) reads as
+// sequence 0 with no text kept; the 4.2 fields round-trip.
+func TestParseSnapshotReads41AsSequenceZero(t *testing.T) {
+	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"4.1.0","repo":"a/b","work_item":3,"stage":"architecture","gate":{"stage":"architecture","since":"2026-01-02T03:04:05Z"},"pin":{"sha256":"ab","by":"alice","at":"2026-01-02T03:04:05Z","via":"label"}} -->`)
+	require.NoError(t, err)
+	require.True(t, found)
+	assert.Zero(t, got.Seq)
+	assert.Empty(t, got.Labeled)
+	assert.Nil(t, got.Pin.Text)
+	assert.Nil(t, got.Gate.Text)
+
+	got.SchemaVersion = SchemaVersion
+	got.Seq, got.Labeled = 7, StageIntake
+	got.Pin.Text = NewIssueText("t", "b")
+	got.Gate.Text, got.Gate.Refused = NewIssueText("t", "edited"), true
+	got.Approvals = []Approval{{Stage: StageArchitecture, By: "alice", Via: "label", EventID: 9, Refused: "changed"}}
+	body, err := RenderSnapshot(got)
+	require.NoError(t, err)
+	again, _, err := ParseSnapshot(body)
+	require.NoError(t, err)
+	assert.Equal(t, got, again)
+}
+
+func TestNewIssueTextKeepsOnlyShortText(t *testing.T) {
+	short := NewIssueText("t", "body")
+	assert.Equal(t, IssueText{SHA256: IssueDigest("t", "body"), Title: "t", Body: "body"}, *short)
+	long := NewIssueText("t", strings.Repeat("x", MaxKeptText))
+	assert.True(t, long.Omitted)
+	assert.Empty(t, long.Body)
+	assert.Equal(t, IssueDigest("t", strings.Repeat("x", MaxKeptText)), long.SHA256)
 }

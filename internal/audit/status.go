@@ -94,6 +94,7 @@ func writeState(b *strings.Builder, s pipeline.Snapshot) {
 			fmt.Fprintf(b, " — %s", oneLine(g.Reason))
 		}
 		b.WriteString("\n\n")
+		writeGateChange(b, s)
 	} else {
 		b.WriteString("**Gate:** none waiting\n\n")
 	}
@@ -246,3 +247,21 @@ func stamp(t time.Time) string {
 
 // oneLine renders untrusted s on one line.
 func oneLine(s string) string { return Untrusted(strings.Join(strings.Fields(s), " ")) }
+
+// writeGateChange shows, under a gate that paused on an edited issue,
+// what changed since the text last approved (the pin). It is the only
+// place the change is shown: an edit gets no comment of its own, so that
+// whoever can edit the issue cannot make the bot write one per edit.
+func writeGateChange(b *strings.Builder, s pipeline.Snapshot) {
+	g, pin := s.Gate, s.Pin
+	if g == nil || !g.Resume || g.Text == nil || pin == nil || pin.Text == nil || g.Text.SHA256 == pin.Text.SHA256 {
+		return
+	}
+	if pin.Text.Omitted || g.Text.Omitted {
+		b.WriteString("The approved text was too long to keep, so no diff is shown; the issue's edit history has it.\n\n")
+		return
+	}
+	old := "# " + pin.Text.Title + "\n\n" + pin.Text.Body
+	cur := "# " + g.Text.Title + "\n\n" + g.Text.Body
+	b.WriteString("What changed since the approval (title first):\n\n" + TextDiff(old, cur) + "\n\n")
+}

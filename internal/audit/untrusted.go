@@ -35,8 +35,10 @@ func markerNames() []string { return []string{"key", "state", "swi", "plan", "in
 // "/cogworks" keeps the command parser (package commands) from reading a
 // command the bot never meant. The bot's own deliberate mentions (the
 // reply to a command's author, "approved by @…") are written outside
-// Untrusted and keep working.
+// Untrusted and keep working. Direction controls are removed (StripBidi),
+// so the text reads in the order it is stored.
 func Untrusted(s string) string {
+	s = StripBidi(s)
 	s = strings.ReplaceAll(s, "--!>", "--"+wordJoiner+"!>")
 	s = strings.ReplaceAll(s, "-->", "--"+wordJoiner+">")
 	return defuseCommands(defuseMentions(defuseOpeners(s)))

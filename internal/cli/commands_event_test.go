@@ -121,7 +121,9 @@ func TestCommentCommandsThroughProcessEvent(t *testing.T) {
 	replies := func(id int64) []string {
 		var out []string
 		for _, c := range env.Sim.Comments(repo, n) {
-			if c.Author == testenv.Bot && strings.Contains(c.Body, audit.Marker(audit.Key("1", "command", strconv.FormatInt(id, 10)))) {
+			// The reply's key is <issue>/command/<comment id>/<login>.
+			key, ok := audit.FindKey(c.Body)
+			if c.Author == testenv.Bot && ok && strings.HasPrefix(key, audit.Key("1", "command", strconv.FormatInt(id, 10))+"/") {
 				out = append(out, c.Body)
 			}
 		}
@@ -170,6 +172,13 @@ func TestCommentCommandsThroughProcessEvent(t *testing.T) {
 	assert.Equal(t, stage, snap.Stage, "nothing ran after the stop")
 	assert.NotContains(t, labels(), pipeline.LabelRun)
 
+	// mallory, who cannot write, was answered less than an hour ago:
+	// her next command goes unanswered; an hour later she is answered.
+	muted := post(t, "mallory", "/cogworks status")
+	process(t, commentPayload(t, muted, "User", labels()...))
+	assert.Empty(t, replies(muted.ID))
+	assert.Empty(t, reactions(muted.ID))
+	env.Clock.Advance(time.Hour)
 	st := post(t, "mallory", "/cogworks status")
 	process(t, commentPayload(t, st, "User", labels()...))
 	require.Len(t, replies(st.ID), 1)

@@ -160,10 +160,12 @@ func ReadSnapshot(ctx context.Context, f *Factory, repo github.Repo, issue int) 
 		// Only the bot's own status comment is state (docs/security.md),
 		// and with a key only one whose MAC verifies (package statesig).
 		if k, ok := audit.FindKey(c.Body); ok && c.User == bot && k == audit.Key(fmt.Sprint(issue), "status") {
-			if block, ok := pipeline.SnapshotBlock(c.Body); ok && !statesig.Accept(key, key.Verify(scope, c.Body, block), statesig.IsShared(bot)) {
+			// The MAC is checked before a parse error counts: a forged block
+			// that does not parse is skipped like any other forgery.
+			snap, found, err := pipeline.ParseSnapshot(c.Body)
+			if block, ok := pipeline.SnapshotBlock(c.Body); ok && !statesig.Accept(key, key.VerifyState(scope, c.ID, snap.Seq, c.Body, block), statesig.IsShared(bot)) {
 				continue
 			}
-			snap, found, err := pipeline.ParseSnapshot(c.Body)
 			if err != nil {
 				return pipeline.Snapshot{}, fmt.Errorf("state snapshot of %s#%d: %w", repo, issue, err)
 			}

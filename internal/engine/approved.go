@@ -7,6 +7,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/commands"
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -24,21 +25,40 @@ import (
 // reasonChanged is the pause's reason when the issue was edited.
 const reasonChanged = "the issue changed after approval; a writer must re-approve: `/cogworks approve` or re-apply `" + pipeline.LabelApprove + "`"
 
+// reasonChangedAtGate is the reason of a gate reopened because the issue
+// changed while it waited: the approval was given for the older text.
+const reasonChangedAtGate = "the issue changed while the gate waited, so the approval given for the earlier text does not pass it; a writer must approve again: `/cogworks approve` or re-apply `" + pipeline.LabelApprove + "`"
+
 // holdUnapproved pins the issue or pauses the step before the executor
 // runs. held reports a pause: snap then carries the gate and the step
 // writes it without executing anything.
+//
+// An approval binds the text the gate was opened on (GateRecord.Text, else
+// the pin the gated stage ran on), not the text as the passing step reads
+// it: the author can edit between a writer's approval and that step (up
+// to the cron's interval). When the texts differ the gate is reopened on
+// the new text, with the diff, and only a later approval passes it.
 func (s *stepper) holdUnapproved(ctx context.Context, o *wakeFacts, snap *pipeline.Snapshot, v pipeline.Verdict, a *action) (held bool, err error) {
 	digest := pipeline.IssueDigest(o.issue.Title, o.issue.Body)
 	now := s.d.now()
 	switch {
 	case v.Action == pipeline.ActionPassGate:
-		// The writer approved the issue as it reads now.
-		snap.Pin = &pipeline.IssuePin{SHA256: digest, By: o.obs.Approval.By, At: now, Via: o.obs.Approval.Via}
+		seen := gateText(o.snap)
+		if seen != "" && seen != digest {
+			if o.issueRead || !s.freshMatches(ctx, o, seen) {
+				return true, s.reopenGate(ctx, o, snap, a)
+			}
+			digest = seen
+		}
+		// The writer approved the issue as it read when the gate opened,
+		// which is how it reads now.
+		snap.Pin = &pipeline.IssuePin{SHA256: digest, By: o.obs.Approval.By, At: now, Via: o.obs.Approval.Via,
+			Text: pipeline.NewIssueText(o.issue.Title, o.issue.Body)}
 		return false, nil
 	case snap.Pin == nil && o.obs.HasSnapshot, snap.Pin == nil && snap.Stage != pipeline.StageIntake:
 		// A pre-3.0.0 snapshot, or one rebuilt from the bot's labels:
 		// pin what runs from here on.
-		snap.Pin = &pipeline.IssuePin{SHA256: digest, At: now, Via: "adopted"}
+		snap.Pin = &pipeline.IssuePin{SHA256: digest, At: now, Via: "adopted", Text: pipeline.NewIssueText(o.issue.Title, o.issue.Body)}
 		return false, nil
 	case snap.Pin == nil:
 		actor, writer, err := s.trigger(ctx)
@@ -46,25 +66,73 @@ func (s *stepper) holdUnapproved(ctx context.Context, o *wakeFacts, snap *pipeli
 			return false, err
 		}
 		if writer || !s.d.Config.Trust.RequireWriterTrigger {
-			snap.Pin = &pipeline.IssuePin{SHA256: digest, By: actor, At: now, Via: "trigger"}
+			snap.Pin = &pipeline.IssuePin{SHA256: digest, By: actor, At: now, Via: "trigger", Text: pipeline.NewIssueText(o.issue.Title, o.issue.Body)}
 			return false, nil
 		}
-		s.pause(snap, a, triggerReason(actor))
+		s.pause(snap, a, triggerReason(actor), o.issue)
 		return true, nil
 	case snap.Pin.SHA256 != digest && !o.issueRead && s.freshMatches(ctx, o, snap.Pin.SHA256):
 		// A queued event showed an older text; the issue reads as approved.
 		return false, nil
 	case snap.Pin.SHA256 != digest:
-		s.pause(snap, a, reasonChanged)
-		key := audit.Key(fmt.Sprint(s.ref.Issue), "changed", digest[:16])
-		body := audit.Format(audit.Comment{Key: key, Title: "the issue changed after approval",
-			Body: fmt.Sprintf("The title or description of #%d changed after it was approved (stage `%s`), so CogWorks paused: what a maintainer approved stays what runs. A writer must re-approve: comment `/cogworks approve` or re-apply `%s`.", s.ref.Issue, snap.Stage, pipeline.LabelApprove)})
-		if _, _, err := upsert(ctx, s, o, key, body); err != nil {
-			return false, err
-		}
+		// The pause, its reason and the diff show in the status comment
+		// (audit's writeGateChange); no comment of its own, since whoever
+		// can edit the issue would otherwise make the bot write one per
+		// edit (see replyWindow).
+		s.pause(snap, a, reasonChanged, o.issue)
 		return true, nil
 	}
 	return false, nil
+}
+
+// gateText is the digest of the text the waiting gate of snap was opened
+// on: the gate's own record, else the pin the gated stage ran on; "" when
+// neither is known (a snapshot written before 3.0.0).
+func gateText(snap pipeline.Snapshot) string {
+	switch {
+	case snap.Gate != nil && snap.Gate.Text != nil:
+		return snap.Gate.Text.SHA256
+	case snap.Pin != nil:
+		return snap.Pin.SHA256
+	}
+	return ""
+}
+
+// reopenGate refuses an approval given for an older text: the gate that
+// begin passed is put back, on the text as it reads now, the approval is
+// kept as spent (so a label left by a crash cannot pass the new text) and
+// a comment shows the change.
+func (s *stepper) reopenGate(ctx context.Context, o *wakeFacts, snap *pipeline.Snapshot, a *action) error {
+	gate := *o.snap.Gate
+	before := gate.Text
+	if before == nil && o.snap.Pin != nil {
+		before = o.snap.Pin.Text
+	}
+	if n := len(snap.Approvals); n > 0 {
+		snap.Approvals[n-1].Refused = "the issue changed while the gate waited"
+	}
+	snap.Stage, snap.CurrentSWI = o.snap.Stage, o.snap.CurrentSWI
+	a.stage, a.res.Stage, a.entered = snap.Stage, string(snap.Stage), nil
+	s.pause(snap, a, reasonChangedAtGate, o.issue)
+	snap.Gate.Stage, snap.Gate.SWI, snap.Gate.Resume, snap.Gate.Refused = gate.Stage, gate.SWI, gate.Resume, true
+	digest := snap.Gate.Text.SHA256
+	key := audit.Key(fmt.Sprint(s.ref.Issue), "changed", digest[:16])
+	body := audit.Format(audit.Comment{Key: key, Title: "the issue changed while the gate waited",
+		Body: fmt.Sprintf("The title or description of #%d changed after the gate after `%s` opened, so @%s's approval (via %s), given for the earlier text, does not pass it: what a maintainer approved stays what runs. A writer must approve the text as it reads now: comment `/cogworks approve` or re-apply `%s`.\n\n%s",
+			s.ref.Issue, gate.Stage, audit.Untrusted(o.obs.Approval.By), o.obs.Approval.Via, pipeline.LabelApprove, changeSection(before, o.issue))})
+	_, _, err := upsert(ctx, s, o, key, body)
+	return err
+}
+
+// changeSection shows what changed from the approved text to the issue as
+// it reads now.
+func changeSection(approved *pipeline.IssueText, now github.Issue) string {
+	if approved == nil || approved.Omitted {
+		return "The approved text was too long to keep, so no diff is shown; the issue's edit history has it."
+	}
+	old := "# " + approved.Title + "\n\n" + approved.Body
+	cur := "# " + now.Title + "\n\n" + now.Body
+	return "What changed since the approval (title first):\n\n" + audit.TextDiff(old, cur)
 }
 
 // freshMatches re-reads an issue an event payload showed and reports
@@ -84,9 +152,11 @@ func (s *stepper) freshMatches(ctx context.Context, o *wakeFacts, pin string) bo
 	return true
 }
 
-// pause opens a gate that resumes snap's stage once a writer approves.
-func (s *stepper) pause(snap *pipeline.Snapshot, a *action, reason string) {
-	snap.Gate = &pipeline.GateRecord{Stage: snap.Stage, SWI: snap.CurrentSWI, Since: s.d.now(), Reason: reason, Resume: true}
+// pause opens a gate that resumes snap's stage once a writer approves the
+// issue as it reads now (issue).
+func (s *stepper) pause(snap *pipeline.Snapshot, a *action, reason string, issue github.Issue) {
+	snap.Gate = &pipeline.GateRecord{Stage: snap.Stage, SWI: snap.CurrentSWI, Since: s.d.now(), Reason: reason, Resume: true,
+		Text: pipeline.NewIssueText(issue.Title, issue.Body)}
 	a.res.Outcome, a.res.Reason = OutcomeWaiting, reason
 	a.events.Add(audit.Event{Kind: "gate", Stage: string(snap.Stage), SWI: snap.CurrentSWI, Summary: "paused: " + reason})
 }

@@ -46,6 +46,9 @@ type commandState struct {
 	// rerun makes the label write apply cogworks:run again (a retry of a
 	// stopped pipeline, whose stop removed it).
 	rerun bool
+	// answered are the bot's replies by the login they answer (see
+	// replyWindow), including the replies of this step.
+	answered map[string][]answer
 }
 
 // work reports whether the step must take the lock for comment commands
@@ -64,9 +67,21 @@ func (s *stepper) scanCommands(ctx context.Context, o *wakeFacts, cs *commandSta
 		if c.User == s.d.BotLogin || c.ID <= o.snap.CommandsSeen || !c.UpdatedAt.Equal(c.CreatedAt) || !commands.Mentions(c.Body) {
 			continue
 		}
-		if cmds := commands.Parse(c.Body); len(cmds) > 0 {
-			cs.pending = append(cs.pending, pendingCommand{comment: c, commands: cmds})
+		cmds := commands.Parse(c.Body)
+		if len(cmds) == 0 {
+			continue
 		}
+		if cs.answered == nil {
+			cs.answered = s.answers(o.comments)
+		}
+		// A muted comment is not pending: it takes no lock and costs no
+		// write, now or on any later step.
+		if muted, err := s.muted(ctx, c, cs.answered); err != nil {
+			return err
+		} else if muted {
+			continue
+		}
+		cs.pending = append(cs.pending, pendingCommand{comment: c, commands: cmds})
 	}
 	slices.SortFunc(cs.pending, func(a, b pendingCommand) int { return cmp.Compare(a.comment.ID, b.comment.ID) })
 	stop := o.snap.Stopped
@@ -104,9 +119,17 @@ func (s *stepper) liftStop(o *wakeFacts, cs *commandState) {
 // decision that follows sees it) and replies where there is something to
 // say.
 func (s *stepper) applyCommands(ctx context.Context, o *wakeFacts, cs *commandState) error {
-	perms := map[string]string{}
 	for _, p := range cs.pending {
 		c := p.comment
+		// An earlier comment of this step may have been its author's
+		// answer for the window.
+		if muted, err := s.muted(ctx, c, cs.answered); err != nil {
+			return err
+		} else if muted {
+			o.snap.CommandsSeen = max(o.snap.CommandsSeen, c.ID)
+			cs.handled = true
+			continue
+		}
 		if err := s.react(ctx, c.ID, github.ReactionEyes); isNotFound(err) {
 			// Deleted since the comments were read: a withdrawn command.
 			o.snap.CommandsSeen = max(o.snap.CommandsSeen, c.ID)
@@ -122,7 +145,7 @@ func (s *stepper) applyCommands(ctx context.Context, o *wakeFacts, cs *commandSt
 		var replies []string
 		ok := true
 		for _, cmd := range cmds {
-			reply, done, err := s.command(ctx, o, cs, c, cmd, perms)
+			reply, done, err := s.command(ctx, o, cs, c, cmd)
 			if err != nil {
 				return err
 			}
@@ -132,11 +155,22 @@ func (s *stepper) applyCommands(ctx context.Context, o *wakeFacts, cs *commandSt
 			}
 		}
 		if len(replies) > 0 {
-			body := audit.Format(audit.Comment{Key: commandKey(s.ref.Issue, c.ID), Title: "reply to " + audit.Untrusted(c.User),
+			key := commandKey(s.ref.Issue, c.ID, c.User)
+			body := audit.Format(audit.Comment{Key: key, Title: "reply to " + audit.Untrusted(c.User),
 				Body: strings.Join(replies, "\n\n")})
-			if _, _, err := upsert(ctx, s, o, commandKey(s.ref.Issue, c.ID), body); err != nil {
+			reply, _, err := upsert(ctx, s, o, key, body)
+			if err != nil {
 				return err
 			}
+			if cs.answered == nil {
+				cs.answered = map[string][]answer{}
+			}
+			at := reply.CreatedAt
+			if at.IsZero() {
+				at = s.d.now()
+			}
+			login := audit.Key(c.User)
+			cs.answered[login] = append(cs.answered[login], answer{comment: c.ID, at: at})
 		}
 		result := github.ReactionPlusOne
 		if !ok {
@@ -155,7 +189,7 @@ func (s *stepper) applyCommands(ctx context.Context, o *wakeFacts, cs *commandSt
 
 // command applies one command of comment c; it returns the reply ("" for
 // none) and whether the command did what it asked.
-func (s *stepper) command(ctx context.Context, o *wakeFacts, cs *commandState, c github.Comment, cmd commands.Command, perms map[string]string) (string, bool, error) {
+func (s *stepper) command(ctx context.Context, o *wakeFacts, cs *commandState, c github.Comment, cmd commands.Command) (string, bool, error) {
 	who := "@" + audit.Untrusted(c.User)
 	switch cmd.Name {
 	case commands.Help:
@@ -169,13 +203,9 @@ func (s *stepper) command(ctx context.Context, o *wakeFacts, cs *commandState, c
 		}
 		return fmt.Sprintf("%s, `%s` needs %s I know.\n\n%s", who, commands.Prefix, what, commands.HelpText()), false, nil
 	}
-	perm, seen := perms[c.User]
-	if !seen {
-		p, err := s.d.GitHub.CollaboratorPermission(ctx, s.ref.Repo, c.User)
-		if err != nil {
-			return "", false, fmt.Errorf("read permission of %s on %s: %w", c.User, s.ref.Repo, err)
-		}
-		perm, perms[c.User] = p, p
+	perm, err := s.permission(ctx, c.User)
+	if err != nil {
+		return "", false, err
 	}
 	if !pipeline.CanApprove(perm) {
 		if perm == "" {
@@ -248,9 +278,4 @@ func (s *stepper) react(ctx context.Context, comment int64, content string) erro
 		return fmt.Errorf("react %s to comment %d on %s#%d: %w", content, comment, s.ref.Repo, s.ref.Issue, err)
 	}
 	return nil
-}
-
-// commandKey keys the bot's one reply to a command comment.
-func commandKey(issue int, comment int64) string {
-	return audit.Key(fmt.Sprint(issue), "command", fmt.Sprint(comment))
 }

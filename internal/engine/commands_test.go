@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -53,9 +54,10 @@ func (f *fixture) reactions(id int64) []string {
 // reply returns the bot's replies to comment id.
 func (f *fixture) replies(id int64) []string {
 	var out []string
-	marker := audit.Marker(commandKey(f.issue, id))
 	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
-		if c.Author == testenv.Bot && strings.Contains(c.Body, marker) {
+		key, ok := audit.FindKey(c.Body)
+		want := audit.Key(fmt.Sprint(f.issue), "command", fmt.Sprint(id))
+		if c.Author == testenv.Bot && ok && (key == want || strings.HasPrefix(key, want+"/")) {
 			out = append(out, c.Body)
 		}
 	}

@@ -134,7 +134,7 @@ func (s *stepper) release(ctx context.Context, o *observed, record string) {
 	ctx = context.WithoutCancel(ctx)
 	log := s.d.logger()
 	if record != "" {
-		if _, err := s.d.GitHub.EditComment(ctx, s.ref.Repo, s.claim.CommentID, audit.Redact(record)); err != nil {
+		if _, err := s.d.GitHub.EditComment(ctx, s.ref.Repo, s.claim.CommentID, s.sealRecord(audit.Redact(record), s.claim.CommentID)); err != nil {
 			log.Error("record the step in the lock claim", "issue", s.ref.Issue, "comment", s.claim.CommentID, "error", err)
 			record = ""
 		}
@@ -153,6 +153,8 @@ func (s *stepper) release(ctx context.Context, o *observed, record string) {
 		return
 	}
 	got, err := s.d.GitHub.SetLabels(ctx, s.ref.Repo, s.ref.Issue, want)
+	// The label write adds events: the next step of the run reads them anew.
+	s.issueEvents = nil
 	if err != nil {
 		log.Error("write labels", "issue", s.ref.Issue, "labels", want, "error", err)
 		s.dropLabel(ctx)

@@ -48,8 +48,8 @@ func otherWorkflow(t *testing.T, f *fixture, body string) int64 {
 // MAC verifies.
 func sharedSnapshot(t *testing.T, f *fixture) pipeline.Snapshot {
 	t.Helper()
-	scope := statesig.Scope{Kind: macKindState, Repo: testenv.Repo.String(), Issue: f.issue}
 	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		scope := statesig.Scope{Kind: macKindState, Repo: testenv.Repo.String(), Issue: f.issue, Comment: c.ID}
 		block, ok := pipeline.SnapshotBlock(c.Body)
 		if !ok || testStateKey().Verify(scope, c.Body, block) != statesig.Valid {
 			continue
@@ -163,7 +163,7 @@ func TestLegacyUnsignedStateIsAcceptedOnlyForAnOwnLogin(t *testing.T) {
 	body := statusBody(t, f)
 	block, ok := pipeline.SnapshotBlock(body)
 	require.True(t, ok)
-	assert.Equal(t, statesig.Valid, testStateKey().Verify(statesig.Scope{Kind: macKindState, Repo: testenv.Repo.String(), Issue: f.issue}, body, block), "re-signed on the next write")
+	assert.Equal(t, statesig.Valid, testStateKey().Verify(statesig.Scope{Kind: macKindState, Repo: testenv.Repo.String(), Issue: f.issue, Comment: statusID(t, f)}, body, block), "re-signed on the next write, bound to its comment")
 
 	// With the shared login the same unsigned snapshot is ignored.
 	g := newSharedFixture(t)
@@ -217,13 +217,16 @@ func TestRedTeamBodySwapAfterApprovalPauses(t *testing.T) {
 	assert.Equal(t, pipeline.StagePlanning, snap.Gate.Stage)
 	assert.Contains(t, snap.Gate.Reason, "the issue changed after approval")
 	assert.Contains(t, f.labels(), pipeline.LabelAwaitingReview)
-	changed := 0
+	// The status comment shows the change; the edit costs no comment of
+	// its own (TestRedTeamOutsiderEditsCostNoComment).
+	status := 0
 	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
-		if c.Author == testenv.Bot && strings.Contains(c.Body, "changed after it was approved") {
-			changed++
+		if c.Author == testenv.Bot && strings.Contains(c.Body, audit.Marker(statusKey(f.issue))) {
+			status++
+			assert.Contains(t, c.Body, "-Count widgets per hour.\n+"+swapped, "the status shows the change")
 		}
 	}
-	assert.Equal(t, 1, changed, "one comment says why it paused")
+	assert.Equal(t, 1, status)
 
 	// A writer re-approves: the same stage resumes and the pin follows.
 	approve(t, f)

@@ -22,6 +22,14 @@ type stepper struct {
 	triggerDone   bool
 	triggerActor  string
 	triggerWriter bool
+	// wroteSeq is the sequence number of the last state block this run
+	// wrote (0: none); the run's record carries it, signed.
+	wroteSeq int64
+	// newestRecord is the highest signed sequence number among the runs'
+	// records, as the comments were last read.
+	newestRecord int64
+	// perms caches people's permissions on the repository for the run.
+	perms map[string]string
 }
 
 func (s *stepper) policy() pipeline.LockPolicy {
@@ -50,7 +58,7 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 	// of step with the snapshot (a crash, or someone else's edit), or a
 	// stale lock or a spent or refused approval label is left behind.
 	repair := (v.Decision == pipeline.DecisionWaiting || v.Decision == pipeline.DecisionTerminal) &&
-		(len(labelDrift(&o.wakeFacts)) > 0 || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
+		(len(labelDrift(&o.wakeFacts)) > 0 || o.rollback != "" || o.obs.Lock == pipeline.LockStale || s.expiredClaims() ||
 			o.obs.Approval.Stale || len(o.obs.Approval.Rejected) > 0)
 	switch {
 	case v.Decision == pipeline.DecisionNotTriggered && !o.cmd.work():
@@ -127,6 +135,9 @@ func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, 
 
 // act decides on the state read under the lock and runs the verdict.
 func (s *stepper) act(ctx context.Context, o *observed) (Result, string, error) {
+	if o.rollback != "" {
+		return s.refuseRolledBack(ctx, &o.wakeFacts)
+	}
 	if o.obs.HasSnapshot && o.snap.Gate != nil && o.obs.Labels.Approve && !o.judged {
 		if err := s.judgeGate(ctx, &o.wakeFacts); err != nil {
 			return Result{Action: "wake_up"}, "", asTransient(err)

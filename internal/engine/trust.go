@@ -32,14 +32,17 @@ func (s *stepper) scope(kind string) statesig.Scope {
 }
 
 // sealState appends the MAC of the status comment's state block. body is
-// the comment as it will be written (already redacted).
-func (s *stepper) sealState(body string) string {
+// the comment as it will be written (already redacted); comment is the
+// status comment's id, 0 when this write creates it.
+func (s *stepper) sealState(body string, comment int64) string {
 	body = statesig.StripMAC(body)
 	block, ok := pipeline.SnapshotBlock(body)
 	if len(s.d.StateKey) == 0 || !ok {
 		return body
 	}
-	return strings.TrimRight(body, "\n") + "\n" + s.d.StateKey.Marker(s.scope(macKindState), block) + "\n"
+	scope := s.scope(macKindState)
+	scope.Comment = comment
+	return strings.TrimRight(body, "\n") + "\n" + s.d.StateKey.Marker(scope, block) + "\n"
 }
 
 // sealClaim appends the signed time and MAC of this run's lock claim: the
@@ -60,7 +63,15 @@ func (s *stepper) trusted(c github.Comment, kind, text string) bool {
 	if len(s.d.StateKey) == 0 {
 		return true
 	}
-	st := s.d.StateKey.Verify(s.scope(kind), c.Body, text)
+	return s.accept(c, kind, s.d.StateKey.Verify(s.scope(kind), c.Body, text))
+}
+
+// accept applies statesig.Accept to a block's verification status st and
+// logs a rejected block.
+func (s *stepper) accept(c github.Comment, kind string, st statesig.Status) bool {
+	if len(s.d.StateKey) == 0 {
+		return true
+	}
 	switch {
 	case statesig.Accept(s.d.StateKey, st, statesig.IsShared(s.d.BotLogin)):
 		return true

@@ -37,6 +37,9 @@ type wakeFacts struct {
 	obs      pipeline.Observation
 	// judged reports that the waiting gate was evaluated.
 	judged bool
+	// rollback says why the snapshot read is not the newest CogWorks
+	// wrote ("" when nothing says so); such a snapshot is never acted on.
+	rollback string
 }
 
 // labelPlan is what the step decided about the issue's labels.
@@ -92,6 +95,9 @@ func (s *stepper) wake(ctx context.Context, o *observed) error {
 	if err := s.readComments(ctx, &o.wakeFacts); err != nil {
 		return err
 	}
+	if o.rollback != "" {
+		return nil // refused under the lock (act); nothing else is judged on it
+	}
 	if o.obs.Lock == pipeline.LockFresh && len(s.policy().Live(s.claims, s.d.now())) == 0 {
 		// A bare label: its age decides.
 		at, err := s.processingLabelAt(ctx)
@@ -145,8 +151,11 @@ func (s *stepper) readComments(ctx context.Context, o *wakeFacts) error {
 	o.comments = comments
 	o.obs.HasSnapshot = false
 	o.snap = pipeline.Snapshot{}
+	o.rollback = ""
 	var claims []pipeline.LockClaim
+	var newestRecord int64
 	prefix := claimKeyPrefix(s.ref.Issue)
+	records := audit.Key(fmt.Sprint(s.ref.Issue), "step") + "/"
 	for _, c := range comments {
 		if c.User != s.d.BotLogin {
 			continue
@@ -157,7 +166,7 @@ func (s *stepper) readComments(ctx context.Context, o *wakeFacts) error {
 		}
 		switch {
 		case key == statusKey(s.ref.Issue) && !o.obs.HasSnapshot:
-			if block, ok := pipeline.SnapshotBlock(c.Body); ok && !s.trusted(c, macKindState, block) {
+			if block, ok := pipeline.SnapshotBlock(c.Body); ok && !s.trustedState(c, block) {
 				continue
 			}
 			snap, found, err := pipeline.ParseSnapshot(c.Body)
@@ -178,7 +187,17 @@ func (s *stepper) readComments(ctx context.Context, o *wakeFacts) error {
 				continue
 			}
 			claims = append(claims, pipeline.LockClaim{CommentID: c.ID, Owner: strings.TrimPrefix(key, prefix), At: at})
+		case strings.HasPrefix(key, records):
+			newestRecord = max(newestRecord, s.recordSeq(c))
 		}
+	}
+	s.newestRecord = newestRecord
+	if o.obs.HasSnapshot {
+		why, err := s.rolledBack(ctx, o, newestRecord)
+		if err != nil {
+			return err
+		}
+		o.rollback = why
 	}
 	o.obs.Snapshot = o.snap
 	// A present label counts as fresh until its age is known (wake reads
@@ -314,8 +333,11 @@ func (s *stepper) judgeGate(ctx context.Context, o *wakeFacts) error {
 // gatePR is the PR whose merge passes the waiting gate, if the gated
 // stage produced one.
 func gatePR(s pipeline.Snapshot) int {
-	if s.Gate.Resume {
-		return 0 // a pause is lifted by a writer's approval, never by a merge
+	if s.Gate.Resume || s.Gate.Refused {
+		// A pause is lifted by a writer's approval, never by a merge; a
+		// gate reopened after an edit, by an approval given after it, not
+		// by the merge that came before.
+		return 0
 	}
 	switch s.Gate.Stage {
 	case pipeline.StageArchitecture:

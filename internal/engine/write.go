@@ -19,6 +19,10 @@ import (
 // next run, which trusts the snapshot.
 func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Snapshot, warnings, consumed []string) error {
 	snap.Lock = &pipeline.LockRecord{Owner: s.d.RunID, Acquired: s.claim.At.UTC()}
+	// Above every record too: a snapshot rebuilt after the status comment
+	// was lost starts from 0.
+	snap.Seq = max(snap.Seq, o.snap.Seq, s.newestRecord) + 1
+	snap.Labeled = s.labeledStage(&o.wakeFacts)
 	if len(o.labels.repaired) > 0 {
 		warnings = append(warnings, "Labels that only CogWorks sets were changed by someone else and were restored from the snapshot: "+strings.Join(o.labels.repaired, ", ")+".")
 	}
@@ -39,10 +43,23 @@ func (s *stepper) writeState(ctx context.Context, o *observed, snap pipeline.Sna
 		return fmt.Errorf("render status of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
 	}
 	// Signed as written: upsert's redaction leaves a redacted body alone.
-	body = s.sealState(audit.Redact(body))
-	if _, _, err := upsert(ctx, s, &o.wakeFacts, statusKey(s.ref.Issue), body); err != nil {
+	var at int64 // the status comment's id, once it exists
+	if c, ok := idem.FindComment(o.comments, s.d.BotLogin, statusKey(s.ref.Issue)); ok {
+		at = c.ID
+	}
+	body = s.sealState(audit.Redact(body), at)
+	c, _, err := upsert(ctx, s, &o.wakeFacts, statusKey(s.ref.Issue), body)
+	if err != nil {
 		return err
 	}
+	if at == 0 && snap.Seq > 1 {
+		// A status comment created again after it was lost: only a
+		// sequence-1 block may go without its place, so bind it now.
+		if _, _, err := upsert(ctx, s, &o.wakeFacts, statusKey(s.ref.Issue), s.sealState(body, c.ID)); err != nil {
+			return err
+		}
+	}
+	s.wroteSeq = snap.Seq
 	s.planLabels(o, snap, consumed)
 	return nil
 }

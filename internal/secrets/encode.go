@@ -1,26 +1,38 @@
 package secrets
 
 import (
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // forms returns the strings by which value v may appear in text: v
-// itself and its base64, hex, URL-escaped and JSON-escaped forms. Forms
-// shorter than MinLen are dropped (see MinLen).
+// itself, reversed, and its base64, base64 of base64, base32, hex,
+// hex (also with ':' or '-' between the bytes), URL-escaped and
+// JSON-escaped forms. Upper case and white space are left to
+// normalisation (see normalise). Forms shorter than MinLen are
+// dropped (see MinLen).
 func forms(v string) []string {
-	out := []string{v, hex.EncodeToString([]byte(v)), strings.ToUpper(hex.EncodeToString([]byte(v))),
+	h := hex.EncodeToString([]byte(v))
+	out := []string{v, reversed(v), h, separated(h, ':'), separated(h, '-'),
 		queryEscape(v, upperHex), queryEscape(v, lowerHex), pathEscape(v, upperHex), pathEscape(v, lowerHex)}
 	out = append(out, jsonForms(v)...)
 	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
-		// The whole encoding, padded and raw, so the padding is removed
-		// too when the value was encoded on its own.
-		out = append(out, enc.EncodeToString([]byte(v)), enc.WithPadding(base64.NoPadding).EncodeToString([]byte(v)))
-		for offset := range 3 {
-			out = append(out, base64Core(enc, v, offset))
-		}
+		out = append(out, blobForms(v, enc.WithPadding(base64.NoPadding).EncodeToString, 6, enc.EncodeToString([]byte(v)))...)
+	}
+	// base64 twice: the inner encoding whole (padded and raw), the outer
+	// at every alignment.
+	for _, inner := range []string{base64.StdEncoding.EncodeToString([]byte(v)), base64.RawStdEncoding.EncodeToString([]byte(v))} {
+		out = append(out, blobForms(inner, base64.RawStdEncoding.EncodeToString, 6, base64.StdEncoding.EncodeToString([]byte(inner)))...)
+	}
+	// base32's two alphabets; its letters are upper case, which
+	// normalisation folds, so the lower-case spellings match too.
+	for _, enc := range []*base32.Encoding{base32.StdEncoding, base32.HexEncoding} {
+		out = append(out, blobForms(v, enc.WithPadding(base32.NoPadding).EncodeToString, 5, enc.EncodeToString([]byte(v)))...)
 	}
 	kept := out[:0]
 	for _, f := range out {
@@ -31,26 +43,62 @@ func forms(v string) []string {
 	return kept
 }
 
-// base64Core returns the base64 characters that depend on v alone when v
-// starts offset bytes (0, 1 or 2) after a 3-byte boundary of a longer
-// encoded blob: the characters that mix in a neighbouring byte are cut.
-func base64Core(enc *base64.Encoding, v string, offset int) string {
+// blobForms returns v's encoding by the unpadded encoder raw (bits bits a
+// character) on its own, padded (the padded form as the encoder writes
+// it, so the padding goes too), and the cores of v at every byte
+// alignment inside a longer encoded blob.
+func blobForms(v string, raw func([]byte) string, bits int, padded string) []string {
+	out := []string{padded, raw([]byte(v))}
+	group := bits // bytes a group of characters holds: lcm(8, bits)/8
+	if bits == 6 {
+		group = 3
+	}
+	for offset := range group {
+		out = append(out, core(raw, bits, v, offset))
+	}
+	return out
+}
+
+// core returns the characters of an encoding that depend on v alone when
+// v starts offset bytes after a group boundary of a longer encoded blob:
+// the characters that mix in a neighbouring byte are cut. Character i
+// holds bits [bits*i, bits*(i+1)); v's bits are [8*offset, 8*(offset+len)).
+func core(raw func([]byte) string, bits int, v string, offset int) string {
 	buf := make([]byte, offset+len(v))
 	copy(buf[offset:], v)
-	s := enc.WithPadding(base64.NoPadding).EncodeToString(buf)
-	// Leading characters holding bits of the offset bytes: offset 1
-	// taints two characters (6 + 2 bits), offset 2 three (6 + 6 + 4).
-	lead := []int{0, 2, 3}[offset]
-	// The last character mixes in the byte after v unless v ends on a
-	// 3-byte boundary.
-	trail := 0
-	if (offset+len(v))%3 != 0 {
-		trail = 1
-	}
-	if len(s) < lead+trail {
+	s := raw(buf)
+	lead := (8*offset + bits - 1) / bits
+	end := 8 * (offset + len(v)) / bits
+	if end <= lead {
 		return ""
 	}
-	return s[lead : len(s)-trail]
+	return s[lead:end]
+}
+
+// separated returns the hex string h with sep between its bytes, as hex
+// dumps and fingerprints write them.
+func separated(h string, sep byte) string {
+	var b strings.Builder
+	for i := 0; i < len(h); i += 2 {
+		if i > 0 {
+			b.WriteByte(sep)
+		}
+		b.WriteString(h[i : i+2])
+	}
+	return b.String()
+}
+
+// reversed returns v backwards, character by character (byte by byte
+// where v is not UTF-8).
+func reversed(v string) string {
+	if !utf8.ValidString(v) {
+		b := []byte(v)
+		slices.Reverse(b)
+		return string(b)
+	}
+	r := []rune(v)
+	slices.Reverse(r)
+	return string(r)
 }
 
 // jsonForms returns v as it appears inside a JSON string, with and

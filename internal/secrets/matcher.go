@@ -1,5 +1,7 @@
 package secrets
 
+import "unicode/utf8"
+
 // matcher is an Aho-Corasick automaton over bytes. It answers, for every
 // position of a text, the longest pattern ending there, which is all
 // redaction needs: a shorter pattern ending at the same byte lies inside
@@ -19,7 +21,14 @@ type matcher struct {
 	// longest is the length of the longest pattern that is a suffix of
 	// the node's string (0: none).
 	longest []int32
+	// maxLen is the length of the longest pattern.
+	maxLen int
+	// ascii is each ASCII byte's normal form, or dropped.
+	ascii [utf8.RuneSelf]byte
 }
+
+// dropped marks an ASCII byte that normalisation drops.
+const dropped = 0xFF
 
 type edge struct {
 	b  byte
@@ -69,6 +78,7 @@ func newMatcher(patterns []string) *matcher {
 		terminal bool
 	}
 	trie := []buildNode{{}}
+	maxLen := 0
 	for _, p := range patterns {
 		if p == "" {
 			continue
@@ -90,12 +100,20 @@ func newMatcher(patterns []string) *matcher {
 			n = next
 		}
 		trie[n].terminal = true
+		maxLen = max(maxLen, len(p))
 	}
 	m := &matcher{
 		denseOf: make([]int32, len(trie)),
 		nodes:   make([][2]int32, len(trie)),
 		fail:    make([]int32, len(trie)),
 		longest: make([]int32, len(trie)),
+		maxLen:  maxLen,
+	}
+	for c := range m.ascii {
+		m.ascii[c] = dropped
+		if f := foldRune(rune(c)); f >= 0 {
+			m.ascii[c] = byte(f)
+		}
 	}
 	for i, bn := range trie {
 		m.denseOf[i] = -1
@@ -135,24 +153,70 @@ func newMatcher(patterns []string) *matcher {
 }
 
 // spans returns the merged [start, end) byte ranges of text covered by
-// any pattern, in order; nil when nothing matches.
-func (m *matcher) spans(text string) [][2]int {
-	var out [][2]int
+// any pattern, in order, appended to out.
+func (m *matcher) spans(out [][2]int, text string) [][2]int {
 	n := int32(0)
 	for i := 0; i < len(text); i++ {
 		n = m.step(n, text[i])
-		l := m.longest[n]
-		if l == 0 {
-			continue
+		if l := m.longest[n]; l != 0 {
+			out = addSpan(out, i+1-int(l), i+1)
 		}
-		start, end := i+1-int(l), i+1
-		// A match may reach back over earlier spans (a longer secret
-		// containing a shorter one): absorb them.
-		for len(out) > 0 && start <= out[len(out)-1][1] {
-			start = min(start, out[len(out)-1][0])
-			out = out[:len(out)-1]
-		}
-		out = append(out, [2]int{start, end})
 	}
 	return out
+}
+
+// normalSpans is spans over text's normal form (see normalise), for
+// patterns in normal form: the ranges are text's, each running from the
+// first character whose normal bytes a match covers to the end of the
+// last.
+func (m *matcher) normalSpans(out [][2]int, text string) [][2]int {
+	// origin[k&mask] is the offset in text of the character that yielded
+	// the k-th normal byte; a match is never longer than maxLen, nor than
+	// text, so the ring needs no more entries than the smaller of the two.
+	size := 1
+	for size < min(m.maxLen, len(text)) {
+		size <<= 1
+	}
+	origin := make([]int32, size)
+	mask := size - 1
+	var norm normaliser
+	n, k := int32(0), 0
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			// The common case, without the general path's call.
+			if f := m.ascii[c]; f != dropped {
+				origin[k&mask] = int32(i)
+				k++
+				n = m.step(n, f)
+				if l := m.longest[n]; l != 0 {
+					out = addSpan(out, int(origin[(k-int(l))&mask]), i+1)
+				}
+			}
+			i++
+			continue
+		}
+		bs, width := norm.next(text, i)
+		for _, b := range bs {
+			origin[k&mask] = int32(i)
+			k++
+			n = m.step(n, b)
+			if l := m.longest[n]; l != 0 {
+				out = addSpan(out, int(origin[(k-int(l))&mask]), i+width)
+			}
+		}
+		i += width
+	}
+	return out
+}
+
+// addSpan appends [start, end) to the ordered spans out, absorbing the
+// earlier spans it reaches back over (a longer secret containing a
+// shorter one) or touches.
+func addSpan(out [][2]int, start, end int) [][2]int {
+	for len(out) > 0 && start <= out[len(out)-1][1] {
+		start = min(start, out[len(out)-1][0])
+		end = max(end, out[len(out)-1][1])
+		out = out[:len(out)-1]
+	}
+	return append(out, [2]int{start, end})
 }

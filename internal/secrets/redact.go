@@ -16,7 +16,12 @@ const Redacted = "[REDACTED]"
 // remove token shapes only. A Redactor is immutable and safe for
 // concurrent use.
 type Redactor struct {
+	// m matches the forms' normal forms over the text's (see normalise).
 	m *matcher
+	// exact matches, byte for byte, the forms whose normal form is
+	// shorter than MinLen (a value made mostly of separators); nil when
+	// there is none, which is the rule.
+	exact *matcher
 	// values is the number of values redacted by value.
 	values int
 }
@@ -25,7 +30,7 @@ type Redactor struct {
 // (after trimming surrounding space) is found in every form described in
 // the package doc; shorter values are ignored.
 func New(values ...string) *Redactor {
-	var patterns []string
+	var normal, exact []string
 	seen := map[string]bool{}
 	for _, v := range values {
 		v = strings.TrimSpace(v)
@@ -33,15 +38,30 @@ func New(values ...string) *Redactor {
 			continue
 		}
 		seen[v] = true
-		patterns = append(patterns, forms(v)...)
+		for _, f := range forms(v) {
+			n := normalise(f)
+			if len(n) < MinLen {
+				exact = append(exact, f)
+				continue
+			}
+			normal = append(normal, n)
+			if c := alignedCore(f); len(c) < len(f) && len(normalise(c)) >= MinLen {
+				// Not UTF-8: the core matches even where the text's
+				// neighbouring bytes join the edges into a character.
+				normal = append(normal, normalise(c))
+			}
+		}
+	}
+	return &Redactor{m: buildMatcher(normal), exact: buildMatcher(exact), values: len(seen)}
+}
+
+// buildMatcher returns the automaton of the distinct patterns, or nil.
+func buildMatcher(patterns []string) *matcher {
+	if len(patterns) == 0 {
+		return nil
 	}
 	slices.Sort(patterns)
-	patterns = slices.Compact(patterns)
-	r := &Redactor{values: len(seen)}
-	if len(patterns) > 0 {
-		r.m = newMatcher(patterns)
-	}
-	return r
+	return newMatcher(slices.Compact(patterns))
 }
 
 // Values reports how many distinct values r redacts by value.
@@ -53,23 +73,70 @@ func (r *Redactor) Values() int {
 }
 
 // Redact returns text with every configured value, in any of its forms,
-// and every token shape replaced by "[REDACTED]".
+// and every token shape replaced by "[REDACTED]". Matching is on the
+// normal form of the text, so a match may span separators, line breaks
+// and invisible characters: the line breaks inside it are kept, each
+// line's part becoming its own "[REDACTED]", so that the text still reads
+// line by line. Base64 blobs of gzip or zlib data are inflated (within a
+// bound) and replaced whole when what they hold has a secret.
 func (r *Redactor) Redact(text string) string {
-	if r != nil && r.m != nil {
-		if spans := r.m.spans(text); len(spans) > 0 {
-			var b strings.Builder
-			b.Grow(len(text))
-			last := 0
-			for _, s := range spans {
-				b.WriteString(text[last:s[0]])
-				b.WriteString(Redacted)
-				last = s[1]
-			}
-			b.WriteString(text[last:])
-			text = b.String()
-		}
+	if r == nil || (r.m == nil && r.exact == nil) {
+		return RedactShapes(text)
+	}
+	text = r.redactCompressed(text)
+	var spans [][2]int
+	if r.m != nil {
+		spans = r.m.normalSpans(spans, text)
+	}
+	if r.exact != nil {
+		spans = mergeSpans(r.exact.spans(spans, text))
+	}
+	if len(spans) > 0 {
+		text = replaceSpans(text, spans)
 	}
 	return RedactShapes(text)
+}
+
+// found reports whether text holds a configured value or a token shape.
+func (r *Redactor) found(text string) bool {
+	return (r.m != nil && len(r.m.normalSpans(nil, text)) > 0) || (r.exact != nil && len(r.exact.spans(nil, text)) > 0) || RedactShapes(text) != text
+}
+
+// mergeSpans sorts spans by start and merges those that overlap or touch.
+func mergeSpans(spans [][2]int) [][2]int {
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	out := spans[:0]
+	for _, s := range spans {
+		out = addSpan(out, s[0], s[1])
+	}
+	return out
+}
+
+// replaceSpans replaces each span of text by Redacted, keeping the line
+// breaks inside a span: each line's part of it is replaced on its own.
+func replaceSpans(text string, spans [][2]int) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	last := 0
+	for _, s := range spans {
+		b.WriteString(text[last:s[0]])
+		for span, first := text[s[0]:s[1]], true; ; first = false {
+			part, rest, more := strings.Cut(span, "\n")
+			if !first {
+				b.WriteByte('\n')
+			}
+			if strings.TrimSpace(part) != "" {
+				b.WriteString(Redacted)
+			}
+			if !more {
+				break
+			}
+			span = rest
+		}
+		last = s[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 // The token shapes' patterns, compiled once: compiling them on every

@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -154,23 +155,62 @@ func mustJSON(t *testing.T, s string) string {
 	return string(b)
 }
 
-// BenchmarkRedact64KiB redacts a 64 KiB comment body holding a few
-// secrets with a Redactor of a realistic environment (two tokens, an API
-// key, two webhook secrets, a state key and an App private key).
-func BenchmarkRedact64KiB(b *testing.B) {
-	raw := testKeyPEM(b, 2048)
-	values := append([]string{"ghp_" + strings.Repeat("t", 36), "ghs_" + strings.Repeat("s", 36), "sk-ant-" + strings.Repeat("k", 40),
-		"webhook-secret-1", "webhook-secret-0", "state-key-0123456789"}, PEMValues(raw)...)
-	r := New(values...)
+// benchRedactor is the Redactor of a realistic environment: two tokens,
+// an API key, two webhook secrets, a state key and an App private key.
+func benchRedactor(tb testing.TB) (*Redactor, []string) {
+	tb.Helper()
+	raw := testKeyPEM(tb, 2048)
+	tokens := []string{"ghp_" + strings.Repeat("t", 36), "ghs_" + strings.Repeat("s", 36), "sk-ant-" + strings.Repeat("k", 40),
+		"webhook-secret-1", "webhook-secret-0", "state-key-0123456789"}
+	return New(append(tokens, PEMValues(raw)...)...), tokens
+}
+
+// bench64KiB is a 64 KiB body of test output with a leak every 100
+// lines, cycling through leaks.
+func bench64KiB(leaks ...string) string {
 	var sb strings.Builder
 	line := "--- FAIL: TestSomething (0.00s)\n    widget_test.go:42: got 3, want 4 — see https://example.com/docs?q=1\n"
-	for sb.Len() < 64<<10 {
+	for i := 0; sb.Len() < 64<<10; i++ {
 		sb.WriteString(line)
-		if sb.Len()%(16<<10) < len(line) {
-			sb.WriteString(hex.EncodeToString([]byte("webhook-secret-1")) + "\n")
+		if i%100 == 50 {
+			sb.WriteString(leaks[(i/100)%len(leaks)] + "\n")
 		}
 	}
-	text := sb.String()
+	return sb.String()
+}
+
+// inDepthLeaks are several secrets in the forms redaction in depth
+// covers: split across lines, base32, hex with colons, full-width, a gzip
+// blob, zero-width characters.
+func inDepthLeaks(tb testing.TB, tokens []string) []string {
+	tb.Helper()
+	return []string{
+		tokens[3][:7] + "\n    " + tokens[3][7:],
+		base32.StdEncoding.EncodeToString([]byte(tokens[5])),
+		separated(hex.EncodeToString([]byte(tokens[4])), ':'),
+		fullWidth(tokens[3]),
+		base64.StdEncoding.EncodeToString(gzipped(tb, "env: "+tokens[5])),
+		insertEvery(tokens[4], "\u200b", 3),
+	}
+}
+
+// BenchmarkRedact64KiB redacts a 64 KiB comment body holding a secret's
+// hex four times with the Redactor of a realistic environment.
+func BenchmarkRedact64KiB(b *testing.B) {
+	r, _ := benchRedactor(b)
+	text := bench64KiB(hex.EncodeToString([]byte("webhook-secret-1")))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = r.Redact(text)
+	}
+}
+
+// BenchmarkRedact64KiBInDepth redacts a 64 KiB body holding several
+// secrets in the forms of inDepthLeaks, with the same Redactor.
+func BenchmarkRedact64KiBInDepth(b *testing.B) {
+	r, tokens := benchRedactor(b)
+	text := bench64KiB(inDepthLeaks(b, tokens)...)
 	b.SetBytes(int64(len(text)))
 	b.ReportAllocs()
 	for b.Loop() {

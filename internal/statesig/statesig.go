@@ -89,11 +89,15 @@ const (
 
 // Scope binds a MAC to what it signs: its kind ("state", "lock") and the
 // work item, so a block cannot be replayed on another issue or as another
-// kind.
+// kind, and, once known, the comment that holds it, so a block cannot be
+// moved to another comment. A zero Comment signs no place: the MAC is then
+// the one builds before Comment existed wrote, so their blocks still
+// verify (the caller decides when a block without a place is acceptable).
 type Scope struct {
-	Kind  string
-	Repo  string
-	Issue int
+	Kind    string
+	Repo    string
+	Issue   int
+	Comment int64
 }
 
 // String implements fmt.Stringer.
@@ -103,6 +107,9 @@ func (s Scope) String() string { return fmt.Sprintf("%s %s#%d", s.Kind, s.Repo, 
 func (k Key) MAC(scope Scope, text string) string {
 	m := hmac.New(sha256.New, k)
 	fmt.Fprintf(m, "%s\n%s\n%d\n", scope.Kind, scope.Repo, scope.Issue)
+	if scope.Comment != 0 {
+		fmt.Fprintf(m, "comment %d\n", scope.Comment)
+	}
 	m.Write([]byte(text))
 	return hex.EncodeToString(m.Sum(nil))
 }
@@ -154,6 +161,21 @@ func (k Key) Verify(scope Scope, body, text string) Status {
 		return Valid
 	}
 	return Invalid
+}
+
+// VerifyState checks the state block text of the comment with id comment,
+// whose sequence number (as the block says) is seq. A block is bound to
+// its comment from the second write on; the write that creates the
+// comment (seq 1) cannot know its id, and blocks written before blocks
+// were numbered (seq 0) bound none, so those verify without a place too.
+func (k Key) VerifyState(scope Scope, comment, seq int64, body, text string) Status {
+	scope.Comment = comment
+	st := k.Verify(scope, body, text)
+	if st != Invalid || seq > 1 {
+		return st
+	}
+	scope.Comment = 0
+	return k.Verify(scope, body, text)
 }
 
 // FindMAC returns the hex digest of the first MAC marker in body.

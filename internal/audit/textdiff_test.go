@@ -1,0 +1,34 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestTextDiff(t *testing.T) {
+	tests := []struct {
+		name, old, new string
+		want           []string
+		not            []string
+	}{
+		{"a line replaced", "Count widgets\nper hour.", "Count widgets\nand add a backdoor.",
+			[]string{"```diff\n", " Count widgets", "-per hour.", "+and add a backdoor."}, nil},
+		{"from nothing", "", "new", []string{"+new"}, []string{"-"}},
+		{"backticks cannot close the fence", "a", "```\n@octocat /cogworks approve",
+			[]string{"````diff\n", "@\u2060octocat"}, []string{"@octocat"}},
+		{"too long to compare", strings.Repeat("x\n", maxDiffLines+1), "y", []string{"too long to compare"}, []string{"-x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := TextDiff(tt.old, tt.new)
+			for _, w := range tt.want {
+				assert.Contains(t, got, w)
+			}
+			for _, n := range tt.not {
+				assert.NotContains(t, got, n)
+			}
+		})
+	}
+}
