@@ -184,9 +184,11 @@ type SWI struct {
 	// Findings are the non-blocking review findings kept for integration
 	// (ASSERT-REVIEW-002).
 	Findings []review.Finding `json:"findings,omitempty"`
-	// TestNotes name the failing tests code generation did not count as
-	// regressions (failing at base too, or flaky), kept for the PR: the
-	// person deciding the merge must see them, not only the audit trail.
+	// TestNotes are what code generation's passing test run showed, kept
+	// for the PR: which tests ran (names, pass and skip counts) and the
+	// failing tests it did not count as regressions (failing at base too,
+	// or flaky) with why each was eligible. The person deciding the merge
+	// must see them, not only the audit trail.
 	TestNotes []string `json:"test_notes,omitempty"`
 }
 

@@ -286,31 +286,7 @@ func (e codeGenExecutor) check(ctx context.Context, r swiRun, out codeOutput) (c
 	if err != nil {
 		return cs, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
 	}
-	verdict, passed, err := e.judgeTests(ctx, r.baselines, req(r.src.artifacts(nil)), all, pkgs, sim)
-	if err != nil {
-		return cs, nil, err
-	}
-	if passed {
-		cs.Notes = verdict.notes()
-		return cs, nil, nil
-	}
-	sim = excuse(sim, verdict)
-	fail := &attemptFailure{Summary: fmt.Sprintf("tests failed (exit code %d)", sim.ExitCode), Items: diagnosticItems(sim.Diagnostics)}
-	if selfExplanatory(sim) {
-		fail.Verbatim = failureOutput(sim)
-		return cs, fail, nil
-	}
-	fail.Items = nil // the analyst reads the raw output instead
-	diffs, err := changeDiffs(ctx, r.base, cs)
-	if err != nil {
-		return cs, nil, err
-	}
-	interp, err := e.interpret(ctx, r, sim, diffs)
-	if err != nil {
-		return cs, nil, err
-	}
-	fail.Interpretation = &interp
-	return cs, fail, nil
+	return e.judgeAttempt(ctx, r, cs, req(r.src.artifacts(nil)), all, pkgs, sim)
 }
 
 // answerPaths lists every path an answer names, as the model wrote it.

@@ -19,6 +19,7 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testverdict"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -99,19 +100,25 @@ func TestCodegenFailsOnlyOnRegressions(t *testing.T) {
 	res, err := f.run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err)
 	assert.Contains(t, res.Summary, "(attempt 2)")
-	assert.Contains(t, res.Summary, "pre-existing test failures (fail at base too, not regressions): example.com/regress.TestUpstreamKnownFailure")
-	assert.NotContains(t, res.Summary, "TestCallerFileExists", "the path-sensitive test passes at base and after the fix")
+	const pre = "pre-existing test failures (fail at base too, not regressions; eligible because the change did not write or alter them): example.com/regress.TestUpstreamKnownFailure"
+	assert.Contains(t, res.Summary, pre)
+	assert.Contains(t, res.Summary, "Tests ran: 3 passed, 0 skipped — example.com/regress.TestAdd", "the tests that ran are named")
+	_, excused, _ := strings.Cut(res.Summary, "Not regressions:")
+	assert.NotContains(t, excused, "TestCallerFileExists", "the path-sensitive test passes at base and after the fix")
 	assert.NotContains(t, res.Summary, "flaky")
-	assert.Equal(t, []string{"pre-existing test failures (fail at base too, not regressions): example.com/regress.TestUpstreamKnownFailure"},
-		f.snap.SubWorkItems[0].TestNotes, "kept for the PR")
+	notes := f.snap.SubWorkItems[0].TestNotes
+	require.Len(t, notes, 2, "kept for the PR")
+	assert.True(t, strings.HasPrefix(notes[0], "tests ran: 3 passed, 0 skipped"))
+	assert.Equal(t, pre, notes[1])
 
 	reqs := f.requests("code_generation")
 	require.Len(t, reqs, 2)
 	fb := reqs[1][strings.Index(reqs[1], "Attempt 1 was rejected"):]
 	assert.Contains(t, fb, "Add(2, 3): got 6, want 5", "the regression is fed back")
 	assert.NotContains(t, fb, "TestUpstreamKnownFailure", "a failure already at base is not the model's to fix")
-	// attempt 1: run, base, re-run of TestAdd; attempt 2: run (base cached).
-	assert.Equal(t, int32(4), dom.simulations.Load())
+	// attempt 1: run, base (no re-run: TestAdd is the change's own test,
+	// never excused as flaky); attempt 2: run (base cached).
+	assert.Equal(t, int32(3), dom.simulations.Load())
 
 	got := f.env.Sim.BranchFiles(testenv.Repo.String(), fmt.Sprintf("cogworks/%d/swi-1", f.parent))
 	assert.Equal(t, strings.Replace(dirFiles(t, "testdata/regress")["calc.go"], addBug, addFix, 1), got["calc.go"])
@@ -185,26 +192,34 @@ func TestJudgeTests(t *testing.T) {
 	const pkg = "example.com/m"
 	buildErr := domain.SimulateResult{ExitCode: 1, Diagnostics: []domain.Diagnostic{{Severity: domain.SeverityBlocking,
 		Category: domain.CategoryTypeError, Message: "undefined: x"}}}
+	added := changeTests{Changed: []testverdict.Decl{{Dir: ".", Name: "TestNew"}}, Required: []testverdict.Decl{{Dir: ".", Name: "TestNew"}}}
 	tests := []struct {
 		name        string
 		head        domain.SimulateResult
 		service     []domain.SimulateResult // base, then re-run
+		change      changeTests
 		pass        bool
 		newFailures []string
 		notes       string
 		calls       int
 		filter      string
 	}{
-		{"flaky: fails, then passes on a re-run", simResult(pkg, map[string]bool{"TestFlaky": false, "TestOK": true}),
-			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestFlaky": true}), simResult(pkg, map[string]bool{"TestFlaky": true})},
-			true, nil, "flaky tests (failed, then passed on a re-run of the same tree): example.com/m.TestFlaky", 2, "^(TestFlaky)$"},
-		{"pre-existing: fails at base, no re-run", simResult(pkg, map[string]bool{"TestOld": false}),
-			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestOld": false})},
+		{"flaky: unchanged, passed at base, fails, then passes alone", simResult(pkg, map[string]bool{"TestFlaky": false, "TestOK": true}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestFlaky": true}), simResult(pkg, map[string]bool{"TestFlaky": true})}, changeTests{},
+			true, nil, "flaky tests excused (failed on the full run, passed when re-run alone; eligible because each ran and passed on the base tree and no file the change wrote declares it): example.com/m.TestFlaky", 2, "^(TestFlaky)$"},
+		{"pre-existing: fails at base, no re-run", simResult(pkg, map[string]bool{"TestOld": false, "TestOK": true}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestOld": false})}, changeTests{},
 			true, nil, "pre-existing test failures", 1, ""},
-		{"regression: passes at base, fails twice", simResult(pkg, map[string]bool{"TestNew/sub": false, "TestNew": false, "TestOld": false}),
-			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestNew": true, "TestOld": false}), simResult(pkg, map[string]bool{"TestNew/sub": false, "TestNew": false})},
-			false, []string{"TestNew/sub"}, "pre-existing", 2, "^(TestNew)$"},
-		{"build error: always a regression, no base run", buildErr, nil, false, nil, "", 0, ""},
+		{"regression: a subtest absent at base is not re-run", simResult(pkg, map[string]bool{"TestNew/sub": false, "TestNew": false, "TestOld": false, "TestOK": true}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestNew": true, "TestOld": false})}, changeTests{},
+			false, []string{"TestNew/sub"}, "", 1, ""},
+		{"a test the change wrote is never re-run", simResult(pkg, map[string]bool{"TestNew": false, "TestOK": true}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestNew": true, "TestOK": true})}, added,
+			false, []string{"TestNew"}, "", 1, ""},
+		{"head passed: base still runs for the missing-test rule", simResult(pkg, map[string]bool{"TestOK": true}),
+			[]domain.SimulateResult{simResult(pkg, map[string]bool{"TestOK": true, "TestGone": true})}, changeTests{},
+			false, nil, "", 1, ""},
+		{"build error: no base run", buildErr, nil, changeTests{}, false, nil, "", 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -212,16 +227,16 @@ func TestJudgeTests(t *testing.T) {
 			dom := &scriptedSimulate{results: tt.service}
 			e := codeGenExecutor{d: Deps{Domain: dom}}
 			req := domain.Request{Repository: domain.Repository{Path: "/ws", Ref: "main"}}
-			v, pass, err := e.judgeTests(context.Background(), &BaselineCache{}, req, req, []string{"."}, tt.head)
+			v, err := e.judgeTests(context.Background(), &BaselineCache{}, req, req, []string{"."}, tt.head, tt.change)
 			require.NoError(t, err)
-			assert.Equal(t, tt.pass, pass)
+			assert.Equal(t, tt.pass, v.Passed, "problems: %q", v.Problems)
 			var names []string
-			for _, n := range v.New {
+			for _, n := range v.Failing {
 				names = append(names, n.Name)
 			}
 			assert.Equal(t, tt.newFailures, names)
 			if tt.notes != "" {
-				assert.Contains(t, strings.Join(v.notes(), "\n"), tt.notes)
+				assert.Contains(t, strings.Join(verdictNotes(v), "\n"), tt.notes)
 			}
 			require.Len(t, dom.params, tt.calls)
 			if tt.filter != "" {

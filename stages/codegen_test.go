@@ -179,6 +179,7 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 		aCode = "package widgets\n\n// DoubleA doubles n.\nfunc DoubleA(n int) int { return 2 * n }\n"
 		bCode = "package widgets\n\n// TripleB triples n.\nfunc TripleB(n int) int { return 3 * n }\n"
 		nCode = "package widgets\n\n// Six multiplies n by six.\nfunc Six(n int) int { return DoubleA(TripleB(n)) }\n"
+		nTest = "package widgets\n\nimport \"testing\"\n\nfunc TestSix(t *testing.T) {\n\tif Six(2) != 12 {\n\t\tt.Fatal(Six(2))\n\t}\n}\n"
 	)
 	items := []planner.SubWorkItem{
 		{ID: "a", Title: "Doubling", Files: []string{"widgets/a.go"}, Interfaces: []string{"IF-COUNTER"}},
@@ -194,7 +195,7 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 		recordCommitted(rec, []string{"widgets/" + i + ".go"})
 		f.seedBranchFrom(t, branch, f.snap.Artifacts.InterfaceBranch, map[string]string{"widgets/" + i + ".go": c})
 	}
-	f.code(t, map[string]string{"widgets/n.go": nCode})
+	f.code(t, map[string]string{"widgets/n.go": nCode, "widgets/n_test.go": nTest})
 
 	res, err := f.run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err, "n compiles only with a's and b's code")

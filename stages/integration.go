@@ -228,8 +228,8 @@ type prBodyInput struct {
 // prBody renders a SWI PR's description: the references to the SWI issue,
 // the parent, the spec PR and the interface PR (ASSERT-INT-001), a
 // safety-critical notice (ASSERT-REVIEW-006), domain-availability warnings
-// (ASSERT-EXT-002), the test failures code generation excused (failing at
-// base, flaky) and findings that cannot be anchored inline. It does
+// (ASSERT-EXT-002), the tests code generation ran and the failures it
+// excused (failing at base, flaky, with why each was eligible) and findings that cannot be anchored inline. It does
 // not say "Closes": CogWorks never closes issues.
 func prBody(in prBodyInput) string {
 	var b strings.Builder
@@ -254,9 +254,9 @@ func prBody(in prBodyInput) string {
 		}
 	}
 	if len(in.SWI.TestNotes) > 0 {
-		b.WriteString("\n## Test failures that are not regressions\n\n")
-		b.WriteString("Code generation ran the package's tests and did not count these failures against the change. ")
-		b.WriteString("A flaky test may be one this change made flaky: check it before merging.\n\n")
+		b.WriteString("\n## Tests\n\n")
+		b.WriteString("What code generation's test run showed, judged by CogWorks from each test's result (not the run's exit code). ")
+		b.WriteString("Failures excused below did not count against the change; a flaky test may be one this change made flaky: check it before merging.\n\n")
 		for _, n := range in.SWI.TestNotes {
 			fmt.Fprintf(&b, "- %s\n", oneLine(n))
 		}

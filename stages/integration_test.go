@@ -20,6 +20,7 @@ import (
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testverdict"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
@@ -76,7 +77,11 @@ func TestPRBodyGolden(t *testing.T) {
 	t.Parallel()
 	body := prBody(prBodyInput{
 		WorkItem: 42, SWI: pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "can-encoder", DependsOn: []string{"can-frames"}}, Issue: 57, Order: 2,
-			TestNotes: []string{"flaky tests (failed, then passed on a re-run of the same tree): example.com/telemetry.TestBusLoad"}},
+			TestNotes: verdictNotes(testverdict.Verdict{
+				Passing: []testverdict.Key{{Package: "example.com/telemetry", Name: "TestEncode"}},
+				Skipped: []testverdict.Key{{Package: "example.com/telemetry", Name: "TestHardware"}},
+				Flaky:   []testverdict.Excuse{{Key: testverdict.Key{Package: "example.com/telemetry", Name: "TestBusLoad"}}},
+			})},
 		Artifacts:      pipeline.Artifacts{SpecPR: 43, InterfacePR: 44},
 		Files:          []domain.Artifact{{Path: "telemetry/can.go"}, {Path: "telemetry/can_test.go"}},
 		SafetyCritical: true,

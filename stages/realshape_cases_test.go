@@ -86,7 +86,7 @@ func realshapeCases() []realCase {
 			title: "report prints 1000 m instead of 1 km", body: "`go run ./cmd/report 1000` prints \"1000 m\"; it must print \"1 km\". " + realIssueMarker,
 			module: "cmd",
 			api:    pipeline.InterfaceDecl{ID: "IF-UNITS", Name: "Best", File: "internal/units/units.go", Summary: "existing API"},
-			plan:   realItem("best", "Use km from 1000 m on", []string{"internal/units/units.go", "internal/units/units_test.go"}, "Best"),
+			plan:   realItemTests(realItem("best", "Use km from 1000 m on", []string{"internal/units/units.go", "internal/units/units_test.go"}, "Best"), "TestBestOneKilometre"),
 			fix: realEdits("from 1000 m on",
 				codeEdit{Path: "internal/units/units.go", Old: "\tif m > 1000 {\n", New: "\tif m >= 1000 {\n"},
 				codeEdit{Path: "internal/units/units_test.go", Old: "func TestBestMetres", New: "func TestBestOneKilometre(t *testing.T) {\n\tif v, u := Best(1000); v != \"1\" || u != \"km\" {\n\t\tt.Fatalf(\"Best(1000) = %s %s\", v, u)\n\t}\n}\n\nfunc TestBestMetres"}),
@@ -102,7 +102,7 @@ func realshapeCases() []realCase {
 			title: "welcome mail keeps the spaces around the name", body: "Welcome(\"  Ada \\n\") greets \"Hello   Ada \\n, welcome aboard.\"; the name must be trimmed. " + realIssueMarker,
 			module: "mail",
 			api:    pipeline.InterfaceDecl{ID: "IF-MAIL", Name: "Welcome", File: "mail/mail.go", Summary: "existing API"},
-			plan:   realItem("trim", "Trim the name in Welcome", []string{"mail/mail.go", "mail/mail_test.go"}, "Welcome"),
+			plan:   realItemTests(realItem("trim", "Trim the name in Welcome", []string{"mail/mail.go", "mail/mail_test.go"}, "Welcome"), "TestWelcomeTrimmed"),
 			fix: realEdits("trim the name",
 				codeEdit{Path: "mail/mail.go", Old: `map[string]string{"Name": name}`, New: `map[string]string{"Name": strings.TrimSpace(name)}`},
 				codeEdit{Path: "mail/mail_test.go", Old: "func TestWelcomeSigned", New: "func TestWelcomeTrimmed(t *testing.T) {\n\tif got, err := Welcome(\" Ada \"); err != nil || !strings.HasPrefix(got, \"Hello Ada,\") {\n\t\tt.Fatalf(\"Welcome = %q, %v\", got, err)\n\t}\n}\n\nfunc TestWelcomeSigned"}),
@@ -115,7 +115,14 @@ func realshapeCases() []realCase {
 // realItem is a case's plan item: the files to edit and the symbol.
 func realItem(id, title string, files []string, symbol string) planner.SubWorkItem {
 	return planner.SubWorkItem{ID: id, Title: title, Description: title + ", and test it.",
-		Files: files, Symbols: []string{symbol}, Tests: "Test" + symbol, DependsOn: []string{}}
+		Files: files, Symbols: []string{symbol}, Tests: "Test" + symbol + "Regression", DependsOn: []string{}}
+}
+
+// realItemTests is it with the plan naming tests: the ones the fix writes
+// (CogWorks requires the planned tests to run).
+func realItemTests(it planner.SubWorkItem, tests string) planner.SubWorkItem {
+	it.Tests = tests
+	return it
 }
 
 func realEdits(notes string, edits ...codeEdit) codeOutput {

@@ -99,8 +99,10 @@ func loadExternalCase(dir string) (realCase, error) {
 	return realCase{
 		name: name, dir: filepath.Join(dir, "repo"), scenarioSource: string(scenario),
 		title: ec.Title, body: strings.TrimSpace(ec.Body) + "\n\n" + realIssueMarker, module: ec.Module,
-		api:         pipeline.InterfaceDecl{ID: "IF-" + strings.ToUpper(name), Name: ec.Plan.Symbols[0], File: apiFile, Summary: "existing API"},
-		plan:        planner.SubWorkItem{ID: name, Title: title, Description: title + ", and test it.", Files: ec.Plan.Files, Symbols: ec.Plan.Symbols, Tests: ec.Scenario.Filter, DependsOn: []string{}},
+		api: pipeline.InterfaceDecl{ID: "IF-" + strings.ToUpper(name), Name: ec.Plan.Symbols[0], File: apiFile, Summary: "existing API"},
+		// The format names no planned tests: the tests the fix declares are the required ones
+		// (the scenario's filter names a held-out test code generation never runs).
+		plan:        planner.SubWorkItem{ID: name, Title: title, Description: title + ", and test it.", Files: ec.Plan.Files, Symbols: ec.Plan.Symbols, Tests: "", DependsOn: []string{}},
 		fix:         ec.Fix,
 		scenarioPkg: ec.Scenario.Package, scenarioTo: ec.Scenario.To, scenarioFilter: ec.Scenario.Filter,
 		want:      realOutcome{completed: true},

@@ -96,7 +96,7 @@ func realExcusedFailures(env *testenv.Env, repo string) []string {
 		}
 	}
 	for _, p := range env.Sim.Pulls(repo) {
-		_, section, ok := strings.Cut(p.Body, "## Test failures that are not regressions\n")
+		_, section, ok := strings.Cut(p.Body, "## Tests\n")
 		if !ok {
 			continue
 		}

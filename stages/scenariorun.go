@@ -57,30 +57,37 @@ func (s domainSimulator) Simulate(ctx context.Context, run scenario.Run) (scenar
 	if err != nil {
 		return scenario.Observation{}, err
 	}
-	return observation(res), nil
+	obs := observation(res)
+	obs.Problems = scenarioProblems(res, run)
+	obs.Fields["passed"] = len(obs.Problems) == 0
+	return obs, nil
 }
 
 // observation maps a simulate result to what scenario criteria inspect.
-// Fields exposes passed, exit_code, tests_passed and tests_failed to
-// output.<field> checks.
+// Fields exposes passed, exit_code, tests_passed, tests_skipped and
+// tests_failed to output.<field> checks; a skipped test is not counted
+// as passed. The caller replaces passed with CogWorks's own verdict.
 func observation(res domain.SimulateResult) scenario.Observation {
 	obs := scenario.Observation{
 		ExitCode: res.ExitCode,
 		Output:   res.Output,
 		Duration: time.Duration(res.DurationMS) * time.Millisecond,
 	}
-	passed, failed := 0, 0
+	passed, skipped, failed := 0, 0, 0
 	for _, t := range res.Tests {
-		obs.Tests = append(obs.Tests, scenario.TestResult{Name: t.Name, Passed: t.Passed, Output: t.Output})
-		if t.Passed {
+		obs.Tests = append(obs.Tests, scenario.TestResult{Name: t.Name, Passed: t.Passed, Skipped: t.Skipped, Output: t.Output})
+		switch {
+		case t.Skipped:
+			skipped++
+		case t.Passed:
 			passed++
-		} else {
+		default:
 			failed++
 		}
 	}
 	obs.Fields = map[string]any{
 		"passed": res.Passed, "exit_code": float64(res.ExitCode),
-		"tests_passed": float64(passed), "tests_failed": float64(failed),
+		"tests_passed": float64(passed), "tests_skipped": float64(skipped), "tests_failed": float64(failed),
 	}
 	return obs
 }
@@ -107,10 +114,16 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 	fmt.Fprintf(&b, "exit code: %d\nduration: %s\n", obs.ExitCode, obs.Duration)
 	for _, t := range obs.Tests {
 		verdict := "FAIL"
-		if t.Passed {
+		switch {
+		case t.Skipped:
+			verdict = "SKIP"
+		case t.Passed:
 			verdict = "PASS"
 		}
 		fmt.Fprintf(&b, "test %s: %s\n", t.Name, verdict)
+	}
+	for _, p := range obs.Problems {
+		fmt.Fprintf(&b, "CogWorks's test verdict: %s\n", p)
 	}
 	out := obs.Output
 	if len(out) > maxJudgedOutput {
@@ -177,21 +190,31 @@ func scenarioConfig(in engine.StageInput) scenario.Config {
 	return cfg
 }
 
-// validate selects the scenarios covering the SWI's interfaces and runs
-// them through the domain simulator and the LLM judge. A budget refusal is
-// an escalation.
+// validate selects the scenarios exercising what the SWI's change
+// touches (scenarioChange) and runs them through the domain simulator and
+// the LLM judge. A budget refusal is an escalation.
 func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, rec pipeline.SWI) (scenario.Result, error) {
 	item, err := planItem(ctx, e.gh, in.Repo, rec)
 	if err != nil {
 		return scenario.Result{}, err
 	}
-	selected := scenario.Select(e.d.Scenarios, item.Interfaces)
+	var own map[string]string
+	if len(e.d.Scenarios) > 0 { // nothing to choose from: no reads
+		if own, err = depFiles(ctx, e.gh, in.Repo, in.Snapshot, rec); err != nil {
+			return scenario.Result{}, err
+		}
+	}
+	sel, err := selectScenarios(ctx, e.gh, in.Repo, in.Snapshot, rec, own, item.Interfaces, e.d.Scenarios)
+	if err != nil {
+		return scenario.Result{}, err
+	}
+	selected := sel.Selected
 	var sim scenario.Simulator
 	if len(selected) > 0 {
 		if e.d.Domain == nil {
 			return scenario.Result{}, errors.New("scenario validation: no primary domain service is available to run scenarios")
 		}
-		if sim, err = e.simulator(ctx, in, rec, item); err != nil {
+		if sim, err = e.simulator(ctx, in, rec, item, own); err != nil {
 			return scenario.Result{}, err
 		}
 	}
@@ -203,6 +226,7 @@ func (e scenarioExecutor) validate(ctx context.Context, in engine.StageInput, re
 	if err != nil {
 		return scenario.Result{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)
 	}
+	res.Ran, res.NotApplied = sel.Ran, sel.NotApplied
 	return res, nil
 }
 
@@ -220,13 +244,17 @@ func (e scenarioExecutor) postResults(ctx context.Context, in engine.StageInput,
 // scenario feedback (never the scenario source) until the remediation
 // budget is spent, then escalates.
 func decideScenarios(in engine.StageInput, rec *pipeline.SWI, res scenario.Result) (engine.StageResult, error) {
+	which := ""
+	if s := res.SelectionSummary(); s != "" {
+		which = " " + s
+	}
 	switch {
 	case res.Skipped:
 		return engine.StageResult{Event: pipeline.EventDone, Warnings: res.Warnings,
-			Summary: fmt.Sprintf("Scenario validation of %s skipped: %s.", rec.ID, res.SkipReason)}, nil
+			Summary: fmt.Sprintf("Scenario validation of %s skipped: %s.%s", rec.ID, res.SkipReason, which)}, nil
 	case res.Passed:
 		return engine.StageResult{Event: pipeline.EventDone, Warnings: res.Warnings,
-			Summary: fmt.Sprintf("Scenario validation of %s passed: overall %.2f ≥ %.2f over %d trajectories.", rec.ID, res.Overall, res.Threshold, res.Total)}, nil
+			Summary: fmt.Sprintf("Scenario validation of %s passed: overall %.2f ≥ %.2f over %d trajectories.%s", rec.ID, res.Overall, res.Threshold, res.Total, which)}, nil
 	}
 	// The machine's remediate guard enforces the same limit.
 	limit := pipeline.RemediationLimit(in.Config.Budgets.ReviewMaxRemediationCycles)
@@ -240,22 +268,18 @@ func decideScenarios(in engine.StageInput, rec *pipeline.SWI, res scenario.Resul
 	rec.RemediationCycles++
 	rec.Feedback = res.Feedback()
 	return engine.StageResult{Event: pipeline.EventRemediate, Warnings: res.Warnings,
-		Summary: fmt.Sprintf("Scenario validation of %s failed (overall %.2f, threshold %.2f); back to code generation (remediation %d of %d).",
-			rec.ID, res.Overall, res.Threshold, rec.RemediationCycles, limit)}, nil
+		Summary: fmt.Sprintf("Scenario validation of %s failed (overall %.2f, threshold %.2f); back to code generation (remediation %d of %d).%s",
+			rec.ID, res.Overall, res.Threshold, rec.RemediationCycles, limit, which)}, nil
 }
 
 // simulator reads the SWI's code from GitHub for the domain simulator.
-func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, rec pipeline.SWI, item planner.SubWorkItem) (scenario.Simulator, error) {
+func (e scenarioExecutor) simulator(ctx context.Context, in engine.StageInput, rec pipeline.SWI, item planner.SubWorkItem, own map[string]string) (scenario.Simulator, error) {
 	snap := in.Snapshot
 	info, err := e.gh.GetRepo(ctx, in.Repo)
 	if err != nil {
 		return nil, fmt.Errorf("read repository %s: %w", in.Repo, err)
 	}
 	src, err := loadSWISources(ctx, e.gh, in.Repo, in.BotLogin, snap, rec, item)
-	if err != nil {
-		return nil, err
-	}
-	own, err := depFiles(ctx, e.gh, in.Repo, snap, rec)
 	if err != nil {
 		return nil, err
 	}

@@ -92,9 +92,14 @@ func (f *buildFixture) scenarioComment(t *testing.T) string {
 	return ""
 }
 
+// TestAssertSCEN008_NoApplicableScenarioSkipsValidation: a scenario that
+// covers another interface, runs another package and uses none of the
+// change's symbols does not apply; the summary says why.
 func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 	t.Parallel()
-	toml, test := countScenario("SCN-ELSE-001", "IF-ELSEWHERE", 1, 2, false)
+	toml, _ := countScenario("SCN-ELSE-001", "IF-ELSEWHERE", 1, 2, false)
+	toml = strings.NewReplacer("./widgets", "./elsewhere", "widgets/zz", "elsewhere/zz").Replace(toml)
+	test := "package elsewhere\n\nimport \"testing\"\n\nfunc TestScenarioCount(t *testing.T) {}\n"
 	f := newBuildFixture(t, startGoServiceless{}, []planner.SubWorkItem{simpleItem()}, map[string]string{
 		".cogworks/scenarios/SCN-ELSE-001.toml": toml, ".cogworks/scenarios/SCN-ELSE-001_test.go": test,
 	})
@@ -104,12 +109,15 @@ func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 	f.deps.Scenarios = loaded
 	f.snap.CurrentSWI = "counter-simple"
 	f.snap.Stage = pipeline.StageScenarioValidation
+	rec := f.snap.SubWorkItem("counter-simple")
+	rec.Committed = []string{simplePath}
+	f.env.Sim.SeedFiles(testenv.Repo.String(), swiBranch(f.parent, *rec), map[string]string{simplePath: simpleCode})
 
 	res, err := f.run(t, pipeline.StageScenarioValidation)
 	require.NoError(t, err, "skipped, not failed; the domain service is not called")
-	assert.Equal(t, pipeline.EventDone, res.Event)
 	assert.Equal(t, pipeline.EventDone, res.Event, "the pipeline proceeds towards review")
 	assert.Contains(t, res.Summary, "skipped")
+	assert.Contains(t, res.Summary, "SCN-ELSE-001: covers none of the change's interfaces, runs none of its packages and uses none of its exported symbols")
 	assert.Contains(t, f.scenarioComment(t), "**Skipped**")
 	assert.Zero(t, f.snap.SubWorkItem("counter-simple").RemediationCycles)
 }

@@ -125,7 +125,9 @@ func servicesFactory(t *testing.T, sock string) (*Factory, *testenv.Env) {
 func TestRedTeam_ServeTenantsShareNoBuildCache(t *testing.T) {
 	e2e.RequireToolchain(t)
 	f, env := servicesFactory(t, goservicetest.Start(t, goservice.Options{CacheDir: t.TempDir()}))
-	name := fmt.Sprintf("planted-%d", time.Now().UnixNano())
+	// Shaped like a build cache entry: the cache quota removes any other
+	// file after each request, and a poisoned entry is the real threat.
+	name := fmt.Sprintf("ff/%064x-a", time.Now().UnixNano())
 	step := func(installation int64, repo github.Repo, test string) string {
 		t.Helper()
 		ws := t.TempDir()
@@ -145,7 +147,7 @@ func TestRedTeam_ServeTenantsShareNoBuildCache(t *testing.T) {
 		return res.Output
 	}
 	a, b := github.Repo{Owner: "acme", Name: "a"}, github.Repo{Owner: "evil", Name: "b"}
-	out := step(1, a, "\terr := os.WriteFile(p, []byte(\"from tenant A\"), 0o644)\n\tt.Logf(\"ATTACK-RAN plant err=%v\", err)")
+	out := step(1, a, "\t_ = os.MkdirAll(filepath.Dir(p), 0o755)\n\terr := os.WriteFile(p, []byte(\"from tenant A\"), 0o644)\n\tt.Logf(\"ATTACK-RAN plant err=%v\", err)")
 	require.Contains(t, out, "plant err=<nil>")
 	peek := "\tdata, err := os.ReadFile(p)\n\tt.Logf(\"ATTACK-RAN peek=%q err=%v\", data, err)"
 	assert.NotContains(t, step(2, b, peek), "from tenant A", "another installation's step read what tenant A planted")

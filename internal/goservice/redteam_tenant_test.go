@@ -41,9 +41,10 @@ func TestRedTeam_InlinedTenantsShareNoBuildCache(t *testing.T) {
 		{"same tenant", "installation/1/repo/acme/a", "installation/1/repo/acme/a", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			// Named like a go cache entry: the cache quota's trim removes
-			// whatever else generated code writes into the layer (quota.go).
-			name := fmt.Sprintf("ab/%064x-a", time.Now().UnixNano())
+			// Shaped like a build cache entry (<2 hex>/<64 hex>-a): the
+			// cache quota removes anything else after each request, and a
+			// poisoned entry is what one tenant could plant for another.
+			name := fmt.Sprintf("ff/%064x-a", time.Now().UnixNano())
 			plant := fmt.Sprintf(`package rt
 
 import (

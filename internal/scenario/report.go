@@ -49,6 +49,7 @@ func (r Result) AuditMarkdown() string {
 	b.WriteString("### Scenario validation\n\n")
 	if r.Skipped {
 		fmt.Fprintf(&b, "**Skipped** — %s.\n", r.SkipReason)
+		b.WriteString(r.selectionMarkdown())
 		return b.String()
 	}
 	verdict := "Passed"
@@ -86,6 +87,7 @@ func (r Result) AuditMarkdown() string {
 		b.WriteString(strings.Join(details, "\n"))
 		b.WriteString("\n")
 	}
+	b.WriteString(r.selectionMarkdown())
 	if len(r.Warnings) > 0 {
 		b.WriteString("\n**Warnings:**\n\n")
 		for _, w := range r.Warnings {
@@ -93,6 +95,37 @@ func (r Result) AuditMarkdown() string {
 		}
 	}
 	return b.String()
+}
+
+// selectionMarkdown lists why each scenario ran or did not apply.
+func (r Result) selectionMarkdown() string {
+	var b strings.Builder
+	if len(r.Ran) > 0 {
+		b.WriteString("\n**Ran** (chosen from what the change touches):\n\n")
+		for _, l := range r.Ran {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	if len(r.NotApplied) > 0 {
+		b.WriteString("\n**Did not apply:**\n\n")
+		for _, l := range r.NotApplied {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	return b.String()
+}
+
+// SelectionSummary is one sentence naming the scenarios that ran and why
+// the others did not apply, "" when there were none.
+func (r Result) SelectionSummary() string {
+	var parts []string
+	if len(r.Ran) > 0 {
+		parts = append(parts, "Ran "+strings.Join(r.Ran, "; ")+".")
+	}
+	if len(r.NotApplied) > 0 {
+		parts = append(parts, "Did not apply: "+strings.Join(r.NotApplied, "; ")+".")
+	}
+	return strings.Join(parts, " ")
 }
 
 // cell escapes a value for a Markdown table cell.

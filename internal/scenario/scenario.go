@@ -72,7 +72,10 @@ type Run struct {
 type TestResult struct {
 	Name   string
 	Passed bool
-	Output string
+	// Skipped tests have Passed set too: they did not fail, and prove
+	// nothing.
+	Skipped bool
+	Output  string
 }
 
 // Observation is everything a trajectory produced and that criteria may
@@ -87,6 +90,12 @@ type Observation struct {
 	// Fields are structured outputs addressed by output.<field> checks;
 	// nested maps are reached with dotted names.
 	Fields map[string]any
+	// Problems are the reasons the run's tests do not prove anything
+	// (package testverdict: a test failed, no test ran, the scenario's
+	// own tests did not run, the service's claim contradicts its tests).
+	// A trajectory with problems is never satisfied, whatever its
+	// criteria say.
+	Problems []string
 }
 
 // Simulator executes one trajectory. Each call must start from fresh state.

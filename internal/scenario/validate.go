@@ -51,6 +51,10 @@ type Result struct {
 	Warnings []string
 	// History is Config.History with this validation's outcomes recorded.
 	History History
+	// Ran and NotApplied say why each scenario ran or did not apply
+	// (Selection); the caller fills them from its selection.
+	Ran        []string
+	NotApplied []string
 }
 
 // Outcome is one scenario's outcome.
@@ -110,7 +114,7 @@ func Validate(ctx context.Context, cfg Config, scenarios []Scenario, sim Simulat
 	res := Result{Threshold: cfg.Threshold, History: cfg.History.clone()}
 	if len(scenarios) == 0 {
 		res.Skipped, res.Passed = true, true
-		res.SkipReason = "no scenario covers the sub-work-item's interfaces"
+		res.SkipReason = "no scenario exercises what the change touches"
 		return res, nil
 	}
 	if sim == nil {
@@ -315,8 +319,16 @@ func newRun(spec RunSpec) Run {
 	return run
 }
 
+// testVerdictCheck names the acceptance result a trajectory gets when its
+// run's tests prove nothing (Observation.Problems).
+const testVerdictCheck = "test_verdict"
+
 func evaluateTrajectory(ctx context.Context, sc Scenario, index int, obs Observation, judge Judge) (TrajectoryResult, error) {
 	tr := TrajectoryResult{Index: index, Satisfied: true, ExitCode: obs.ExitCode, Duration: obs.Duration}
+	if len(obs.Problems) > 0 {
+		tr.Satisfied = false
+		tr.Acceptance = append(tr.Acceptance, CriterionResult{Check: testVerdictCheck, Reason: strings.Join(obs.Problems, "; ")})
+	}
 	for i, c := range sc.Acceptance {
 		r, err := Evaluate(ctx, c, obs, judge)
 		if err != nil {

@@ -242,7 +242,7 @@ func TestAssertSCEN008_NoApplicableScenariosSkips(t *testing.T) {
 	assert.True(t, res.Passed, "skipped is not failed; the pipeline proceeds")
 	assert.Empty(t, sim.calls)
 	assert.Empty(t, res.Feedback())
-	assert.Contains(t, res.AuditMarkdown(), "**Skipped** — no scenario covers the sub-work-item's interfaces.")
+	assert.Contains(t, res.AuditMarkdown(), "**Skipped** — no scenario exercises what the change touches.")
 }
 
 // fakeTwins records twin lifecycle calls into the shared log.
