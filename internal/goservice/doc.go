@@ -15,15 +15,18 @@
 // timeout and killed with its whole process group when it expires.
 //
 // Methods: normalise = gofmt (go/format); validate = go build + go vet;
-// review_rules = go vet analyzers; simulate = go test -json; extract_interfaces
+// review_rules = go vet analyzers; simulate = go test -c, then each package's
+// test binary alone in its own sandbox, read by the host's test2json and
+// judged from the events, never from an exit code (testrun.go, verdict.go;
+// docs/domain-services.md "Test verdicts"); extract_interfaces
 // = exported declarations and //cogworks:contract constant values via go/ast
 // and go/constant; dependency_graph = go list -json; validate_deps = go.mod
 // parse, go list -deps and go mod verify with the module proxy switched off.
 // Unknown methods answer unsupported_method.
 //
 // The service reads the toolchain's structured output only: go build -json
-// and go test -json events (test2json; a failed package's FailedBuild names
-// its build-output), go vet -json findings, go list -json package errors,
+// and go test -c -json build events, test2json events of each test binary,
+// go vet -json findings, go list -json package errors,
 // go/scanner error lists from go/parser and go/format, and
 // golang.org/x/mod/modfile errors for go.mod. The compiler's messages
 // inside build-output events are its documented "file:line:col: message"

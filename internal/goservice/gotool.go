@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -39,6 +40,8 @@ type runner struct {
 	once sync.Once
 	tc   toolchain
 	err  error
+
+	converter test2json // the host's test2json, found on first use
 }
 
 // toolchain is what the host's go command reports about itself.
@@ -69,6 +72,14 @@ type step struct {
 	// generated code must not read (and echo into the LLM's feedback) the
 	// scenarios that judge it.
 	scenarios bool
+	// program, when set, runs instead of the go command (a compiled test
+	// binary, see testrun.go) in dir (slash-separated, relative to the
+	// workspace), with binds added to the policy and its standard output
+	// and error both written to output, unbuffered.
+	program string
+	dir     string
+	binds   []sandbox.Bind
+	output  *os.File
 }
 
 // setup asks the host's go command, once, where its GOROOT and caches are
@@ -129,7 +140,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 		cgo = "CGO_ENABLED=1"
 	}
 	base := toolEnv(r.environ, tc.settings, tc.goroot, cgo)
-	if !st.offline && !ws.downloaded && needsDownload(ws.dir) {
+	if !st.offline && st.program == "" && !ws.downloaded && needsDownload(ws.dir) {
 		env := appendGoFlags(base, "-mod=mod")
 		res, err := r.run(ctx, ws, tc, st, env, true, true, "mod", "download")
 		if err != nil {
@@ -161,6 +172,10 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 	ctx, cancel := context.WithTimeout(ctx, st.timeout)
 	defer cancel()
 	out, errOut := sandbox.NewOutput(r.limits.OutputBytes), sandbox.NewOutput(r.limits.OutputBytes)
+	prog := tc.goBin
+	if st.program != "" {
+		prog = st.program
+	}
 	var cmd *exec.Cmd
 	wait := func() error { return cmd.Run() }
 	if r.iso.Available() {
@@ -169,7 +184,7 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 			return result{}, err
 		}
 		defer cleanup()
-		sc, err := sandbox.Command(ctx, policy, append([]string{tc.goBin}, args...))
+		sc, err := sandbox.Command(ctx, policy, append([]string{prog}, args...))
 		if err != nil {
 			return result{}, failf(domain.CodeInternalError, "sandbox go %v: %v", args, err)
 		}
@@ -181,13 +196,16 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 			return result{}, failf(domain.CodeInternalError, "create throw-away HOME: %v", err)
 		}
 		defer func() { _ = os.RemoveAll(home) }()
-		cmd = exec.CommandContext(ctx, tc.goBin, args...)
+		cmd = exec.CommandContext(ctx, prog, args...)
 		cmd.Env = append(append(env, "HOME="+home, "TMPDIR="+os.TempDir(), "GOCACHE="+tc.gocache, "GOMODCACHE="+tc.modcache), "GOPATH="+filepath.Join(home, "go"))
-		cmd.Dir = ws.dir
+		cmd.Dir = filepath.Join(ws.dir, filepath.FromSlash(st.dir))
 		cmd.WaitDelay = 5 * time.Second
 		killGroupOnCancel(cmd)
 	}
 	cmd.Stdout, cmd.Stderr = out, errOut
+	if st.output != nil {
+		cmd.Stdout, cmd.Stderr = st.output, st.output
+	}
 	err := wait()
 	res := result{stdout: out.Bytes(), stderr: errOut.Bytes()}
 	if qerr := r.checkWorkspace(ws); qerr != nil {
@@ -235,9 +253,9 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 		ReadOnly: []string{tc.goroot, filepath.Dir(tc.goBin)},
 		// Every request's workspace is at the same path (see
 		// workspaceMount): without -trimpath that keeps build-cache hits.
-		Binds:   []sandbox.Bind{{Source: ws.dir, Target: workspaceMount}},
+		Binds:   append([]sandbox.Bind{{Source: ws.dir, Target: workspaceMount}}, st.binds...),
 		Network: network,
-		Dir:     workspaceMount,
+		Dir:     path.Join(workspaceMount, st.dir),
 		Limits:  r.limits,
 	}
 	if download {

@@ -155,6 +155,28 @@ func TestReferenceService(t *testing.T) {
 		assert.Equal(t, domain.ExplainsTimeout, d.Explains)
 	})
 
+	t.Run("simulate runs every package's binary, same-named ones too", func(t *testing.T) {
+		e2e.RequireToolchain(t)
+		pass := func(pkg string) string {
+			return "package " + pkg + "\n\nimport \"testing\"\n\nfunc TestOK(t *testing.T) {}\n"
+		}
+		res, err := c.Simulate(ctx, with(
+			domain.Artifact{Path: "x/util/u_test.go", Content: pass("util")},
+			domain.Artifact{Path: "y/util/u_test.go", Content: pass("util")},
+			domain.Artifact{Path: "z/z_test.go", Content: pass("z")},
+		), domain.SimulateParams{Timeout: "60s"})
+		require.NoError(t, err)
+		assert.True(t, res.Passed, "%s %+v", res.Output, res.Diagnostics)
+		var pkgs []string
+		for _, tr := range res.Tests {
+			if tr.Name == "TestOK" {
+				assert.True(t, tr.Passed)
+				pkgs = append(pkgs, tr.Package)
+			}
+		}
+		assert.ElementsMatch(t, []string{"example.com/canmod/x/util", "example.com/canmod/y/util", "example.com/canmod/z"}, pkgs)
+	})
+
 	t.Run("extract_interfaces", func(t *testing.T) {
 		res, err := c.ExtractInterfaces(ctx, base)
 		require.NoError(t, err)

@@ -1,12 +1,13 @@
 package goservice
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,20 +22,18 @@ const ScenarioStage = "scenario-validation"
 // maxOutputBytes bounds the combined output returned by simulate.
 const maxOutputBytes = 1 << 20
 
-// testEvent is one line of `go test -json` (test2json plus build events).
+// testEvent is one event of test2json.
 type testEvent struct {
-	Action     string
-	Package    string
-	Test       string
-	Elapsed    float64
-	Output     string
-	ImportPath string
-	// FailedBuild names the ImportPath of the build-output events that
-	// explain a package's failure.
-	FailedBuild string
+	Action  string
+	Package string
+	Test    string
+	Elapsed float64
+	Output  string
 }
 
-// simulate runs go test -json and reports every test's outcome.
+// simulate runs the tests of the requested packages, each package's test
+// binary in its own sandbox, and reports every test's outcome with a
+// verdict taken from the test events (see verdict.go).
 func (s *service) simulate(ctx context.Context, req domain.Request) (any, error) {
 	var p domain.SimulateParams
 	if len(req.Params) > 0 {
@@ -64,128 +63,101 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 		return nil, err
 	}
 	defer ws.Remove()
-
-	args := []string{"test", "-json", "-count=1", "-timeout", timeout.String()}
-	if p.Filter != "" {
-		args = append(args, "-run", p.Filter)
-	}
-	args = append(args, ws.packagePatterns(pkgs...)...)
 	start := time.Now()
-	// The test binary panics itself at -timeout; the extra minute covers
-	// compilation before the process group is killed.
-	res, err := s.run.goCmd(ctx, ws, step{timeout: timeout + time.Minute, scenarios: req.Stage == ScenarioStage}, args...)
+	out, err := s.runTests(ctx, ws, step{timeout: timeout + time.Minute, scenarios: req.Stage == ScenarioStage}, pkgs, timeout, p.Filter)
 	if err != nil {
 		return nil, err
 	}
-	out := parseTestEvents(ws, res.stdout)
-	out.ExitCode = res.exitCode
-	out.Passed = res.exitCode == 0
 	out.DurationMS = time.Since(start).Milliseconds()
-	out.Output = truncate(out.Output+string(res.stderr), maxOutputBytes)
-	if !out.Passed && len(out.Diagnostics) == 0 {
-		msg := strings.TrimSpace(string(res.stderr))
-		if msg == "" {
-			msg = fmt.Sprintf("go test exited with status %d", res.exitCode)
-		}
-		out.Diagnostics = append(out.Diagnostics, looseDiagnostic([]string{msg}, domain.CategoryTestFailure))
+	out.Output = truncate(out.Output, maxOutputBytes)
+	if !out.Passed && out.ExitCode == 0 {
+		out.ExitCode = 1 // a verdict of failure never reads as a clean exit
 	}
 	return out, nil
 }
 
-type testKey struct{ pkg, name string }
-
-// parseTestEvents folds the event stream into per-test results, test_failure
-// diagnostics for failing leaf tests and packages, and build diagnostics for
-// packages that did not compile.
-func parseTestEvents(ws *workspace, stdout []byte) domain.SimulateResult {
-	res := domain.SimulateResult{Tests: []domain.TestResult{}, Diagnostics: []domain.Diagnostic{}}
-	var all strings.Builder
-	index := map[testKey]int{}
-	pkgOutput := map[string]*strings.Builder{}
-	buildOutput := map[string]*strings.Builder{}
-	failedPkgs := []string{}
-	failedBuild := map[string]string{}
-	sc := bufio.NewScanner(bytes.NewReader(stdout))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		var ev testEvent
-		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || ev.Action == "" {
-			all.Write(sc.Bytes())
-			all.WriteByte('\n')
-			continue
+// runTests compiles the packages' test binaries, runs each in its own
+// sandbox and judges the events (see testrun.go and verdict.go).
+// st bounds each step: the test binary panics itself at timeout, and the
+// extra minute covers compilation and the sandbox.
+func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []string, timeout time.Duration, filter string) (domain.SimulateResult, error) {
+	r := s.run
+	binDir, err := os.MkdirTemp("", "cogworks-tests-")
+	if err != nil {
+		return domain.SimulateResult{}, failf(domain.CodeInternalError, "create test binary directory: %v", err)
+	}
+	defer func() { _ = os.RemoveAll(binDir) }()
+	built, err := r.compileTests(ctx, ws, st, binDir, 0, [][]string{ws.packagePatterns(pkgs...)})
+	if err == nil && built.collision {
+		// Two packages' binaries share a name: list the packages and
+		// compile them in groups of distinct names.
+		list, res, lerr := r.listPackages(ctx, ws, st, ws.packagePatterns(pkgs...))
+		if lerr != nil {
+			return domain.SimulateResult{}, lerr
 		}
-		all.WriteString(ev.Output)
-		switch {
-		case ev.Action == "build-output":
-			builder(buildOutput, ev.ImportPath).WriteString(ev.Output)
-		case ev.Test == "":
-			builder(pkgOutput, ev.Package).WriteString(ev.Output)
-			if ev.Action == "fail" {
-				failedPkgs = append(failedPkgs, ev.Package)
-				if ev.FailedBuild != "" {
-					failedBuild[ev.Package] = ev.FailedBuild
-				}
-			}
-		default:
-			k := testKey{ev.Package, ev.Test}
-			i, ok := index[k]
-			if !ok {
-				i = len(res.Tests)
-				index[k] = i
-				res.Tests = append(res.Tests, domain.TestResult{Name: ev.Test, Package: ev.Package})
-			}
-			t := &res.Tests[i]
-			t.Output += ev.Output
-			switch ev.Action {
-			case "pass", "skip":
-				t.Passed, t.ElapsedMS = true, int64(ev.Elapsed*1000)
-			case "fail":
-				t.Passed, t.ElapsedMS = false, int64(ev.Elapsed*1000)
-			}
+		if res.exitCode != 0 {
+			return failedStep(res), nil
+		}
+		built, err = r.compileTests(ctx, ws, st, binDir, 1, compileGroups(list))
+	}
+	if err != nil {
+		return domain.SimulateResult{}, err
+	}
+	if built.failed != nil {
+		return compileFailure(ws, *built.failed), nil
+	}
+	args := []string{"-test.v=test2json", "-test.paniconexit0", "-test.count=1", "-test.timeout=" + timeout.String()}
+	tc, err := r.setup(ctx) // done by the compile step: this returns at once
+	if err != nil {
+		return domain.SimulateResult{}, err
+	}
+	args = append(args, testBinaryFlags(tc.settings["GOFLAGS"])...)
+	if filter != "" {
+		args = append(args, "-test.run="+filter)
+	}
+	runs, err := r.runTests(ctx, ws, st, binDir, built.binaries, args)
+	if err != nil {
+		return domain.SimulateResult{}, err
+	}
+	out := verdict(ws, ws.modulePath(), runs, filter)
+	out.Output = built.notes + out.Output
+	for _, run := range runs {
+		if run.exitCode != 0 && out.ExitCode == 0 {
+			out.ExitCode = run.exitCode
 		}
 	}
-	res.Output = all.String()
-	module := ws.modulePath()
-	failedTests := map[string]bool{}
-	for _, t := range res.Tests {
-		if !t.Passed && !hasFailingSubtest(res.Tests, t) {
-			failedTests[t.Package] = true
-			res.Diagnostics = append(res.Diagnostics, testDiagnostic(ws, module, t))
-		}
-	}
-	for _, pkg := range failedPkgs {
-		if failedTests[pkg] {
-			continue
-		}
-		if b, ok := buildOutput[failedBuild[pkg]]; ok {
-			diags, loose := ws.compileDiagnostics(b.String())
-			if len(diags) == 0 {
-				diags = append(diags, looseDiagnostic(loose, domain.CategoryTypeError))
-			}
-			res.Diagnostics = append(res.Diagnostics, diags...)
-			continue
-		}
-		out := ""
-		if b, ok := pkgOutput[pkg]; ok {
-			out = b.String()
-		}
-		res.Diagnostics = append(res.Diagnostics, domain.Diagnostic{
-			Artifact: pkgDir(module, pkg), Location: domain.Location{File: pkgDir(module, pkg)},
-			Severity: domain.SeverityBlocking, Category: domain.CategoryTestFailure,
-			Message:  fmt.Sprintf("package %s failed:\n%s", pkg, truncate(out, 8<<10)),
-			Explains: explainTestOutput(out),
-		})
-	}
-	return res
+	return out, nil
 }
 
-func builder(m map[string]*strings.Builder, k string) *strings.Builder {
-	b, ok := m[k]
-	if !ok {
-		b = &strings.Builder{}
-		m[k] = b
+// failedStep reports a go command that failed before any test could run.
+func failedStep(res result) domain.SimulateResult {
+	msg := strings.TrimSpace(string(res.stderr))
+	if msg == "" {
+		msg = fmt.Sprintf("go exited with status %d", res.exitCode)
 	}
-	return b
+	return domain.SimulateResult{
+		ExitCode: res.exitCode, Output: string(res.stdout) + string(res.stderr), Tests: []domain.TestResult{},
+		Diagnostics: []domain.Diagnostic{looseDiagnostic([]string{msg}, domain.CategoryTestFailure)},
+	}
+}
+
+// compileFailure reports the compile (and go vet) errors of go test -c.
+func compileFailure(ws *workspace, res result) domain.SimulateResult {
+	out := domain.SimulateResult{ExitCode: res.exitCode, Tests: []domain.TestResult{}, Diagnostics: []domain.Diagnostic{}}
+	outputs, loose := buildOutputs(res.stdout)
+	var text strings.Builder
+	for _, pkg := range slices.Sorted(maps.Keys(outputs)) {
+		text.WriteString(outputs[pkg])
+		d, l := ws.compileDiagnostics(outputs[pkg])
+		out.Diagnostics, loose = append(out.Diagnostics, d...), append(loose, l...)
+	}
+	text.WriteString(string(res.stderr))
+	if len(out.Diagnostics) == 0 {
+		loose = append(loose, strings.TrimSpace(string(res.stderr)))
+		out.Diagnostics = append(out.Diagnostics, looseDiagnostic(loose, domain.CategoryTypeError))
+	}
+	out.Output = text.String()
+	return out
 }
 
 func hasFailingSubtest(tests []domain.TestResult, parent domain.TestResult) bool {

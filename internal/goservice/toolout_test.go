@@ -164,7 +164,7 @@ func TestParseTestEventsExplainsFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			ws := toolWorkspace(t, map[string]string{"can/can.go": canGo, "can/can_test.go": "package can\n", "can/bad.go": typeErrGo})
-			res := parseTestEvents(ws, captured(t, tt.file))
+			res := judgeCaptured(ws, captured(t, tt.file))
 			got := map[string]domain.Explanation{}
 			loc := map[string]domain.Location{}
 			for _, d := range res.Diagnostics {
