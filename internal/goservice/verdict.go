@@ -20,9 +20,11 @@ import (
 //     started and never ended (a crash or a timeout);
 //   - a package passed only when its binary exited 0, printed its final
 //     PASS, and none of its tests failed;
-//   - a package with test files in which no test ran failed ("no test ran"),
-//     unless a -run filter was given; then the filter must have matched a
-//     test in some package;
+//   - a package whose test files declare tests (or whose declarations are
+//     unknown) in which no test ran failed ("no test ran"), unless a -run
+//     filter was given; then the filter must have matched a test in some
+//     package. A package whose test files hold only benchmarks runs none,
+//     as under go test, and that alone fails nothing;
 //   - a result for a test its package does not declare (no func TestX,
 //     ExampleX or FuzzX in its test files) is forged framing: it fails;
 //   - the run passed only when every package passed and at least one test
@@ -70,7 +72,7 @@ func verdict(ws *workspace, module string, runs []testRun, filter string) domain
 			reason = fmt.Sprintf("package %s failed (exit status %d):\n%s", run.pkg.ImportPath, run.exitCode, truncate(run.output, 8<<10))
 		case !ended:
 			reason = fmt.Sprintf("package %s did not report its result (no final PASS):\n%s", run.pkg.ImportPath, truncate(run.output, 8<<10))
-		case len(tests) == 0 && filter == "":
+		case len(tests) == 0 && filter == "" && (run.declared == nil || len(run.declared) > 0):
 			reason = fmt.Sprintf("no test ran in %s, which has tests:\n%s", run.pkg.ImportPath, truncate(run.output, 8<<10))
 		}
 		if reason != "" {

@@ -85,6 +85,8 @@ func TestVerdictFromEvents(t *testing.T) {
 		{"subtests of a declared test are its own",
 			[]testEvent{ev("run", "TestAdd", ""), ev("run", "TestAdd/zero", ""), ev("pass", "TestAdd/zero", ""), ev("pass", "TestAdd", ""), ev("pass", "", "")},
 			0, "", true, "", false, map[string]bool{"TestAdd": true}},
+		{"a package of benchmarks alone fails nothing itself, and proves nothing",
+			[]testEvent{ev("output", "", "testing: warning: no tests to run\n"), ev("pass", "", "")}, 0, "", false, "no test ran and passed", false, map[string]bool{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,4 +178,21 @@ func TestDeclaredTests(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(ws.dir, "a", "link_test.go")))
 	require.NoError(t, os.WriteFile(filepath.Join(ws.dir, "a", "bad_test.go"), []byte("package a\nfunc ("), 0o644))
 	assert.Nil(t, declaredTests(ws, "a"), "an unparsable file disables the check rather than guess")
+}
+
+// TestVerdictBenchmarkOnlyPackageBesideTestedOne: go test runs no test in
+// a package whose test files hold only benchmarks and calls it ok; so does
+// the verdict, when another package's tests ran and passed.
+func TestVerdictBenchmarkOnlyPackageBesideTestedOne(t *testing.T) {
+	t.Parallel()
+	ws := toolWorkspace(t, map[string]string{"can/can.go": canGo})
+	runs := []testRun{
+		{pkg: testPackage{ImportPath: "example.com/canmod/can"}, exitCode: 0, declared: map[string]bool{"TestAdd": true},
+			events: []testEvent{ev("run", "TestAdd", ""), ev("pass", "TestAdd", ""), ev("pass", "", "")}},
+		{pkg: testPackage{ImportPath: "example.com/canmod/bench"}, exitCode: 0, declared: map[string]bool{},
+			events: []testEvent{ev("output", "", "testing: warning: no tests to run\n"), ev("pass", "", "")}},
+	}
+	res := verdict(ws, ws.modulePath(), runs, "")
+	assert.True(t, res.Passed)
+	assert.Empty(t, res.Diagnostics)
 }
