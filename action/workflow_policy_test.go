@@ -177,8 +177,8 @@ func TestWorkflowsUseCurrentActionMajors(t *testing.T) {
 var secretRef = regexp.MustCompile(`secrets\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // llmKeySecrets are the secret names the LLM key may come from: one per
-// hosted provider, the names the providers' own tools use.
-var llmKeySecrets = map[string]bool{"ANTHROPIC_API_KEY": true, "OPENAI_API_KEY": true}
+// hosted provider, the names the missing-key error gives.
+var llmKeySecrets = map[string]bool{cli.LLMKeySecret("anthropic"): true, cli.LLMKeySecret("openai"): true}
 
 // TestWorkflowsUseDocumentedSecrets fails on a secret a given workflow
 // reads that README.md and docs/deployment.md do not name (as `NAME` or
