@@ -232,3 +232,36 @@ func TestWorkflowsUseDocumentedSecrets(t *testing.T) {
 		assert.Len(t, stateKeys, 1, "%s: every CogWorks job passes the same state key, or none does: %v", w.name, stateKeys)
 	}
 }
+
+// TestActionInputsReachCogWorksAndAreDocumented: every input of
+// action.yml is in docs/deployment.md's inputs table, and state-key
+// reaches the step as COGWORKS_STATE_KEY (doctor's identity check asks for
+// it, and the Action had no way to give it).
+func TestActionInputsReachCogWorksAndAreDocumented(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "action.yml"))
+	require.NoError(t, err)
+	var a struct {
+		Inputs map[string]any `yaml:"inputs"`
+		Runs   struct {
+			Steps []struct {
+				ID  string            `yaml:"id"`
+				Env map[string]string `yaml:"env"`
+			} `yaml:"steps"`
+		} `yaml:"runs"`
+	}
+	require.NoError(t, yaml.Unmarshal(data, &a))
+	docs, err := os.ReadFile(filepath.Join("..", "docs", "deployment.md"))
+	require.NoError(t, err)
+	for name := range a.Inputs {
+		assert.True(t, strings.Contains(string(docs), "`"+name+"`"), "docs/deployment.md does not document the input %s", name)
+	}
+	require.Contains(t, a.Inputs, "state-key")
+	var env map[string]string
+	for _, s := range a.Runs.Steps {
+		if s.ID == "process" {
+			env = s.Env
+		}
+	}
+	assert.Equal(t, "${{ inputs.state-key }}", env["COGWORKS_STATE_KEY"])
+	assert.Equal(t, "${{ inputs.llm-api-key }}", env["COGWORKS_LLM_API_KEY"])
+}
