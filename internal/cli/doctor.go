@@ -454,6 +454,11 @@ func checkLLM(ctx context.Context, f *Factory, cfg config.Config) Check {
 			c.Fix = "correct [llm] model, or give its prices and limits in " + config.Path
 			return c
 		}
+		if llmKeyMissing(lc) {
+			c.Status, c.Detail = checkFail, missingLLMKey(lc.Provider).Error()
+			c.Fix = "set COGWORKS_LLM_API_KEY (in Actions: the secret " + LLMKeySecret(lc.Provider) + "), or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
+			return c
+		}
 		p, err := llm.FromConfig(lc)
 		if err != nil {
 			c.Status, c.Detail = checkFail, err.Error()

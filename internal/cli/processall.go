@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
@@ -36,8 +37,14 @@ type ProcessAllOptions struct {
 	// RateReserve is the number of REST requests of the rate-limit window
 	// left unused: no work item starts below it (0 disables).
 	RateReserve int
+	// CommandWindow is how far back stopped and failed pipelines are
+	// searched for /cogworks commands (processall_commands.go); 0 turns
+	// the search off.
+	CommandWindow time.Duration
 
 	shardK, shardN int
+	// commandsSince is the start of the command window (zero: off).
+	commandsSince time.Time
 }
 
 // Validate checks the flags.
@@ -62,6 +69,9 @@ func (o *ProcessAllOptions) Validate() error {
 	}
 	if o.RateReserve < 0 {
 		return fmt.Errorf("--rate-reserve must be ≥ 0, got %d", o.RateReserve)
+	}
+	if o.CommandWindow < 0 {
+		return fmt.Errorf("--command-window must be ≥ 0, got %s", o.CommandWindow)
 	}
 	k, n, err := ParseShard(o.Shard)
 	if err != nil {
@@ -116,7 +126,11 @@ format for the node-exporter textfile collector; --pushgateway pushes them.
 Once GitHub's REST rate limit (1,000 requests an hour per repository for an
 Actions token) has fewer than --rate-reserve requests left, no further work
 item starts: each is reported with outcome "deferred" and the time the
-window resets, and the next run takes it. Steps already running finish.`,
+window resets, and the next run takes it. Steps already running finish.
+
+A /cogworks command whose own run never happened is answered too: stopped
+pipelines (no cogworks:run) and failed ones updated within --command-window
+are stepped, and the step handles any command still pending on them.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Workspace == "" && opts.Org == "" {
@@ -146,7 +160,14 @@ window resets, and the next run takes it. Steps already running finish.`,
 	fl.StringVar(&opts.MetricsFile, "metrics-file", "", "write Prometheus metrics (text format, atomic rename) to this file")
 	fl.StringVar(&opts.Pushgateway, "pushgateway", "", "push Prometheus metrics to this Pushgateway URL")
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "start no work item once the GitHub REST rate limit has fewer requests left than this (0: no reserve)")
+	fl.DurationVar(&opts.CommandWindow, "command-window", defaultCommandWindow, "also step stopped and failed pipelines updated this recently, for /cogworks commands (0: off)")
 	return cmd
+}
+
+// workItemKey names a work item.
+type workItemKey struct {
+	repo   github.Repo
+	number int
 }
 
 // workItem is one issue to step.
@@ -156,6 +177,9 @@ type workItem struct {
 	// issue is the issue as search showed it: the first step takes its
 	// labels instead of reading the issue again.
 	issue *github.Issue
+	// command: stepped for a /cogworks command it may hold, so the step
+	// reads its comments even without cogworks:run (a stopped pipeline).
+	command bool
 }
 
 // workItemQuery searches the open work items in scope ("repo:o/r" or
@@ -194,6 +218,20 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 	case err != nil:
 		return fmt.Errorf("search work items in %s: %w", scope, err)
 	}
+	if opts.CommandWindow > 0 {
+		now := time.Now
+		if f.Clock != nil {
+			now = f.Clock
+		}
+		opts.commandsSince = now().Add(-opts.CommandWindow)
+		more, err := gh.SearchIssues(ctx, commandQuery(scope, opts.commandsSince))
+		if err != nil {
+			// The label search's work items still get their step; the
+			// next run searches for commands again.
+			f.Logger().Warn("search for /cogworks commands on stopped pipelines failed: stepping the others", "scope", scope, "found", len(more), "err", err)
+		}
+		issues = append(issues, more...)
+	}
 	items, err := selectWork(issues, opts)
 	if err != nil {
 		return err
@@ -227,7 +265,7 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 					return nil, err
 				}
 				d.RunID = newRunID()
-				return engine.Run(gctx, d, engine.Ref{Repo: it.repo, Issue: it.number, CheckMerges: true, Known: it.issue}, opts.MaxSteps)
+				return engine.Run(gctx, d, engine.Ref{Repo: it.repo, Issue: it.number, CheckMerges: true, Known: it.issue, CommentEvent: it.command}, opts.MaxSteps)
 			}()
 			f.Metrics.ObserveSteps(rs)
 			mu.Lock()
@@ -249,7 +287,7 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 
 // selectWork keeps each issue of this shard once, grouped by repository.
 func selectWork(issues []github.Issue, opts *ProcessAllOptions) ([]workItem, error) {
-	seen := map[workItem]bool{}
+	seen := map[workItemKey]bool{}
 	var out []workItem
 	for _, is := range issues {
 		if is.IsPullRequest || !inShard(is.Number, opts.shardK, opts.shardN) {
@@ -263,19 +301,22 @@ func selectWork(issues []github.Issue, opts *ProcessAllOptions) ([]workItem, err
 		if err != nil {
 			return nil, fmt.Errorf("search result #%d: repository %q: %w", is.Number, full, err)
 		}
-		key := workItem{repo: repo, number: is.Number}
+		key := workItemKey{repo: repo, number: is.Number}
 		if seen[key] {
 			continue
 		}
 		// A failed work item is stepped only when a maintainer asked for a
-		// retry: search cannot say "failed and not retry" next to the
-		// other qualifiers, but the hits carry their labels.
-		if is.HasLabel(pipeline.StageLabel(pipeline.StageFailed)) && !is.HasLabel(pipeline.LabelRetry) {
+		// retry (search cannot say "failed and not retry" next to the
+		// other qualifiers, but the hits carry their labels), or when a
+		// /cogworks retry comment may wait on it; so is a stopped one.
+		failed := is.HasLabel(pipeline.StageLabel(pipeline.StageFailed)) && !is.HasLabel(pipeline.LabelRetry)
+		stopped := !is.HasLabel(pipeline.LabelRun)
+		if (failed || stopped) && !mayHoldCommand(is, opts.commandsSince) {
 			continue
 		}
 		seen[key] = true
 		found := is
-		out = append(out, workItem{repo: repo, number: is.Number, issue: &found})
+		out = append(out, workItem{repo: repo, number: is.Number, issue: &found, command: failed || stopped})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].repo != out[j].repo {

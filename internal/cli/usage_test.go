@@ -189,6 +189,9 @@ func TestDryRunNeedsNoLLMKeyAndSaysWouldAdvance(t *testing.T) {
 	err := execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", ws)
 	require.Error(t, err, "a real step needs the key")
 	assert.Contains(t, err.Error(), "COGWORKS_LLM_API_KEY")
+	// In Actions the key comes from the secret the shipped workflows read.
+	assert.Contains(t, err.Error(), "add the repository secret ANTHROPIC_API_KEY")
+	assert.Contains(t, err.Error(), "llm-api-key: ${{ secrets.ANTHROPIC_API_KEY }}")
 
 	out.Reset()
 	require.NoError(t, execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", ws, "--dry-run"))

@@ -134,6 +134,9 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, repo githu
 		if err := f.Budget(cfg).ModelError(); err != nil {
 			return nil, nil, &UsageError{Err: err}
 		}
+		if llmKeyMissing(lc) {
+			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", missingLLMKey(lc.Provider))}
+		}
 		p, err := llm.FromConfig(lc)
 		if err != nil {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}

@@ -2,8 +2,10 @@ package githubsim
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -18,6 +20,52 @@ type searchQuery struct {
 	noLabel   bool
 	author    string
 	text      []string
+	// in are the fields text must match in (title, body, comments);
+	// empty means all three, as on GitHub.
+	in []string
+	// updated are the updated:<op><date> conditions.
+	updated []dateCond
+}
+
+// dateCond is a date qualifier such as updated:>=2026-11-27T18:00:00Z.
+type dateCond struct {
+	op string // >=, >, <=, <
+	at time.Time
+}
+
+func (d dateCond) holds(t time.Time) bool {
+	switch d.op {
+	case ">=":
+		return !t.Before(d.at)
+	case ">":
+		return t.After(d.at)
+	case "<=":
+		return !t.After(d.at)
+	default:
+		return t.Before(d.at)
+	}
+}
+
+// parseDateCond parses GitHub's date qualifier value: an operator and an
+// ISO 8601 date, with or without a time.
+func parseDateCond(v string) (dateCond, bool) {
+	var d dateCond
+	for _, op := range []string{">=", "<=", ">", "<"} {
+		if rest, ok := strings.CutPrefix(v, op); ok {
+			d.op, v = op, rest
+			break
+		}
+	}
+	if d.op == "" {
+		return d, false
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, v); err == nil {
+			d.at = t
+			return d, true
+		}
+	}
+	return d, false
 }
 
 // tokenize splits q on whitespace, keeping double-quoted runs together and
@@ -77,8 +125,17 @@ func parseSearch(q string) searchQuery {
 			sq.noLabel = strings.EqualFold(val, "label")
 		case "author":
 			sq.author = val
-		case "in", "sort":
-			// ranking hints; no effect on the match set
+		case "in":
+			sq.in = append(sq.in, strings.Split(strings.ToLower(val), ",")...)
+		case "updated":
+			d, ok := parseDateCond(val)
+			if !ok {
+				sq.text = append(sq.text, strings.ToLower(tok))
+				continue
+			}
+			sq.updated = append(sq.updated, d)
+		case "sort":
+			// a ranking hint; no effect on the match set
 		default:
 			sq.text = append(sq.text, strings.ToLower(tok))
 		}
@@ -119,9 +176,32 @@ func (sq searchQuery) matches(rp *repo, is *issue) bool {
 			return false
 		}
 	}
-	hay := strings.ToLower(is.title + "\n" + is.body)
+	for _, d := range sq.updated {
+		if !d.holds(is.updated) {
+			return false
+		}
+	}
+	if len(sq.text) == 0 {
+		return true
+	}
+	in := func(field string) bool { return len(sq.in) == 0 || slices.Contains(sq.in, field) }
+	var hay strings.Builder
+	if in("title") {
+		hay.WriteString(is.title + "\n")
+	}
+	if in("body") {
+		hay.WriteString(is.body + "\n")
+	}
+	if in("comments") {
+		for _, id := range is.comments {
+			if cm, ok := rp.comments[id]; ok {
+				hay.WriteString(cm.body + "\n")
+			}
+		}
+	}
+	text := strings.ToLower(hay.String())
 	for _, t := range sq.text {
-		if !strings.Contains(hay, t) {
+		if !strings.Contains(text, t) {
 			return false
 		}
 	}

@@ -3,6 +3,7 @@ package githubsim
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v62/github"
 	"github.com/stretchr/testify/assert"
@@ -76,4 +77,41 @@ func TestSearchIssuesFilters(t *testing.T) {
 
 	_, _, err = f.client.Search.Issues(c, "", nil)
 	assert.Equal(t, http.StatusUnprocessableEntity, statusOf(t, err))
+}
+
+// Text matches the title, body and comments unless in: narrows it, as on
+// GitHub, and updated:<op><date> compares the issue's last update (a new
+// comment is one).
+func TestSearchIssuesCommentsAndUpdated(t *testing.T) {
+	f := setup(t)
+	c := ctx(t)
+	f.createIssue(t, "old", "cogworks:stage:intake") // 1, updated 03:04:05
+	f.createIssue(t, "new")                          // 2
+	f.clock.t = f.clock.t.Add(time.Hour)             // 04:04:05
+	_, _, err := f.client.Issues.CreateComment(c, owner, name, 2, &github.IssueComment{Body: github.String("/cogworks retry")})
+	require.NoError(t, err)
+
+	tests := []struct {
+		q    string
+		want []int
+	}{
+		{"repo:acme/widgets cogworks", []int{2}}, // #1's label is no text; #2's comment is
+		{"repo:acme/widgets retry in:comments", []int{2}},
+		{"repo:acme/widgets retry in:title,body", []int{}},
+		{"repo:acme/widgets old in:comments", []int{}},
+		{"repo:acme/widgets updated:>=2026-01-02T04:00:00Z", []int{2}},
+		{"repo:acme/widgets updated:<2026-01-02T04:00:00Z", []int{1}},
+		{"repo:acme/widgets updated:>2026-01-01", []int{2, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			res, _, err := f.client.Search.Issues(ctx(t), tt.q, &github.SearchOptions{})
+			require.NoError(t, err)
+			got := []int{}
+			for _, is := range res.Issues {
+				got = append(got, is.GetNumber())
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
 }
