@@ -30,9 +30,12 @@ const maxResponseBytes = 32 << 20
 // a cache_control mark, and so does the conversation's last turn on a
 // retry, so repeats read the prompt cache at a tenth of the input price.
 type Anthropic struct {
-	BaseURL    string // without /v1; DefaultAnthropicBaseURL when empty
-	APIKey     string
-	Model      string // default model
+	BaseURL string // without /v1; DefaultAnthropicBaseURL when empty
+	APIKey  string
+	Model   string // default model
+	// Models is consulted for retirement and structured-output style;
+	// nil means the built-in table.
+	Models     *ModelTable
 	HTTPClient *http.Client
 	now        func() time.Time
 }
@@ -100,6 +103,9 @@ func anthropicParams(req Request, model string) (anthropic.MessageNewParams, err
 // Complete implements Provider.
 func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
 	model := firstNonEmpty(req.Model, a.Model)
+	if _, err := modelFacts(a.Models, model, a.now); err != nil {
+		return Response{}, err
+	}
 	body, err := anthropicParams(req, model)
 	if err != nil {
 		return Response{}, err

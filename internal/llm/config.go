@@ -37,6 +37,10 @@ type Config struct {
 	BaseURL string
 	APIKey  string
 	Model   string
+	// Models is the model table the providers consult for a model's API
+	// (chat or responses), structured-output style and retirement; nil
+	// means the built-in table.
+	Models *ModelTable
 	// HTTPClient carries timeouts and transport middleware; nil means a
 	// client with a 5-minute timeout.
 	HTTPClient *http.Client
@@ -67,9 +71,9 @@ func FromConfig(cfg Config) (Provider, error) {
 	}
 	switch name {
 	case ProviderAnthropic, "":
-		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
+		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, HTTPClient: client}, nil
 	case ProviderOpenAI:
-		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
+		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, HTTPClient: client}, nil
 	case ProviderOllama, ProviderVLLM:
 		base := cfg.BaseURL
 		if base == "" {

@@ -28,7 +28,10 @@ type OpenAI struct {
 	Model   string // default model
 	// Flavor is ProviderOpenAI (also when empty), ProviderOllama or
 	// ProviderVLLM.
-	Flavor     string
+	Flavor string
+	// Models is consulted for retirement and for the API a model needs
+	// (chat completions or responses); nil means the built-in table.
+	Models     *ModelTable
 	HTTPClient *http.Client
 	now        func() time.Time
 }
@@ -82,6 +85,11 @@ func openaiParams(req Request, model, flavor string) openai.ChatCompletionNewPar
 func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	model := firstNonEmpty(req.Model, o.Model)
 	name := o.name()
+	if o.Flavor == "" || o.Flavor == ProviderOpenAI {
+		if _, err := modelFacts(o.Models, model, o.now); err != nil {
+			return Response{}, err
+		}
+	}
 	body := openaiParams(req, model, o.Flavor)
 	headers := http.Header{}
 	if o.APIKey != "" {

@@ -225,8 +225,8 @@ func TestPingParametersPerFlavor(t *testing.T) {
 		flavor, model, want, absent string
 	}{
 		{ProviderOpenAI, "gpt-5.4", "max_completion_tokens", "max_tokens"},
-		{ProviderOpenAI, "o4-mini", "max_completion_tokens", "max_tokens"},
-		{ProviderOpenAI, "gpt-4.1", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "o3-mini", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "gpt-4.1-mini", "max_completion_tokens", "max_tokens"},
 		{ProviderOllama, "qwen3-coder:30b", "max_tokens", "max_completion_tokens"},
 		{ProviderVLLM, "Qwen/Qwen3-Coder-30B-A3B-Instruct", "max_tokens", "max_completion_tokens"},
 	}
