@@ -37,6 +37,9 @@ type Config struct {
 	BaseURL string
 	APIKey  string
 	Model   string
+	// ReasoningEffort is passed to OpenAI's reasoning models when set
+	// (none … max); empty leaves the model's default.
+	ReasoningEffort string
 	// Models is the model table the providers consult for a model's API
 	// (chat or responses), structured-output style and retirement; nil
 	// means the built-in table.
@@ -73,7 +76,7 @@ func FromConfig(cfg Config) (Provider, error) {
 	case ProviderAnthropic, "":
 		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, HTTPClient: client}, nil
 	case ProviderOpenAI:
-		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, HTTPClient: client}, nil
+		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, ReasoningEffort: cfg.ReasoningEffort, HTTPClient: client}, nil
 	case ProviderOllama, ProviderVLLM:
 		base := cfg.BaseURL
 		if base == "" {

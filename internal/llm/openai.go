@@ -17,7 +17,8 @@ import (
 const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 
 // OpenAI speaks the OpenAI Chat Completions API with the official SDK's
-// request and response types. Ollama, vLLM and llama.cpp's server serve
+// request and response types, and the Responses API for the models the
+// table marks "mode": "responses" (which /chat/completions refuses). Ollama, vLLM and llama.cpp's server serve
 // the same API: Flavor says which server it is, because they accept
 // different parameters. Structured output uses response_format
 // json_schema in strict mode; answers are still read leniently (prose,
@@ -29,6 +30,10 @@ type OpenAI struct {
 	// Flavor is ProviderOpenAI (also when empty), ProviderOllama or
 	// ProviderVLLM.
 	Flavor string
+	// ReasoningEffort, when set, is sent to OpenAI's reasoning models
+	// (reasoning_effort, or reasoning.effort on the Responses API):
+	// none, minimal, low, medium, high, xhigh or max.
+	ReasoningEffort string
 	// Models is consulted for retirement and for the API a model needs
 	// (chat completions or responses); nil means the built-in table.
 	Models     *ModelTable
@@ -85,15 +90,24 @@ func openaiParams(req Request, model, flavor string) openai.ChatCompletionNewPar
 func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	model := firstNonEmpty(req.Model, o.Model)
 	name := o.name()
-	if o.Flavor == "" || o.Flavor == ProviderOpenAI {
-		if _, err := modelFacts(o.Models, model, o.now); err != nil {
+	official := o.Flavor == "" || o.Flavor == ProviderOpenAI
+	var info ModelInfo
+	if official {
+		var err error
+		if info, err = modelFacts(o.Models, model, o.now); err != nil {
 			return Response{}, err
 		}
 	}
-	body := openaiParams(req, model, o.Flavor)
 	headers := http.Header{}
 	if o.APIKey != "" {
 		headers.Set("Authorization", "Bearer "+o.APIKey)
+	}
+	if official && info.Mode == ModeResponses {
+		return o.completeResponses(ctx, req, model, headers)
+	}
+	body := openaiParams(req, model, o.Flavor)
+	if official && o.ReasoningEffort != "" && IsReasoningModel(model) {
+		body.ReasoningEffort = shared.ReasoningEffort(o.ReasoningEffort)
 	}
 	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
 	raw, err := postJSON(ctx, name, o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/chat/completions", headers, body)
