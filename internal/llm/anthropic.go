@@ -209,7 +209,11 @@ func postJSON(ctx context.Context, provider string, client *http.Client, now fun
 		if now == nil {
 			now = time.Now
 		}
-		return nil, classifyStatus(provider, resp, raw, now())
+		pe := classifyStatus(provider, resp, raw, now())
+		if overflow := contextOverflow(pe, errorCode(raw)); overflow != nil {
+			return nil, overflow
+		}
+		return nil, pe
 	}
 	return raw, nil
 }
