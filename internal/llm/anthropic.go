@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -35,9 +34,12 @@ type Anthropic struct {
 	Model   string // default model
 	// Models is consulted for retirement and structured-output style;
 	// nil means the built-in table.
-	Models     *ModelTable
-	HTTPClient *http.Client
-	now        func() time.Time
+	Models *ModelTable
+	// IdleTimeout bounds the silence of the streamed answer;
+	// DefaultStreamIdleTimeout when 0. HTTPClient's Timeout is not used.
+	IdleTimeout time.Duration
+	HTTPClient  *http.Client
+	now         func() time.Time
 }
 
 // anthropicParams renders req as the SDK's MessageNewParams.
@@ -114,13 +116,14 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	headers.Set("x-api-key", a.APIKey)
 	headers.Set("anthropic-version", anthropicVersion)
 	base := firstNonEmpty(a.BaseURL, DefaultAnthropicBaseURL)
-	raw, err := postJSON(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body)
+	s, err := postStream(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body, a.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}
-	var msg anthropic.Message
-	if err := json.Unmarshal(raw, &msg); err != nil {
-		return Response{}, &MalformedError{Provider: "anthropic", Reason: fmt.Sprintf("response body is not a Messages API answer: %v", err), Raw: string(raw)}
+	defer s.close()
+	msg, err := anthropicMessage(s)
+	if err != nil {
+		return Response{}, err
 	}
 	u := msg.Usage
 	out := Response{
@@ -175,45 +178,4 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 		Reason:   fmt.Sprintf("no tool_use block named %q in the answer (stop_reason %q)", req.SchemaName, msg.StopReason),
 		Raw:      text.String(),
 	}
-}
-
-// postJSON POSTs body as JSON and returns the 2xx response body; non-2xx
-// answers and transport failures become *ProviderError. It stays a plain
-// net/http call rather than the SDK clients because the gateway owns the
-// retry policy and needs the raw status, error code and Retry-After.
-func postJSON(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, body any) ([]byte, error) {
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return nil, fmt.Errorf("%s provider: encode request: %w", provider, err)
-	}
-	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
-	if err != nil {
-		return nil, fmt.Errorf("%s provider: build request for %s: %w", provider, url, err)
-	}
-	httpReq.Header = headers.Clone()
-	httpReq.Header.Set("Content-Type", "application/json")
-	httpReq.Header.Set("Accept", "application/json")
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(httpReq)
-	if err != nil {
-		return nil, transportError(ctx, provider, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return nil, transportError(ctx, provider, fmt.Errorf("read response: %w", err))
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if now == nil {
-			now = time.Now
-		}
-		pe := classifyStatus(provider, resp, raw, now())
-		if overflow := contextOverflow(pe, errorCode(raw)); overflow != nil {
-			return nil, overflow
-		}
-		return nil, pe
-	}
-	return raw, nil
 }

@@ -36,9 +36,13 @@ type OpenAI struct {
 	ReasoningEffort string
 	// Models is consulted for retirement and for the API a model needs
 	// (chat completions or responses); nil means the built-in table.
-	Models     *ModelTable
-	HTTPClient *http.Client
-	now        func() time.Time
+	Models *ModelTable
+	// IdleTimeout bounds the silence of a streamed answer (OpenAI's own
+	// API); DefaultStreamIdleTimeout when 0. Local servers are not
+	// streamed and keep HTTPClient's Timeout.
+	IdleTimeout time.Duration
+	HTTPClient  *http.Client
+	now         func() time.Time
 }
 
 func (o *OpenAI) name() string { return firstNonEmpty(o.Flavor, ProviderOpenAI) }
@@ -110,13 +114,29 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		body.ReasoningEffort = shared.ReasoningEffort(o.ReasoningEffort)
 	}
 	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
-	raw, err := postJSON(ctx, name, o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/chat/completions", headers, body)
-	if err != nil {
-		return Response{}, err
-	}
+	url := strings.TrimRight(base, "/") + "/chat/completions"
 	var cc openai.ChatCompletion
-	if err := json.Unmarshal(raw, &cc); err != nil {
-		return Response{}, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(raw)}
+	if official {
+		// Streamed, so a long answer is bounded by silence, not length;
+		// usage arrives in the last chunk.
+		body.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
+		s, err := postStream(ctx, name, o.HTTPClient, o.now, url, headers, body, o.IdleTimeout)
+		if err != nil {
+			return Response{}, err
+		}
+		defer s.close()
+		if cc, err = openaiChatCompletion(name, s); err != nil {
+			return Response{}, err
+		}
+	} else {
+		// Local servers answer in one piece within HTTPClient's time-out.
+		raw, err := postJSON(ctx, name, o.HTTPClient, o.now, url, headers, body)
+		if err != nil {
+			return Response{}, err
+		}
+		if err := json.Unmarshal(raw, &cc); err != nil {
+			return Response{}, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(raw)}
+		}
 	}
 	out := Response{
 		Model: cc.Model,

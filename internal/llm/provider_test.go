@@ -182,17 +182,34 @@ func TestProviderErrorClassification(t *testing.T) {
 	}
 }
 
+// TestProviderTimeoutIsTransient: a request that times out after it was
+// written is transient (a later invocation may succeed) and marked Sent,
+// because the provider may have billed it. Streamed answers time out on
+// silence (IdleTimeout), local servers on HTTPClient's Timeout.
 func TestProviderTimeoutIsTransient(t *testing.T) {
 	t.Parallel()
-	ws := newWireServer(t, reply{status: 200, delay: 300 * time.Millisecond, body: `{}`})
-	client := ws.Client()
-	client.Timeout = 30 * time.Millisecond
-	p := &OpenAI{BaseURL: ws.URL, HTTPClient: client}
-	_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
-	var pe *ProviderError
-	require.ErrorAs(t, err, &pe)
-	assert.True(t, pe.Retryable)
-	assert.Equal(t, "timeout", pe.Message)
+	tests := []struct {
+		name, flavor, message string
+		idle, timeout         time.Duration
+	}{
+		{"streamed", ProviderOpenAI, "stream idle timeout", 30 * time.Millisecond, 0},
+		{"local server", ProviderOllama, "timeout", 0, 30 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := newWireServer(t, reply{status: 200, delay: 300 * time.Millisecond, body: `{}`})
+			client := ws.Client()
+			client.Timeout = tt.timeout
+			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: "gpt-5.4", HTTPClient: client, IdleTimeout: tt.idle}
+			_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
+			var pe *ProviderError
+			require.ErrorAs(t, err, &pe)
+			assert.True(t, pe.Retryable)
+			assert.True(t, pe.Sent, "the request was written before the time-out")
+			assert.Contains(t, pe.Message, tt.message)
+		})
+	}
 }
 
 func TestProviderCallerCancellationIsNotTransient(t *testing.T) {

@@ -68,13 +68,14 @@ func (o *OpenAI) completeResponses(ctx context.Context, req Request, model strin
 		return Response{}, err
 	}
 	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
-	raw, err := postJSON(ctx, name, o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/responses", headers, body)
+	s, err := postStream(ctx, name, o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/responses", headers, body, o.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}
-	var r responses.Response
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return Response{}, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a Responses API answer: %v", err), Raw: string(raw)}
+	defer s.close()
+	r, err := openaiResponse(name, s)
+	if err != nil {
+		return Response{}, err
 	}
 	return readResponse(name, req, r)
 }
