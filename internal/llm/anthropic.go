@@ -25,7 +25,9 @@ const maxResponseBytes = 32 << 20
 // Anthropic speaks the Anthropic Messages API with the official SDK's
 // request and response types. Structured output is obtained by forcing a
 // single tool whose input_schema is the requested schema and reading the
-// tool_use block's input. The stable prefix (tool, system prompt) carries
+// tool_use block's input — or, for models the table marks as refusing a
+// forced tool_choice, native structured output (output_config.format)
+// read from the text block. Answers are streamed. The stable prefix (tool, system prompt) carries
 // a cache_control mark, and so does the conversation's last turn on a
 // retry, so repeats read the prompt cache at a tenth of the input price.
 type Anthropic struct {
@@ -42,8 +44,12 @@ type Anthropic struct {
 	now         func() time.Time
 }
 
-// anthropicParams renders req as the SDK's MessageNewParams.
-func anthropicParams(req Request, model string) (anthropic.MessageNewParams, error) {
+// anthropicParams renders req as the SDK's MessageNewParams. Structured
+// output forces a single tool whose input_schema is the schema, except
+// for models the table marks as refusing a forced tool_choice (native
+// is true): those get Anthropic's native structured output,
+// output_config.format json_schema, and answer in a text block.
+func anthropicParams(req Request, model string, native bool) (anthropic.MessageNewParams, error) {
 	p := anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: int64(req.MaxTokens)}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
@@ -79,6 +85,10 @@ func anthropicParams(req Request, model string) (anthropic.MessageNewParams, err
 		if err := json.Unmarshal(req.Schema, &schema); err != nil {
 			return p, fmt.Errorf("anthropic provider: schema %s: %w", req.SchemaName, err)
 		}
+		if native {
+			p.OutputConfig = anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: schema}}
+			return p, nil
+		}
 		in := anthropic.ToolInputSchemaParam{Properties: schema["properties"], ExtraFields: map[string]any{}}
 		if r, ok := schema["required"].([]any); ok {
 			for _, name := range r {
@@ -105,10 +115,11 @@ func anthropicParams(req Request, model string) (anthropic.MessageNewParams, err
 // Complete implements Provider.
 func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
 	model := firstNonEmpty(req.Model, a.Model)
-	if _, err := modelFacts(a.Models, model, a.now); err != nil {
+	info, err := modelFacts(a.Models, model, a.now)
+	if err != nil {
 		return Response{}, err
 	}
-	body, err := anthropicParams(req, model)
+	body, err := anthropicParams(req, model, info.RefusesForcedToolChoice)
 	if err != nil {
 		return Response{}, err
 	}
@@ -167,15 +178,19 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 		// truncation on its own terms.
 		return out, nil
 	}
-	// A proxy or model that ignored tool_choice may still have written the
-	// object as text.
+	// Native structured output answers in text; a proxy or model that
+	// ignored tool_choice may still have written the object as text.
 	if doc, ok := ExtractJSON(text.String()); ok {
 		out.Content = doc
 		return out, nil
 	}
+	reason := fmt.Sprintf("no tool_use block named %q in the answer (stop_reason %q)", req.SchemaName, msg.StopReason)
+	if info.RefusesForcedToolChoice {
+		reason = fmt.Sprintf("the text answer holds no JSON object (stop_reason %q)", msg.StopReason)
+	}
 	return out, &MalformedError{
 		Provider: "anthropic",
-		Reason:   fmt.Sprintf("no tool_use block named %q in the answer (stop_reason %q)", req.SchemaName, msg.StopReason),
+		Reason:   reason,
 		Raw:      text.String(),
 	}
 }

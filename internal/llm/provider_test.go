@@ -262,3 +262,35 @@ func TestPingParametersPerFlavor(t *testing.T) {
 		})
 	}
 }
+
+// TestServerRetryAdviceIsHonoured: 409 is retried and x-should-retry
+// overrides the status code, as both official SDKs do.
+func TestServerRetryAdviceIsHonoured(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		status    int
+		header    string
+		retryable bool
+	}{
+		{"409 conflict", 409, "", true},
+		{"400 with x-should-retry true", 400, "true", true},
+		{"503 with x-should-retry false", 503, "false", false},
+		{"500 without advice", 500, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			headers := map[string]string{}
+			if tt.header != "" {
+				headers["x-should-retry"] = tt.header
+			}
+			ws := newWireServer(t, reply{status: tt.status, headers: headers, body: `{"error":{"type":"api_error","message":"m"}}`})
+			_, err := anthropicProvider(ws).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}, MaxTokens: 8})
+			var pe *ProviderError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tt.retryable, pe.Retryable)
+			assert.False(t, pe.Sent, "an answered request is classified by its answer")
+		})
+	}
+}
