@@ -27,7 +27,7 @@ const maxResponseBytes = 32 << 20
 // single tool whose input_schema is the requested schema and reading the
 // tool_use block's input — or, for models the table marks as refusing a
 // forced tool_choice, native structured output (output_config.format)
-// read from the text block. Answers are streamed. The stable prefix (tool, system prompt) carries
+// read from the text block. Answers may be streamed. The stable prefix (tool, system prompt) carries
 // a cache_control mark, and so does the conversation's last turn on a
 // retry, so repeats read the prompt cache at a tenth of the input price.
 type Anthropic struct {
@@ -37,8 +37,10 @@ type Anthropic struct {
 	// Models is consulted for retirement and structured-output style;
 	// nil means the built-in table.
 	Models *ModelTable
-	// IdleTimeout bounds the silence of the streamed answer;
-	// DefaultStreamIdleTimeout when 0. HTTPClient's Timeout is not used.
+	// Stream asks for a streamed answer; IdleTimeout then bounds its
+	// silence (DefaultStreamIdleTimeout when 0) instead of HTTPClient's
+	// Timeout.
+	Stream      bool
 	IdleTimeout time.Duration
 	HTTPClient  *http.Client
 	now         func() time.Time
@@ -127,7 +129,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	headers.Set("x-api-key", a.APIKey)
 	headers.Set("anthropic-version", anthropicVersion)
 	base := firstNonEmpty(a.BaseURL, DefaultAnthropicBaseURL)
-	s, err := postStream(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body, a.IdleTimeout)
+	s, err := postAnswer(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body, a.Stream, a.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}

@@ -40,6 +40,9 @@ type Config struct {
 	// ReasoningEffort is passed to OpenAI's reasoning models when set
 	// (none … max); empty leaves the model's default.
 	ReasoningEffort string
+	// Stream asks Anthropic and OpenAI for streamed answers, bounded by
+	// the silence between events rather than HTTPClient's Timeout.
+	Stream bool
 	// Models is the model table the providers consult for a model's API
 	// (chat or responses), structured-output style and retirement; nil
 	// means the built-in table.
@@ -74,9 +77,9 @@ func FromConfig(cfg Config) (Provider, error) {
 	}
 	switch name {
 	case ProviderAnthropic, "":
-		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, HTTPClient: client}, nil
+		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, Stream: cfg.Stream, HTTPClient: client}, nil
 	case ProviderOpenAI:
-		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, ReasoningEffort: cfg.ReasoningEffort, HTTPClient: client}, nil
+		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, ReasoningEffort: cfg.ReasoningEffort, Stream: cfg.Stream, HTTPClient: client}, nil
 	case ProviderOllama, ProviderVLLM:
 		base := cfg.BaseURL
 		if base == "" {

@@ -42,9 +42,10 @@
 // the retry policy (the SDK clients retry on their own) and needs the raw
 // status, error code and Retry-After to classify failures (ErrorKind: a
 // 400 is a configuration error, a prompt over the context window is
-// *ContextOverflowError, an exhausted quota is not transient). Anthropic
-// and OpenAI answers are streamed and read with the SDKs' SSE decoders
-// and accumulators; the time-out is the stream's silence (IdleTimeout).
+// *ContextOverflowError, an exhausted quota is not transient). With
+// Config.Stream, Anthropic and OpenAI answers are streamed and read with
+// the SDKs' SSE decoders and accumulators; the time-out is then the
+// stream's silence (IdleTimeout), not its length.
 // A model past its table retirement date is *RetiredModelError before
 // anything is sent.
 //

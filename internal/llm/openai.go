@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -37,9 +36,10 @@ type OpenAI struct {
 	// Models is consulted for retirement and for the API a model needs
 	// (chat completions or responses); nil means the built-in table.
 	Models *ModelTable
-	// IdleTimeout bounds the silence of a streamed answer (OpenAI's own
-	// API); DefaultStreamIdleTimeout when 0. Local servers are not
-	// streamed and keep HTTPClient's Timeout.
+	// Stream asks OpenAI's own API for streamed answers; IdleTimeout then
+	// bounds their silence (DefaultStreamIdleTimeout when 0) instead of
+	// HTTPClient's Timeout. Local servers are never streamed.
+	Stream      bool
 	IdleTimeout time.Duration
 	HTTPClient  *http.Client
 	now         func() time.Time
@@ -115,28 +115,19 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
 	url := strings.TrimRight(base, "/") + "/chat/completions"
-	var cc openai.ChatCompletion
-	if official {
-		// Streamed, so a long answer is bounded by silence, not length;
-		// usage arrives in the last chunk.
+	stream := official && o.Stream
+	if stream {
+		// Usage arrives in the last chunk only when asked for.
 		body.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
-		s, err := postStream(ctx, name, o.HTTPClient, o.now, url, headers, body, o.IdleTimeout)
-		if err != nil {
-			return Response{}, err
-		}
-		defer s.close()
-		if cc, err = openaiChatCompletion(name, s); err != nil {
-			return Response{}, err
-		}
-	} else {
-		// Local servers answer in one piece within HTTPClient's time-out.
-		raw, err := postJSON(ctx, name, o.HTTPClient, o.now, url, headers, body)
-		if err != nil {
-			return Response{}, err
-		}
-		if err := json.Unmarshal(raw, &cc); err != nil {
-			return Response{}, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(raw)}
-		}
+	}
+	s, err := postAnswer(ctx, name, o.HTTPClient, o.now, url, headers, body, stream, o.IdleTimeout)
+	if err != nil {
+		return Response{}, err
+	}
+	defer s.close()
+	cc, err := openaiChatCompletion(name, s)
+	if err != nil {
+		return Response{}, err
 	}
 	out := Response{
 		Model: cc.Model,

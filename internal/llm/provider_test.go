@@ -194,6 +194,7 @@ func TestProviderTimeoutIsTransient(t *testing.T) {
 	}{
 		{"streamed", ProviderOpenAI, "stream idle timeout", 30 * time.Millisecond, 0},
 		{"local server", ProviderOllama, "timeout", 0, 30 * time.Millisecond},
+		{"not streamed", ProviderOpenAI, "timeout", 0, 30 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -201,7 +202,7 @@ func TestProviderTimeoutIsTransient(t *testing.T) {
 			ws := newWireServer(t, reply{status: 200, delay: 300 * time.Millisecond, body: `{}`})
 			client := ws.Client()
 			client.Timeout = tt.timeout
-			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: "gpt-5.4", HTTPClient: client, IdleTimeout: tt.idle}
+			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: "gpt-5.4", HTTPClient: client, Stream: tt.idle > 0, IdleTimeout: tt.idle}
 			_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
 			var pe *ProviderError
 			require.ErrorAs(t, err, &pe)

@@ -17,7 +17,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 )
 
-// Streaming: every Anthropic and OpenAI answer is requested with
+// Streaming (Config.Stream): Anthropic and OpenAI answers are requested with
 // "stream": true and read as server-sent events with the SDKs' decoders
 // and accumulators, so a long answer is bounded by the silence between
 // events (DefaultStreamIdleTimeout), not by a whole-request time-out, and
@@ -75,7 +75,22 @@ func (s *streamed) close() {
 	if s.resp != nil {
 		_ = s.resp.Body.Close()
 	}
-	s.x.close()
+	if s.x != nil {
+		s.x.close()
+	}
+}
+
+// postAnswer POSTs body, streamed when stream is set, else in one piece
+// within the client's time-out.
+func postAnswer(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, body any, stream bool, idle time.Duration) (*streamed, error) {
+	if stream {
+		return postStream(ctx, provider, client, now, url, headers, body, idle)
+	}
+	raw, err := postJSON(ctx, provider, client, now, url, headers, body)
+	if err != nil {
+		return nil, err
+	}
+	return &streamed{raw: raw}, nil
 }
 
 // interrupted is a stream that failed or ended before its final event:

@@ -80,9 +80,9 @@ func (s *sseServer) requests() ([]string, []map[string]any) {
 
 func streamProvider(kind string, s *sseServer, idle time.Duration) Provider {
 	if kind == "anthropic" {
-		return &Anthropic{BaseURL: s.URL, APIKey: "k", HTTPClient: s.Client(), IdleTimeout: idle}
+		return &Anthropic{BaseURL: s.URL, APIKey: "k", HTTPClient: s.Client(), Stream: true, IdleTimeout: idle}
 	}
-	return &OpenAI{BaseURL: s.URL + "/v1", APIKey: "k", HTTPClient: s.Client(), IdleTimeout: idle}
+	return &OpenAI{BaseURL: s.URL + "/v1", APIKey: "k", HTTPClient: s.Client(), Stream: true, IdleTimeout: idle}
 }
 
 var streamCases = []struct {
