@@ -71,6 +71,12 @@ func FromConfig(cfg Config) (Provider, error) {
 	if client == nil {
 		client = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
+	if cfg.Models == nil {
+		// Parsed once here rather than on every request (about 1 ms each).
+		if t, err := BuiltinModelTable(); err == nil {
+			cfg.Models = &t
+		}
+	}
 	name := strings.ToLower(strings.TrimSpace(cfg.Provider))
 	if NeedsAPIKey(name, cfg.BaseURL) && cfg.APIKey == "" {
 		return nil, fmt.Errorf("llm provider %q: an API key is required (set COGWORKS_LLM_API_KEY)", orAnthropic(name))
