@@ -127,7 +127,9 @@ func Build(src Sources) (Output, error) {
 		if err := applyPrices(entry, *m, asOf); err != nil {
 			return Output{}, fmt.Errorf("%s (%s in %s): %w", name, m.ID, genai.Package, err)
 		}
-		if m.ContextWindow > 0 && entry["max_input_tokens"] == nil {
+		// A model only genai-prices lists takes its own context window,
+		// not its predecessor's.
+		if _, added := life.Add[name]; m.ContextWindow > 0 && (added || entry["max_input_tokens"] == nil) {
 			entry["max_input_tokens"] = m.ContextWindow
 		}
 	}

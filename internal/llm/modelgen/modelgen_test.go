@@ -101,3 +101,22 @@ func TestMatchLogic(t *testing.T) {
 		assert.Equal(t, want, got, id)
 	}
 }
+
+// TestAddedModelTakesItsOwnWindow: a model only genai-prices lists
+// inherits its predecessor's limits but keeps its own context window.
+func TestAddedModelTakesItsOwnWindow(t *testing.T) {
+	t.Parallel()
+	out, err := Build(Sources{
+		GenAIPrices: []byte(`{"package":"p","version":"1","published":"2026-09-23","providers":[{"id":"openai","models":[
+			{"id":"old","match":{"equals":"old"},"context_window":1000,"prices":{"input_mtok":1,"output_mtok":2}},
+			{"id":"new","match":{"equals":"new"},"context_window":5000,"prices":{"input_mtok":3,"output_mtok":4}}]}]}`),
+		LiteLLM:   []byte(`{"old":{"litellm_provider":"openai","mode":"chat","max_input_tokens":1000,"max_output_tokens":100}}`),
+		Lifecycle: []byte(`{"add":{"new":{"inherit":"old"}}}`),
+	})
+	require.NoError(t, err)
+	var table map[string]map[string]any
+	require.NoError(t, json.Unmarshal(out.ModelsJSON, &table))
+	assert.Equal(t, 5000.0, table["new"]["max_input_tokens"])
+	assert.Equal(t, 100.0, table["new"]["max_output_tokens"])
+	assert.Equal(t, 3e-06, table["new"]["input_cost_per_token"])
+}
