@@ -75,3 +75,14 @@ func contextOverflow(pe *ProviderError, code string) *ContextOverflowError {
 	}
 	return e
 }
+
+// SmallerBudget is the context budget to repack with after this
+// overflow, given the budget the refused prompt was packed to: scaled by
+// Limit/PromptTokens when the provider gave both, with a tenth more
+// margin for the estimate's error, else three quarters of it.
+func (e *ContextOverflowError) SmallerBudget(packed int) int {
+	if e.PromptTokens > 0 && e.Limit > 0 && e.Limit < e.PromptTokens {
+		return int(int64(packed) * int64(e.Limit) * 9 / (int64(e.PromptTokens) * 10))
+	}
+	return packed * 3 / 4
+}

@@ -61,3 +61,22 @@ func TestOtherBadRequestsStayConfigurationErrors(t *testing.T) {
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, KindInvalidRequest, pe.Kind)
 }
+
+func TestContextOverflowSmallerBudget(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name          string
+		prompt, limit int
+		packed, want  int
+	}{
+		{"scaled by the provider's figures", 215734, 200000, 180000, 150184},
+		{"no figures", 0, 0, 180000, 135000},
+		{"only the limit", 0, 128000, 100000, 75000},
+	}
+	for _, tt := range tests {
+		e := &ContextOverflowError{PromptTokens: tt.prompt, Limit: tt.limit}
+		got := e.SmallerBudget(tt.packed)
+		assert.Equal(t, tt.want, got, tt.name)
+		assert.Less(t, got, tt.packed, tt.name)
+	}
+}
