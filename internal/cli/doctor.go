@@ -447,6 +447,18 @@ const doctorLLMTimeout = 60 * time.Second
 func checkLLM(ctx context.Context, f *Factory, cfg config.Config) Check {
 	c := Check{Name: "llm"}
 	lc := f.LLMConfig(cfg)
+	// A model past its provider's retirement date fails with the
+	// replacement named; one with a date ahead passes with a warning.
+	clock := f.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	retiring, err := f.Budget(cfg).Table.Retirement(lc.Model, clock())
+	if err != nil {
+		c.Status, c.Detail = checkFail, err.Error()
+		c.Fix = "set [llm] model in " + config.Path + " (or COGWORKS_LLM_MODEL) to a current model"
+		return c
+	}
 	provider := f.LLMProvider
 	if provider == nil {
 		if err := f.Budget(cfg).ModelError(); err != nil {
@@ -488,6 +500,11 @@ func checkLLM(ctx context.Context, f *Factory, cfg config.Config) Check {
 	if !b.Priced {
 		c.Status, c.Fix = checkWarn, "set [llm] input_price_per_mtok and output_price_per_mtok so the cost budget holds"
 		c.Detail += "; no price known for the model: only the token budget is enforced"
+	}
+	if retiring != "" {
+		c.Status = checkWarn
+		c.Detail += "; " + retiring
+		c.Fix = firstNonEmptyString(c.Fix, "move [llm] model in "+config.Path+" to a current model before that date")
 	}
 	return c
 }

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -32,11 +33,13 @@ type doctorEnv struct {
 	llm *httptest.Server
 	// llmStatus is what the fake OpenAI-compatible server answers.
 	llmStatus int
+	// model is the configured model (COGWORKS_LLM_MODEL).
+	model string
 }
 
 func newDoctorEnv(t *testing.T) *doctorEnv {
 	t.Helper()
-	d := &doctorEnv{env: testenv.New(t), ws: t.TempDir(), llmStatus: http.StatusOK}
+	d := &doctorEnv{env: testenv.New(t), ws: t.TempDir(), llmStatus: http.StatusOK, model: "gpt-5.4"}
 	d.llm = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(d.llmStatus)
@@ -55,7 +58,7 @@ func newDoctorEnv(t *testing.T) *doctorEnv {
 func (d *doctorEnv) factory(t *testing.T, opts github.Options) (*Factory, *bytes.Buffer) {
 	t.Helper()
 	var out bytes.Buffer
-	env := map[string]string{"COGWORKS_LLM_PROVIDER": "openai", "COGWORKS_LLM_BASE_URL": d.llm.URL + "/v1", "COGWORKS_LLM_MODEL": "gpt-4o",
+	env := map[string]string{"COGWORKS_LLM_PROVIDER": "openai", "COGWORKS_LLM_BASE_URL": d.llm.URL + "/v1", "COGWORKS_LLM_MODEL": d.model,
 		EnvStateKey: "doctor-test-state-key"}
 	f := &Factory{IO: IOStreams{Out: &out, ErrOut: &out}, Getenv: func(k string) string { return env[k] }}
 	opts.BaseURL = d.env.URL + "/api/v3/"
@@ -108,7 +111,7 @@ func TestDoctorPassingSetUp(t *testing.T) {
 	}
 	assert.True(t, strings.HasPrefix(lines["registry"], "skip"), lines["registry"])
 	assert.Contains(t, lines["permissions"], "repo, workflow")
-	assert.Contains(t, lines["llm"], "gpt-4o answered")
+	assert.Contains(t, lines["llm"], "gpt-5.4 answered")
 	assert.Contains(t, lines["identity"], "writes as octocat; state is signed with a key COGWORKS_STATE_KEY")
 	assert.NotContains(t, out.String(), "fix:")
 }
@@ -309,6 +312,37 @@ func TestDoctorDomainServicesWithNothingRegistered(t *testing.T) {
 			_ = execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws, "--offline")
 			line := doctorLines(out.String())["domain services"]
 			assert.Contains(t, line, tt.want, out.String())
+		})
+	}
+}
+
+// TestDoctorModelRetirement: a model past its provider's shutdown date
+// fails the llm check with the replacement named, without a request; one
+// with a date ahead answers and warns. Before the table carried those
+// dates both passed (deprecation_date was parsed and never read).
+func TestDoctorModelRetirement(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		model, status, detail string
+	}{
+		{"o4-mini", "FAIL", "switch to gpt-5.6-luna"},
+		{"gpt-4.1", "warn", "retired by its provider on 2027-01-14"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.model, func(t *testing.T) {
+			t.Parallel()
+			d := newDoctorEnv(t)
+			d.model = tt.model
+			d.env.Sim.AddToken("ghp_octocat000000000000000000000000000", "octocat")
+			d.env.Sim.AddCollaborator(testenv.Repo.String(), "octocat", "write")
+			f, out := d.factory(t, github.Options{Token: "ghp_octocat000000000000000000000000000"})
+			f.Clock = func() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
+			d.writeGoodSetup(t, f)
+			out.Reset()
+			_ = execute(t, f, "doctor", "--repo", testenv.Repo.String(), "--workspace", d.ws)
+			line := doctorLines(out.String())["llm"]
+			assert.True(t, strings.HasPrefix(strings.ToLower(line), strings.ToLower(tt.status)), "%q\n%s", line, out.String())
+			assert.Contains(t, line, tt.detail)
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -26,19 +25,33 @@ const maxResponseBytes = 32 << 20
 // Anthropic speaks the Anthropic Messages API with the official SDK's
 // request and response types. Structured output is obtained by forcing a
 // single tool whose input_schema is the requested schema and reading the
-// tool_use block's input. The stable prefix (tool, system prompt) carries
+// tool_use block's input — or, for models the table marks as refusing a
+// forced tool_choice, native structured output (output_config.format)
+// read from the text block. Answers may be streamed. The stable prefix (tool, system prompt) carries
 // a cache_control mark, and so does the conversation's last turn on a
 // retry, so repeats read the prompt cache at a tenth of the input price.
 type Anthropic struct {
-	BaseURL    string // without /v1; DefaultAnthropicBaseURL when empty
-	APIKey     string
-	Model      string // default model
-	HTTPClient *http.Client
-	now        func() time.Time
+	BaseURL string // without /v1; DefaultAnthropicBaseURL when empty
+	APIKey  string
+	Model   string // default model
+	// Models is consulted for retirement and structured-output style;
+	// nil means the built-in table.
+	Models *ModelTable
+	// Stream asks for a streamed answer; IdleTimeout then bounds its
+	// silence (DefaultStreamIdleTimeout when 0) instead of HTTPClient's
+	// Timeout.
+	Stream      bool
+	IdleTimeout time.Duration
+	HTTPClient  *http.Client
+	now         func() time.Time
 }
 
-// anthropicParams renders req as the SDK's MessageNewParams.
-func anthropicParams(req Request, model string) (anthropic.MessageNewParams, error) {
+// anthropicParams renders req as the SDK's MessageNewParams. Structured
+// output forces a single tool whose input_schema is the schema, except
+// for models the table marks as refusing a forced tool_choice (native
+// is true): those get Anthropic's native structured output,
+// output_config.format json_schema, and answer in a text block.
+func anthropicParams(req Request, model string, native bool) (anthropic.MessageNewParams, error) {
 	p := anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: int64(req.MaxTokens)}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
@@ -74,6 +87,10 @@ func anthropicParams(req Request, model string) (anthropic.MessageNewParams, err
 		if err := json.Unmarshal(req.Schema, &schema); err != nil {
 			return p, fmt.Errorf("anthropic provider: schema %s: %w", req.SchemaName, err)
 		}
+		if native {
+			p.OutputConfig = anthropic.OutputConfigParam{Format: anthropic.JSONOutputFormatParam{Schema: schema}}
+			return p, nil
+		}
 		in := anthropic.ToolInputSchemaParam{Properties: schema["properties"], ExtraFields: map[string]any{}}
 		if r, ok := schema["required"].([]any); ok {
 			for _, name := range r {
@@ -100,7 +117,11 @@ func anthropicParams(req Request, model string) (anthropic.MessageNewParams, err
 // Complete implements Provider.
 func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
 	model := firstNonEmpty(req.Model, a.Model)
-	body, err := anthropicParams(req, model)
+	info, err := modelFacts(a.Models, model, a.now)
+	if err != nil {
+		return Response{}, err
+	}
+	body, err := anthropicParams(req, model, info.RefusesForcedToolChoice)
 	if err != nil {
 		return Response{}, err
 	}
@@ -108,13 +129,14 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	headers.Set("x-api-key", a.APIKey)
 	headers.Set("anthropic-version", anthropicVersion)
 	base := firstNonEmpty(a.BaseURL, DefaultAnthropicBaseURL)
-	raw, err := postJSON(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body)
+	s, err := postAnswer(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body, a.Stream, a.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}
-	var msg anthropic.Message
-	if err := json.Unmarshal(raw, &msg); err != nil {
-		return Response{}, &MalformedError{Provider: "anthropic", Reason: fmt.Sprintf("response body is not a Messages API answer: %v", err), Raw: string(raw)}
+	defer s.close()
+	msg, err := anthropicMessage(s)
+	if err != nil {
+		return Response{}, err
 	}
 	u := msg.Usage
 	out := Response{
@@ -158,52 +180,19 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 		// truncation on its own terms.
 		return out, nil
 	}
-	// A proxy or model that ignored tool_choice may still have written the
-	// object as text.
+	// Native structured output answers in text; a proxy or model that
+	// ignored tool_choice may still have written the object as text.
 	if doc, ok := ExtractJSON(text.String()); ok {
 		out.Content = doc
 		return out, nil
 	}
+	reason := fmt.Sprintf("no tool_use block named %q in the answer (stop_reason %q)", req.SchemaName, msg.StopReason)
+	if info.RefusesForcedToolChoice {
+		reason = fmt.Sprintf("the text answer holds no JSON object (stop_reason %q)", msg.StopReason)
+	}
 	return out, &MalformedError{
 		Provider: "anthropic",
-		Reason:   fmt.Sprintf("no tool_use block named %q in the answer (stop_reason %q)", req.SchemaName, msg.StopReason),
+		Reason:   reason,
 		Raw:      text.String(),
 	}
-}
-
-// postJSON POSTs body as JSON and returns the 2xx response body; non-2xx
-// answers and transport failures become *ProviderError. It stays a plain
-// net/http call rather than the SDK clients because the gateway owns the
-// retry policy and needs the raw status, error code and Retry-After.
-func postJSON(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, body any) ([]byte, error) {
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return nil, fmt.Errorf("%s provider: encode request: %w", provider, err)
-	}
-	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
-	if err != nil {
-		return nil, fmt.Errorf("%s provider: build request for %s: %w", provider, url, err)
-	}
-	httpReq.Header = headers.Clone()
-	httpReq.Header.Set("Content-Type", "application/json")
-	httpReq.Header.Set("Accept", "application/json")
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(httpReq)
-	if err != nil {
-		return nil, transportError(ctx, provider, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return nil, transportError(ctx, provider, fmt.Errorf("read response: %w", err))
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		if now == nil {
-			now = time.Now
-		}
-		return nil, classifyStatus(provider, resp, raw, now())
-	}
-	return raw, nil
 }

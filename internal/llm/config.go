@@ -37,6 +37,16 @@ type Config struct {
 	BaseURL string
 	APIKey  string
 	Model   string
+	// ReasoningEffort is passed to OpenAI's reasoning models when set
+	// (none … max); empty leaves the model's default.
+	ReasoningEffort string
+	// Stream asks Anthropic and OpenAI for streamed answers, bounded by
+	// the silence between events rather than HTTPClient's Timeout.
+	Stream bool
+	// Models is the model table the providers consult for a model's API
+	// (chat or responses), structured-output style and retirement; nil
+	// means the built-in table.
+	Models *ModelTable
 	// HTTPClient carries timeouts and transport middleware; nil means a
 	// client with a 5-minute timeout.
 	HTTPClient *http.Client
@@ -61,15 +71,21 @@ func FromConfig(cfg Config) (Provider, error) {
 	if client == nil {
 		client = &http.Client{Timeout: DefaultHTTPTimeout}
 	}
+	if cfg.Models == nil {
+		// Parsed once here rather than on every request (about 1 ms each).
+		if t, err := BuiltinModelTable(); err == nil {
+			cfg.Models = &t
+		}
+	}
 	name := strings.ToLower(strings.TrimSpace(cfg.Provider))
 	if NeedsAPIKey(name, cfg.BaseURL) && cfg.APIKey == "" {
 		return nil, fmt.Errorf("llm provider %q: an API key is required (set COGWORKS_LLM_API_KEY)", orAnthropic(name))
 	}
 	switch name {
 	case ProviderAnthropic, "":
-		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
+		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, Stream: cfg.Stream, HTTPClient: client}, nil
 	case ProviderOpenAI:
-		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, HTTPClient: client}, nil
+		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, ReasoningEffort: cfg.ReasoningEffort, Stream: cfg.Stream, HTTPClient: client}, nil
 	case ProviderOllama, ProviderVLLM:
 		base := cfg.BaseURL
 		if base == "" {

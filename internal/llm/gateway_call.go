@@ -37,6 +37,11 @@ func (g *Gateway) complete(ctx context.Context, req Request, rec *CallRecord) (R
 		if err == nil || !errors.As(err, &pe) || !pe.Transient() {
 			return resp, err
 		}
+		if pe.Sent {
+			// Sent and then lost: the provider may have billed it. The
+			// next invocation may try again, within its budget.
+			return resp, err
+		}
 		if attempt >= retries {
 			return resp, fmt.Errorf("giving up after %d attempts: %w", attempt+1, err)
 		}

@@ -54,10 +54,10 @@ func newWireServer(t *testing.T, replies ...reply) *wireServer {
 		if rep.delay > 0 {
 			time.Sleep(rep.delay)
 		}
+		w.Header().Set("Content-Type", "application/json")
 		for k, v := range rep.headers {
 			w.Header().Set(k, v)
 		}
-		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(rep.status)
 		_, _ = io.WriteString(w, rep.body)
 	}))

@@ -9,17 +9,17 @@ import (
 	"strings"
 )
 
-// builtinModelsJSON is a copy of the shared LiteLLM-format model table
-// (shared/data/llm-models.json); TestShippedModelTableMatchesShared keeps
-// it equal to the shared file and rewrites it with UPDATE=1.
+// builtinModelsJSON is the generated model table: modelgen merges
+// @pydantic/genai-prices' prices, LiteLLM's limits and modes and the
+// hand-kept lifecycle overlay (modelgen/lifecycle.json). Regenerate with
+// `go generate ./internal/llm` (needs npm and node for the fetch);
+// modelgen's TestShippedTableIsGenerated keeps it equal to what the
+// committed sources produce. [llm] prices or models_file override it.
 //
+//go:generate sh modelgen/fetch.sh
+//go:generate go run ./modelgen/cmd/modelgen
 //go:embed models.json
 var builtinModelsJSON []byte
-
-// ModelTableAsOf is when the shipped model table was synced from LiteLLM's
-// model_prices_and_context_window.json. Prices there can lag the
-// providers' pages: [llm] prices or models_file override them.
-const ModelTableAsOf = "2026-07-24"
 
 // PricesAsOf is the date of the built-in prices (the model table's date).
 const PricesAsOf = ModelTableAsOf
@@ -39,6 +39,12 @@ type ModelInfo struct {
 	SupportsFunctionCalling     bool    `json:"supports_function_calling"`
 	SupportsResponseSchema      bool    `json:"supports_response_schema"`
 	SupportsReasoning           bool    `json:"supports_reasoning"`
+	// Replacement is the model to move to once DeprecationDate (the
+	// provider's shutdown date) is near or past.
+	Replacement string `json:"replacement"`
+	// RefusesForcedToolChoice marks Anthropic models that reject a forced
+	// tool_choice: structured output goes through output_format instead.
+	RefusesForcedToolChoice bool `json:"refuses_forced_tool_choice"`
 }
 
 // Price converts the per-token costs to a per-million-token Price.
@@ -67,7 +73,7 @@ type ModelTable struct {
 // BuiltinModelTable parses the embedded table. A fresh table is returned
 // on every call, so callers may add to it.
 func BuiltinModelTable() (ModelTable, error) {
-	return ParseModelTable("built-in table (LiteLLM format, synced "+ModelTableAsOf+")", ModelTableAsOf, builtinModelsJSON)
+	return ParseModelTable("built-in table ("+ModelTableSource+")", ModelTableAsOf, builtinModelsJSON)
 }
 
 // LoadModelTable reads a LiteLLM-format file, such as a newer copy of

@@ -2,7 +2,6 @@ package llm
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -17,7 +16,8 @@ import (
 const DefaultOpenAIBaseURL = "https://api.openai.com/v1"
 
 // OpenAI speaks the OpenAI Chat Completions API with the official SDK's
-// request and response types. Ollama, vLLM and llama.cpp's server serve
+// request and response types, and the Responses API for the models the
+// table marks "mode": "responses" (which /chat/completions refuses). Ollama, vLLM and llama.cpp's server serve
 // the same API: Flavor says which server it is, because they accept
 // different parameters. Structured output uses response_format
 // json_schema in strict mode; answers are still read leniently (prose,
@@ -28,9 +28,21 @@ type OpenAI struct {
 	Model   string // default model
 	// Flavor is ProviderOpenAI (also when empty), ProviderOllama or
 	// ProviderVLLM.
-	Flavor     string
-	HTTPClient *http.Client
-	now        func() time.Time
+	Flavor string
+	// ReasoningEffort, when set, is sent to OpenAI's reasoning models
+	// (reasoning_effort, or reasoning.effort on the Responses API):
+	// none, minimal, low, medium, high, xhigh or max.
+	ReasoningEffort string
+	// Models is consulted for retirement and for the API a model needs
+	// (chat completions or responses); nil means the built-in table.
+	Models *ModelTable
+	// Stream asks OpenAI's own API for streamed answers; IdleTimeout then
+	// bounds their silence (DefaultStreamIdleTimeout when 0) instead of
+	// HTTPClient's Timeout. Local servers are never streamed.
+	Stream      bool
+	IdleTimeout time.Duration
+	HTTPClient  *http.Client
+	now         func() time.Time
 }
 
 func (o *OpenAI) name() string { return firstNonEmpty(o.Flavor, ProviderOpenAI) }
@@ -82,19 +94,40 @@ func openaiParams(req Request, model, flavor string) openai.ChatCompletionNewPar
 func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	model := firstNonEmpty(req.Model, o.Model)
 	name := o.name()
-	body := openaiParams(req, model, o.Flavor)
+	official := o.Flavor == "" || o.Flavor == ProviderOpenAI
+	var info ModelInfo
+	if official {
+		var err error
+		if info, err = modelFacts(o.Models, model, o.now); err != nil {
+			return Response{}, err
+		}
+	}
 	headers := http.Header{}
 	if o.APIKey != "" {
 		headers.Set("Authorization", "Bearer "+o.APIKey)
 	}
+	if official && info.Mode == ModeResponses {
+		return o.completeResponses(ctx, req, model, headers)
+	}
+	body := openaiParams(req, model, o.Flavor)
+	if official && o.ReasoningEffort != "" && IsReasoningModel(model) {
+		body.ReasoningEffort = shared.ReasoningEffort(o.ReasoningEffort)
+	}
 	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
-	raw, err := postJSON(ctx, name, o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/chat/completions", headers, body)
+	url := strings.TrimRight(base, "/") + "/chat/completions"
+	stream := official && o.Stream
+	if stream {
+		// Usage arrives in the last chunk only when asked for.
+		body.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
+	}
+	s, err := postAnswer(ctx, name, o.HTTPClient, o.now, url, headers, body, stream, o.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}
-	var cc openai.ChatCompletion
-	if err := json.Unmarshal(raw, &cc); err != nil {
-		return Response{}, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(raw)}
+	defer s.close()
+	cc, err := openaiChatCompletion(name, s)
+	if err != nil {
+		return Response{}, err
 	}
 	out := Response{
 		Model: cc.Model,

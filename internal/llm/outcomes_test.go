@@ -22,12 +22,16 @@ func recorded(t *testing.T, status int, name string, headers map[string]string) 
 	return reply{status: status, body: string(body), headers: headers}
 }
 
+// testToday pins the providers' clock, so a model the table retires
+// later (gpt-4.1 on 2027-01-14) keeps working in these tests.
+func testToday() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
+
 func anthropicProvider(ws *wireServer) Provider {
-	return &Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()}
+	return &Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client(), now: testToday}
 }
 
 func openaiProvider(ws *wireServer) Provider {
-	return &OpenAI{BaseURL: ws.URL + "/v1", APIKey: "k", HTTPClient: ws.Client()}
+	return &OpenAI{BaseURL: ws.URL + "/v1", APIKey: "k", HTTPClient: ws.Client(), now: testToday}
 }
 
 func TestTruncatedAnswerGetsOneLargerRequestThenEscalates(t *testing.T) {

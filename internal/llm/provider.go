@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -144,7 +143,11 @@ type ProviderError struct {
 	Retryable bool
 	// RetryAfter is the server's requested delay (Retry-After), 0 if none.
 	RetryAfter time.Duration
-	Err        error
+	// Sent marks a transport failure after the request was written: the
+	// provider may have answered and billed it, so the gateway does not
+	// re-send it within the call (a later invocation may).
+	Sent bool
+	Err  error
 }
 
 // Error implements error.
@@ -161,6 +164,8 @@ func (e *ProviderError) Error() string {
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}
 	switch {
+	case e.Retryable && e.Sent:
+		b.WriteString(" (transient; the request had been sent and may have been billed, so it is not re-sent within this call)")
 	case e.Retryable:
 		b.WriteString(" (transient)")
 	case e.Kind == KindInvalidRequest:
@@ -213,7 +218,8 @@ func classifyStatus(provider string, resp *http.Response, body []byte, now time.
 		pe.Kind = KindQuota
 	case resp.StatusCode == http.StatusTooManyRequests,
 		resp.StatusCode == http.StatusRequestTimeout,
-		resp.StatusCode >= 500: // includes Anthropic's 529 overloaded
+		resp.StatusCode == http.StatusConflict, // a lock conflict, retried by both SDKs
+		resp.StatusCode >= 500:                 // includes Anthropic's 529 overloaded
 		pe.Kind = KindTransient
 		pe.Retryable = true
 		pe.RetryAfter = parseRetryAfter(resp.Header, now)
@@ -222,6 +228,18 @@ func classifyStatus(provider string, resp *http.Response, body []byte, now time.
 	case resp.StatusCode == http.StatusBadRequest, resp.StatusCode == http.StatusNotFound,
 		resp.StatusCode == http.StatusUnprocessableEntity, resp.StatusCode == http.StatusRequestEntityTooLarge:
 		pe.Kind = KindInvalidRequest
+	}
+	// The SDKs obey the server's x-should-retry over the status code.
+	switch resp.Header.Get("x-should-retry") {
+	case "true":
+		if pe.Kind != KindQuota {
+			pe.Kind, pe.Retryable = KindTransient, true
+			pe.RetryAfter = parseRetryAfter(resp.Header, now)
+		}
+	case "false":
+		if pe.Retryable {
+			pe.Kind, pe.Retryable, pe.RetryAfter = KindOther, false, 0
+		}
 	}
 	return pe
 }
@@ -271,19 +289,4 @@ func errorMessage(body []byte) string {
 func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	d, _ := retry.After(h, now)
 	return d
-}
-
-// transportError classifies an error from http.Client.Do: caller
-// cancellation is returned as is; anything else (timeouts, refused
-// connections, resets) is a transient ProviderError.
-func transportError(ctx context.Context, provider string, err error) error {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return fmt.Errorf("%s provider: %w", provider, ctxErr)
-	}
-	pe := &ProviderError{Provider: provider, Kind: KindTransient, Retryable: true, Err: err}
-	var te interface{ Timeout() bool }
-	if errors.As(err, &te) && te.Timeout() {
-		pe.Message = "timeout"
-	}
-	return pe
 }

@@ -182,17 +182,35 @@ func TestProviderErrorClassification(t *testing.T) {
 	}
 }
 
+// TestProviderTimeoutIsTransient: a request that times out after it was
+// written is transient (a later invocation may succeed) and marked Sent,
+// because the provider may have billed it. Streamed answers time out on
+// silence (IdleTimeout), local servers on HTTPClient's Timeout.
 func TestProviderTimeoutIsTransient(t *testing.T) {
 	t.Parallel()
-	ws := newWireServer(t, reply{status: 200, delay: 300 * time.Millisecond, body: `{}`})
-	client := ws.Client()
-	client.Timeout = 30 * time.Millisecond
-	p := &OpenAI{BaseURL: ws.URL, HTTPClient: client}
-	_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
-	var pe *ProviderError
-	require.ErrorAs(t, err, &pe)
-	assert.True(t, pe.Retryable)
-	assert.Equal(t, "timeout", pe.Message)
+	tests := []struct {
+		name, flavor, message string
+		idle, timeout         time.Duration
+	}{
+		{"streamed", ProviderOpenAI, "stream idle timeout", 30 * time.Millisecond, 0},
+		{"local server", ProviderOllama, "timeout", 0, 30 * time.Millisecond},
+		{"not streamed", ProviderOpenAI, "timeout", 0, 30 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := newWireServer(t, reply{status: 200, delay: 300 * time.Millisecond, body: `{}`})
+			client := ws.Client()
+			client.Timeout = tt.timeout
+			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: "gpt-5.4", HTTPClient: client, Stream: tt.idle > 0, IdleTimeout: tt.idle}
+			_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
+			var pe *ProviderError
+			require.ErrorAs(t, err, &pe)
+			assert.True(t, pe.Retryable)
+			assert.True(t, pe.Sent, "the request was written before the time-out")
+			assert.Contains(t, pe.Message, tt.message)
+		})
+	}
 }
 
 func TestProviderCallerCancellationIsNotTransient(t *testing.T) {
@@ -225,8 +243,8 @@ func TestPingParametersPerFlavor(t *testing.T) {
 		flavor, model, want, absent string
 	}{
 		{ProviderOpenAI, "gpt-5.4", "max_completion_tokens", "max_tokens"},
-		{ProviderOpenAI, "o4-mini", "max_completion_tokens", "max_tokens"},
-		{ProviderOpenAI, "gpt-4.1", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "o3-mini", "max_completion_tokens", "max_tokens"},
+		{ProviderOpenAI, "gpt-4.1-mini", "max_completion_tokens", "max_tokens"},
 		{ProviderOllama, "qwen3-coder:30b", "max_tokens", "max_completion_tokens"},
 		{ProviderVLLM, "Qwen/Qwen3-Coder-30B-A3B-Instruct", "max_tokens", "max_completion_tokens"},
 	}
@@ -242,6 +260,38 @@ func TestPingParametersPerFlavor(t *testing.T) {
 			assert.EqualValues(t, 16, body[tt.want])
 			assert.NotContains(t, body, tt.absent)
 			assert.NotContains(t, body, "response_format")
+		})
+	}
+}
+
+// TestServerRetryAdviceIsHonoured: 409 is retried and x-should-retry
+// overrides the status code, as both official SDKs do.
+func TestServerRetryAdviceIsHonoured(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		status    int
+		header    string
+		retryable bool
+	}{
+		{"409 conflict", 409, "", true},
+		{"400 with x-should-retry true", 400, "true", true},
+		{"503 with x-should-retry false", 503, "false", false},
+		{"500 without advice", 500, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			headers := map[string]string{}
+			if tt.header != "" {
+				headers["x-should-retry"] = tt.header
+			}
+			ws := newWireServer(t, reply{status: tt.status, headers: headers, body: `{"error":{"type":"api_error","message":"m"}}`})
+			_, err := anthropicProvider(ws).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}, MaxTokens: 8})
+			var pe *ProviderError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, tt.retryable, pe.Retryable)
+			assert.False(t, pe.Sent, "an answered request is classified by its answer")
 		})
 	}
 }

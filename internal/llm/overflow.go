@@ -1,0 +1,88 @@
+package llm
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// KindContextOverflow marks a request whose prompt does not fit the
+// model's context window: not a configuration error, and not transient
+// either — the same request fails again; a smaller one may not.
+const KindContextOverflow ErrorKind = "context_overflow"
+
+// ContextOverflowError is a provider's refusal of a prompt longer than the
+// model's context window (Anthropic's 400 "prompt is too long", OpenAI's
+// context_length_exceeded). The caller can repack its context within
+// Limit less the output allowance and send once more, then escalate with
+// these figures. PromptTokens and Limit are 0 when the provider's message
+// does not give them.
+type ContextOverflowError struct {
+	Provider     string
+	PromptTokens int
+	Limit        int
+	Err          *ProviderError
+}
+
+// Error implements error.
+func (e *ContextOverflowError) Error() string {
+	var figures string
+	switch {
+	case e.PromptTokens > 0 && e.Limit > 0:
+		figures = fmt.Sprintf(" (%d tokens, the model takes %d)", e.PromptTokens, e.Limit)
+	case e.Limit > 0:
+		figures = fmt.Sprintf(" (the model takes %d tokens)", e.Limit)
+	}
+	return fmt.Sprintf("%s provider: the prompt is longer than the model's context window%s: pack less context or choose a model with a larger window; not retried as is: %s",
+		e.Provider, figures, e.Err.Message)
+}
+
+// Unwrap returns the provider error, so retry decisions still see it.
+func (e *ContextOverflowError) Unwrap() error { return e.Err }
+
+// Overflow message shapes: Anthropic "prompt is too long: 215000 tokens >
+// 200000 maximum"; OpenAI "maximum context length is 128000 tokens.
+// However, your messages resulted in 130532 tokens".
+var (
+	anthropicOverflow = regexp.MustCompile(`prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)`)
+	openaiLimit       = regexp.MustCompile(`maximum context length is (\d+) tokens`)
+	openaiPrompt      = regexp.MustCompile(`resulted in (\d+) tokens`)
+)
+
+// contextOverflow returns the typed error when pe (with the answer's
+// error code) is a context-window overflow, else nil.
+func contextOverflow(pe *ProviderError, code string) *ContextOverflowError {
+	if pe.Status != 400 && pe.Status != 413 {
+		return nil
+	}
+	msg := strings.ToLower(pe.Message)
+	if code != "context_length_exceeded" && !strings.Contains(msg, "prompt is too long") &&
+		!strings.Contains(msg, "maximum context length") {
+		return nil
+	}
+	pe.Kind, pe.Retryable = KindContextOverflow, false
+	e := &ContextOverflowError{Provider: pe.Provider, Err: pe}
+	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
+	if m := anthropicOverflow.FindStringSubmatch(msg); m != nil {
+		e.PromptTokens, e.Limit = atoi(m[1]), atoi(m[2])
+	}
+	if m := openaiLimit.FindStringSubmatch(msg); m != nil {
+		e.Limit = atoi(m[1])
+	}
+	if m := openaiPrompt.FindStringSubmatch(msg); m != nil {
+		e.PromptTokens = atoi(m[1])
+	}
+	return e
+}
+
+// SmallerBudget is the context budget to repack with after this
+// overflow, given the budget the refused prompt was packed to: scaled by
+// Limit/PromptTokens when the provider gave both, with a tenth more
+// margin for the estimate's error, else three quarters of it.
+func (e *ContextOverflowError) SmallerBudget(packed int) int {
+	if e.PromptTokens > 0 && e.Limit > 0 && e.Limit < e.PromptTokens {
+		return int(int64(packed) * int64(e.Limit) * 9 / (int64(e.PromptTokens) * 10))
+	}
+	return packed * 3 / 4
+}
