@@ -120,7 +120,7 @@ func newCgroup(base string, files []cgroupFile) (string, error) {
 	}
 	for _, f := range files {
 		err := os.WriteFile(filepath.Join(dir, f.name), []byte(f.value), 0o644)
-		if err != nil && !(f.optional && errors.Is(err, os.ErrNotExist)) {
+		if err != nil && (!f.optional || !errors.Is(err, os.ErrNotExist)) {
 			removeCgroup(dir)
 			return "", fmt.Errorf("cgroup %s: write %s: %w", dir, f.name, err)
 		}

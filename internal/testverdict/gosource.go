@@ -78,7 +78,7 @@ func isTestName(name, prefix string) bool {
 		return false
 	}
 	rest := name[len(prefix):]
-	return rest == "" || !(rest[0] >= 'a' && rest[0] <= 'z')
+	return rest == "" || rest[0] < 'a' || rest[0] > 'z'
 }
 
 // paramIs reports whether fn's one parameter is *testing.<typ> (or
