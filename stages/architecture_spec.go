@@ -2,7 +2,6 @@ package stages
 
 import (
 	"fmt"
-	"path"
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/config"
@@ -121,14 +120,6 @@ func ValidateSpecification(spec Specification, modules Modules, constraints conf
 		}
 	}
 	return problems
-}
-
-func cleanModule(m string) string {
-	m = strings.TrimSpace(strings.ReplaceAll(m, `\`, "/"))
-	if m == "" {
-		return ""
-	}
-	return strings.Trim(path.Clean(strings.TrimPrefix(m, "./")), "/")
 }
 
 // pathMatches reports whether module or import path p falls under rule

@@ -6,24 +6,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/xval"
 )
 
 var specModules = Modules{Names: []string{"brake", "counter", "firmware", "firmware/motor", "telemetry"}}
-
-var specConstraints = config.Constraints{ForbiddenImports: []config.ForbiddenImport{{From: "brake", To: "telemetry"}}}
-
-func validSpec() Specification {
-	return Specification{
-		Summary:           "Add an hourly counter.",
-		AffectedModules:   []SpecModule{{Name: "counter"}, {Name: "./firmware/motor/"}, {Name: "hourly", New: true}},
-		DesignDecisions:   []SpecDecision{{Decision: "Use a ring buffer", Rationale: "bounded memory"}},
-		DependencyChanges: []SpecDependency{{From: "counter", To: "telemetry", Change: "add"}, {From: "brake", To: "telemetry", Change: "remove"}},
-		Risks:             []SpecRisk{{Risk: "overflow", Severity: "low", Mitigation: "uint64"}},
-		RequiredADRs:      []string{},
-	}
-}
 
 func TestAssertARCH001_ValidSpecReferencesPass(t *testing.T) {
 	t.Parallel()

@@ -38,6 +38,9 @@ type codeGenExecutor struct {
 	gh codeGenGitHub
 }
 
+// newCodeGenExecutor returns the executor over d, on its own port of d.GitHub.
+func newCodeGenExecutor(d Deps) codeGenExecutor { return codeGenExecutor{d: d, gh: d.GitHub} }
+
 // swiRun is the state of one code generation step.
 type swiRun struct {
 	in   engine.StageInput
@@ -147,23 +150,6 @@ func (e codeGenExecutor) generate(ctx context.Context, in engine.StageInput, r s
 		return nil, nil
 	})
 	return passed, passedAt, err
-}
-
-func workItem(in engine.StageInput) int {
-	if in.Snapshot.WorkItem != 0 {
-		return in.Snapshot.WorkItem
-	}
-	return in.Issue.Number
-}
-
-func nonEmpty(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if strings.TrimSpace(s) != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // current returns the SWI to work on, starting the next ready one when

@@ -21,12 +21,6 @@ import (
 // maxContextFileBytes skips repository files too large to be useful context.
 const maxContextFileBytes = 256 << 10
 
-// swiFileVar is a file as the prompt templates take it.
-type swiFileVar struct {
-	Path    string
-	Content string
-}
-
 // swiText describes the sub-work-item for the prompts.
 func swiText(it planner.SubWorkItem) string {
 	var b strings.Builder

@@ -3,7 +3,6 @@ package stages
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -12,21 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// memRepo is a repository held in memory.
-type memRepo map[string]string
-
-func (m memRepo) ListFiles(context.Context) ([]string, error) {
-	return slices.Sorted(maps.Keys(m)), nil
-}
-
-func (m memRepo) ReadFile(_ context.Context, p string) ([]byte, error) {
-	c, ok := m[p]
-	if !ok {
-		return nil, fmt.Errorf("read %s: %w", p, fs.ErrNotExist)
-	}
-	return []byte(c), nil
-}
 
 func TestApplyAnswer(t *testing.T) {
 	t.Parallel()

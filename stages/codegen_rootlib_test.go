@@ -1,39 +1,21 @@
 package stages
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
-	"github.com/cogworks/cogworks/planner"
-)
-
-// The rootlib fixture (testdata/rootlib) has the shapes that broke code
-// generation on real repositories: a root-package library, a 2,000-line
-// file holding the bug, a file the current gofmt would rewrite, a lock
-// file, a large fixture and packages one to four imports away.
-const (
-	rootlibIssueTitle = "Clamp returns lo for values above the range"
-	rootlibIssueBody  = "Clamp(15, 0, 10) returns 0; it must return 10. ISSUEBODYMARKER"
-	clampBug          = "\tif v > hi {\n\t\treturn lo\n\t}"
-	clampFix          = "\tif v > hi {\n\t\treturn hi\n\t}"
-	clampTestAnchor   = "func TestStep001(t *testing.T) {"
-	clampTest         = "func TestClampAboveRange(t *testing.T) {\n\tif got := Clamp(15, 0, 10); got != 10 {\n\t\tt.Fatalf(\"Clamp(15, 0, 10) = %d, want 10\", got)\n\t}\n}\n\n" + clampTestAnchor
 )
 
 // rootlibFiles reads testdata/rootlib.
@@ -52,27 +34,6 @@ func rootlibFiles(t *testing.T) map[string]string {
 		return err
 	}))
 	return files
-}
-
-// clampItem is the plan item of the fix: the planner names the files and
-// the symbol.
-func clampItem() planner.SubWorkItem {
-	return planner.SubWorkItem{
-		ID: "clamp", Title: "Return hi above the range", Description: "Clamp returns lo for v > hi; return hi and test it.",
-		Files: []string{"big.go", "big_test.go", "legacy.go"}, Symbols: []string{"Clamp"}, Interfaces: []string{},
-		Tests: "TestClampAboveRange", DependsOn: []string{},
-	}
-}
-
-// countingDomain counts the toolchain runs of the domain service it wraps.
-type countingDomain struct {
-	*domain.Client
-	simulations atomic.Int32
-}
-
-func (c *countingDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
-	c.simulations.Add(1)
-	return c.Client.Simulate(ctx, req, p)
 }
 
 // newRootlibFixture seeds testdata/rootlib as the default branch and the
@@ -104,27 +65,6 @@ func newRootlibFixture(t *testing.T) (*buildFixture, *countingDomain, map[string
 	f := &buildFixture{env: env, script: script, cfg: cfg, snap: &snap, parent: parent,
 		deps: Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws, Clock: env.Clock.Now}}
 	return f, dom, base
-}
-
-// answer queues one code_generation answer and returns its output tokens.
-func (f *buildFixture) answer(t *testing.T, out codeOutput) int {
-	t.Helper()
-	out.Edits = emptyIfNil(out.Edits)
-	out.Files = emptyIfNil(out.Files)
-	out.Deletes = emptyIfNil(out.Deletes)
-	out.Renames = emptyIfNil(out.Renames)
-	require.NoError(t, f.script.AddJSON("code_generation", out))
-	raw, err := json.Marshal(out)
-	require.NoError(t, err)
-	return llm.EstimateTokens(string(raw))
-}
-
-func clampEdits(bigOld string) codeOutput {
-	return codeOutput{Notes: "return hi above the range", Edits: []codeEdit{
-		{Path: "big.go", Old: bigOld, New: clampFix},
-		{Path: "big_test.go", Old: clampTestAnchor, New: clampTest},
-		{Path: "legacy.go", Old: `const Version = "1.0.0"`, New: `const Version = "1.0.1"`},
-	}}
 }
 
 func TestCodegenEditsLargeRootFileByteExact(t *testing.T) {

@@ -18,46 +18,6 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-const (
-	simplePath     = "widgets/simple.go"
-	simpleTestPath = "widgets/simple_test.go"
-	simpleCode     = `package widgets
-
-// Simple is a Counter backed by an int.
-type Simple struct{ n int }
-
-// NewSimple returns a zeroed counter.
-func NewSimple() Counter { return &Simple{} }
-
-// Inc adds one.
-func (s *Simple) Inc() { s.n++ }
-
-// Value returns the count.
-func (s *Simple) Value() int { return s.n }
-`
-	simpleTest = `package widgets
-
-import "testing"
-
-func TestSimple(t *testing.T) {
-	t.Parallel()
-	c := NewSimple()
-	c.Inc()
-	c.Inc()
-	if got, want := c.Value(), 2; got != want {
-		t.Fatalf("got %d, want %d", got, want)
-	}
-}
-`
-)
-
-func simpleItem() planner.SubWorkItem {
-	return planner.SubWorkItem{
-		ID: "counter-simple", Title: "Simple counter", Description: "Implement Counter with an int.",
-		Files: []string{simplePath, simpleTestPath}, Interfaces: []string{"IF-COUNTER"}, Tests: "TestSimple",
-	}
-}
-
 // lineOf is the 1-based line of the first occurrence of needle in s.
 func lineOf(t *testing.T, s, needle string) int {
 	t.Helper()
@@ -219,19 +179,6 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 	assert.Equal(t, []string{bHead}, commit.Parents, "stacked on the last dependency's branch")
 }
 
-// seedBranchFrom creates branch from base's head (when missing) and
-// commits files on it through the client, as code generation would have.
-func (f *buildFixture) seedBranchFrom(t *testing.T, branch, base string, files map[string]string) {
-	t.Helper()
-	ctx := context.Background()
-	sha, err := f.env.Client.GetBranchSHA(ctx, testenv.Repo, base)
-	require.NoError(t, err)
-	if err := f.env.Client.CreateBranch(ctx, testenv.Repo, branch, sha); err != nil {
-		require.ErrorContains(t, err, "exists")
-	}
-	f.env.Sim.SeedFiles(testenv.Repo.String(), branch, files)
-}
-
 func TestAssertSCEN002_ScenariosNeverReachCodeGeneration(t *testing.T) {
 	t.Parallel()
 	secret := map[string]string{
@@ -287,9 +234,6 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 	assert.Equal(t, pipeline.EventAllDone, res.Event)
 	assert.Empty(t, f.script.Requests())
 }
-
-// startGoServiceless is a Domain that must not be called.
-type startGoServiceless struct{ Domain }
 
 func TestCodeGenerationBudgetRefusalEscalates(t *testing.T) {
 	t.Parallel()

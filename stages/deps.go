@@ -51,3 +51,12 @@ type Deps struct {
 	Clock     func() time.Time
 	Logger    *slog.Logger
 }
+
+// primaryDomain is the domain of the first registered service ("" when
+// none is known).
+func (d Deps) primaryDomain() string {
+	if len(d.Services) > 0 {
+		return d.Services[0].Domain
+	}
+	return ""
+}

@@ -170,3 +170,9 @@ func lcsOps(a, b []string) []diffOp {
 	}
 	return ops
 }
+
+// swiFileVar is a file as the prompt templates take it.
+type swiFileVar struct {
+	Path    string
+	Content string
+}

@@ -12,14 +12,14 @@ import (
 func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	return map[pipeline.Stage]engine.StageExecutor{
 		// Issue to plan (docs/spec.md §5 items 1–4).
-		pipeline.StageIntake:          intakeExecutor{d: d, gh: d.GitHub},
-		pipeline.StageArchitecture:    architectureExecutor{d: d, gh: d.GitHub},
-		pipeline.StageInterfaceDesign: interfaceExecutor{d: d, gh: d.GitHub},
-		pipeline.StagePlanning:        planningExecutor{d: d, gh: d.GitHub},
+		pipeline.StageIntake:          newIntakeExecutor(d),
+		pipeline.StageArchitecture:    newArchitectureExecutor(d),
+		pipeline.StageInterfaceDesign: newInterfaceExecutor(d),
+		pipeline.StagePlanning:        newPlanningExecutor(d),
 		// Per sub-work-item (docs/spec.md §5 items 5–8, §13).
-		pipeline.StageCodeGeneration:     codeGenExecutor{d: d, gh: d.GitHub},
-		pipeline.StageScenarioValidation: scenarioExecutor{d: d, gh: d.GitHub},
-		pipeline.StageReview:             reviewExecutor{d: d, gh: d.GitHub},
-		pipeline.StageIntegration:        integrationExecutor{d: d, gh: d.GitHub},
+		pipeline.StageCodeGeneration:     newCodeGenExecutor(d),
+		pipeline.StageScenarioValidation: newScenarioExecutor(d),
+		pipeline.StageReview:             newReviewExecutor(d),
+		pipeline.StageIntegration:        newIntegrationExecutor(d),
 	}
 }

@@ -2,10 +2,7 @@ package stages
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path"
-	"sort"
 	"strings"
 
 	"github.com/cogworks/cogworks/classify"
@@ -29,6 +26,9 @@ type intakeExecutor struct {
 	d  Deps
 	gh intakeGitHub
 }
+
+// newIntakeExecutor returns the executor over d, on its own port of d.GitHub.
+func newIntakeExecutor(d Deps) intakeExecutor { return intakeExecutor{d: d, gh: d.GitHub} }
 
 // Execute implements engine.StageExecutor.
 func (x intakeExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
@@ -125,69 +125,4 @@ func orNone(items []string) string {
 		return "none"
 	}
 	return strings.Join(items, ", ")
-}
-
-// errorLines splits an errors.Join result into one message per error.
-func errorLines(err error) []string {
-	if err == nil {
-		return nil
-	}
-	var joined interface{ Unwrap() []error }
-	if errors.As(err, &joined) {
-		var out []string
-		for _, e := range joined.Unwrap() {
-			out = append(out, errorLines(e)...)
-		}
-		return out
-	}
-	return []string{err.Error()}
-}
-
-// modules lists the repository modules: from the workspace when there is
-// one, else from the Code Repository port's file listing.
-func (d Deps) modules(ctx context.Context) (Modules, error) {
-	if d.Workspace != "" {
-		return repoModules(d.Workspace)
-	}
-	if d.Repo == nil {
-		return Modules{}, errors.New("list repository modules: neither a workspace nor a repository is configured")
-	}
-	paths, err := d.Repo.ListFiles(ctx)
-	if err != nil {
-		return Modules{}, fmt.Errorf("list repository modules: %w", err)
-	}
-	read := func(p string) ([]byte, error) { return d.Repo.ReadFile(ctx, p) }
-	return withRootPackage(modulesFromPaths(paths), rootGoFiles(paths), read)
-}
-
-// modulesFromPaths applies repoModules's directory rules to a file listing.
-func modulesFromPaths(paths []string) []string {
-	set := map[string]bool{}
-	for _, p := range paths {
-		segs := strings.Split(p, "/")
-		if len(segs) < 2 || skipModuleDir(segs[0]) {
-			continue
-		}
-		set[segs[0]] = true
-		if len(segs) == 3 && !skipModuleDir(segs[1]) && path.Ext(segs[2]) == ".go" {
-			set[segs[0]+"/"+segs[1]] = true
-		}
-	}
-	out := make([]string, 0, len(set))
-	for m := range set {
-		out = append(out, m)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// rootGoFiles returns the root directory's non-test Go files of a listing.
-func rootGoFiles(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if !strings.Contains(p, "/") && isPackageSource(p) {
-			out = append(out, p)
-		}
-	}
-	return out
 }

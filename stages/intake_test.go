@@ -15,19 +15,6 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// classificationComment returns the body of the classification comment.
-func (f *fhFixture) classificationComment(t *testing.T) string {
-	t.Helper()
-	var found []string
-	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
-		if key, ok := findKeyIn(c.Body); ok && key == key2(f.issue, "classification") {
-			found = append(found, c.Body)
-		}
-	}
-	require.Len(t, found, 1, "exactly one classification comment")
-	return found[0]
-}
-
 func TestAssertCLASS001_ClassificationValidatedThroughExecutor(t *testing.T) {
 	t.Parallel()
 	f := newFHFixture(t, nil)

@@ -27,6 +27,11 @@ type integrationExecutor struct {
 	gh integrationGitHub
 }
 
+// newIntegrationExecutor returns the executor over d, on its own port of d.GitHub.
+func newIntegrationExecutor(d Deps) integrationExecutor {
+	return integrationExecutor{d: d, gh: d.GitHub}
+}
+
 // Execute implements engine.StageExecutor.
 func (e integrationExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot

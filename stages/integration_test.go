@@ -15,34 +15,13 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/audit"
-	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/githubsim"
-	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/testverdict"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
-
-// reviewThenIntegrate runs review (which must proceed) then integration.
-func reviewThenIntegrate(t *testing.T, f *shipFixture) engine.StageResult {
-	t.Helper()
-	res, err := f.run(t, pipeline.StageReview)
-	require.NoError(t, err)
-	require.Equal(t, pipeline.EventDone, res.Event, "review must proceed")
-	res, err = f.run(t, pipeline.StageIntegration)
-	require.NoError(t, err)
-	return res
-}
-
-func onlyPull(t *testing.T, f *shipFixture) githubsim.PullRequest {
-	t.Helper()
-	pulls := f.env.Sim.Pulls(testenv.Repo.String())
-	require.Len(t, pulls, 1)
-	return pulls[0]
-}
 
 func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 	t.Parallel()
@@ -191,20 +170,6 @@ func TestIntegrationNextSWI(t *testing.T) {
 
 	assert.Equal(t, pipeline.EventNextSWI, res.Event)
 	assert.Empty(t, f.comment(audit.Key(strconv.Itoa(f.parent), "cost")), "no final cost report before the last SWI")
-}
-
-// containsText reports whether the request's system prompt or any message
-// contains s.
-func containsText(r llm.Request, s string) bool {
-	if strings.Contains(r.System, s) {
-		return true
-	}
-	for _, m := range r.Messages {
-		if strings.Contains(m.Content, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // GitHub refuses an inline comment on a line outside the PR's diff (422);

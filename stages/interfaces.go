@@ -33,10 +33,6 @@ type InterfaceFile struct {
 	Content string `json:"content"`
 }
 
-// interfaceListMarker prefixes the interface list hidden in the interface
-// PR's body, from which a re-run recovers it when the snapshot was lost.
-const interfaceListMarker = "<!-- cogworks:interfaces="
-
 // interfaceExecutor designs the interfaces (docs/spec.md §5.3): one
 // `interface_design` LLM call per attempt; the files' paths are checked,
 // then the primary domain service validates them and its blocking
@@ -50,6 +46,9 @@ type interfaceExecutor struct {
 	d  Deps
 	gh interfaceGitHub
 }
+
+// newInterfaceExecutor returns the executor over d, on its own port of d.GitHub.
+func newInterfaceExecutor(d Deps) interfaceExecutor { return interfaceExecutor{d: d, gh: d.GitHub} }
 
 // Execute implements engine.StageExecutor: reuse a recorded interface PR,
 // else design (LLM attempts checked by paths, the domain service and the
@@ -204,13 +203,6 @@ func (x interfaceExecutor) unchanged(ctx context.Context, design Interfaces) (bo
 	return true, nil
 }
 
-// interfacesWithoutPR reports a design recorded by unchanged: its branch
-// is the default branch and no PR was opened, so its interface list (if
-// any) lives only in the snapshot.
-func interfacesWithoutPR(snap *pipeline.Snapshot) bool {
-	return snap.Artifacts.InterfaceBranch != "" && snap.Artifacts.InterfacePR == 0
-}
-
 // check validates one design: paths and declarations, the domain
 // service's validate, then the registry contracts of the extracted
 // values. Domain service failures are returned as errors (transient ones
@@ -319,15 +311,6 @@ func diagnosticLine(d domain.Diagnostic) string {
 	return fmt.Sprintf("%s: %s (%s): %s", loc, d.Severity, d.Category, d.Message)
 }
 
-// primaryDomain is the domain of the first registered service ("" when
-// none is known).
-func (d Deps) primaryDomain() string {
-	if len(d.Services) > 0 {
-		return d.Services[0].Domain
-	}
-	return ""
-}
-
 // registryFile selects the interface registry's definition files.
 func registryFile(dir string) func(string) bool {
 	if dir == "" {
@@ -369,50 +352,4 @@ func interfacePullBody(n, specPR int, decls []pipeline.InterfaceDecl, warnings [
 	}
 	b.WriteString("\n" + interfaceListMarker + string(raw) + " -->\n")
 	return b.String(), nil
-}
-
-// parseInterfaceList recovers the interface list from an interface PR body.
-func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
-	_, rest, ok := strings.Cut(body, interfaceListMarker)
-	if !ok {
-		return nil, false
-	}
-	raw, _, ok := strings.Cut(rest, " -->")
-	if !ok {
-		return nil, false
-	}
-	var decls []pipeline.InterfaceDecl
-	if err := json.Unmarshal([]byte(raw), &decls); err != nil || len(decls) == 0 {
-		return nil, false
-	}
-	return decls, true
-}
-
-// loadInterfaces returns the interface list: from the snapshot, else from
-// the interface PR's body.
-func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
-	if len(snap.Interfaces) > 0 {
-		return slices.Clone(snap.Interfaces), nil
-	}
-	if snap.Skips(pipeline.StageInterfaceDesign) || interfacesWithoutPR(snap) {
-		// The item's path has no interface PR (skipped), or the design
-		// changed nothing and opened none: nothing to read.
-		return nil, nil
-	}
-	branch := snap.Artifacts.InterfaceBranch
-	if branch == "" {
-		branch = designBranch(snap.WorkItem)
-	}
-	pr, found, err := findPullByHead(ctx, gh, repo, botLogin, branch)
-	if err != nil {
-		return nil, err
-	}
-	if !found || !recordedOrNone(snap.Artifacts.InterfacePR, pr.Number) {
-		return nil, fmt.Errorf("read the interface list of #%d: no interface PR for %s", snap.WorkItem, branch)
-	}
-	decls, ok := parseInterfaceList(pr.Body)
-	if !ok {
-		return nil, fmt.Errorf("read the interface list of #%d: PR #%d's body lacks it", snap.WorkItem, pr.Number)
-	}
-	return decls, nil
 }

@@ -11,15 +11,6 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-func design(path, content string) Interfaces {
-	return Interfaces{
-		Files:      []InterfaceFile{{Path: path, Content: content}},
-		Interfaces: []pipeline.InterfaceDecl{{ID: "IF-1", Name: "Hourly", File: path, Summary: "hourly counter"}},
-	}
-}
-
-const goodInterface = "package counter\n\n// Hourly counts widgets per hour.\ntype Hourly interface {\n\tAdd(n int)\n}\n"
-
 func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
 	t.Parallel()
 	f := newFHFixture(t, fhRegistryFiles(t))

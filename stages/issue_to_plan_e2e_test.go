@@ -109,16 +109,3 @@ func TestIssueToPlanEndToEnd(t *testing.T) {
 	assert.Zero(t, fhWrites(f.env.Sim), "re-running changes nothing")
 	assert.Len(t, f.env.Sim.Pulls(repo), 2)
 }
-
-// statusSnapshot parses the snapshot from the status comment.
-func (f *fhFixture) statusSnapshot(t *testing.T) pipeline.Snapshot {
-	t.Helper()
-	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
-		if s, ok, err := pipeline.ParseSnapshot(c.Body); ok {
-			require.NoError(t, err)
-			return s
-		}
-	}
-	t.Fatalf("no snapshot on #%d", f.issue)
-	return pipeline.Snapshot{}
-}

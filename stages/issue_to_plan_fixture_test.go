@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
@@ -17,6 +18,7 @@ import (
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/xval"
 )
 
@@ -178,3 +180,85 @@ func issueToPlanExecutors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	}
 	return out
 }
+
+var sampleClassification = classify.Classification{
+	Type: classify.TypeFeature, AffectedModules: []string{"counter"},
+	EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, Rationale: "Small feature.",
+}
+
+var specConstraints = config.Constraints{ForbiddenImports: []config.ForbiddenImport{{From: "brake", To: "telemetry"}}}
+
+func validSpec() Specification {
+	return Specification{
+		Summary:           "Add an hourly counter.",
+		AffectedModules:   []SpecModule{{Name: "counter"}, {Name: "./firmware/motor/"}, {Name: "hourly", New: true}},
+		DesignDecisions:   []SpecDecision{{Decision: "Use a ring buffer", Rationale: "bounded memory"}},
+		DependencyChanges: []SpecDependency{{From: "counter", To: "telemetry", Change: "add"}, {From: "brake", To: "telemetry", Change: "remove"}},
+		Risks:             []SpecRisk{{Risk: "overflow", Severity: "low", Mitigation: "uint64"}},
+		RequiredADRs:      []string{},
+	}
+}
+
+// planningSnapshot is a snapshot after interface design, with the spec on
+// its branch.
+func (f *fhFixture) planningSnapshot(t *testing.T) *pipeline.Snapshot {
+	t.Helper()
+	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\n## Summary\n\nHourly counter.\n"})
+	snap := f.snapshot()
+	snap.Interfaces = planDecls
+	snap.Artifacts.SpecBranch = specBranch(f.issue)
+	return snap
+}
+
+// goodPlan: C has no dependencies, A depends on C, B on A.
+var goodPlan = planner.Plan{SubWorkItems: []planner.SubWorkItem{
+	item("A", []string{"IF-1"}, "C"), item("B", []string{"IF-2"}, "A"), item("C", nil),
+}}
+
+// classificationComment returns the body of the classification comment.
+func (f *fhFixture) classificationComment(t *testing.T) string {
+	t.Helper()
+	var found []string
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		if key, ok := findKeyIn(c.Body); ok && key == key2(f.issue, "classification") {
+			found = append(found, c.Body)
+		}
+	}
+	require.Len(t, found, 1, "exactly one classification comment")
+	return found[0]
+}
+
+// statusSnapshot parses the snapshot from the status comment.
+func (f *fhFixture) statusSnapshot(t *testing.T) pipeline.Snapshot {
+	t.Helper()
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.issue) {
+		if s, ok, err := pipeline.ParseSnapshot(c.Body); ok {
+			require.NoError(t, err)
+			return s
+		}
+	}
+	t.Fatalf("no snapshot on #%d", f.issue)
+	return pipeline.Snapshot{}
+}
+
+var planDecls = []pipeline.InterfaceDecl{
+	{ID: "IF-1", Name: "HourlyCounter", File: "counter/hourly.go", Summary: "counts per hour"},
+	{ID: "IF-2", Name: "Report", File: "telemetry/report.go", Summary: "reports counts"},
+}
+
+func item(id string, ifaces []string, deps ...string) planner.SubWorkItem {
+	// JSON arrays, never null: the schema requires them.
+	ifaces = append([]string{}, ifaces...)
+	deps = append([]string{}, deps...)
+	return planner.SubWorkItem{ID: id, Title: "Item " + id, Description: "Do " + id, Files: []string{id + ".go"},
+		Symbols: []string{}, Interfaces: ifaces, Tests: "unit tests", DependsOn: deps}
+}
+
+func design(path, content string) Interfaces {
+	return Interfaces{
+		Files:      []InterfaceFile{{Path: path, Content: content}},
+		Interfaces: []pipeline.InterfaceDecl{{ID: "IF-1", Name: "Hourly", File: path, Summary: "hourly counter"}},
+	}
+}
+
+const goodInterface = "package counter\n\n// Hourly counts widgets per hour.\ntype Hourly interface {\n\tAdd(n int)\n}\n"

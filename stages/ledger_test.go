@@ -16,11 +16,6 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-var sampleClassification = classify.Classification{
-	Type: classify.TypeFeature, AffectedModules: []string{"counter"},
-	EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, Rationale: "Small feature.",
-}
-
 func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 	t.Parallel()
 	script := llm.NewScripted()

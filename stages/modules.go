@@ -2,6 +2,7 @@ package stages
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -279,4 +280,61 @@ func generatedPathProblem(p string) string {
 		return "path names no file"
 	}
 	return ""
+}
+
+func cleanModule(m string) string {
+	m = strings.TrimSpace(strings.ReplaceAll(m, `\`, "/"))
+	if m == "" {
+		return ""
+	}
+	return strings.Trim(path.Clean(strings.TrimPrefix(m, "./")), "/")
+}
+
+// modules lists the repository modules: from the workspace when there is
+// one, else from the Code Repository port's file listing.
+func (d Deps) modules(ctx context.Context) (Modules, error) {
+	if d.Workspace != "" {
+		return repoModules(d.Workspace)
+	}
+	if d.Repo == nil {
+		return Modules{}, errors.New("list repository modules: neither a workspace nor a repository is configured")
+	}
+	paths, err := d.Repo.ListFiles(ctx)
+	if err != nil {
+		return Modules{}, fmt.Errorf("list repository modules: %w", err)
+	}
+	read := func(p string) ([]byte, error) { return d.Repo.ReadFile(ctx, p) }
+	return withRootPackage(modulesFromPaths(paths), rootGoFiles(paths), read)
+}
+
+// modulesFromPaths applies repoModules's directory rules to a file listing.
+func modulesFromPaths(paths []string) []string {
+	set := map[string]bool{}
+	for _, p := range paths {
+		segs := strings.Split(p, "/")
+		if len(segs) < 2 || skipModuleDir(segs[0]) {
+			continue
+		}
+		set[segs[0]] = true
+		if len(segs) == 3 && !skipModuleDir(segs[1]) && path.Ext(segs[2]) == ".go" {
+			set[segs[0]+"/"+segs[1]] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for m := range set {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// rootGoFiles returns the root directory's non-test Go files of a listing.
+func rootGoFiles(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !strings.Contains(p, "/") && isPackageSource(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

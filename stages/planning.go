@@ -36,6 +36,9 @@ type planningExecutor struct {
 	gh planningGitHub
 }
 
+// newPlanningExecutor returns the executor over d, on its own port of d.GitHub.
+func newPlanningExecutor(d Deps) planningExecutor { return planningExecutor{d: d, gh: d.GitHub} }
+
 // Execute implements engine.StageExecutor.
 func (x planningExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap, n := in.Snapshot, in.Issue.Number

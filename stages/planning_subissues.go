@@ -234,43 +234,6 @@ func hasStatusLabel(labels []string) bool {
 	return slices.ContainsFunc(labels, func(l string) bool { return strings.HasPrefix(l, pipeline.LabelStatusPrefix) })
 }
 
-// subIssueBody is a sub-issue's body: marker, parent reference, the lists
-// code generation reads back (files, interfaces), tests and description.
-// Everything but the marker is LLM output, made inert (audit.Untrusted) so
-// that the marker is the body's only one.
-func subIssueBody(n int, marker string, it planner.SubWorkItem, issueOf map[string]int) string {
-	var b strings.Builder
-	b.WriteString(marker + "\n")
-	fmt.Fprintf(&b, "Part of #%d\n\n", n)
-	if len(it.DependsOn) > 0 {
-		deps := make([]string, len(it.DependsOn))
-		for i, dep := range it.DependsOn {
-			deps[i] = fmt.Sprintf("#%d (`%s`)", issueOf[dep], audit.Untrusted(dep))
-		}
-		fmt.Fprintf(&b, "Depends on %s\n\n", strings.Join(deps, ", "))
-	}
-	writeList(&b, "Files", it.Files)
-	if len(it.Symbols) > 0 {
-		writeList(&b, "Symbols", it.Symbols)
-	}
-	writeList(&b, "Interfaces", it.Interfaces)
-	b.WriteString("## Tests\n\n" + audit.Untrusted(strings.TrimSpace(it.Tests)) + "\n\n")
-	b.WriteString("## Description\n\n" + audit.Untrusted(strings.TrimSpace(it.Description)) + "\n")
-	return b.String()
-}
-
-func writeList(b *strings.Builder, heading string, items []string) {
-	fmt.Fprintf(b, "## %s\n\n", heading)
-	if len(items) == 0 {
-		b.WriteString("- (none)\n\n")
-		return
-	}
-	for _, it := range items {
-		fmt.Fprintf(b, "- `%s`\n", audit.Untrusted(strings.ReplaceAll(it, "`", "'")))
-	}
-	b.WriteString("\n")
-}
-
 // planComment renders the plan for humans with the plan hidden for
 // recovery, under key.
 func planComment(key string, items []planner.SubWorkItem) (audit.Comment, error) {

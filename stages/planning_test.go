@@ -20,35 +20,6 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-var planDecls = []pipeline.InterfaceDecl{
-	{ID: "IF-1", Name: "HourlyCounter", File: "counter/hourly.go", Summary: "counts per hour"},
-	{ID: "IF-2", Name: "Report", File: "telemetry/report.go", Summary: "reports counts"},
-}
-
-// planningSnapshot is a snapshot after interface design, with the spec on
-// its branch.
-func (f *fhFixture) planningSnapshot(t *testing.T) *pipeline.Snapshot {
-	t.Helper()
-	f.env.Sim.SeedFiles(testenv.Repo.String(), specBranch(f.issue), map[string]string{specPath(f.issue): "# Spec\n\n## Summary\n\nHourly counter.\n"})
-	snap := f.snapshot()
-	snap.Interfaces = planDecls
-	snap.Artifacts.SpecBranch = specBranch(f.issue)
-	return snap
-}
-
-func item(id string, ifaces []string, deps ...string) planner.SubWorkItem {
-	// JSON arrays, never null: the schema requires them.
-	ifaces = append([]string{}, ifaces...)
-	deps = append([]string{}, deps...)
-	return planner.SubWorkItem{ID: id, Title: "Item " + id, Description: "Do " + id, Files: []string{id + ".go"},
-		Symbols: []string{}, Interfaces: ifaces, Tests: "unit tests", DependsOn: deps}
-}
-
-// goodPlan: C has no dependencies, A depends on C, B on A.
-var goodPlan = planner.Plan{SubWorkItems: []planner.SubWorkItem{
-	item("A", []string{"IF-1"}, "C"), item("B", []string{"IF-2"}, "A"), item("C", nil),
-}}
-
 func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 	t.Parallel()
 	f := newFHFixture(t, nil)

@@ -150,3 +150,8 @@ type GitHub interface {
 	reviewGitHub
 	integrationGitHub
 }
+
+// pullLister is what findPullByHead needs from GitHub.
+type pullLister interface {
+	ListPulls(ctx context.Context, repo github.Repo, f github.PullFilter) ([]github.PullRequest, error)
+}

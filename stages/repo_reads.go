@@ -2,9 +2,11 @@ package stages
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/contextpack"
@@ -93,3 +95,60 @@ func readRepoFiles(ctx context.Context, repo contextpack.Repository, keep func(p
 	}
 	return out, nil
 }
+
+// loadInterfaces returns the interface list: from the snapshot, else from
+// the interface PR's body.
+func loadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
+	if len(snap.Interfaces) > 0 {
+		return slices.Clone(snap.Interfaces), nil
+	}
+	if snap.Skips(pipeline.StageInterfaceDesign) || interfacesWithoutPR(snap) {
+		// The item's path has no interface PR (skipped), or the design
+		// changed nothing and opened none: nothing to read.
+		return nil, nil
+	}
+	branch := snap.Artifacts.InterfaceBranch
+	if branch == "" {
+		branch = designBranch(snap.WorkItem)
+	}
+	pr, found, err := findPullByHead(ctx, gh, repo, botLogin, branch)
+	if err != nil {
+		return nil, err
+	}
+	if !found || !recordedOrNone(snap.Artifacts.InterfacePR, pr.Number) {
+		return nil, fmt.Errorf("read the interface list of #%d: no interface PR for %s", snap.WorkItem, branch)
+	}
+	decls, ok := parseInterfaceList(pr.Body)
+	if !ok {
+		return nil, fmt.Errorf("read the interface list of #%d: PR #%d's body lacks it", snap.WorkItem, pr.Number)
+	}
+	return decls, nil
+}
+
+// interfacesWithoutPR reports a design recorded by unchanged: its branch
+// is the default branch and no PR was opened, so its interface list (if
+// any) lives only in the snapshot.
+func interfacesWithoutPR(snap *pipeline.Snapshot) bool {
+	return snap.Artifacts.InterfaceBranch != "" && snap.Artifacts.InterfacePR == 0
+}
+
+// parseInterfaceList recovers the interface list from an interface PR body.
+func parseInterfaceList(body string) ([]pipeline.InterfaceDecl, bool) {
+	_, rest, ok := strings.Cut(body, interfaceListMarker)
+	if !ok {
+		return nil, false
+	}
+	raw, _, ok := strings.Cut(rest, " -->")
+	if !ok {
+		return nil, false
+	}
+	var decls []pipeline.InterfaceDecl
+	if err := json.Unmarshal([]byte(raw), &decls); err != nil || len(decls) == 0 {
+		return nil, false
+	}
+	return decls, true
+}
+
+// interfaceListMarker prefixes the interface list hidden in the interface
+// PR's body, from which a re-run recovers it when the snapshot was lost.
+const interfaceListMarker = "<!-- cogworks:interfaces="

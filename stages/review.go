@@ -48,6 +48,9 @@ type reviewExecutor struct {
 	gh reviewGitHub
 }
 
+// newReviewExecutor returns the executor over d, on its own port of d.GitHub.
+func newReviewExecutor(d Deps) reviewExecutor { return reviewExecutor{d: d, gh: d.GitHub} }
+
 // Execute implements engine.StageExecutor.
 func (e reviewExecutor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	snap := in.Snapshot
@@ -254,25 +257,6 @@ func reviewSummary(rec pipeline.SWI, res review.Result, warnings []string) strin
 	return b.String()
 }
 
-// findingLines renders findings one per line as "file:line [severity]
-// (criterion): explanation". Findings are LLM output: every part is made
-// inert (audit.Untrusted).
-func findingLines(fs []review.Finding) []string {
-	out := make([]string, 0, len(fs))
-	for _, f := range fs {
-		loc := firstSet(f.File, "(no file)")
-		if f.Line > 0 {
-			loc += ":" + strconv.Itoa(f.Line)
-		}
-		line := fmt.Sprintf("%s [%s]", oneLine(loc), oneLine(string(f.Severity)))
-		if f.Criterion != "" {
-			line += " (" + oneLine(f.Criterion) + ")"
-		}
-		out = append(out, line+": "+oneLine(f.Explanation))
-	}
-	return out
-}
-
 func emptyIfNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
@@ -285,13 +269,4 @@ func orDash(s string) string {
 		return "—"
 	}
 	return s
-}
-
-func firstSet(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

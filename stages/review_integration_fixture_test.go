@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -213,4 +214,46 @@ func safetyClassification() *classify.Classification {
 		EstimatedScope:  classify.Scope{Files: 1, Interfaces: 1, Complexity: "low"},
 		SafetyAffecting: true, Rationale: "telemetry feeds the brake controller",
 	}
+}
+
+func warningFinding() review.Finding {
+	return review.Finding{File: shipCodePath, Line: 9, Severity: review.SeverityWarning, Criterion: "naming",
+		Explanation: "parameter frame is unused"}
+}
+
+func infoFinding() review.Finding {
+	return review.Finding{File: shipCodePath, Line: 0, Severity: review.SeverityInformational, Criterion: "docs",
+		Explanation: "consider a package example"}
+}
+
+// reviewThenIntegrate runs review (which must proceed) then integration.
+func reviewThenIntegrate(t *testing.T, f *shipFixture) engine.StageResult {
+	t.Helper()
+	res, err := f.run(t, pipeline.StageReview)
+	require.NoError(t, err)
+	require.Equal(t, pipeline.EventDone, res.Event, "review must proceed")
+	res, err = f.run(t, pipeline.StageIntegration)
+	require.NoError(t, err)
+	return res
+}
+
+func onlyPull(t *testing.T, f *shipFixture) githubsim.PullRequest {
+	t.Helper()
+	pulls := f.env.Sim.Pulls(testenv.Repo.String())
+	require.Len(t, pulls, 1)
+	return pulls[0]
+}
+
+// containsText reports whether the request's system prompt or any message
+// contains s.
+func containsText(r llm.Request, s string) bool {
+	if strings.Contains(r.System, s) {
+		return true
+	}
+	for _, m := range r.Messages {
+		if strings.Contains(m.Content, s) {
+			return true
+		}
+	}
+	return false
 }

@@ -23,16 +23,6 @@ func blockingFinding() review.Finding {
 		Explanation: "Publish discards the frame and always reports success"}
 }
 
-func warningFinding() review.Finding {
-	return review.Finding{File: shipCodePath, Line: 9, Severity: review.SeverityWarning, Criterion: "naming",
-		Explanation: "parameter frame is unused"}
-}
-
-func infoFinding() review.Finding {
-	return review.Finding{File: shipCodePath, Line: 0, Severity: review.SeverityInformational, Criterion: "docs",
-		Explanation: "consider a package example"}
-}
-
 func storedNonBlocking(t *testing.T, f *shipFixture) []review.Finding {
 	t.Helper()
 	return f.snap.SubWorkItem(shipSWIID).Findings

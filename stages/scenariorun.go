@@ -151,6 +151,9 @@ type scenarioExecutor struct {
 	gh scenarioGitHub
 }
 
+// newScenarioExecutor returns the executor over d, on its own port of d.GitHub.
+func newScenarioExecutor(d Deps) scenarioExecutor { return scenarioExecutor{d: d, gh: d.GitHub} }
+
 // Execute implements engine.StageExecutor: validate, record the trust
 // history, post the audit comment, then decide (pass, skip, remediate or
 // escalate).

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -79,17 +78,6 @@ func newScenarioFixture(t *testing.T, dom Domain, scenarios map[string]string) *
 	f.deps.Scenarios = loaded
 	f.snap.Stage = pipeline.StageScenarioValidation
 	return f
-}
-
-func (f *buildFixture) scenarioComment(t *testing.T) string {
-	t.Helper()
-	key := audit.Key(fmt.Sprint(f.parent), "scenarios", "counter-simple")
-	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.parent) {
-		if strings.Contains(c.Body, audit.Marker(key)) {
-			return c.Body
-		}
-	}
-	return ""
 }
 
 // TestAssertSCEN008_NoApplicableScenarioSkipsValidation: a scenario that

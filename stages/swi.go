@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -318,4 +320,36 @@ func readFiles(ctx context.Context, gh fileReader, repo github.Repo, ref string,
 		out[p] = string(b)
 	}
 	return out, nil
+}
+
+func workItem(in engine.StageInput) int {
+	if in.Snapshot.WorkItem != 0 {
+		return in.Snapshot.WorkItem
+	}
+	return in.Issue.Number
+}
+
+// subIssueBody is a sub-issue's body: marker, parent reference, the lists
+// code generation reads back (files, interfaces), tests and description.
+// Everything but the marker is LLM output, made inert (audit.Untrusted) so
+// that the marker is the body's only one.
+func subIssueBody(n int, marker string, it planner.SubWorkItem, issueOf map[string]int) string {
+	var b strings.Builder
+	b.WriteString(marker + "\n")
+	fmt.Fprintf(&b, "Part of #%d\n\n", n)
+	if len(it.DependsOn) > 0 {
+		deps := make([]string, len(it.DependsOn))
+		for i, dep := range it.DependsOn {
+			deps[i] = fmt.Sprintf("#%d (`%s`)", issueOf[dep], audit.Untrusted(dep))
+		}
+		fmt.Fprintf(&b, "Depends on %s\n\n", strings.Join(deps, ", "))
+	}
+	writeList(&b, "Files", it.Files)
+	if len(it.Symbols) > 0 {
+		writeList(&b, "Symbols", it.Symbols)
+	}
+	writeList(&b, "Interfaces", it.Interfaces)
+	b.WriteString("## Tests\n\n" + audit.Untrusted(strings.TrimSpace(it.Tests)) + "\n\n")
+	b.WriteString("## Description\n\n" + audit.Untrusted(strings.TrimSpace(it.Description)) + "\n")
+	return b.String()
 }

@@ -2,15 +2,22 @@ package stages
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/engine"
@@ -154,4 +161,153 @@ func (f *buildFixture) requests(template string) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// memRepo is a repository held in memory.
+type memRepo map[string]string
+
+func (m memRepo) ListFiles(context.Context) ([]string, error) {
+	return slices.Sorted(maps.Keys(m)), nil
+}
+
+func (m memRepo) ReadFile(_ context.Context, p string) ([]byte, error) {
+	c, ok := m[p]
+	if !ok {
+		return nil, fmt.Errorf("read %s: %w", p, fs.ErrNotExist)
+	}
+	return []byte(c), nil
+}
+
+func simpleItem() planner.SubWorkItem {
+	return planner.SubWorkItem{
+		ID: "counter-simple", Title: "Simple counter", Description: "Implement Counter with an int.",
+		Files: []string{simplePath, simpleTestPath}, Interfaces: []string{"IF-COUNTER"}, Tests: "TestSimple",
+	}
+}
+
+// writeTree writes files (slash paths) under a new temporary directory.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+		require.NoError(t, os.WriteFile(full, []byte(c), 0o644))
+	}
+	return dir
+}
+
+// startGoServiceless is a Domain that must not be called.
+type startGoServiceless struct{ Domain }
+
+const (
+	simplePath     = "widgets/simple.go"
+	simpleTestPath = "widgets/simple_test.go"
+	simpleCode     = `package widgets
+
+// Simple is a Counter backed by an int.
+type Simple struct{ n int }
+
+// NewSimple returns a zeroed counter.
+func NewSimple() Counter { return &Simple{} }
+
+// Inc adds one.
+func (s *Simple) Inc() { s.n++ }
+
+// Value returns the count.
+func (s *Simple) Value() int { return s.n }
+`
+	simpleTest = `package widgets
+
+import "testing"
+
+func TestSimple(t *testing.T) {
+	t.Parallel()
+	c := NewSimple()
+	c.Inc()
+	c.Inc()
+	if got, want := c.Value(), 2; got != want {
+		t.Fatalf("got %d, want %d", got, want)
+	}
+}
+`
+)
+
+// clampItem is the plan item of the fix: the planner names the files and
+// the symbol.
+func clampItem() planner.SubWorkItem {
+	return planner.SubWorkItem{
+		ID: "clamp", Title: "Return hi above the range", Description: "Clamp returns lo for v > hi; return hi and test it.",
+		Files: []string{"big.go", "big_test.go", "legacy.go"}, Symbols: []string{"Clamp"}, Interfaces: []string{},
+		Tests: "TestClampAboveRange", DependsOn: []string{},
+	}
+}
+
+// countingDomain counts the toolchain runs of the domain service it wraps.
+type countingDomain struct {
+	*domain.Client
+	simulations atomic.Int32
+}
+
+// answer queues one code_generation answer and returns its output tokens.
+func (f *buildFixture) answer(t *testing.T, out codeOutput) int {
+	t.Helper()
+	out.Edits = emptyIfNil(out.Edits)
+	out.Files = emptyIfNil(out.Files)
+	out.Deletes = emptyIfNil(out.Deletes)
+	out.Renames = emptyIfNil(out.Renames)
+	require.NoError(t, f.script.AddJSON("code_generation", out))
+	raw, err := json.Marshal(out)
+	require.NoError(t, err)
+	return llm.EstimateTokens(string(raw))
+}
+
+func clampEdits(bigOld string) codeOutput {
+	return codeOutput{Notes: "return hi above the range", Edits: []codeEdit{
+		{Path: "big.go", Old: bigOld, New: clampFix},
+		{Path: "big_test.go", Old: clampTestAnchor, New: clampTest},
+		{Path: "legacy.go", Old: `const Version = "1.0.0"`, New: `const Version = "1.0.1"`},
+	}}
+}
+
+func (c *countingDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
+	c.simulations.Add(1)
+	return c.Client.Simulate(ctx, req, p)
+}
+
+// The rootlib fixture (testdata/rootlib) has the shapes that broke code
+// generation on real repositories: a root-package library, a 2,000-line
+// file holding the bug, a file the current gofmt would rewrite, a lock
+// file, a large fixture and packages one to four imports away.
+const (
+	rootlibIssueTitle = "Clamp returns lo for values above the range"
+	rootlibIssueBody  = "Clamp(15, 0, 10) returns 0; it must return 10. ISSUEBODYMARKER"
+	clampBug          = "\tif v > hi {\n\t\treturn lo\n\t}"
+	clampFix          = "\tif v > hi {\n\t\treturn hi\n\t}"
+	clampTestAnchor   = "func TestStep001(t *testing.T) {"
+	clampTest         = "func TestClampAboveRange(t *testing.T) {\n\tif got := Clamp(15, 0, 10); got != 10 {\n\t\tt.Fatalf(\"Clamp(15, 0, 10) = %d, want 10\", got)\n\t}\n}\n\n" + clampTestAnchor
+)
+
+// seedBranchFrom creates branch from base's head (when missing) and
+// commits files on it through the client, as code generation would have.
+func (f *buildFixture) seedBranchFrom(t *testing.T, branch, base string, files map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	sha, err := f.env.Client.GetBranchSHA(ctx, testenv.Repo, base)
+	require.NoError(t, err)
+	if err := f.env.Client.CreateBranch(ctx, testenv.Repo, branch, sha); err != nil {
+		require.ErrorContains(t, err, "exists")
+	}
+	f.env.Sim.SeedFiles(testenv.Repo.String(), branch, files)
+}
+
+func (f *buildFixture) scenarioComment(t *testing.T) string {
+	t.Helper()
+	key := audit.Key(fmt.Sprint(f.parent), "scenarios", "counter-simple")
+	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.parent) {
+		if strings.Contains(c.Body, audit.Marker(key)) {
+			return c.Body
+		}
+	}
+	return ""
 }
