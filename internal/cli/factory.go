@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/stages/stagekit"
 
 	"context"
 	"fmt"
@@ -20,7 +21,6 @@ import (
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/pipeline"
-	"github.com/cogworks/cogworks/stages"
 )
 
 // IOStreams are the command's input and output streams.
@@ -34,7 +34,7 @@ type IOStreams struct {
 // stages' port, plus what process-all and status need.
 type Client interface {
 	engine.GitHub
-	stages.GitHub
+	stagekit.GitHub
 	SearchIssues(ctx context.Context, query string) ([]github.Issue, error)
 }
 
