@@ -89,11 +89,11 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 		add(pass, reviewstage.ReviewOutput{Passed: true, Findings: reviewstage.EmptyIfNil[review.Finding](nil)})
 	}
 
-	deps := stagekit.Deps{
+	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{
 		GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Registry: reg, Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
-		Scenarios: scenarios, Clock: env.Clock.Now,
-	}
+		Clock: env.Clock.Now,
+	}}
 	cfg := config.Default() // the architecture gate stays human-gated: a skipped stage's gate does not apply
 	cfg.Scenarios.Trajectories = 1
 	ed := engine.Deps{GitHub: env.Client, Executors: stages.Executors(deps), Config: cfg, RunID: "e2e-bugfix",

@@ -260,11 +260,11 @@ func TestPipelineEndToEnd(t *testing.T) {
 	script := llm.NewScripted()
 	e2eScript(t, script)
 	warning := `domain service "pcb" (domain electrical) is unavailable: cross-domain validation for electrical was skipped`
-	deps := stagekit.Deps{
+	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{
 		GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Registry: reg, Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}}, Warnings: []string{warning},
-		Scenarios: scenarios, Clock: env.Clock.Now,
-	}
+		Clock: env.Clock.Now,
+	}}
 	cfg := config.Default()
 	cfg.Gates["architecture"] = config.HumanGated
 	// One trajectory per validation: the scenario's verdict is the same on

@@ -3,7 +3,6 @@ package stages
 import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/pipeline"
-
 	"github.com/cogworks/cogworks/stages/architecture"
 	"github.com/cogworks/cogworks/stages/codegen"
 	"github.com/cogworks/cogworks/stages/intake"
@@ -11,25 +10,28 @@ import (
 	"github.com/cogworks/cogworks/stages/interfaces"
 	"github.com/cogworks/cogworks/stages/planning"
 	"github.com/cogworks/cogworks/stages/review"
-	"github.com/cogworks/cogworks/stages/scenario"
-	"github.com/cogworks/cogworks/stages/stagekit"
+	scenariostage "github.com/cogworks/cogworks/stages/scenario"
 )
 
 // Executors returns the executor of every operational stage of the
 // pipeline machine (pipeline.StateMachine): the one place a stage is
 // registered. pipeline's machine test checks that every operational state
-// has an executor here.
-func Executors(d stagekit.Deps) map[pipeline.Stage]engine.StageExecutor {
+// has an executor here. Every stage gets the shared deps; only scenario
+// validation also gets the held-out scenarios and twins.
+func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
+	shared := d.Deps
 	return map[pipeline.Stage]engine.StageExecutor{
 		// Issue to plan (docs/spec.md §5 items 1–4).
-		pipeline.StageIntake:          intake.New(d),
-		pipeline.StageArchitecture:    architecture.New(d),
-		pipeline.StageInterfaceDesign: interfaces.New(d),
-		pipeline.StagePlanning:        planning.New(d),
+		pipeline.StageIntake:          intake.New(shared),
+		pipeline.StageArchitecture:    architecture.New(shared),
+		pipeline.StageInterfaceDesign: interfaces.New(shared),
+		pipeline.StagePlanning:        planning.New(shared),
 		// Per sub-work-item (docs/spec.md §5 items 5–8, §13).
-		pipeline.StageCodeGeneration:     codegen.New(d),
-		pipeline.StageScenarioValidation: scenario.New(d),
-		pipeline.StageReview:             review.New(d),
-		pipeline.StageIntegration:        integration.New(d),
+		pipeline.StageCodeGeneration: codegen.New(shared),
+		pipeline.StageScenarioValidation: scenariostage.New(scenariostage.Deps{
+			Deps: shared, Scenarios: d.Scenarios, Twins: d.Twins,
+		}),
+		pipeline.StageReview:      review.New(shared),
+		pipeline.StageIntegration: integration.New(shared),
 	}
 }

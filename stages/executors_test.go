@@ -6,15 +6,13 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/cogworks/cogworks/pipeline"
-
-	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 // TestExecutorsCoverTheMachine: every operational state of the machine
 // has an executor, and no executor waits on a stage the machine never
 // enters.
 func TestExecutorsCoverTheMachine(t *testing.T) {
-	execs := Executors(stagekit.Deps{})
+	execs := Executors(Deps{})
 	states := map[pipeline.Stage]bool{}
 	for _, s := range pipeline.StateMachine().States {
 		if s.Kind == pipeline.KindOperational {

@@ -276,9 +276,9 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	dom := &stagetest.CountingDomain{Client: svc}
 	script := llm.NewScripted()
 	realOracle(t, c, base, script)
-	deps := stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
-		Services:  []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
-		Scenarios: scenarios, Clock: env.Clock.Now}
+	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+		Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
+		Clock:    env.Clock.Now}}
 	cfg := config.Default()
 	cfg.Gates["architecture"] = config.AutoProceed
 	cfg.Scenarios.Trajectories = 1

@@ -183,8 +183,8 @@ func runVerdictPipeline(t *testing.T, plannedTests string, steps int, answer fun
 		add(pass, reviewstage.ReviewOutput{Passed: true, Findings: reviewstage.EmptyIfNil[review.Finding](nil)})
 	}
 	dom := &verdictDomain{Answer: answer}
-	deps := stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
-		Scenarios: scenarios, Clock: env.Clock.Now}
+	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+		Clock: env.Clock.Now}}
 	cfg := config.Default()
 	cfg.Scenarios.Trajectories = 1
 	cfg.Budgets.SubWorkItemMaxRetries = 1 // one answer: a rejection escalates

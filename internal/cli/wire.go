@@ -164,14 +164,14 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, repo githu
 // StageDeps assembles everything but the LLM gateway. When the workspace
 // registers no domain service and is a Go module, builtin (if not nil)
 // provides the reference Go domain service.
-func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config, builtin *builtinDomain) (stagekit.Deps, engine.RegistryValidator, error) {
-	d := stagekit.Deps{
+func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config, builtin *builtinDomain) (stages.Deps, engine.RegistryValidator, error) {
+	d := stages.Deps{Deps: stagekit.Deps{
 		GitHub: gh, Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
 		Clock: f.Clock, Logger: f.Logger(),
-	}
+	}}
 	cfgs, err := f.domainServices(ctx, workspace, builtin)
 	if err != nil {
-		return stagekit.Deps{}, nil, err
+		return stages.Deps{}, nil, err
 	}
 	if len(cfgs) > 0 {
 		set := domain.Connect(ctx, cfgs)
@@ -205,7 +205,7 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	d.Registry = reg
 	fsys := os.DirFS(workspace)
 	if d.Scenarios, err = scenario.LoadScenarios(ctx, fsys, cfg.Scenarios.Directory); err != nil {
-		return stagekit.Deps{}, nil, &UsageError{Err: fmt.Errorf("scenarios: %w", err)}
+		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("scenarios: %w", err)}
 	}
 	// Twins are repository code: their output reaches the log redacted.
 	twinOut := secrets.NewWriter(f.IO.ErrOut, f.Redactor())
@@ -217,7 +217,7 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 			d.Warnings = append(d.Warnings, w)
 		}
 	} else if d.Twins.Defs, err = scenario.LoadTwins(ctx, fsys, repoTwinsDir); err != nil {
-		return stagekit.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
+		return stages.Deps{}, nil, &UsageError{Err: fmt.Errorf("twins: %w", err)}
 	}
 	if len(d.Twins.Defs) > 0 {
 		runner.Confine(f.twinSandbox(ctx, cfg))

@@ -22,6 +22,7 @@ import (
 	"github.com/cogworks/cogworks/internal/testverdict"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
+	"github.com/cogworks/cogworks/stages"
 
 	"github.com/cogworks/cogworks/stages/codegen"
 	"github.com/cogworks/cogworks/stages/stagekit"
@@ -80,7 +81,7 @@ func newRegressFixture(t *testing.T) (*stagetest.BuildFixture, *stagetest.Counti
 	cfg := config.Default()
 	cfg.Budgets.SubWorkItemMaxRetries = 2
 	f := &stagetest.BuildFixture{Env: env, Script: script, Cfg: cfg, Snap: &snap, Parent: parent,
-		Deps: stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws, Clock: env.Clock.Now}}
+		Deps: stages.Deps{Deps: stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws, Clock: env.Clock.Now}}}
 	return f, dom
 }
 

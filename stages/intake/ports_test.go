@@ -28,7 +28,7 @@ func TestIntakeRunsOnTheCommentPortAlone(t *testing.T) {
 	t.Parallel()
 	f := stagetest.NewFHFixture(t, nil)
 	f.AddJSON(t, prompts.Classify, stagetest.SampleClassification)
-	x := intake.Executor{Deps: f.Deps, GitHub: commentsOnly{f.Env.Client}}
+	x := intake.Executor{Deps: f.Deps.Deps, GitHub: commentsOnly{f.Env.Client}}
 	res, err := x.Execute(context.Background(), f.Input(t, pipeline.StageIntake, f.Snapshot()))
 	require.NoError(t, err)
 	assert.Equal(t, pipeline.EventDone, res.Event)

@@ -149,12 +149,22 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 // a failure sends the scenario feedback (never the scenario source) back
 // to code generation, up to the remediation budget.
 type Executor struct {
-	Deps   stagekit.Deps
+	Deps   Deps
 	GitHub stagekit.ScenarioGitHub
 }
 
+// Deps are the shared ports and settings plus what only scenario
+// validation may see: the held-out scenarios, loaded from the workspace,
+// and the digital twins they run against. No other stage's deps type has
+// a field for them (TestOnlyScenarioStageNamesScenarios).
+type Deps struct {
+	stagekit.Deps
+	Scenarios []scenario.Scenario
+	Twins     scenario.Twins
+}
+
 // New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
+func New(d Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
 
 // Execute implements engine.StageExecutor: validate, record the trust
 // history, post the audit comment, then decide (pass, skip, remediate or

@@ -8,7 +8,6 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/contextpack"
 	"github.com/cogworks/cogworks/internal/llm"
-	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/xval"
 )
 
@@ -22,7 +21,9 @@ type Domain interface {
 	ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error)
 }
 
-// Deps are the ports and settings every executor shares. Workspace is a
+// Deps are the ports and settings every executor shares. The held-out
+// scenarios are not among them: only scenario validation is given them
+// (scenario.Deps), so no other stage can read them. Workspace is a
 // local checkout of the target repository's default branch (the Action's
 // GITHUB_WORKSPACE); it is the source of repo modules, ADRs, the interface
 // registry and scenarios, and the path the domain service overlays
@@ -39,10 +40,6 @@ type Deps struct {
 	// in PRs and the audit trail (ASSERT-EXT-002).
 	Services []xval.ServiceInfo
 	Warnings []string
-	// Scenarios are loaded from the workspace (holdout: never given to
-	// code generation).
-	Scenarios []scenario.Scenario
-	Twins     scenario.Twins
 	// Baselines caches test runs of base trees across code generation
 	// attempts; nil means one cache per step. Share one across runs only
 	// while the workspace stays at one commit: its key names the

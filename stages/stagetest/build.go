@@ -53,7 +53,7 @@ type Counter interface {
 type BuildFixture struct {
 	Env    *testenv.Env
 	Script *llm.Scripted
-	Deps   stagekit.Deps
+	Deps   stages.Deps
 	Cfg    config.Config
 	Snap   *pipeline.Snapshot
 	Parent int
@@ -115,10 +115,10 @@ func NewBuildFixture(t *testing.T, dom stagekit.Domain, items []planner.SubWorkI
 	cfg.Budgets.SubWorkItemMaxRetries = 3
 	return &BuildFixture{
 		Env: env, Script: script, Cfg: cfg, Snap: &snap, Parent: parent,
-		Deps: stagekit.Deps{
+		Deps: stages.Deps{Deps: stagekit.Deps{
 			GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom,
 			Workspace: ws, Clock: env.Clock.Now,
-		},
+		}},
 	}
 }
 

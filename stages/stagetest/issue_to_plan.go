@@ -45,7 +45,7 @@ type FHFixture struct {
 	Env    *testenv.Env
 	ws     string
 	Script *llm.Scripted
-	Deps   stagekit.Deps
+	Deps   stages.Deps
 	Cfg    config.Config
 	Issue  int
 }
@@ -72,9 +72,9 @@ func NewFHFixture(t *testing.T, extra map[string]string, opts ...githubsim.Optio
 	gw := llm.NewGateway(script, prompts.Set{})
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Count widgets per hour",
 		"We need an hourly widget counter exposed through telemetry.")
-	return &FHFixture{Env: env, ws: ws, Script: script, Issue: n, Cfg: config.Default(), Deps: stagekit.Deps{
+	return &FHFixture{Env: env, ws: ws, Script: script, Issue: n, Cfg: config.Default(), Deps: stages.Deps{Deps: stagekit.Deps{
 		GitHub: env.Client, LLM: gw, Workspace: ws, Clock: env.Clock.Now,
-	}}
+	}}}
 }
 
 // Input builds the StageInput of stage for the fixture's issue.
@@ -183,7 +183,7 @@ func Itoa(n int) string { return strconv.Itoa(n) }
 
 // IssueToPlanExecutors returns the executors of intake to planning only,
 // so the engine stops when the plan is made (code generation has none).
-func IssueToPlanExecutors(d stagekit.Deps) map[pipeline.Stage]engine.StageExecutor {
+func IssueToPlanExecutors(d stages.Deps) map[pipeline.Stage]engine.StageExecutor {
 	all := stages.Executors(d)
 	out := map[pipeline.Stage]engine.StageExecutor{}
 	for _, st := range []pipeline.Stage{pipeline.StageIntake, pipeline.StageArchitecture, pipeline.StageInterfaceDesign, pipeline.StagePlanning} {

@@ -91,7 +91,7 @@ type ShipFixture struct {
 	Env    *testenv.Env
 	Script *llm.Scripted
 	Dom    *shipDomain
-	Deps   stagekit.Deps
+	Deps   stages.Deps
 	Cfg    config.Config
 	Snap   *pipeline.Snapshot
 	Parent int
@@ -145,10 +145,10 @@ func NewShipFixtureOn(t *testing.T, safety bool, base map[string]string) *ShipFi
 	cfg := config.Default()
 	return &ShipFixture{
 		Env: env, Script: script, Dom: dom, Cfg: cfg, Snap: &snap, Parent: parent, Swi: swi,
-		Deps: stagekit.Deps{
+		Deps: stages.Deps{Deps: stagekit.Deps{
 			GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom,
 			Workspace: t.TempDir(), Registry: reg, Clock: env.Clock.Now,
-		},
+		}},
 	}
 }
 
