@@ -2,13 +2,37 @@ package stages
 
 import (
 	"github.com/cogworks/cogworks/internal/scenario"
+	"github.com/cogworks/cogworks/stages/architecture"
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/intake"
+	"github.com/cogworks/cogworks/stages/integration"
+	"github.com/cogworks/cogworks/stages/interfaces"
+	"github.com/cogworks/cogworks/stages/planning"
+	"github.com/cogworks/cogworks/stages/review"
+	scenariostage "github.com/cogworks/cogworks/stages/scenario"
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
+// GitHub is what the stage executors need from GitHub together (a subset
+// of *github.Client): the union of the ports the stage packages declare.
+// Executors hands each stage only its own port.
+type GitHub interface {
+	intake.GitHub
+	architecture.GitHub
+	interfaces.GitHub
+	planning.GitHub
+	codegen.GitHub
+	scenariostage.GitHub
+	review.GitHub
+	integration.GitHub
+}
+
 // Deps are what the wiring (internal/cli) assembles for the executors: the
-// ports and settings every stage shares, and the held-out scenarios with
-// their twins, which Executors hands to scenario validation alone.
+// GitHub client, the ports and settings every stage shares, and the
+// held-out scenarios with their twins, which Executors hands to scenario
+// validation alone.
 type Deps struct {
+	GitHub GitHub
 	stagekit.Deps
 	// Scenarios are loaded from the workspace (holdout: never given to
 	// code generation or any stage but scenario validation).

@@ -89,8 +89,8 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 		add(pass, reviewstage.ReviewOutput{Passed: true, Findings: reviewstage.EmptyIfNil[review.Finding](nil)})
 	}
 
-	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{
-		GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{
+		LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Registry: reg, Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
 		Clock: env.Clock.Now,
 	}}

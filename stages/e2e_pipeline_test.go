@@ -260,8 +260,8 @@ func TestPipelineEndToEnd(t *testing.T) {
 	script := llm.NewScripted()
 	e2eScript(t, script)
 	warning := `domain service "pcb" (domain electrical) is unavailable: cross-domain validation for electrical was skipped`
-	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{
-		GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{
+		LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Registry: reg, Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}}, Warnings: []string{warning},
 		Clock: env.Clock.Now,
 	}}

@@ -16,22 +16,23 @@ import (
 // Executors returns the executor of every operational stage of the
 // pipeline machine (pipeline.StateMachine): the one place a stage is
 // registered. pipeline's machine test checks that every operational state
-// has an executor here. Every stage gets the shared deps; only scenario
-// validation also gets the held-out scenarios and twins.
+// has an executor here. Every stage gets the shared deps and its own
+// GitHub port; only scenario validation also gets the held-out scenarios
+// and twins.
 func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 	shared := d.Deps
 	return map[pipeline.Stage]engine.StageExecutor{
 		// Issue to plan (docs/spec.md §5 items 1–4).
-		pipeline.StageIntake:          intake.New(shared),
-		pipeline.StageArchitecture:    architecture.New(shared),
-		pipeline.StageInterfaceDesign: interfaces.New(shared),
-		pipeline.StagePlanning:        planning.New(shared),
+		pipeline.StageIntake:          intake.New(shared, d.GitHub),
+		pipeline.StageArchitecture:    architecture.New(shared, d.GitHub),
+		pipeline.StageInterfaceDesign: interfaces.New(shared, d.GitHub),
+		pipeline.StagePlanning:        planning.New(shared, d.GitHub),
 		// Per sub-work-item (docs/spec.md §5 items 5–8, §13).
-		pipeline.StageCodeGeneration: codegen.New(shared),
+		pipeline.StageCodeGeneration: codegen.New(shared, d.GitHub),
 		pipeline.StageScenarioValidation: scenariostage.New(scenariostage.Deps{
 			Deps: shared, Scenarios: d.Scenarios, Twins: d.Twins,
-		}),
-		pipeline.StageReview:      review.New(shared),
-		pipeline.StageIntegration: integration.New(shared),
+		}, d.GitHub),
+		pipeline.StageReview:      review.New(shared, d.GitHub),
+		pipeline.StageIntegration: integration.New(shared, d.GitHub),
 	}
 }

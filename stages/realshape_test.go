@@ -276,7 +276,7 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	dom := &stagetest.CountingDomain{Client: svc}
 	script := llm.NewScripted()
 	realOracle(t, c, base, script)
-	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
 		Clock:    env.Clock.Now}}
 	cfg := config.Default()

@@ -183,7 +183,7 @@ func runVerdictPipeline(t *testing.T, plannedTests string, steps int, answer fun
 		add(pass, reviewstage.ReviewOutput{Passed: true, Findings: reviewstage.EmptyIfNil[review.Finding](nil)})
 	}
 	dom := &verdictDomain{Answer: answer}
-	deps := stages.Deps{Scenarios: scenarios, Deps: stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Clock: env.Clock.Now}}
 	cfg := config.Default()
 	cfg.Scenarios.Trajectories = 1

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"github.com/cogworks/cogworks/internal/sandbox"
-	"github.com/cogworks/cogworks/stages/stagekit"
+	"github.com/cogworks/cogworks/stages"
 
 	"context"
 	"fmt"
@@ -34,7 +34,7 @@ type IOStreams struct {
 // stages' port, plus what process-all and status need.
 type Client interface {
 	engine.GitHub
-	stagekit.GitHub
+	stages.GitHub
 	SearchIssues(ctx context.Context, query string) ([]github.Issue, error)
 }
 

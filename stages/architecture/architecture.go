@@ -18,6 +18,14 @@ import (
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
+// GitHub is what architecture uses: the spec branch and PR.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	stagekit.SpecReader
+	idem.GitAPI
+	idem.PullAPI
+}
+
 // Executor writes the specification (docs/spec.md §5.2): context from
 // the repository's ADRs, coding standards and [constraints], one
 // `architecture` LLM call per attempt, ValidateSpecification's problems fed
@@ -29,13 +37,11 @@ import (
 // already on the branch only gets its PR opened; neither calls the LLM.
 type Executor struct {
 	Deps   stagekit.Deps
-	GitHub stagekit.ArchitectureGitHub
+	GitHub GitHub
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor {
-	return Executor{Deps: d, GitHub: d.GitHub}
-}
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // archDefaultWindow bounds the architecture context when the config
 // names no model window.

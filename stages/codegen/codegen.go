@@ -30,6 +30,15 @@ const (
 	codegenPromptOverhead = 2000
 )
 
+// GitHub is what code generation uses: the plan item, the code the
+// SWI builds on, its status label and its branch.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	stagekit.CodeReader
+	stagekit.SWIStatusWriter
+	idem.GitAPI
+}
+
 // Executor generates the code of the current sub-work-item
 // (docs/spec.md §5 item 5): it picks the next SWI whose dependencies are
 // completed, assembles its context (never any scenario), asks the LLM for
@@ -37,11 +46,11 @@ const (
 // back, until an attempt passes or the SWI's retry budget is spent.
 type Executor struct {
 	Deps   stagekit.Deps
-	GitHub stagekit.CodeGenGitHub
+	GitHub GitHub
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // SwiRun is the state of one code generation step.
 type SwiRun struct {

@@ -81,7 +81,7 @@ func newRegressFixture(t *testing.T) (*stagetest.BuildFixture, *stagetest.Counti
 	cfg := config.Default()
 	cfg.Budgets.SubWorkItemMaxRetries = 2
 	f := &stagetest.BuildFixture{Env: env, Script: script, Cfg: cfg, Snap: &snap, Parent: parent,
-		Deps: stages.Deps{Deps: stagekit.Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws, Clock: env.Clock.Now}}}
+		Deps: stages.Deps{GitHub: env.Client, Deps: stagekit.Deps{LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws, Clock: env.Clock.Now}}}
 	return f, dom
 }
 

@@ -17,6 +17,12 @@ import (
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
+// GitHub is what intake uses: the classification comment.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	idem.CommentAPI
+}
+
 // Executor classifies the issue (docs/spec.md §5.1): one `classify` LLM call
 // with the issue text and the repository modules, schema- and
 // enum-validated (ASSERT-CLASS-001), the safety override from the config's
@@ -26,11 +32,11 @@ import (
 // humans see why.
 type Executor struct {
 	Deps   stagekit.Deps
-	GitHub stagekit.IntakeGitHub
+	GitHub GitHub
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // Execute implements engine.StageExecutor.
 func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {

@@ -8,17 +8,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/idem"
-	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/pipeline"
 
 	"github.com/cogworks/cogworks/stages/intake"
-	"github.com/cogworks/cogworks/stages/stagekit"
 	"github.com/cogworks/cogworks/stages/stagetest"
 )
-
-// *github.Client is the production GitHub port of every executor.
-var _ stagekit.GitHub = (*github.Client)(nil)
 
 // commentsOnly exposes nothing of the client but the comment API: a fake
 // needs no more to drive intake.
@@ -28,7 +23,7 @@ func TestIntakeRunsOnTheCommentPortAlone(t *testing.T) {
 	t.Parallel()
 	f := stagetest.NewFHFixture(t, nil)
 	f.AddJSON(t, prompts.Classify, stagetest.SampleClassification)
-	x := intake.Executor{Deps: f.Deps.Deps, GitHub: commentsOnly{f.Env.Client}}
+	x := intake.New(f.Deps.Deps, commentsOnly{f.Env.Client})
 	res, err := x.Execute(context.Background(), f.Input(t, pipeline.StageIntake, f.Snapshot()))
 	require.NoError(t, err)
 	assert.Equal(t, pipeline.EventDone, res.Event)

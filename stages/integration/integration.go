@@ -19,6 +19,18 @@ import (
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
+// GitHub is what integration uses: the SWI's issue and files,
+// its PR with inline findings, its status label and the summary comment.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	stagekit.SWIStatusWriter
+	stagekit.FileReader
+	stagekit.BranchSHAReader
+	idem.PullAPI
+	idem.CommentAPI
+	stagekit.ReviewAPI
+}
+
 // Executor opens the current SWI's PR, posts its non-blocking
 // review findings as one COMMENT review, marks the SWI completed and moves
 // on to the next SWI or completes the work item (docs/spec.md §13). It never
@@ -26,13 +38,11 @@ import (
 // capability manifest denies those (ASSERT-INT-003).
 type Executor struct {
 	Deps   stagekit.Deps
-	GitHub stagekit.IntegrationGitHub
+	GitHub GitHub
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor {
-	return Executor{Deps: d, GitHub: d.GitHub}
-}
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // Execute implements engine.StageExecutor.
 func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {

@@ -35,6 +35,15 @@ type InterfaceFile struct {
 	Content string `json:"content"`
 }
 
+// GitHub is what interface design uses: the spec, the interface
+// branch and PR.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	stagekit.SpecReader
+	idem.GitAPI
+	idem.PullAPI
+}
+
 // Executor designs the interfaces (docs/spec.md §5.3): one
 // `interface_design` LLM call per attempt; the files' paths are checked,
 // then the primary domain service validates them and its blocking
@@ -46,11 +55,11 @@ type InterfaceFile struct {
 // LLM again.
 type Executor struct {
 	Deps   stagekit.Deps
-	GitHub stagekit.InterfaceGitHub
+	GitHub GitHub
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // Execute implements engine.StageExecutor: reuse a recorded interface PR,
 // else design (LLM attempts checked by paths, the domain service and the

@@ -26,6 +26,18 @@ const defaultMaxSubWorkItems = 10
 // re-run recovers it without calling the LLM.
 const PlanMarker = "<!-- cogworks:plan="
 
+// GitHub is what planning uses: the spec and interface list, the
+// plan comment, the sub-issues and their labels.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	stagekit.SpecReader
+	stagekit.PullLister
+	idem.CommentAPI
+	idem.IssueAPI
+	idem.LabelAPI
+	stagekit.SubIssueAPI
+}
+
 // Executor splits the work into sub-work-items (docs/spec.md §5.4): one
 // `planning` LLM call per attempt, planner.Validate's cycle, coverage and
 // shape errors fed back (ASSERT-PLAN-002/004), too many items escalated
@@ -35,11 +47,11 @@ const PlanMarker = "<!-- cogworks:plan="
 // as a GitHub sub-issue. A re-run reuses the posted plan.
 type Executor struct {
 	Deps   stagekit.Deps
-	GitHub stagekit.PlanningGitHub
+	GitHub GitHub
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // Execute implements engine.StageExecutor.
 func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {

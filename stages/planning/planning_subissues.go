@@ -68,7 +68,7 @@ func (w *subIssueWriter) postTaskList(ctx context.Context, comments []github.Com
 // subIssueWriter files the plan's sub-issues on the parent, one at a time
 // in topological order, so each names its dependencies' issue numbers.
 type subIssueWriter struct {
-	GitHub stagekit.PlanningGitHub
+	GitHub GitHub
 	repo   github.Repo
 	// bot is the bot's login: only its issues are CogWorks's.
 	bot           string

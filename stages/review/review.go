@@ -42,16 +42,25 @@ var llmReviewPasses = []llmReviewPass{
 	{review.PassSecurity, "review_security"},
 }
 
+// GitHub is what review uses: the SWI's issue and files, the spec
+// and the summary comment.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	stagekit.IssueReader
+	stagekit.SpecReader
+	idem.CommentAPI
+}
+
 // Executor runs the review stage for the current SWI: cross-domain
 // constraint validation first, then three separate LLM passes, then the
 // pure aggregation decides proceed, remediate or escalate (docs/spec.md §13).
 type Executor struct {
 	Deps   stagekit.Deps
-	GitHub stagekit.ReviewGitHub
+	GitHub GitHub
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d stagekit.Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // Execute implements engine.StageExecutor.
 func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {

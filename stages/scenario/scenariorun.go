@@ -144,13 +144,22 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 	return res.Passed, res.Score, res.Reasoning, nil
 }
 
+// GitHub is what scenario validation uses: the plan item, the code
+// under test and the results comment.
+// It is the port this stage declares; *github.Client implements it.
+type GitHub interface {
+	stagekit.CodeReader
+	stagekit.IssueReader
+	idem.CommentAPI
+}
+
 // Executor validates the current SWI against the held-out
 // scenarios covering its interfaces (docs/spec.md §12). A pass moves on to review;
 // a failure sends the scenario feedback (never the scenario source) back
 // to code generation, up to the remediation budget.
 type Executor struct {
 	Deps   Deps
-	GitHub stagekit.ScenarioGitHub
+	GitHub GitHub
 }
 
 // Deps are the shared ports and settings plus what only scenario
@@ -163,8 +172,8 @@ type Deps struct {
 	Twins     scenario.Twins
 }
 
-// New returns the executor over d, on its own port of d.GitHub.
-func New(d Deps) Executor { return Executor{Deps: d, GitHub: d.GitHub} }
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
 
 // Execute implements engine.StageExecutor: validate, record the trust
 // history, post the audit comment, then decide (pass, skip, remediate or

@@ -29,7 +29,6 @@ type Domain interface {
 // registry and scenarios, and the path the domain service overlays
 // artifacts on.
 type Deps struct {
-	GitHub    GitHub
 	LLM       *llm.Gateway
 	Domain    Domain
 	Workspace string

@@ -25,7 +25,7 @@ func WriteWarnings(b *strings.Builder, warnings []string) {
 // else any state), as idem.FindOrCreatePull finds it, without creating
 // one. A PR anyone else opened on the branch is never returned: its title
 // and body are not the bot's (idem.Owned). The caller checks the base.
-func findPullByHead(ctx context.Context, api pullLister, repo github.Repo, author, branch string) (github.PullRequest, bool, error) {
+func findPullByHead(ctx context.Context, api PullLister, repo github.Repo, author, branch string) (github.PullRequest, bool, error) {
 	if author == "" {
 		return github.PullRequest{}, false, fmt.Errorf("find the PR of %s in %s: %w", branch, repo, idem.ErrNoIdentity)
 	}

@@ -33,7 +33,7 @@ func (d Deps) Repository() contextpack.Repository {
 }
 
 // DefaultBranch asks GitHub for the repository's default branch.
-func DefaultBranch(ctx context.Context, gh repoInfoReader, repo github.Repo) (string, error) {
+func DefaultBranch(ctx context.Context, gh RepoInfoReader, repo github.Repo) (string, error) {
 	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
 		return "", fmt.Errorf("read default branch of %s: %w", repo, err)
@@ -47,7 +47,7 @@ func DefaultBranch(ctx context.Context, gh repoInfoReader, repo github.Repo) (st
 // SpecOf returns the specification the item's stages work from: for an
 // item whose path skips architecture (a small bug fix) that is the issue
 // itself, as no specification PR exists; else ReadSpec.
-func SpecOf(ctx context.Context, gh specReader, in engine.StageInput) (string, error) {
+func SpecOf(ctx context.Context, gh SpecReader, in engine.StageInput) (string, error) {
 	if in.Snapshot.Skips(pipeline.StageArchitecture) {
 		return strings.TrimSpace("# " + in.Issue.Title + "\n\n" + in.Issue.Body), nil
 	}
@@ -56,7 +56,7 @@ func SpecOf(ctx context.Context, gh specReader, in engine.StageInput) (string, e
 
 // ReadSpec returns the Markdown specification of work item n: from the
 // spec branch, else (merged and deleted) from the default branch.
-func ReadSpec(ctx context.Context, gh specReader, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
+func ReadSpec(ctx context.Context, gh SpecReader, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
 	n := snap.WorkItem
 	branch := snap.Artifacts.SpecBranch
 	if branch == "" {
@@ -102,7 +102,7 @@ func ReadRepoFiles(ctx context.Context, repo contextpack.Repository, keep func(p
 
 // LoadInterfaces returns the interface list: from the snapshot, else from
 // the interface PR's body.
-func LoadInterfaces(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
+func LoadInterfaces(ctx context.Context, gh PullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) ([]pipeline.InterfaceDecl, error) {
 	if len(snap.Interfaces) > 0 {
 		return slices.Clone(snap.Interfaces), nil
 	}

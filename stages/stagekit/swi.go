@@ -105,14 +105,14 @@ func SwiBase(snap *pipeline.Snapshot, rec pipeline.SWI) string {
 // SetSWIStatus records status on the SWI and makes its issue carry
 // cogworks:status:<status> and no other status label. It is idempotent:
 // labels already in the desired state cause no write.
-func SetSWIStatus(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
+func SetSWIStatus(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
 	return SetSWIStatusOf(ctx, gh, repo, snap, id, status, nil)
 }
 
 // SetSWIStatusOf is SetSWIStatus for a caller that read the SWI's issue
 // earlier in the same step (known, nil if not): its labels are used
 // instead of reading the issue again.
-func SetSWIStatusOf(ctx context.Context, gh swiStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus, known *github.Issue) error {
+func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus, known *github.Issue) error {
 	rec := snap.SubWorkItem(id)
 	if rec == nil {
 		return fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
@@ -198,7 +198,7 @@ func dependencyClosure(snap *pipeline.Snapshot, rec pipeline.SWI) ([]pipeline.SW
 // PlanItem returns the planning stage's item for a SWI: its plan entry,
 // else (a record migrated from a snapshot that kept no plan, which has
 // only an id and dependencies) from the lists in the SWI issue's body.
-func PlanItem(ctx context.Context, gh issueReader, repo github.Repo, rec pipeline.SWI) (planner.SubWorkItem, error) {
+func PlanItem(ctx context.Context, gh IssueReader, repo github.Repo, rec pipeline.SWI) (planner.SubWorkItem, error) {
 	it := rec.SubWorkItem
 	if it.Title != "" || it.Description != "" || len(it.Files) > 0 || len(it.Interfaces) > 0 || rec.Issue == 0 {
 		return it, nil

@@ -12,7 +12,7 @@ import (
 // LoadCurrentSWI returns what review and integration start from: the
 // current SWI's record, its issue and its files as committed on its branch.
 func LoadCurrentSWI(ctx context.Context, gh interface {
-	issueReader
+	IssueReader
 	FileReader
 }, repo github.Repo, snap *pipeline.Snapshot) (*pipeline.SWI, github.Issue, []domain.Artifact, error) {
 	rec, err := CurrentSWI(snap)

@@ -30,7 +30,7 @@ type SwiSources struct {
 
 // interfaceFiles maps interface ids and names to the files that define
 // them, from the interface-design stage's interface list.
-func interfaceFiles(ctx context.Context, gh pullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) (map[string]string, error) {
+func interfaceFiles(ctx context.Context, gh PullLister, repo github.Repo, botLogin string, snap *pipeline.Snapshot) (map[string]string, error) {
 	decls, err := LoadInterfaces(ctx, gh, repo, botLogin, snap)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func interfaceFiles(ctx context.Context, gh pullLister, repo github.Repo, botLog
 // LoadSWISources reads what SWI rec builds on. The SWI's own interface
 // files are those defining its plan item's interfaces; when none of them
 // names a file of the interface branch, every interface file is its own.
-func LoadSWISources(ctx context.Context, gh codeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWI, item planner.SubWorkItem) (SwiSources, error) {
+func LoadSWISources(ctx context.Context, gh CodeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWI, item planner.SubWorkItem) (SwiSources, error) {
 	src := SwiSources{Deps: map[string]string{}}
 	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {

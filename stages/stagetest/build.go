@@ -115,8 +115,8 @@ func NewBuildFixture(t *testing.T, dom stagekit.Domain, items []planner.SubWorkI
 	cfg.Budgets.SubWorkItemMaxRetries = 3
 	return &BuildFixture{
 		Env: env, Script: script, Cfg: cfg, Snap: &snap, Parent: parent,
-		Deps: stages.Deps{Deps: stagekit.Deps{
-			GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom,
+		Deps: stages.Deps{GitHub: env.Client, Deps: stagekit.Deps{
+			LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom,
 			Workspace: ws, Clock: env.Clock.Now,
 		}},
 	}

@@ -72,8 +72,8 @@ func NewFHFixture(t *testing.T, extra map[string]string, opts ...githubsim.Optio
 	gw := llm.NewGateway(script, prompts.Set{})
 	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Count widgets per hour",
 		"We need an hourly widget counter exposed through telemetry.")
-	return &FHFixture{Env: env, ws: ws, Script: script, Issue: n, Cfg: config.Default(), Deps: stages.Deps{Deps: stagekit.Deps{
-		GitHub: env.Client, LLM: gw, Workspace: ws, Clock: env.Clock.Now,
+	return &FHFixture{Env: env, ws: ws, Script: script, Issue: n, Cfg: config.Default(), Deps: stages.Deps{GitHub: env.Client, Deps: stagekit.Deps{
+		LLM: gw, Workspace: ws, Clock: env.Clock.Now,
 	}}}
 }
 

@@ -145,8 +145,8 @@ func NewShipFixtureOn(t *testing.T, safety bool, base map[string]string) *ShipFi
 	cfg := config.Default()
 	return &ShipFixture{
 		Env: env, Script: script, Dom: dom, Cfg: cfg, Snap: &snap, Parent: parent, Swi: swi,
-		Deps: stages.Deps{Deps: stagekit.Deps{
-			GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom,
+		Deps: stages.Deps{GitHub: env.Client, Deps: stagekit.Deps{
+			LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom,
 			Workspace: t.TempDir(), Registry: reg, Clock: env.Clock.Now,
 		}},
 	}
