@@ -38,4 +38,7 @@ type Deps struct {
 	// code generation or any stage but scenario validation).
 	Scenarios []scenario.Scenario
 	Twins     scenario.Twins
+	// Baselines is code generation's cache of base-tree test runs
+	// (codegen.Deps.Baselines); nil means one cache per step.
+	Baselines *codegen.BaselineCache
 }

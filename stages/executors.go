@@ -28,7 +28,7 @@ func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 		pipeline.StageInterfaceDesign: interfaces.New(shared, d.GitHub),
 		pipeline.StagePlanning:        planning.New(shared, d.GitHub),
 		// Per sub-work-item (docs/spec.md §5 items 5–8, §13).
-		pipeline.StageCodeGeneration: codegen.New(shared, d.GitHub),
+		pipeline.StageCodeGeneration: codegen.New(codegen.Deps{Deps: shared, Baselines: d.Baselines}, d.GitHub),
 		pipeline.StageScenarioValidation: scenariostage.New(scenariostage.Deps{
 			Deps: shared, Scenarios: d.Scenarios, Twins: d.Twins,
 		}, d.GitHub),

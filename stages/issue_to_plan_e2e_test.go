@@ -108,6 +108,6 @@ func TestIssueToPlanEndToEnd(t *testing.T) {
 		assert.Equal(t, pipeline.EventDone, out.Event)
 		assert.Equal(t, snap.Artifacts, again.Artifacts, "%s", stage)
 	}
-	assert.Zero(t, stagetest.FhWrites(f.Env.Sim), "re-running changes nothing")
+	assert.Zero(t, stagetest.FHWrites(f.Env.Sim), "re-running changes nothing")
 	assert.Len(t, f.Env.Sim.Pulls(repo), 2)
 }

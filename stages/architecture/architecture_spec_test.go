@@ -17,7 +17,7 @@ var specModules = stagekit.Modules{Names: []string{"brake", "counter", "firmware
 
 func TestAssertARCH001_ValidSpecReferencesPass(t *testing.T) {
 	t.Parallel()
-	assert.Empty(t, architecture.ValidateSpecification(stagetest.ValidSpec(), specModules, stagetest.SpecConstraints, stagetest.FhRegistry(t)))
+	assert.Empty(t, architecture.ValidateSpecification(stagetest.ValidSpec(), specModules, stagetest.SpecConstraints, stagetest.FHRegistry(t)))
 }
 
 func TestAssertARCH002_MissingModuleFailsNamingIt(t *testing.T) {
@@ -62,7 +62,7 @@ func TestAssertARCH003_ForbiddenDependencyFailsNamingConstraint(t *testing.T) {
 
 func TestAssertXVAL004_ProposedBusLoadOverMaxFails(t *testing.T) {
 	t.Parallel()
-	reg := stagetest.FhRegistry(t)
+	reg := stagetest.FHRegistry(t)
 	spec := stagetest.ValidSpec()
 	for _, name := range []string{"WheelFL", "WheelFR", "WheelRL", "WheelRR"} {
 		spec.ProposedValues = append(spec.ProposedValues,

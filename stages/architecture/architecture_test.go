@@ -75,7 +75,7 @@ func TestArchitectureExhaustedRetriesEscalate(t *testing.T) {
 func TestAssertXVAL004_ArchitectureExecutorCatchesBusOverload(t *testing.T) {
 	t.Parallel()
 	f := stagetest.NewFHFixture(t, nil)
-	f.Deps.Registry = stagetest.FhRegistry(t)
+	f.Deps.Registry = stagetest.FHRegistry(t)
 	over := stagetest.ValidSpec()
 	over.ProposedValues = []architecture.SpecProposedValue{
 		{Interface: "SWD-IF-CAN-01", Parameter: "messages.Hourly.size_bytes", Value: 8},
@@ -112,7 +112,7 @@ func TestAssertIDEM001_ArchitectureRerunFindsExistingPR(t *testing.T) {
 	assert.Equal(t, pipeline.EventDone, res.Event)
 	assert.Equal(t, first, again.Artifacts.SpecPR, "the existing PR is detected and used")
 	assert.Len(t, f.Env.Sim.Pulls(testenv.Repo.String()), 1, "no duplicate PR")
-	assert.Zero(t, stagetest.FhWrites(f.Env.Sim), "nothing is written again")
+	assert.Zero(t, stagetest.FHWrites(f.Env.Sim), "nothing is written again")
 	assert.Equal(t, 1, f.Requests(prompts.Architecture), "no new LLM call")
 }
 

@@ -45,27 +45,39 @@ type GitHub interface {
 // the files and runs them through the domain service, feeding failures
 // back, until an attempt passes or the SWI's retry budget is spent.
 type Executor struct {
-	Deps   stagekit.Deps
+	Deps   Deps
 	GitHub GitHub
 }
 
-// New returns the executor over d and gh, the stage's own GitHub port.
-func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
+// Deps are the shared ports and settings plus code generation's own.
+// There is no field for the held-out scenarios: this stage cannot be
+// handed them (TestOnlyScenarioStageNamesScenarios).
+type Deps struct {
+	stagekit.Deps
+	// Baselines caches test runs of base trees across code generation
+	// attempts; nil means one cache per step. Share one across runs only
+	// while the workspace stays at one commit: its key names the
+	// workspace's path and ref, not the commit checked out there.
+	Baselines *BaselineCache
+}
 
-// SwiRun is the state of one code generation step.
-type SwiRun struct {
+// New returns the executor over d and gh, the stage's own GitHub port.
+func New(d Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub: gh} }
+
+// SWIRun is the state of one code generation step.
+type SWIRun struct {
 	in   engine.StageInput
 	repo github.Repo
 	n    int
 	rec  pipeline.SWI
 	Item planner.SubWorkItem
-	src  stagekit.SwiSources
+	src  stagekit.SWISources
 	ref  string // default branch
 	gw   *llm.Gateway
 	// base is the tree the answer's edits apply to.
 	Base BaseTree
 	// baselines holds the test results of the tree without the change.
-	baselines *stagekit.BaselineCache
+	baselines *BaselineCache
 }
 
 // Execute implements engine.StageExecutor.
@@ -74,9 +86,9 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return engine.StageResult{}, errors.New("code generation: no primary domain service is available to validate generated code")
 	}
 	snap := in.Snapshot
-	r := SwiRun{in: in, repo: in.Repo, n: stagekit.WorkItem(in), baselines: e.Deps.Baselines}
+	r := SWIRun{in: in, repo: in.Repo, n: stagekit.WorkItem(in), baselines: e.Deps.Baselines}
 	if r.baselines == nil {
-		r.baselines = &stagekit.BaselineCache{}
+		r.baselines = &BaselineCache{}
 	}
 	rec, done, err := e.current(ctx, in)
 	if err != nil || done != nil {
@@ -126,7 +138,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 // made, each prompt carrying the feedback of earlier invocations and of
 // the previous attempt. It returns the passing changes and the attempt
 // that made them.
-func (e Executor) generate(ctx context.Context, in engine.StageInput, r SwiRun, cx codegenContext, maxAttempts int) (changeSet, int, error) {
+func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, cx codegenContext, maxAttempts int) (changeSet, int, error) {
 	rec := r.rec
 	earlier := rec.Feedback
 	var passed changeSet
@@ -202,7 +214,7 @@ func (e Executor) current(ctx context.Context, in engine.StageInput) (pipeline.S
 // check applies one attempt's answer to the base tree and runs the result
 // through the path rules and the domain service. It returns the changes, or
 // why the attempt failed. Changes that do not apply cost no toolchain run.
-func (e Executor) check(ctx context.Context, r SwiRun, out CodeOutput) (changeSet, *attemptFailure, error) {
+func (e Executor) check(ctx context.Context, r SWIRun, out CodeOutput) (changeSet, *attemptFailure, error) {
 	var cs changeSet
 	if len(out.Edits)+len(out.Files)+len(out.Deletes)+len(out.Renames) == 0 {
 		return cs, &attemptFailure{Summary: "the answer changed nothing: no edits, files, deletes or renames"}, nil
@@ -304,7 +316,7 @@ func answerPaths(out CodeOutput) []string {
 
 // interpret asks the failure analyst to explain a non-obvious simulation
 // failure (ASSERT-CODE-003).
-func (e Executor) interpret(ctx context.Context, r SwiRun, sim domain.SimulateResult, diffs []stagekit.SwiFileVar) (Interpretation, error) {
+func (e Executor) interpret(ctx context.Context, r SWIRun, sim domain.SimulateResult, diffs []stagekit.SWIFileVar) (Interpretation, error) {
 	var out Interpretation
 	_, err := r.gw.Structured(ctx, llm.Call{
 		Stage: string(pipeline.StageCodeGeneration), SWI: r.rec.ID,
@@ -321,13 +333,13 @@ func (e Executor) interpret(ctx context.Context, r SwiRun, sim domain.SimulateRe
 // exists, on the SWI's base branch): a re-run after a crash must not ask
 // GitHub to delete a path the branch no longer has, which the Git trees API
 // may refuse. It costs requests only when the change deletes files.
-func (e Executor) presentOnBranch(ctx context.Context, r SwiRun, branch string, paths []string) ([]string, error) {
+func (e Executor) presentOnBranch(ctx context.Context, r SWIRun, branch string, paths []string) ([]string, error) {
 	if len(paths) == 0 {
 		return nil, nil
 	}
 	tree, err := stagekit.BranchTree(ctx, e.GitHub, r.repo, branch)
 	if errors.Is(err, github.ErrNotFound) {
-		tree, err = stagekit.BranchTree(ctx, e.GitHub, r.repo, stagekit.SwiBase(r.in.Snapshot, r.rec))
+		tree, err = stagekit.BranchTree(ctx, e.GitHub, r.repo, stagekit.SWIBase(r.in.Snapshot, r.rec))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("files to delete for %s: %w", r.rec.ID, err)
@@ -352,15 +364,15 @@ func deletedNote(deleted []string) string {
 // changeDiffs renders an attempt's changes as unified diffs against the
 // tree it applied to: the analyst reads the change, not a 2,000-line file
 // around it.
-func changeDiffs(ctx context.Context, base BaseTree, cs changeSet) ([]stagekit.SwiFileVar, error) {
-	var out []stagekit.SwiFileVar
+func changeDiffs(ctx context.Context, base BaseTree, cs changeSet) ([]stagekit.SWIFileVar, error) {
+	var out []stagekit.SWIFileVar
 	for _, p := range slices.Sorted(maps.Keys(cs.Files)) {
 		old, _, err := base.read(ctx, p)
 		if err != nil {
 			return nil, fmt.Errorf("diff %s: %w", p, err)
 		}
 		if d := stagekit.UnifiedDiff(p, old, cs.Files[p]); d != "" {
-			out = append(out, stagekit.SwiFileVar{Path: p, Content: d})
+			out = append(out, stagekit.SWIFileVar{Path: p, Content: d})
 		}
 	}
 	for _, p := range cs.Deleted {
@@ -368,7 +380,7 @@ func changeDiffs(ctx context.Context, base BaseTree, cs changeSet) ([]stagekit.S
 		if err != nil {
 			return nil, fmt.Errorf("diff %s: %w", p, err)
 		}
-		out = append(out, stagekit.SwiFileVar{Path: p, Content: stagekit.UnifiedDiff(p, old, "")})
+		out = append(out, stagekit.SWIFileVar{Path: p, Content: stagekit.UnifiedDiff(p, old, "")})
 	}
 	return out, nil
 }
@@ -388,10 +400,10 @@ func goPackages(files map[string]string) []string {
 // commit writes the passing files to the SWI's branch, stacked on its base
 // branch; with several dependencies the other dependencies' files are
 // committed too so the branch holds all the code it builds on.
-func (e Executor) commit(ctx context.Context, r SwiRun, cs changeSet, attempt int) (engine.StageResult, error) {
+func (e Executor) commit(ctx context.Context, r SWIRun, cs changeSet, attempt int) (engine.StageResult, error) {
 	files := cs.Files
 	snap := r.in.Snapshot
-	branch := stagekit.SwiBranch(r.n, r.rec)
+	branch := stagekit.SWIBranch(r.n, r.rec)
 	tree := map[string]string{}
 	maps.Copy(tree, r.src.Deps)
 	maps.Copy(tree, files)
@@ -404,7 +416,7 @@ func (e Executor) commit(ctx context.Context, r SwiRun, cs changeSet, attempt in
 		return engine.StageResult{}, err
 	}
 	_, _, err = idem.WriteFiles(ctx, e.GitHub, r.repo, idem.Commit{
-		Branch: branch, From: stagekit.SwiBase(snap, r.rec),
+		Branch: branch, From: stagekit.SWIBase(snap, r.rec),
 		Message: fmt.Sprintf("cogworks #%d: %s (%s)", r.n, title, r.rec.ID), Files: tree, Delete: del,
 	})
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // start is the tree the SWI's branch starts from: the default branch with
 // the interface and dependency files, without the SWI's own earlier output
 // (a remediation may resubmit that).
-func (r SwiRun) start() BaseTree {
+func (r SWIRun) start() BaseTree {
 	t := BaseTree{Repo: r.Base.Repo, Overlay: map[string]string{}}
 	maps.Copy(t.Overlay, r.src.Interfaces)
 	maps.Copy(t.Overlay, r.src.Deps)

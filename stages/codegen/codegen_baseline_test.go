@@ -230,9 +230,9 @@ func TestJudgeTests(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dom := &scriptedSimulate{results: tt.service}
-			e := codegen.Executor{Deps: stagekit.Deps{Domain: dom}}
+			e := codegen.Executor{Deps: codegen.Deps{Deps: stagekit.Deps{Domain: dom}}}
 			req := domain.Request{Repository: domain.Repository{Path: "/ws", Ref: "main"}}
-			v, err := e.JudgeTests(context.Background(), &stagekit.BaselineCache{}, req, req, []string{"."}, tt.head, tt.change)
+			v, err := e.JudgeTests(context.Background(), &codegen.BaselineCache{}, req, req, []string{"."}, tt.head, tt.change)
 			require.NoError(t, err)
 			assert.Equal(t, tt.pass, v.Passed, "problems: %q", v.Problems)
 			var names []string

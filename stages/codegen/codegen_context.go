@@ -95,7 +95,7 @@ func (e Executor) issueText(ctx context.Context, in engine.StageInput, n int) (s
 // BaseTree is what the SWI's answer edits: the default branch under the
 // interface files, the dependencies' outputs and the SWI's own earlier
 // output (a remediation edits what it wrote before).
-func (e Executor) baseTree(ctx context.Context, r SwiRun) (BaseTree, error) {
+func (e Executor) baseTree(ctx context.Context, r SWIRun) (BaseTree, error) {
 	t := BaseTree{Repo: e.repo(), Overlay: map[string]string{}}
 	maps.Copy(t.Overlay, r.src.Interfaces)
 	maps.Copy(t.Overlay, r.src.Deps)
@@ -125,7 +125,7 @@ func (e Executor) repo() contextpack.Repository {
 // import-graph distance from the repository map, signatures only when far
 // or large. Lock files, fixtures, binaries, scenario files (holdout,
 // ASSERT-SCEN-002) and anything else under .cogworks/ are never context.
-func (e Executor) ContextItems(ctx context.Context, in engine.StageInput, r SwiRun) (codegenContext, error) {
+func (e Executor) ContextItems(ctx context.Context, in engine.StageInput, r SWIRun) (codegenContext, error) {
 	var cx codegenContext
 	item, src := r.Item, r.src
 	if c, ok := stagekit.ConstraintItem(in.Config.Constraints.ForbiddenImports); ok {
@@ -180,7 +180,7 @@ func (e Executor) ContextItems(ctx context.Context, in engine.StageInput, r SwiR
 		return cx, fmt.Errorf("list repository files for context: %w", err)
 	}
 	all = contextpack.ExcludeScenarios(all, in.Config.Scenarios.Directory)
-	rmap, err := stagekit.LoadRepoMap(ctx, e.Deps, string(in.Stage), r.Base.Overlay)
+	rmap, err := stagekit.LoadRepoMap(ctx, e.Deps.Deps, string(in.Stage), r.Base.Overlay)
 	if err != nil {
 		return cx, err
 	}
@@ -312,7 +312,7 @@ func docPriority(p string) (int, bool) {
 // (docs/spec.md §8) and renders it into the code_generation variables. The files
 // to edit and the SWI's interfaces are never dropped; the rest fits in
 // the context budget (codegenPromptTarget), farther neighbours dropped first.
-func (e Executor) promptVars(in engine.StageInput, r SwiRun, cx codegenContext, feedback string) (map[string]any, error) {
+func (e Executor) promptVars(in engine.StageInput, r SWIRun, cx codegenContext, feedback string) (map[string]any, error) {
 	var items []contextpack.Item
 	for _, p := range r.src.Own {
 		items = append(items, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: "interface", Path: p, Content: r.src.Interfaces[p]})
@@ -350,22 +350,22 @@ func (e Executor) promptVars(in engine.StageInput, r SwiRun, cx codegenContext, 
 		return nil, fmt.Errorf("assemble context for %s: %w", r.rec.ID, err)
 	}
 	var ifaces strings.Builder
-	targets := []stagekit.SwiFileVar{}
-	deps := []stagekit.SwiFileVar{}
-	rest := []stagekit.SwiFileVar{}
+	targets := []stagekit.SWIFileVar{}
+	deps := []stagekit.SWIFileVar{}
+	rest := []stagekit.SWIFileVar{}
 	for _, it := range pack.Items {
 		switch {
 		case it.Kind == "file-to-edit":
-			targets = append(targets, stagekit.SwiFileVar{Path: it.Path, Content: it.Content})
+			targets = append(targets, stagekit.SWIFileVar{Path: it.Path, Content: it.Content})
 		case it.Priority == contextpack.PriorityInterface:
 			fmt.Fprintf(&ifaces, "==> %s <==\n%s", it.Path, it.Content)
 			if !strings.HasSuffix(it.Content, "\n") {
 				ifaces.WriteByte('\n')
 			}
 		case it.Priority == contextpack.PriorityDependency:
-			deps = append(deps, stagekit.SwiFileVar{Path: it.Path, Content: it.Content})
+			deps = append(deps, stagekit.SWIFileVar{Path: it.Path, Content: it.Content})
 		default:
-			rest = append(rest, stagekit.SwiFileVar{Path: it.Path, Content: it.Content})
+			rest = append(rest, stagekit.SWIFileVar{Path: it.Path, Content: it.Content})
 		}
 	}
 	if ifaces.Len() == 0 {

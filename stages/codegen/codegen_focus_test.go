@@ -171,10 +171,10 @@ func TestCodegenContextFocusesLargeFilesToEdit(t *testing.T) {
 		"go.mod": "module example.com/lib\n", "lib.go": bigGoFile(100), "lib_test.go": strings.ReplaceAll(bigGoFile(130), "Helper", "TestHelper"),
 	})
 	snap := pipeline.NewSnapshot("o/r", 1)
-	e := codegen.Executor{Deps: stagekit.Deps{Workspace: ws}}
+	e := codegen.Executor{Deps: codegen.Deps{Deps: stagekit.Deps{Workspace: ws}}}
 	in := engine.StageInput{Snapshot: &snap, Config: config.Default()}
 	item := planner.SubWorkItem{ID: "fix", Files: []string{"lib.go", "lib_test.go"}, Symbols: []string{"T.Target"}}
-	r := codegen.SwiRun{Item: item, Base: codegen.BaseTree{Repo: contextpack.LocalRepo{Dir: ws}, Overlay: map[string]string{}}}
+	r := codegen.SWIRun{Item: item, Base: codegen.BaseTree{Repo: contextpack.LocalRepo{Dir: ws}, Overlay: map[string]string{}}}
 
 	cx, err := e.ContextItems(context.Background(), in, r)
 	require.NoError(t, err)

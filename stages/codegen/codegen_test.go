@@ -154,7 +154,7 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 	repo := testenv.Repo.String()
 	for i, c := range map[string]string{"a": aCode, "b": bCode} {
 		rec := f.Snap.SubWorkItem(i)
-		branch := stagekit.SwiBranch(f.Parent, *rec)
+		branch := stagekit.SWIBranch(f.Parent, *rec)
 		rec.Status, rec.Branch = string(pipeline.SWICompleted), branch
 		stagekit.RecordCommitted(rec, []string{"widgets/" + i + ".go"})
 		f.SeedBranchFrom(t, branch, f.Snap.Artifacts.InterfaceBranch, map[string]string{"widgets/" + i + ".go": c})

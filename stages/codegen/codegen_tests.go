@@ -10,8 +10,6 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/testverdict"
-
-	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 // ChangeTests is what CogWorks knows, from the change itself and the plan,
@@ -78,21 +76,21 @@ func testsOfChange(ctx context.Context, base BaseTree, cs changeSet, planned str
 // it even when the head passed) and re-runs once, alone, the failing
 // tests eligible for the flaky excuse (unchanged tests that passed at
 // base).
-func (e Executor) JudgeTests(ctx context.Context, cache *stagekit.BaselineCache, base, head domain.Request, pkgs []string, sim domain.SimulateResult, ct ChangeTests) (testverdict.Verdict, error) {
+func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, base, head domain.Request, pkgs []string, sim domain.SimulateResult, ct ChangeTests) (testverdict.Verdict, error) {
 	in := testverdict.Input{Head: sim, Required: ct.Required, Changed: ct.Changed, Rewritten: ct.Rewritten, Removed: ct.Removed}
 	v := testverdict.Judge(in)
 	if v.Broken {
 		return v, nil
 	}
-	key := stagekit.BaselineKey(base, pkgs)
-	baseRes, ok := cache.Get(key)
+	key := baselineKey(base, pkgs)
+	baseRes, ok := cache.get(key)
 	if !ok {
 		var err error
 		baseRes, err = e.Deps.Domain.Simulate(ctx, base, domain.SimulateParams{Packages: pkgs})
 		if err != nil {
 			return v, fmt.Errorf("simulate the base tree of %s: %w", strings.Join(pkgs, " "), err)
 		}
-		cache.Put(key, baseRes)
+		cache.put(key, baseRes)
 	}
 	in.Base = &baseRes
 	if v = testverdict.Judge(in); len(v.Retry) == 0 {
@@ -227,7 +225,7 @@ func verdictItems(v testverdict.Verdict) []feedbackItem {
 // change with its test notes when the verdict passes, else why not. The
 // failure's summary carries every reason (the audit trail); its items and
 // output say what the model must fix.
-func (e Executor) judgeAttempt(ctx context.Context, r SwiRun, cs changeSet, base, head domain.Request, pkgs []string, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
+func (e Executor) judgeAttempt(ctx context.Context, r SWIRun, cs changeSet, base, head domain.Request, pkgs []string, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
 	ct, err := testsOfChange(ctx, r.Base, cs, r.Item.Tests)
 	if err != nil {
 		return cs, nil, err

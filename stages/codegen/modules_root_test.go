@@ -206,9 +206,9 @@ func TestCodegenContextFindsTheRootPackageByItsModuleName(t *testing.T) {
 	})
 	snap := pipeline.NewSnapshot("o/r", 1)
 	snap.Classification = &classify.Classification{AffectedModules: []string{"pflag"}}
-	e := codegen.Executor{Deps: stagekit.Deps{Workspace: ws}}
+	e := codegen.Executor{Deps: codegen.Deps{Deps: stagekit.Deps{Workspace: ws}}}
 	in := engine.StageInput{Snapshot: &snap, Config: config.Default()}
-	r := codegen.SwiRun{Item: planner.SubWorkItem{ID: "fix"}, Base: codegen.BaseTree{Repo: contextpack.LocalRepo{Dir: ws}, Overlay: map[string]string{}}}
+	r := codegen.SWIRun{Item: planner.SubWorkItem{ID: "fix"}, Base: codegen.BaseTree{Repo: contextpack.LocalRepo{Dir: ws}, Overlay: map[string]string{}}}
 
 	cx, err := e.ContextItems(context.Background(), in, r)
 	require.NoError(t, err)

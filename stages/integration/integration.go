@@ -54,7 +54,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	inline, other := placeFindings(rec.Findings, files)
 
 	branch := stagekit.BranchOf(snap, *rec)
-	base := stagekit.SwiBase(snap, *rec)
+	base := stagekit.SWIBase(snap, *rec)
 	safety := snap.Classification != nil && snap.Classification.SafetyAffecting
 	// The SWI issue's title already carries "[#N k/m]"; the PR names the
 	// parent and the plan item's own title.
@@ -64,7 +64,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	}
 	pr, created, err := idem.FindOrCreatePull(ctx, e.GitHub, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, stagekit.OneLine(title)),
-		Body: PrBody(PrBodyInput{
+		Body: PRBody(PRBodyInput{
 			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
 			SafetyCritical: safety, Warnings: e.Deps.Warnings, Other: other,
 		}),
@@ -231,8 +231,8 @@ func remainingSWIs(snap *pipeline.Snapshot) int {
 	return n
 }
 
-// PrBodyInput is what a SWI PR's description is built from.
-type PrBodyInput struct {
+// PRBodyInput is what a SWI PR's description is built from.
+type PRBodyInput struct {
 	WorkItem       int
 	SWI            pipeline.SWI
 	Artifacts      pipeline.Artifacts
@@ -242,13 +242,13 @@ type PrBodyInput struct {
 	Other          []review.Finding
 }
 
-// PrBody renders a SWI PR's description: the references to the SWI issue,
+// PRBody renders a SWI PR's description: the references to the SWI issue,
 // the parent, the spec PR and the interface PR (ASSERT-INT-001), a
 // safety-critical notice (ASSERT-REVIEW-006), domain-availability warnings
 // (ASSERT-EXT-002), the tests code generation ran and the failures it
 // excused (failing at base, flaky, with why each was eligible) and findings that cannot be anchored inline. It does
 // not say "Closes": CogWorks never closes issues.
-func PrBody(in PrBodyInput) string {
+func PRBody(in PRBodyInput) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Implements #%d (sub-work-item `%s`) of work item #%d.\n\n", in.SWI.Issue, audit.Untrusted(in.SWI.ID), in.WorkItem)
 	b.WriteString("| reference | |\n|---|---|\n")

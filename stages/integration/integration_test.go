@@ -37,7 +37,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 	assert.Equal(t, fmt.Sprintf("[#%d] Telemetry publisher", f.Parent), pr.Title)
 	assert.Equal(t, fmt.Sprintf("cogworks/%d/swi-1", f.Parent), pr.Head)
 	assert.Equal(t, fmt.Sprintf("cogworks/%d/interfaces", f.Parent), pr.Base, "a SWI without dependencies stacks on the interface branch")
-	assert.Contains(t, pr.Body, fmt.Sprintf("Implements #%d", f.Swi), "sub-work-item issue")
+	assert.Contains(t, pr.Body, fmt.Sprintf("Implements #%d", f.SWI), "sub-work-item issue")
 	assert.Contains(t, pr.Body, fmt.Sprintf("| parent work item | #%d |", f.Parent))
 	assert.Contains(t, pr.Body, "| specification PR | #901 |")
 	assert.Contains(t, pr.Body, "| interface PR | #902 |")
@@ -47,8 +47,8 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 	assert.Equal(t, pr.Number, rec.PR)
 	assert.Equal(t, string(pipeline.SWICompleted), rec.Status)
 	assert.Empty(t, f.Snap.CurrentSWI)
-	assert.Contains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.Swi), "cogworks:status:completed")
-	assert.NotContains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.Swi), "cogworks:status:in-progress")
+	assert.Contains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.SWI), "cogworks:status:completed")
+	assert.NotContains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.SWI), "cogworks:status:in-progress")
 
 	assert.Equal(t, pipeline.EventAllDone, res.Event, "the last SWI completes the work item")
 	cost := f.Comment(audit.Key(strconv.Itoa(f.Parent), "cost"))
@@ -58,7 +58,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 
 func TestPRBodyGolden(t *testing.T) {
 	t.Parallel()
-	body := integration.PrBody(integration.PrBodyInput{
+	body := integration.PRBody(integration.PRBodyInput{
 		WorkItem: 42, SWI: pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "can-encoder", DependsOn: []string{"can-frames"}}, Issue: 57, Order: 2,
 			TestNotes: codegen.VerdictNotes(testverdict.Verdict{
 				Passing: []testverdict.Key{{Package: "example.com/telemetry", Name: "TestEncode"}},

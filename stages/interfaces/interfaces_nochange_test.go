@@ -22,7 +22,7 @@ import (
 // (422 "No commits between"), and later stages still find the list.
 func TestInterfaceDesignWithNothingToChangePassesWithoutPR(t *testing.T) {
 	t.Parallel()
-	existing := stagetest.FhSampleRepo["counter/counter.go"]
+	existing := stagetest.FHSampleRepo["counter/counter.go"]
 	tests := []struct {
 		name   string
 		Answer interfaces.Interfaces

@@ -16,9 +16,9 @@ import (
 
 func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
 	t.Parallel()
-	f := stagetest.NewFHFixture(t, stagetest.FhRegistryFiles(t))
+	f := stagetest.NewFHFixture(t, stagetest.FHRegistryFiles(t))
 	f.Deps.Domain = stagetest.StartGoService(t)
-	f.Deps.Registry = stagetest.FhRegistry(t)
+	f.Deps.Registry = stagetest.FHRegistry(t)
 	f.Env.Sim.SeedFiles(testenv.Repo.String(), stagekit.SpecBranch(f.Issue), map[string]string{stagekit.SpecPath(f.Issue): "# Spec\n\nAn hourly counter.\n"})
 	f.AddJSON(t, prompts.InterfaceDesign, stagetest.Design(".github/workflows/x.yml", "on: push\n"))
 	f.AddJSON(t, prompts.InterfaceDesign, stagetest.Design("counter/hourly.go", "package counter\n\nfunc Broken() int { return \"x\" }\n"))
@@ -55,6 +55,6 @@ func TestInterfaceDesignFeedsBackPathsDiagnosticsAndContracts(t *testing.T) {
 	_, err = f.Run(t, pipeline.StageInterfaceDesign, again)
 	require.NoError(t, err)
 	assert.Equal(t, snap.Interfaces, again.Interfaces)
-	assert.Zero(t, stagetest.FhWrites(f.Env.Sim))
+	assert.Zero(t, stagetest.FHWrites(f.Env.Sim))
 	assert.Equal(t, 4, f.Requests(prompts.InterfaceDesign))
 }

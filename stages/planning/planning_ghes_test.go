@@ -75,7 +75,7 @@ func TestPlanningOnEnterpriseServerWithoutSubIssues(t *testing.T) {
 	_, err = f.Run(t, pipeline.StagePlanning, again)
 	require.NoError(t, err)
 	assert.Equal(t, recs, again.SubWorkItems)
-	assert.Zero(t, stagetest.FhWrites(f.Env.Sim), "a re-run writes nothing again")
+	assert.Zero(t, stagetest.FHWrites(f.Env.Sim), "a re-run writes nothing again")
 }
 
 // GitHub answers the same 422 to "already a sub-issue of this parent" and

@@ -109,7 +109,7 @@ func TestAssertIDEM002_PlanningRerunCreatesNoDuplicates(t *testing.T) {
 	_, err = f.Run(t, pipeline.StagePlanning, again)
 	require.NoError(t, err)
 	assert.Equal(t, snap.SubWorkItems, again.SubWorkItems, "the existing issues are detected and used")
-	assert.Zero(t, stagetest.FhWrites(f.Env.Sim), "no issue, label, link or comment is written again")
+	assert.Zero(t, stagetest.FHWrites(f.Env.Sim), "no issue, label, link or comment is written again")
 	assert.Equal(t, 1, f.Requests(prompts.Planning), "the posted plan is reused")
 	sub, err := f.Env.Client.ListSubIssues(t.Context(), testenv.Repo, f.Issue)
 	require.NoError(t, err)
@@ -212,5 +212,5 @@ func TestCorruptPlanCommentEscalatesInsteadOfReplanning(t *testing.T) {
 	assert.Contains(t, esc.Reason, fmt.Sprintf("comment %d", c.ID), "the reason names the comment")
 	assert.Contains(t, esc.Reason, pipeline.LabelRetry)
 	assert.Equal(t, 1, f.Requests(prompts.Planning), "no silent re-planning")
-	assert.Zero(t, stagetest.FhWrites(f.Env.Sim), "nothing is written from a plan that cannot be read")
+	assert.Zero(t, stagetest.FHWrites(f.Env.Sim), "nothing is written from a plan that cannot be read")
 }

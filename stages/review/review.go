@@ -77,7 +77,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	}
 	passes = append(passes, constraints)
 
-	diffs, err := ReviewDiffs(ctx, e.GitHub, in.Repo, stagekit.SwiBase(snap, *rec), files)
+	diffs, err := ReviewDiffs(ctx, e.GitHub, in.Repo, stagekit.SWIBase(snap, *rec), files)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -194,7 +194,7 @@ func ConstraintFinding(f xval.Finding) review.Finding {
 }
 
 // promptVars builds the variables the three review templates share.
-func (e Executor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []stagekit.SwiFileVar) (map[string]any, error) {
+func (e Executor) promptVars(ctx context.Context, in engine.StageInput, title, body string, files []stagekit.SWIFileVar) (map[string]any, error) {
 	spec, err := stagekit.SpecOf(ctx, e.GitHub, in)
 	if err != nil {
 		return nil, err
@@ -215,15 +215,15 @@ func (e Executor) promptVars(ctx context.Context, in engine.StageInput, title, b
 // ReviewDiffs is each of the SWI's files as a unified diff against the
 // branch the SWI started from: reviewers judge the change, not the whole
 // file it sits in.
-func ReviewDiffs(ctx context.Context, gh stagekit.FileReader, repo github.Repo, base string, files []domain.Artifact) ([]stagekit.SwiFileVar, error) {
-	out := make([]stagekit.SwiFileVar, 0, len(files))
+func ReviewDiffs(ctx context.Context, gh stagekit.FileReader, repo github.Repo, base string, files []domain.Artifact) ([]stagekit.SWIFileVar, error) {
+	out := make([]stagekit.SWIFileVar, 0, len(files))
 	for _, f := range files {
 		old, err := gh.GetFile(ctx, repo, f.Path, base)
 		if err != nil && !errors.Is(err, github.ErrNotFound) {
 			return nil, fmt.Errorf("read %s at %s in %s for the review diff: %w", f.Path, base, repo, err)
 		}
 		if d := stagekit.UnifiedDiff(f.Path, string(old), f.Content); d != "" {
-			out = append(out, stagekit.SwiFileVar{Path: f.Path, Content: d})
+			out = append(out, stagekit.SWIFileVar{Path: f.Path, Content: d})
 		}
 	}
 	return out, nil

@@ -47,7 +47,7 @@ func selectScenarios(ctx context.Context, gh stagekit.RepoReader, repo github.Re
 		return sel, nil
 	}
 	var err error
-	if c.Symbols, err = changedSymbols(ctx, gh, repo, stagekit.SwiBase(snap, rec), own); err != nil {
+	if c.Symbols, err = changedSymbols(ctx, gh, repo, stagekit.SWIBase(snap, rec), own); err != nil {
 		return sel, err
 	}
 	return scenario.SelectChange(all, c), nil

@@ -104,7 +104,7 @@ type Judgement struct {
 // llmJudge implements scenario.Judge with the llm_judge prompt.
 type llmJudge struct {
 	gw  *llm.Gateway
-	Swi string
+	SWI string
 }
 
 // maxJudgedOutput bounds the observation output shown to the judge (tail).
@@ -134,7 +134,7 @@ func (j llmJudge) Judge(ctx context.Context, criteria string, obs scenario.Obser
 	fmt.Fprintf(&b, "\noutput:\n%s", out)
 	var res Judgement
 	_, err := j.gw.Structured(ctx, llm.Call{
-		Stage: string(pipeline.StageScenarioValidation), SWI: j.Swi,
+		Stage: string(pipeline.StageScenarioValidation), SWI: j.SWI,
 		Template: "llm_judge", SchemaName: "judgement",
 		Vars: map[string]any{"Criteria": criteria, "Observation": b.String()},
 	}, &res)
@@ -242,7 +242,7 @@ func (e Executor) validate(ctx context.Context, in engine.StageInput, rec pipeli
 			return scenario.Result{}, err
 		}
 	}
-	judge := llmJudge{gw: e.Deps.Gateway(in.Snapshot), Swi: rec.ID}
+	judge := llmJudge{gw: e.Deps.Gateway(in.Snapshot), SWI: rec.ID}
 	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, sim, e.Deps.Twins, judge)
 	if errors.As(err, new(*llm.BudgetExceededError)) {
 		return scenario.Result{}, &escalation.Error{Reason: "cost budget exceeded"}

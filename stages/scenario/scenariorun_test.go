@@ -103,7 +103,7 @@ func TestAssertSCEN008_NoApplicableScenarioSkipsValidation(t *testing.T) {
 	f.Snap.Stage = pipeline.StageScenarioValidation
 	rec := f.Snap.SubWorkItem("counter-simple")
 	rec.Committed = []string{stagetest.SimplePath}
-	f.Env.Sim.SeedFiles(testenv.Repo.String(), stagekit.SwiBranch(f.Parent, *rec), map[string]string{stagetest.SimplePath: stagetest.SimpleCode})
+	f.Env.Sim.SeedFiles(testenv.Repo.String(), stagekit.SWIBranch(f.Parent, *rec), map[string]string{stagetest.SimplePath: stagetest.SimpleCode})
 
 	res, err := f.Run(t, pipeline.StageScenarioValidation)
 	require.NoError(t, err, "skipped, not failed; the domain service is not called")

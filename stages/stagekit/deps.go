@@ -39,13 +39,8 @@ type Deps struct {
 	// in PRs and the audit trail (ASSERT-EXT-002).
 	Services []xval.ServiceInfo
 	Warnings []string
-	// Baselines caches test runs of base trees across code generation
-	// attempts; nil means one cache per step. Share one across runs only
-	// while the workspace stays at one commit: its key names the
-	// workspace's path and ref, not the commit checked out there.
-	Baselines *BaselineCache
-	Clock     func() time.Time
-	Logger    *slog.Logger
+	Clock    func() time.Time
+	Logger   *slog.Logger
 }
 
 // PrimaryDomain is the domain of the first registered service ("" when

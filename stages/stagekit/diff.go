@@ -171,8 +171,8 @@ func lcsOps(a, b []string) []diffOp {
 	return ops
 }
 
-// SwiFileVar is a file as the prompt templates take it.
-type SwiFileVar struct {
+// SWIFileVar is a file as the prompt templates take it.
+type SWIFileVar struct {
 	Path    string
 	Content string
 }

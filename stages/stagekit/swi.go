@@ -43,9 +43,9 @@ func NextSWI(snap *pipeline.Snapshot) (pipeline.SWI, bool) {
 	return pipeline.SWI{}, false
 }
 
-// SwiBranch is the branch a SWI's code is committed to:
+// SWIBranch is the branch a SWI's code is committed to:
 // cogworks/<N>/swi-<k>, k being the SWI's 1-based Order.
-func SwiBranch(n int, rec pipeline.SWI) string {
+func SWIBranch(n int, rec pipeline.SWI) string {
 	return fmt.Sprintf("cogworks/%d/swi-%d", n, rec.Order)
 }
 
@@ -76,16 +76,16 @@ func BranchOf(snap *pipeline.Snapshot, rec pipeline.SWI) string {
 	if rec.Branch != "" {
 		return rec.Branch
 	}
-	return SwiBranch(snap.WorkItem, rec)
+	return SWIBranch(snap.WorkItem, rec)
 }
 
-// SwiBase is the branch a SWI's branch starts from (stacked PRs): the
+// SWIBase is the branch a SWI's branch starts from (stacked PRs): the
 // branch of its last dependency in topological order, or the interface
 // branch when it has none. With several dependencies the others' files are
 // not on that branch, so code generation applies them in the SWI's commit
 // as well (see depOutputs), and every SWI's tree builds on all the code it
 // depends on.
-func SwiBase(snap *pipeline.Snapshot, rec pipeline.SWI) string {
+func SWIBase(snap *pipeline.Snapshot, rec pipeline.SWI) string {
 	var last *pipeline.SWI
 	for _, dep := range rec.DependsOn {
 		d := snap.SubWorkItem(dep)

@@ -12,10 +12,10 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-// SwiSources is the code a SWI builds on: the interface-design stage's
+// SWISources is the code a SWI builds on: the interface-design stage's
 // files and the outputs of the SWIs it depends on, read from their
 // branches on GitHub.
-type SwiSources struct {
+type SWISources struct {
 	// Interfaces holds every file the interface-design stage wrote (new or
 	// changed on the interface branch compared with the default branch).
 	Interfaces map[string]string
@@ -50,8 +50,8 @@ func interfaceFiles(ctx context.Context, gh PullLister, repo github.Repo, botLog
 // LoadSWISources reads what SWI rec builds on. The SWI's own interface
 // files are those defining its plan item's interfaces; when none of them
 // names a file of the interface branch, every interface file is its own.
-func LoadSWISources(ctx context.Context, gh CodeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWI, item planner.SubWorkItem) (SwiSources, error) {
-	src := SwiSources{Deps: map[string]string{}}
+func LoadSWISources(ctx context.Context, gh CodeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWI, item planner.SubWorkItem) (SWISources, error) {
+	src := SWISources{Deps: map[string]string{}}
 	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
 		return src, fmt.Errorf("read repository %s: %w", repo, err)
@@ -114,7 +114,7 @@ func DepFiles(ctx context.Context, gh RepoReader, repo github.Repo, snap *pipeli
 	paths := dep.Committed
 	if paths == nil {
 		var err error
-		if paths, err = changedPaths(ctx, gh, repo, branch, SwiBase(snap, dep)); err != nil {
+		if paths, err = changedPaths(ctx, gh, repo, branch, SWIBase(snap, dep)); err != nil {
 			return nil, fmt.Errorf("outputs of sub-work-item %s: %w", dep.ID, err)
 		}
 	}
@@ -128,7 +128,7 @@ func DepFiles(ctx context.Context, gh RepoReader, repo github.Repo, snap *pipeli
 // Artifacts returns the interface files, the dependency outputs and extra
 // (the SWI's own files) as domain artifacts, later sets overriding earlier
 // ones, sorted by path.
-func (s SwiSources) Artifacts(extra map[string]string) []domain.Artifact {
+func (s SWISources) Artifacts(extra map[string]string) []domain.Artifact {
 	all := map[string]string{}
 	maps.Copy(all, s.Interfaces)
 	maps.Copy(all, s.Deps)

@@ -93,12 +93,12 @@ func TestSWIBranchAndBase(t *testing.T) {
 		require.NotNil(t, r)
 		return *r
 	}
-	assert.Equal(t, "cogworks/7/swi-3", SwiBranch(7, rec("c")))
-	assert.Equal(t, "cogworks/7/interfaces", SwiBase(snap, rec("a")), "no dependency: the interface branch")
+	assert.Equal(t, "cogworks/7/swi-3", SWIBranch(7, rec("c")))
+	assert.Equal(t, "cogworks/7/interfaces", SWIBase(snap, rec("a")), "no dependency: the interface branch")
 	snap.Artifacts.InterfaceBranch = "cogworks/7/iface"
-	assert.Equal(t, "cogworks/7/iface", SwiBase(snap, rec("a")), "the recorded interface branch wins")
-	assert.Equal(t, "cogworks/7/swi-2", SwiBase(snap, rec("c")), "the last dependency in topological order")
-	assert.Equal(t, "cogworks/7/swi-1", SwiBase(snap, rec("d")))
+	assert.Equal(t, "cogworks/7/iface", SWIBase(snap, rec("a")), "the recorded interface branch wins")
+	assert.Equal(t, "cogworks/7/swi-2", SWIBase(snap, rec("c")), "the last dependency in topological order")
+	assert.Equal(t, "cogworks/7/swi-1", SWIBase(snap, rec("d")))
 
 	closure, err := dependencyClosure(snap, rec("c"))
 	require.NoError(t, err)

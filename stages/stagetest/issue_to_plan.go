@@ -28,8 +28,8 @@ import (
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
-// FhSampleRepo is the small Go module the issue-to-plan tests work on.
-var FhSampleRepo = map[string]string{
+// FHSampleRepo is the small Go module the issue-to-plan tests work on.
+var FHSampleRepo = map[string]string{
 	"go.mod":                    "module example.com/widgets\n\ngo 1.22\n",
 	"counter/counter.go":        "// Package counter counts widgets.\npackage counter\n\n// Count is the number of widgets seen.\nvar Count int\n",
 	"brake/brake.go":            "// Package brake controls the brakes.\npackage brake\n\n// Engaged reports whether the brake is on.\nfunc Engaged() bool { return false }\n",
@@ -55,7 +55,7 @@ func NewFHFixture(t *testing.T, extra map[string]string, opts ...githubsim.Optio
 	t.Helper()
 	env := testenv.New(t, opts...)
 	files := map[string]string{}
-	for p, c := range FhSampleRepo {
+	for p, c := range FHSampleRepo {
 		files[p] = c
 	}
 	for p, c := range extra {
@@ -137,7 +137,7 @@ func (f *FHFixture) Requests(template string) int {
 }
 
 // writes counts the non-GET requests the simulator saw.
-func FhWrites(sim *githubsim.Server) int {
+func FHWrites(sim *githubsim.Server) int {
 	n := 0
 	for _, r := range sim.Requests() {
 		if r.Method != "GET" {
@@ -147,18 +147,18 @@ func FhWrites(sim *githubsim.Server) int {
 	return n
 }
 
-// FhRegistry loads the xval test registry (SWD-IF-CAN-01 at 500 kbit/s,
+// FHRegistry loads the xval test registry (SWD-IF-CAN-01 at 500 kbit/s,
 // max_bus_load 0.5).
-func FhRegistry(t *testing.T) *xval.Registry {
+func FHRegistry(t *testing.T) *xval.Registry {
 	t.Helper()
 	reg, err := xval.LoadRegistry(xvalRegistryDir(t))
 	require.NoError(t, err)
 	return reg
 }
 
-// FhRegistryFiles returns the xval test registry's files keyed by their
+// FHRegistryFiles returns the xval test registry's files keyed by their
 // repository path under .cogworks/interfaces.
-func FhRegistryFiles(t *testing.T) map[string]string {
+func FHRegistryFiles(t *testing.T) map[string]string {
 	t.Helper()
 	dir := xvalRegistryDir(t)
 	entries, err := os.ReadDir(dir)

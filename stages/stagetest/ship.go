@@ -95,7 +95,7 @@ type ShipFixture struct {
 	Cfg    config.Config
 	Snap   *pipeline.Snapshot
 	Parent int
-	Swi    int
+	SWI    int
 }
 
 // NewShipFixture is NewShipFixtureOn over the default base files.
@@ -144,7 +144,7 @@ func NewShipFixtureOn(t *testing.T, safety bool, base map[string]string) *ShipFi
 	}
 	cfg := config.Default()
 	return &ShipFixture{
-		Env: env, Script: script, Dom: dom, Cfg: cfg, Snap: &snap, Parent: parent, Swi: swi,
+		Env: env, Script: script, Dom: dom, Cfg: cfg, Snap: &snap, Parent: parent, SWI: swi,
 		Deps: stages.Deps{GitHub: env.Client, Deps: stagekit.Deps{
 			LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom,
 			Workspace: t.TempDir(), Registry: reg, Clock: env.Clock.Now,

@@ -1,4 +1,4 @@
-package stagekit
+package codegen
 
 import (
 	"crypto/sha256"
@@ -21,16 +21,16 @@ type BaselineCache struct {
 	entries map[string]domain.SimulateResult
 }
 
-// Get returns the cached result of the base tree named key.
-func (c *BaselineCache) Get(key string) (domain.SimulateResult, bool) {
+// get returns the cached result of the base tree named key.
+func (c *BaselineCache) get(key string) (domain.SimulateResult, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r, ok := c.entries[key]
 	return r, ok
 }
 
-// Put records the result of the base tree named key.
-func (c *BaselineCache) Put(key string, r domain.SimulateResult) {
+// put records the result of the base tree named key.
+func (c *BaselineCache) put(key string, r domain.SimulateResult) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.entries == nil {
@@ -39,10 +39,10 @@ func (c *BaselineCache) Put(key string, r domain.SimulateResult) {
 	c.entries[key] = r
 }
 
-// BaselineKey names a base tree and package set: the workspace's
+// baselineKey names a base tree and package set: the workspace's
 // repository and ref, every overlay artifact (path and content hash) and
 // the packages.
-func BaselineKey(req domain.Request, pkgs []string) string {
+func baselineKey(req domain.Request, pkgs []string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", req.Repository.Path, req.Repository.Ref)
 	arts := slices.Clone(req.Artifacts)
