@@ -136,7 +136,7 @@ func (f *FHFixture) Requests(template string) int {
 	return n
 }
 
-// writes counts the non-GET requests the simulator saw.
+// FHWrites counts the non-GET requests the simulator saw.
 func FHWrites(sim *githubsim.Server) int {
 	n := 0
 	for _, r := range sim.Requests() {
@@ -224,7 +224,7 @@ func (f *FHFixture) PlanningSnapshot(t *testing.T) *pipeline.Snapshot {
 	return snap
 }
 
-// GoodPlan: C has no dependencies, A depends on C, B on A.
+// GoodPlan is a valid plan: C has no dependencies, A depends on C, B on A.
 var GoodPlan = planner.Plan{SubWorkItems: []planner.SubWorkItem{
 	Item("A", []string{"IF-1"}, "C"), Item("B", []string{"IF-2"}, "A"), Item("C", nil),
 }}
