@@ -1,53 +1,44 @@
 package stages
 
 import (
-	"context"
-	"log/slog"
-	"time"
-
-	"github.com/cogworks/cogworks/domain"
-	"github.com/cogworks/cogworks/internal/contextpack"
-	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/scenario"
-	"github.com/cogworks/cogworks/xval"
+	"github.com/cogworks/cogworks/stages/architecture"
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/intake"
+	"github.com/cogworks/cogworks/stages/integration"
+	"github.com/cogworks/cogworks/stages/interfaces"
+	"github.com/cogworks/cogworks/stages/planning"
+	"github.com/cogworks/cogworks/stages/review"
+	scenariostage "github.com/cogworks/cogworks/stages/scenario"
+	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
-// Domain is what the executors need from the primary domain service
-// (*domain.Client implements it).
-type Domain interface {
-	Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error)
-	Normalise(ctx context.Context, req domain.Request) (domain.NormaliseResult, error)
-	ReviewRules(ctx context.Context, req domain.Request, p domain.ReviewRulesParams) (domain.DiagnosticsResult, error)
-	Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error)
-	ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error)
+// GitHub is what the stage executors need from GitHub together (a subset
+// of *github.Client): the union of the ports the stage packages declare.
+// Executors hands each stage only its own port.
+type GitHub interface {
+	intake.GitHub
+	architecture.GitHub
+	interfaces.GitHub
+	planning.GitHub
+	codegen.GitHub
+	scenariostage.GitHub
+	review.GitHub
+	integration.GitHub
 }
 
-// Deps are the ports and settings every executor shares. Workspace is a
-// local checkout of the target repository's default branch (the Action's
-// GITHUB_WORKSPACE); it is the source of repo modules, ADRs, the interface
-// registry and scenarios, and the path the domain service overlays
-// artifacts on.
+// Deps are what the wiring (internal/cli) assembles for the executors: the
+// GitHub client, the ports and settings every stage shares, and the
+// held-out scenarios with their twins, which Executors hands to scenario
+// validation alone.
 type Deps struct {
-	GitHub    GitHub
-	LLM       *llm.Gateway
-	Domain    Domain
-	Workspace string
-	Repo      contextpack.Repository
-	Registry  *xval.Registry
-	// Services are the handshakes of registered domain services (for
-	// cross-domain checks); Warnings are availability warnings to surface
-	// in PRs and the audit trail (ASSERT-EXT-002).
-	Services []xval.ServiceInfo
-	Warnings []string
+	GitHub GitHub
+	stagekit.Deps
 	// Scenarios are loaded from the workspace (holdout: never given to
-	// code generation).
+	// code generation or any stage but scenario validation).
 	Scenarios []scenario.Scenario
 	Twins     scenario.Twins
-	// Baselines caches test runs of base trees across code generation
-	// attempts; nil means one cache per step. Share one across runs only
-	// while the workspace stays at one commit: its key names the
-	// workspace's path and ref, not the commit checked out there.
-	Baselines *BaselineCache
-	Clock     func() time.Time
-	Logger    *slog.Logger
+	// Baselines is code generation's cache of base-tree test runs
+	// (codegen.Deps.Baselines); nil means one cache per step.
+	Baselines *codegen.BaselineCache
 }

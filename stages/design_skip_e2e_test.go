@@ -1,6 +1,6 @@
 //go:build e2e
 
-package stages
+package stages_test
 
 import (
 	"context"
@@ -29,6 +29,12 @@ import (
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 	"github.com/cogworks/cogworks/xval"
+
+	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/codegen"
+	reviewstage "github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/stagekit"
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // TestBugFixSkipsDesignEndToEnd: a low-complexity bug fix runs intake →
@@ -75,22 +81,22 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 		Files: []string{"telemetry/publish.go", "telemetry/publish_test.go"}, Interfaces: []string{},
 		Tests: "Publishing keeps the frame.", DependsOn: []string{}, Symbols: []string{},
 	}}})
-	add("code_generation", codeOutput{Files: []codeFile{
+	add("code_generation", codegen.CodeOutput{Files: []codegen.CodeFile{
 		{Path: "telemetry/publish_test.go", Content: e2eCodeTest},
-	}, Edits: []codeEdit{{Path: "telemetry/publish.go",
-		Old: strings.TrimPrefix(e2eCode(2), e2eCodeHeader), New: strings.TrimPrefix(e2eCode(4), e2eCodeHeader)}}, Deletes: []string{}, Renames: []codeRename{}, Notes: "fix"})
+	}, Edits: []codegen.CodeEdit{{Path: "telemetry/publish.go",
+		Old: strings.TrimPrefix(e2eCode(2), e2eCodeHeader), New: strings.TrimPrefix(e2eCode(4), e2eCodeHeader)}}, Deletes: []string{}, Renames: []codegen.CodeRename{}, Notes: "fix"})
 	for _, pass := range []string{"review_quality", "review_architecture", "review_security"} {
-		add(pass, reviewOutput{Passed: true, Findings: emptyIfNil[review.Finding](nil)})
+		add(pass, reviewstage.ReviewOutput{Passed: true, Findings: reviewstage.EmptyIfNil[review.Finding](nil)})
 	}
 
-	deps := Deps{
-		GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{
+		LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Registry: reg, Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
-		Scenarios: scenarios, Clock: env.Clock.Now,
-	}
+		Clock: env.Clock.Now,
+	}}
 	cfg := config.Default() // the architecture gate stays human-gated: a skipped stage's gate does not apply
 	cfg.Scenarios.Trajectories = 1
-	ed := engine.Deps{GitHub: env.Client, Executors: Executors(deps), Config: cfg, RunID: "e2e-bugfix",
+	ed := engine.Deps{GitHub: env.Client, Executors: stages.Executors(deps), Config: cfg, RunID: "e2e-bugfix",
 		BotLogin: testenv.Bot, Clock: env.Clock.Now}
 	issueBody := "Publish accepts an empty frame; it must return ErrEmptyFrame."
 	parent := env.Sim.SeedIssue(repo, "alice", "Empty telemetry frames are accepted", issueBody, pipeline.LabelRun)
@@ -111,7 +117,7 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 	}
 	for _, r := range script.Requests() {
 		if r.Template == prompts.Planning {
-			assert.True(t, containsText(r, issueBody), "planning works from the issue text")
+			assert.True(t, stagetest.ContainsText(r, issueBody), "planning works from the issue text")
 		}
 	}
 	snap := e2eSnapshot(t, env, parent)

@@ -1,6 +1,6 @@
 //go:build e2e
 
-package stages
+package stages_test
 
 import (
 	"context"
@@ -31,6 +31,14 @@ import (
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 	"github.com/cogworks/cogworks/xval"
+
+	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/architecture"
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/interfaces"
+	reviewstage "github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/stagekit"
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // The sample repository of the end-to-end test: a Go module with an empty
@@ -39,7 +47,7 @@ var e2eRepoFiles = map[string]string{
 	"README.md":                     "# widgets\n",
 	"go.mod":                        "module example.com/widgets\n\ngo 1.22\n",
 	"telemetry/doc.go":              "// Package telemetry publishes telemetry frames.\npackage telemetry\n",
-	".cogworks/interfaces/tel.toml": shipRegistryTOML,
+	".cogworks/interfaces/tel.toml": stagetest.ShipRegistryTOML,
 	".cogworks/scenarios/publish.toml": `id = "SCN-TEL-PUBLISH"
 description = "Empty frames are refused and valid frames are kept"
 covers = ["IF-TEL-PUBLISHER"]
@@ -167,16 +175,16 @@ func e2eScript(t *testing.T, script *llm.Scripted) {
 		EstimatedScope: classify.Scope{Files: 2, Interfaces: 1, Complexity: "low"},
 		Rationale:      "A new publisher in the telemetry package.",
 	})
-	add(prompts.Architecture, Specification{
+	add(prompts.Architecture, architecture.Specification{
 		Summary:           "Add an in-memory telemetry sink that publishes frames every 100 ms.",
-		AffectedModules:   []SpecModule{{Name: "telemetry"}},
-		DesignDecisions:   []SpecDecision{{Decision: "Keep frames in memory", Rationale: "No transport exists yet."}},
-		DependencyChanges: []SpecDependency{}, Risks: []SpecRisk{{Risk: "memory growth", Severity: "medium", Mitigation: "bound the sink"}},
+		AffectedModules:   []architecture.SpecModule{{Name: "telemetry"}},
+		DesignDecisions:   []architecture.SpecDecision{{Decision: "Keep frames in memory", Rationale: "No transport exists yet."}},
+		DependencyChanges: []architecture.SpecDependency{}, Risks: []architecture.SpecRisk{{Risk: "memory growth", Severity: "medium", Mitigation: "bound the sink"}},
 		RequiredADRs:   []string{},
-		ProposedValues: []SpecProposedValue{{Interface: "SWD-IF-TEL-01", Parameter: "publish_period_ms", Value: 100}},
+		ProposedValues: []architecture.SpecProposedValue{{Interface: "SWD-IF-TEL-01", Parameter: "publish_period_ms", Value: 100}},
 	})
-	add(prompts.InterfaceDesign, Interfaces{
-		Files:      []InterfaceFile{{Path: "telemetry/api.go", Content: e2eInterface}},
+	add(prompts.InterfaceDesign, interfaces.Interfaces{
+		Files:      []interfaces.InterfaceFile{{Path: "telemetry/api.go", Content: e2eInterface}},
 		Interfaces: []pipeline.InterfaceDecl{{ID: "IF-TEL-PUBLISHER", Name: "Publisher", File: "telemetry/api.go", Summary: "publishes frames"}},
 	})
 	add(prompts.Planning, planner.Plan{SubWorkItems: []planner.SubWorkItem{{
@@ -185,13 +193,13 @@ func e2eScript(t *testing.T, script *llm.Scripted) {
 		Tests: "Publishing keeps the frame.", DependsOn: []string{}, Symbols: []string{},
 	}}})
 	for v := 1; v <= 4; v++ {
-		add("code_generation", codeOutput{Files: []codeFile{
+		add("code_generation", codegen.CodeOutput{Files: []codegen.CodeFile{
 			{Path: "telemetry/publish.go", Content: e2eCode(v)},
 			{Path: "telemetry/publish_test.go", Content: e2eCodeTest},
-		}, Edits: []codeEdit{}, Deletes: []string{}, Renames: []codeRename{}, Notes: fmt.Sprintf("version %d", v)})
+		}, Edits: []codegen.CodeEdit{}, Deletes: []string{}, Renames: []codegen.CodeRename{}, Notes: fmt.Sprintf("version %d", v)})
 	}
-	pass := func(fs ...review.Finding) reviewOutput {
-		return reviewOutput{Passed: !slices.ContainsFunc(fs, func(f review.Finding) bool { return f.Severity == review.SeverityBlocking }), Findings: emptyIfNil(fs)}
+	pass := func(fs ...review.Finding) reviewstage.ReviewOutput {
+		return reviewstage.ReviewOutput{Passed: !slices.ContainsFunc(fs, func(f review.Finding) bool { return f.Severity == review.SeverityBlocking }), Findings: reviewstage.EmptyIfNil(fs)}
 	}
 	// First review (version 3): a blocking security finding.
 	add("review_quality", pass())
@@ -252,11 +260,11 @@ func TestPipelineEndToEnd(t *testing.T) {
 	script := llm.NewScripted()
 	e2eScript(t, script)
 	warning := `domain service "pcb" (domain electrical) is unavailable: cross-domain validation for electrical was skipped`
-	deps := Deps{
-		GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{
+		LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
 		Registry: reg, Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}}, Warnings: []string{warning},
-		Scenarios: scenarios, Clock: env.Clock.Now,
-	}
+		Clock: env.Clock.Now,
+	}}
 	cfg := config.Default()
 	cfg.Gates["architecture"] = config.HumanGated
 	// One trajectory per validation: the scenario's verdict is the same on
@@ -264,7 +272,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	// tests (ASSERT-SCEN-004, -010); each extra one is another go test.
 	cfg.Scenarios.Trajectories = 1
 	cfg.Budgets.SubWorkItemMaxRetries = 3
-	ed := engine.Deps{GitHub: env.Client, Executors: Executors(deps), Config: cfg, RunID: "e2e",
+	ed := engine.Deps{GitHub: env.Client, Executors: stages.Executors(deps), Config: cfg, RunID: "e2e",
 		BotLogin: testenv.Bot, Clock: env.Clock.Now}
 	parent := env.Sim.SeedIssue(repo, "alice", "Publish telemetry frames", "Publish telemetry frames every 100 ms into an in-memory sink.", pipeline.LabelRun)
 	ref := engine.Ref{Repo: testenv.Repo, Issue: parent}
@@ -283,9 +291,9 @@ func TestPipelineEndToEnd(t *testing.T) {
 	results, err = engine.Run(ctx, ed, ref, 40)
 	require.NoError(t, err, "results: %+v", results)
 	require.Equal(t, engine.OutcomeComplete, results[len(results)-1].Outcome, "results: %+v", results)
-	var stages []string
+	var ran []string
 	for _, r := range results {
-		stages = append(stages, r.Stage)
+		ran = append(ran, r.Stage)
 	}
 	assert.Equal(t, []string{
 		"interface-design", "planning",
@@ -293,7 +301,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 		"code-generation", "scenario-validation", "review", // version 3: blocking review finding
 		"code-generation", "scenario-validation", "review", // version 4
 		"integration",
-	}, stages)
+	}, ran)
 	assert.Empty(t, script.Remaining(), "every scripted answer was used")
 
 	// The compile error of attempt 1 was fed back to attempt 2.
@@ -304,12 +312,12 @@ func TestPipelineEndToEnd(t *testing.T) {
 		}
 	}
 	require.Len(t, codegen, 4)
-	assert.True(t, containsText(codegen[1], "undefined: errUndefined"), "attempt 2 sees the compile diagnostics")
-	assert.True(t, containsText(codegen[2], "SCN-TEL-PUBLISH"), "attempt 3 sees the scenario failure")
+	assert.True(t, stagetest.ContainsText(codegen[1], "undefined: errUndefined"), "attempt 2 sees the compile diagnostics")
+	assert.True(t, stagetest.ContainsText(codegen[2], "SCN-TEL-PUBLISH"), "attempt 3 sees the scenario failure")
 	for i, r := range codegen {
-		assert.False(t, containsText(r, "func TestScenarioPublish("), "attempt %d saw the held-out scenario's code", i+1)
+		assert.False(t, stagetest.ContainsText(r, "func TestScenarioPublish("), "attempt %d saw the held-out scenario's code", i+1)
 	}
-	assert.True(t, containsText(codegen[3], "the sink grows without bound"), "attempt 4 sees the blocking review finding")
+	assert.True(t, stagetest.ContainsText(codegen[3], "the sink grows without bound"), "attempt 4 sees the blocking review finding")
 
 	// Parent: complete, with a cost report.
 	labels = env.Sim.Labels(repo, parent)
@@ -380,7 +388,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	require.Len(t, snap.SubWorkItems, 1)
 	assert.Equal(t, swiPR.n, snap.SubWorkItems[0].PR)
 	snap.CurrentSWI = snap.SubWorkItems[0].ID
-	_, err = Executors(deps)[pipeline.StageIntegration].Execute(ctx, engine.StageInput{
+	_, err = stages.Executors(deps)[pipeline.StageIntegration].Execute(ctx, engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: parent}, Stage: pipeline.StageIntegration,
 		Snapshot: &snap, Config: cfg, RunID: "e2e-rerun", BotLogin: testenv.Bot,
 	})

@@ -3,23 +3,36 @@ package stages
 import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/stages/architecture"
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/intake"
+	"github.com/cogworks/cogworks/stages/integration"
+	"github.com/cogworks/cogworks/stages/interfaces"
+	"github.com/cogworks/cogworks/stages/planning"
+	"github.com/cogworks/cogworks/stages/review"
+	scenariostage "github.com/cogworks/cogworks/stages/scenario"
 )
 
 // Executors returns the executor of every operational stage of the
 // pipeline machine (pipeline.StateMachine): the one place a stage is
 // registered. pipeline's machine test checks that every operational state
-// has an executor here.
+// has an executor here. Every stage gets the shared deps and its own
+// GitHub port; only scenario validation also gets the held-out scenarios
+// and twins.
 func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
+	shared := d.Deps
 	return map[pipeline.Stage]engine.StageExecutor{
 		// Issue to plan (docs/spec.md §5 items 1–4).
-		pipeline.StageIntake:          intakeExecutor{d: d, gh: d.GitHub},
-		pipeline.StageArchitecture:    architectureExecutor{d: d, gh: d.GitHub},
-		pipeline.StageInterfaceDesign: interfaceExecutor{d: d, gh: d.GitHub},
-		pipeline.StagePlanning:        planningExecutor{d: d, gh: d.GitHub},
+		pipeline.StageIntake:          intake.New(shared, d.GitHub),
+		pipeline.StageArchitecture:    architecture.New(shared, d.GitHub),
+		pipeline.StageInterfaceDesign: interfaces.New(shared, d.GitHub),
+		pipeline.StagePlanning:        planning.New(shared, d.GitHub),
 		// Per sub-work-item (docs/spec.md §5 items 5–8, §13).
-		pipeline.StageCodeGeneration:     codeGenExecutor{d: d, gh: d.GitHub},
-		pipeline.StageScenarioValidation: scenarioExecutor{d: d, gh: d.GitHub},
-		pipeline.StageReview:             reviewExecutor{d: d, gh: d.GitHub},
-		pipeline.StageIntegration:        integrationExecutor{d: d, gh: d.GitHub},
+		pipeline.StageCodeGeneration: codegen.New(codegen.Deps{Deps: shared, Baselines: d.Baselines}, d.GitHub),
+		pipeline.StageScenarioValidation: scenariostage.New(scenariostage.Deps{
+			Deps: shared, Scenarios: d.Scenarios, Twins: d.Twins,
+		}, d.GitHub),
+		pipeline.StageReview:      review.New(shared, d.GitHub),
+		pipeline.StageIntegration: integration.New(shared, d.GitHub),
 	}
 }

@@ -5,8 +5,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 )
+
+// *github.Client is the production GitHub port of every executor.
+var _ GitHub = (*github.Client)(nil)
 
 // TestExecutorsCoverTheMachine: every operational state of the machine
 // has an executor, and no executor waits on a stage the machine never

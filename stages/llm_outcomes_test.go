@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/pipeline"
+
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // TestRefusalAndTruncationEndTheStageWithTheirReason: a refusal costs one
@@ -21,7 +23,7 @@ func TestRefusalAndTruncationEndTheStageWithTheirReason(t *testing.T) {
 	tests := []struct {
 		name     string
 		answers  []llm.ScriptedAnswer
-		requests int
+		Requests int
 		want     string
 	}{
 		{"refusal", []llm.ScriptedAnswer{{Stop: llm.StopRefused, Refusal: "I can't help with that."}}, 1, "refused to answer classify: I can't help with that."},
@@ -30,16 +32,16 @@ func TestRefusalAndTruncationEndTheStageWithTheirReason(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f := newFHFixture(t, nil)
+			f := stagetest.NewFHFixture(t, nil)
 			for _, a := range tt.answers {
-				f.script.AddAnswer(prompts.Classify, a)
+				f.Script.AddAnswer(prompts.Classify, a)
 			}
-			f.addJSON(t, prompts.Classify, sampleClassification) // never reached
-			snap := f.snapshot()
-			_, err := f.run(t, pipeline.StageIntake, snap)
+			f.AddJSON(t, prompts.Classify, stagetest.SampleClassification) // never reached
+			snap := f.Snapshot()
+			_, err := f.Run(t, pipeline.StageIntake, snap)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
-			assert.Equal(t, tt.requests, f.requests(prompts.Classify))
+			assert.Equal(t, tt.Requests, f.Requests(prompts.Classify))
 			var transient interface{ Transient() bool }
 			assert.False(t, errors.As(err, &transient) && transient.Transient())
 			var te *engine.TransientError

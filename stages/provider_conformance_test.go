@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"bytes"
@@ -24,6 +24,12 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/planner"
+
+	"github.com/cogworks/cogworks/stages/architecture"
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/interfaces"
+	"github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/scenario"
 )
 
 // stageCall is one LLM call a stage makes: its template, the schema name
@@ -38,15 +44,15 @@ type stageCall struct {
 func stageCalls() []stageCall {
 	return []stageCall{
 		{prompts.Classify, "", func() any { return new(classify.Classification) }},
-		{prompts.Architecture, "", func() any { return new(Specification) }},
-		{prompts.InterfaceDesign, "", func() any { return new(Interfaces) }},
+		{prompts.Architecture, "", func() any { return new(architecture.Specification) }},
+		{prompts.InterfaceDesign, "", func() any { return new(interfaces.Interfaces) }},
 		{prompts.Planning, "", func() any { return new(planner.Plan) }},
-		{prompts.CodeGeneration, "code", func() any { return new(codeOutput) }},
-		{prompts.InterpretFailure, "interpretation", func() any { return new(interpretation) }},
-		{prompts.ReviewQuality, "review", func() any { return new(reviewOutput) }},
-		{prompts.ReviewArchitecture, "review", func() any { return new(reviewOutput) }},
-		{prompts.ReviewSecurity, "review", func() any { return new(reviewOutput) }},
-		{prompts.LLMJudge, "judgement", func() any { return new(judgement) }},
+		{prompts.CodeGeneration, "code", func() any { return new(codegen.CodeOutput) }},
+		{prompts.InterpretFailure, "interpretation", func() any { return new(codegen.Interpretation) }},
+		{prompts.ReviewQuality, "review", func() any { return new(review.ReviewOutput) }},
+		{prompts.ReviewArchitecture, "review", func() any { return new(review.ReviewOutput) }},
+		{prompts.ReviewSecurity, "review", func() any { return new(review.ReviewOutput) }},
+		{prompts.LLMJudge, "judgement", func() any { return new(scenario.Judgement) }},
 	}
 }
 
@@ -269,7 +275,7 @@ func TestReviewPassesShareACachedPrefix(t *testing.T) {
 	files := []map[string]any{{"Path": "brake/clamp.go", "Content": strings.Repeat("package brake\n\nfunc Clamp(p float64) float64 { return min(max(p, 0), 1) }\n", 40)}}
 	vars := map[string]any{"SWI": swi, "Files": files, "Spec": "## Summary\nAdd Clamp.", "Standards": "Doc every export.", "SafetyCritical": true, "Constraints": "brake must not import telemetry"}
 	for _, tmpl := range []string{prompts.ReviewQuality, prompts.ReviewArchitecture, prompts.ReviewSecurity} {
-		_, err := g.Structured(context.Background(), llm.Call{Stage: "review", Template: tmpl, Vars: vars, SchemaName: "review"}, new(reviewOutput))
+		_, err := g.Structured(context.Background(), llm.Call{Stage: "review", Template: tmpl, Vars: vars, SchemaName: "review"}, new(review.ReviewOutput))
 		require.Error(t, err)
 	}
 	require.Len(t, srv.bodies, 3)

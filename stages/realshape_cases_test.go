@@ -1,6 +1,6 @@
 //go:build e2e
 
-package stages
+package stages_test
 
 import (
 	"fmt"
@@ -8,6 +8,9 @@ import (
 
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
+
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // realshapeCases are the benchmark's cases, one per shape that broke
@@ -20,9 +23,9 @@ func realshapeCases() []realCase {
 			// bug, and a file the current gofmt would rewrite among the
 			// fixed files (legacy.go): the rootlib fixture.
 			name: "rootlib", repo: "rootlib", extra: rootlibSiblings,
-			title: rootlibIssueTitle, body: rootlibIssueBody + " " + realIssueMarker, module: "rootlib",
+			title: stagetest.RootlibIssueTitle, body: stagetest.RootlibIssueBody + " " + realIssueMarker, module: "rootlib",
 			api:  pipeline.InterfaceDecl{ID: "IF-CLAMP", Name: "Clamp", File: "big.go", Summary: "existing API"},
-			plan: clampItem(), fix: clampEdits(clampBug),
+			plan: stagetest.ClampItem(), fix: stagetest.ClampEdits(stagetest.ClampBug),
 			scenarioPkg: ".", scenarioTo: "zz_scenario_test.go", scenarioFilter: "TestScenarioClamp",
 			want: realOutcome{completed: true},
 		},
@@ -34,8 +37,8 @@ func realshapeCases() []realCase {
 			api:    pipeline.InterfaceDecl{ID: "IF-WHERE", Name: "Base", File: "where/where.go", Summary: "existing API"},
 			plan:   realItem("base", "Drop the slash in Base", []string{"where/where.go", "where/where_test.go"}, "Base"),
 			fix: realEdits("trim the separator",
-				codeEdit{Path: "where/where.go", Old: "\treturn file[i:]\n", New: "\treturn file[i+1:]\n"},
-				codeEdit{Path: "where/where_test.go", Old: "func TestHereIsTheFileOnDisk", New: realTest("Base", `Base("x/y.go")`, `"y.go"`) + "func TestHereIsTheFileOnDisk"}),
+				codegen.CodeEdit{Path: "where/where.go", Old: "\treturn file[i:]\n", New: "\treturn file[i+1:]\n"},
+				codegen.CodeEdit{Path: "where/where_test.go", Old: "func TestHereIsTheFileOnDisk", New: realTest("Base", `Base("x/y.go")`, `"y.go"`) + "func TestHereIsTheFileOnDisk"}),
 			scenarioPkg: "./where", scenarioTo: "where/zz_scenario_test.go", scenarioFilter: "TestScenarioBase",
 			want: realOutcome{completed: true},
 		},
@@ -47,8 +50,8 @@ func realshapeCases() []realCase {
 			api:    pipeline.InterfaceDecl{ID: "IF-CALC", Name: "Abs", File: "calc/calc.go", Summary: "existing API"},
 			plan:   realItem("abs", "Negate negative values in Abs", []string{"calc/calc.go", "calc/calc_test.go"}, "Abs"),
 			fix: realEdits("negate",
-				codeEdit{Path: "calc/calc.go", Old: "\tif v < 0 {\n\t\treturn v\n", New: "\tif v < 0 {\n\t\treturn -v\n"},
-				codeEdit{Path: "calc/calc_test.go", Old: "// This test fails", New: realTest("Abs", "Abs(-3)", "3") + "// This test fails"}),
+				codegen.CodeEdit{Path: "calc/calc.go", Old: "\tif v < 0 {\n\t\treturn v\n", New: "\tif v < 0 {\n\t\treturn -v\n"},
+				codegen.CodeEdit{Path: "calc/calc_test.go", Old: "// This test fails", New: realTest("Abs", "Abs(-3)", "3") + "// This test fails"}),
 			scenarioPkg: "./calc", scenarioTo: "calc/zz_scenario_test.go", scenarioFilter: "TestScenarioAbs",
 			want: realOutcome{completed: true},
 		},
@@ -60,8 +63,8 @@ func realshapeCases() []realCase {
 			api:    pipeline.InterfaceDecl{ID: "IF-PARSE", Name: "Fields", File: "parse/parse.go", Summary: "existing API"},
 			plan:   realItem("fields", "Trim both sides in Fields", []string{"parse/parse.go", "parse/parse_test.go"}, "Fields"),
 			fix: realEdits("trim both sides",
-				codeEdit{Path: "parse/parse.go", Old: `strings.TrimLeft(p, " ")`, New: `strings.TrimSpace(p)`},
-				codeEdit{Path: "parse/parse_test.go", Old: "func TestFieldsOfTheCorpus", New: realTest("Fields", `Fields("a ,b")[0]`, `"a"`) + "func TestFieldsOfTheCorpus"}),
+				codegen.CodeEdit{Path: "parse/parse.go", Old: `strings.TrimLeft(p, " ")`, New: `strings.TrimSpace(p)`},
+				codegen.CodeEdit{Path: "parse/parse_test.go", Old: "func TestFieldsOfTheCorpus", New: realTest("Fields", `Fields("a ,b")[0]`, `"a"`) + "func TestFieldsOfTheCorpus"}),
 			scenarioPkg: "./parse", scenarioTo: "parse/zz_scenario_test.go", scenarioFilter: "TestScenarioTrimBothSides",
 			want: realOutcome{completed: true},
 		},
@@ -74,8 +77,8 @@ func realshapeCases() []realCase {
 			api:    pipeline.InterfaceDecl{ID: "IF-LEGACY", Name: "Scale", File: "legacy/legacy.go", Summary: "existing API"},
 			plan:   realItem("scale", "Multiply in Scale", []string{"legacy/legacy.go", "legacy/legacy_test.go"}, "Scale"),
 			fix: realEdits("multiply",
-				codeEdit{Path: "legacy/legacy.go", Old: "    return v+factor\n", New: "    return v*factor\n"},
-				codeEdit{Path: "legacy/legacy_test.go", Old: "func TestUnit", New: realTest("Scale", "Scale(3, 4)", "12") + "func TestUnit"}),
+				codegen.CodeEdit{Path: "legacy/legacy.go", Old: "    return v+factor\n", New: "    return v*factor\n"},
+				codegen.CodeEdit{Path: "legacy/legacy_test.go", Old: "func TestUnit", New: realTest("Scale", "Scale(3, 4)", "12") + "func TestUnit"}),
 			scenarioPkg: "./legacy", scenarioTo: "legacy/zz_scenario_test.go", scenarioFilter: "TestScenarioScale",
 			want: realOutcome{completed: true},
 		},
@@ -88,8 +91,8 @@ func realshapeCases() []realCase {
 			api:    pipeline.InterfaceDecl{ID: "IF-UNITS", Name: "Best", File: "internal/units/units.go", Summary: "existing API"},
 			plan:   realItemTests(realItem("best", "Use km from 1000 m on", []string{"internal/units/units.go", "internal/units/units_test.go"}, "Best"), "TestBestOneKilometre"),
 			fix: realEdits("from 1000 m on",
-				codeEdit{Path: "internal/units/units.go", Old: "\tif m > 1000 {\n", New: "\tif m >= 1000 {\n"},
-				codeEdit{Path: "internal/units/units_test.go", Old: "func TestBestMetres", New: "func TestBestOneKilometre(t *testing.T) {\n\tif v, u := Best(1000); v != \"1\" || u != \"km\" {\n\t\tt.Fatalf(\"Best(1000) = %s %s\", v, u)\n\t}\n}\n\nfunc TestBestMetres"}),
+				codegen.CodeEdit{Path: "internal/units/units.go", Old: "\tif m > 1000 {\n", New: "\tif m >= 1000 {\n"},
+				codegen.CodeEdit{Path: "internal/units/units_test.go", Old: "func TestBestMetres", New: "func TestBestOneKilometre(t *testing.T) {\n\tif v, u := Best(1000); v != \"1\" || u != \"km\" {\n\t\tt.Fatalf(\"Best(1000) = %s %s\", v, u)\n\t}\n}\n\nfunc TestBestMetres"}),
 			scenarioPkg: "./internal/render", scenarioTo: "internal/render/zz_scenario_test.go", scenarioFilter: "TestScenarioOneKilometre",
 			want: realOutcome{completed: true},
 		},
@@ -104,8 +107,8 @@ func realshapeCases() []realCase {
 			api:    pipeline.InterfaceDecl{ID: "IF-MAIL", Name: "Welcome", File: "mail/mail.go", Summary: "existing API"},
 			plan:   realItemTests(realItem("trim", "Trim the name in Welcome", []string{"mail/mail.go", "mail/mail_test.go"}, "Welcome"), "TestWelcomeTrimmed"),
 			fix: realEdits("trim the name",
-				codeEdit{Path: "mail/mail.go", Old: `map[string]string{"Name": name}`, New: `map[string]string{"Name": strings.TrimSpace(name)}`},
-				codeEdit{Path: "mail/mail_test.go", Old: "func TestWelcomeSigned", New: "func TestWelcomeTrimmed(t *testing.T) {\n\tif got, err := Welcome(\" Ada \"); err != nil || !strings.HasPrefix(got, \"Hello Ada,\") {\n\t\tt.Fatalf(\"Welcome = %q, %v\", got, err)\n\t}\n}\n\nfunc TestWelcomeSigned"}),
+				codegen.CodeEdit{Path: "mail/mail.go", Old: `map[string]string{"Name": name}`, New: `map[string]string{"Name": strings.TrimSpace(name)}`},
+				codegen.CodeEdit{Path: "mail/mail_test.go", Old: "func TestWelcomeSigned", New: "func TestWelcomeTrimmed(t *testing.T) {\n\tif got, err := Welcome(\" Ada \"); err != nil || !strings.HasPrefix(got, \"Hello Ada,\") {\n\t\tt.Fatalf(\"Welcome = %q, %v\", got, err)\n\t}\n}\n\nfunc TestWelcomeSigned"}),
 			scenarioPkg: "./mail", scenarioTo: "mail/zz_scenario_test.go", scenarioFilter: "TestScenarioWelcomeTrimsName",
 			want: realOutcome{completed: true},
 		},
@@ -125,8 +128,8 @@ func realItemTests(it planner.SubWorkItem, tests string) planner.SubWorkItem {
 	return it
 }
 
-func realEdits(notes string, edits ...codeEdit) codeOutput {
-	return codeOutput{Notes: notes, Edits: edits}
+func realEdits(notes string, edits ...codegen.CodeEdit) codegen.CodeOutput {
+	return codegen.CodeOutput{Notes: notes, Edits: edits}
 }
 
 // realTest is a regression test of call, placed before an existing test.

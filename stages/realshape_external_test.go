@@ -1,6 +1,6 @@
 //go:build e2e
 
-package stages
+package stages_test
 
 import (
 	"cmp"
@@ -19,6 +19,10 @@ import (
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
+
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/stagekit"
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // RealShapeCasesEnv names the directory of external real-shape cases
@@ -42,7 +46,7 @@ type externalCase struct {
 		Type       classify.Type `json:"type"`
 		Complexity string        `json:"complexity"`
 	} `json:"classification"`
-	Fix      codeOutput `json:"fix"`
+	Fix      codegen.CodeOutput `json:"fix"`
 	Scenario struct {
 		Package string `json:"package"`
 		To      string `json:"to"`
@@ -90,7 +94,7 @@ func loadExternalCase(dir string) (realCase, error) {
 	// it is: a bug fix changes no interface.
 	apiFile := ec.Plan.Files[0]
 	for _, f := range ec.Plan.Files {
-		if isPackageSource(path.Base(f)) {
+		if stagekit.IsPackageSource(path.Base(f)) {
 			apiFile = f
 			break
 		}
@@ -190,7 +194,7 @@ func TestRealShapeExternalCaseFormat(t *testing.T) {
 	c, err := loadExternalCase(dir)
 	require.NoError(t, err)
 	assert.Equal(t, "where/where.go", c.api.File, "the interface design names the first Go source of the plan")
-	r := runRealCase(t, c, startGoService(t))
+	r := runRealCase(t, c, stagetest.StartGoService(t))
 	realAssert(t, c, r)
 	assert.True(t, r.exactTree)
 

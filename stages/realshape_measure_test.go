@@ -1,6 +1,6 @@
 //go:build e2e
 
-package stages
+package stages_test
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
+
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // Measurements of the real-shape benchmark (realshape_test.go).
@@ -41,7 +43,7 @@ func realMeasurePrompts(c realCase, reqs []llm.Request, res *realResult) {
 	for _, r := range reqs {
 		n := realRequestTokens(r)
 		res.promptTokens[r.Template] = max(res.promptTokens[r.Template], n)
-		if r.Template == prompts.Architecture && containsText(r, fmt.Sprintf("module %q does not exist", c.module)) {
+		if r.Template == prompts.Architecture && stagetest.ContainsText(r, fmt.Sprintf("module %q does not exist", c.module)) {
 			res.rootModuleRefused = true
 		}
 		if r.Template == "interpret_failure" {
@@ -56,16 +58,16 @@ func realMeasurePrompts(c realCase, reqs []llm.Request, res *realResult) {
 		return
 	}
 	first := codegen[0]
-	res.issueInPrompt = containsText(first, realIssueMarker)
+	res.issueInPrompt = stagetest.ContainsText(first, realIssueMarker)
 	fixed := map[string][]string{}
 	for _, e := range c.fix.Edits {
 		fixed[e.Path] = append(fixed[e.Path], e.Old)
 	}
 	seen := 0
 	for p, olds := range fixed {
-		ok := containsText(first, p)
+		ok := stagetest.ContainsText(first, p)
 		for _, o := range olds {
-			ok = ok && containsText(first, o)
+			ok = ok && stagetest.ContainsText(first, o)
 		}
 		if ok {
 			seen++

@@ -1,6 +1,6 @@
 //go:build e2e
 
-package stages
+package stages_test
 
 import (
 	"cmp"
@@ -34,6 +34,14 @@ import (
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 	"github.com/cogworks/cogworks/xval"
+
+	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/architecture"
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/interfaces"
+	reviewstage "github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/stagekit"
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // The real-shape benchmark (issue 20, "How it is measured") runs bug fixes
@@ -76,7 +84,7 @@ type realCase struct {
 	api pipeline.InterfaceDecl
 	// plan is the oracle's single plan item; fix is its code answer.
 	plan planner.SubWorkItem
-	fix  codeOutput
+	fix  codegen.CodeOutput
 	// scenario is the held-out test: a file of package scenarioPkg run
 	// with filter, copied next to the code it tests.
 	scenarioPkg, scenarioTo, scenarioFilter string
@@ -195,7 +203,7 @@ func realBase(t *testing.T, c realCase) map[string]string {
 
 // realApply applies the oracle's answer to base the way a person would
 // (each old string occurs exactly once): the tree the PR must hold.
-func realApply(t *testing.T, base map[string]string, out codeOutput) map[string]string {
+func realApply(t *testing.T, base map[string]string, out codegen.CodeOutput) map[string]string {
 	t.Helper()
 	want := maps.Clone(base)
 	for _, e := range out.Edits {
@@ -217,34 +225,34 @@ func realOracle(t *testing.T, c realCase, base map[string]string, script *llm.Sc
 		EstimatedScope: classify.Scope{Files: len(c.plan.Files), Interfaces: 0, Complexity: cmp.Or(c.complexity, "low")},
 		Rationale:      "A defect in existing code: " + c.title,
 	})
-	add(prompts.Architecture, Specification{
+	add(prompts.Architecture, architecture.Specification{
 		Summary:           "Fix: " + c.title,
-		AffectedModules:   []SpecModule{{Name: c.module}},
-		DesignDecisions:   []SpecDecision{{Decision: "Fix the defect in place", Rationale: "No API changes."}},
-		DependencyChanges: []SpecDependency{}, Risks: []SpecRisk{}, RequiredADRs: []string{},
+		AffectedModules:   []architecture.SpecModule{{Name: c.module}},
+		DesignDecisions:   []architecture.SpecDecision{{Decision: "Fix the defect in place", Rationale: "No API changes."}},
+		DependencyChanges: []architecture.SpecDependency{}, Risks: []architecture.SpecRisk{}, RequiredADRs: []string{},
 	})
-	add(prompts.InterfaceDesign, Interfaces{
-		Files:      []InterfaceFile{{Path: c.api.File, Content: base[c.api.File]}},
+	add(prompts.InterfaceDesign, interfaces.Interfaces{
+		Files:      []interfaces.InterfaceFile{{Path: c.api.File, Content: base[c.api.File]}},
 		Interfaces: []pipeline.InterfaceDecl{c.api},
 	})
 	plan := c.plan
-	plan.DependsOn = emptyIfNil(plan.DependsOn)
+	plan.DependsOn = reviewstage.EmptyIfNil(plan.DependsOn)
 	plan.Interfaces = []string{c.api.ID}
 	add(prompts.Planning, planner.Plan{SubWorkItems: []planner.SubWorkItem{plan}})
 	fix := c.fix
-	fix.Edits, fix.Files = emptyIfNil(fix.Edits), emptyIfNil(fix.Files)
-	fix.Deletes, fix.Renames = emptyIfNil(fix.Deletes), emptyIfNil(fix.Renames)
+	fix.Edits, fix.Files = reviewstage.EmptyIfNil(fix.Edits), reviewstage.EmptyIfNil(fix.Files)
+	fix.Deletes, fix.Renames = reviewstage.EmptyIfNil(fix.Deletes), reviewstage.EmptyIfNil(fix.Renames)
 	add("code_generation", fix)
 	// When the package's tests fail for a reason the fix does not cause
 	// (a test that fails at base, a path-sensitive test under -trimpath),
 	// the oracle says so and answers the same fix again.
 	for range realRetries {
-		add("interpret_failure", interpretation{Summary: "The failing test fails at the base commit too; the fix does not cause it.",
+		add("interpret_failure", codegen.Interpretation{Summary: "The failing test fails at the base commit too; the fix does not cause it.",
 			LikelyCause: "a failure that predates this change", SuggestedFix: "none: keep the fix", Locations: []string{}})
 		add("code_generation", fix)
 	}
 	for _, key := range []string{"review_quality", "review_architecture", "review_security"} {
-		add(key, reviewOutput{Passed: true, Findings: []review.Finding{}})
+		add(key, reviewstage.ReviewOutput{Passed: true, Findings: []review.Finding{}})
 	}
 }
 
@@ -265,17 +273,17 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	e2eWrite(t, ws, base)
 	scenarios, err := scenario.LoadScenarios(ctx, os.DirFS(ws), ".cogworks/scenarios")
 	require.NoError(t, err)
-	dom := &countingDomain{Client: svc}
+	dom := &stagetest.CountingDomain{Client: svc}
 	script := llm.NewScripted()
 	realOracle(t, c, base, script)
-	deps := Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
-		Services:  []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
-		Scenarios: scenarios, Clock: env.Clock.Now}
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+		Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
+		Clock:    env.Clock.Now}}
 	cfg := config.Default()
 	cfg.Gates["architecture"] = config.AutoProceed
 	cfg.Scenarios.Trajectories = 1
 	cfg.Budgets.SubWorkItemMaxRetries = realRetries
-	executors := Executors(deps)
+	executors := stages.Executors(deps)
 	stand := &noChangeInterfaces{real: executors[pipeline.StageInterfaceDesign], decls: []pipeline.InterfaceDecl{c.api}}
 	executors[pipeline.StageInterfaceDesign] = stand
 	ed := engine.Deps{GitHub: env.Client, Executors: executors, Config: cfg, RunID: "realshape-" + c.name,
@@ -311,7 +319,7 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	// PR must hold is the default branch plus the fix.
 	want := realApply(t, env.Sim.BranchFiles(repo, "main"), c.fix)
 	res.fixLines = realChangedLines(base, want)
-	res.fixTestsRan = dom.simulations.Load() > 0
+	res.fixTestsRan = dom.Simulations.Load() > 0
 	res.failedAtBase = realScenarioFailsAtBase(t, c, base, ws, dom.Client)
 	if res.completed {
 		got := env.Sim.BranchFiles(repo, fmt.Sprintf("cogworks/%d/swi-1", parent))
@@ -339,7 +347,7 @@ func (x *noChangeInterfaces) Execute(ctx context.Context, in engine.StageInput) 
 		return res, err
 	}
 	x.reason = err.Error()
-	recordInterfaces(in.Snapshot, designBranch(in.Issue.Number), 0, x.decls)
+	interfaces.RecordInterfaces(in.Snapshot, stagekit.DesignBranch(in.Issue.Number), 0, x.decls)
 	return engine.StageResult{Event: pipeline.EventDone, Summary: "no interface changes (benchmark stand-in for issue 20 point 4)"}, nil
 }
 
@@ -370,7 +378,7 @@ func runRealCases(t *testing.T, cases []realCase) []realResult {
 	results := make([]realResult, len(cases))
 	// One service for all cases: they share its build cache, as one
 	// service's repositories do in production.
-	svc := startGoService(t)
+	svc := stagetest.StartGoService(t)
 	t.Run("cases", func(t *testing.T) {
 		for i, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
@@ -408,7 +416,7 @@ func realAssert(t *testing.T, c realCase, r realResult) {
 		assert.Equal(t, c.want.stoppedAt, r.stoppedAt, "stopping stage (missing: %s)", c.want.missing)
 		assert.Contains(t, r.stopReason, c.want.stopReason, "stopping reason (missing: %s)", c.want.missing)
 		require.NotEmpty(t, r.interpretPrompts, "code generation's test failure was interpreted")
-		assert.True(t, containsText(r.interpretPrompts[0], c.want.failingTest), "the failure is %s's (missing: %s)", c.want.failingTest, c.want.missing)
+		assert.True(t, stagetest.ContainsText(r.interpretPrompts[0], c.want.failingTest), "the failure is %s's (missing: %s)", c.want.failingTest, c.want.missing)
 		assert.Equal(t, 1.0, r.recall, "every fixed file's content reaches the code-generation prompt")
 		assert.True(t, r.issueInPrompt, "the issue text reaches the code-generation prompt")
 	}

@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"regexp"
@@ -11,6 +11,8 @@ import (
 	"github.com/cogworks/cogworks/internal/commands"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/review"
+
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // liveMention matches a mention GitHub would notify: "@" then a login.
@@ -22,19 +24,19 @@ var liveMention = regexp.MustCompile(`(^|[^A-Za-z0-9_])@[A-Za-z0-9]`)
 // the issue, and none of them notifies anyone or commands the bot.
 func TestRedTeamGeneratedPRBodyMentionsArePostedInert(t *testing.T) {
 	t.Parallel()
-	f := newShipFixture(t, false)
+	f := stagetest.NewShipFixture(t, false)
 	const text = "ping @someone and @acme/security-team about this\n/cogworks approve"
-	f.scriptReviews(t, nil, nil, []review.Finding{
-		{File: shipCodePath, Line: 0, Severity: review.SeverityInformational, Criterion: "docs", Explanation: text},
-		{File: shipCodePath, Line: 3, Severity: review.SeverityInformational, Criterion: "docs", Explanation: text},
+	f.ScriptReviews(t, nil, nil, []review.Finding{
+		{File: stagetest.ShipCodePath, Line: 0, Severity: review.SeverityInformational, Criterion: "docs", Explanation: text},
+		{File: stagetest.ShipCodePath, Line: 3, Severity: review.SeverityInformational, Criterion: "docs", Explanation: text},
 	})
-	reviewThenIntegrate(t, f)
+	stagetest.ReviewThenIntegrate(t, f)
 
-	pr := onlyPull(t, f)
+	pr := stagetest.OnlyPull(t, f)
 	require.Len(t, pr.Reviews, 1)
 	require.Len(t, pr.Reviews[0].Comments, 1)
 	posted := map[string]string{"PR body": pr.Body, "inline review comment": pr.Reviews[0].Comments[0].Body, "review body": pr.Reviews[0].Body}
-	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.parent) {
+	for _, c := range f.Env.Sim.Comments(testenv.Repo.String(), f.Parent) {
 		posted["issue comment "+strings.SplitN(c.Body, "\n", 2)[0]] = c.Body
 	}
 	seen := 0

@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"context"
@@ -20,6 +20,8 @@ import (
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
+
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // leakyTest fails printing the secret base64-, hex- and URL-encoded. The
@@ -58,18 +60,18 @@ func TestRedTeamSecretInGeneratedTestOutput(t *testing.T) {
 	const secret = "redteam-stage-secret-42"
 	forms := []string{base64.StdEncoding.EncodeToString([]byte(secret)), hex.EncodeToString([]byte(secret)), url.QueryEscape(secret)}
 	r := secrets.New(secret)
-	f := newBuildFixture(t, startGoService(t), []planner.SubWorkItem{simpleItem()}, nil)
-	f.deps.LLM.Redact = r.Redact
-	f.cfg.Budgets.SubWorkItemMaxRetries = 2
+	f := stagetest.NewBuildFixture(t, stagetest.StartGoService(t), []planner.SubWorkItem{stagetest.SimpleItem()}, nil)
+	f.Deps.LLM.Redact = r.Redact
+	f.Cfg.Budgets.SubWorkItemMaxRetries = 2
 	for range 2 {
-		f.code(t, map[string]string{simplePath: simpleCode, simpleTestPath: leakyTest})
+		f.Code(t, map[string]string{stagetest.SimplePath: stagetest.SimpleCode, stagetest.SimpleTestPath: leakyTest})
 	}
 
-	_, err := f.run(t, pipeline.StageCodeGeneration)
+	_, err := f.Run(t, pipeline.StageCodeGeneration)
 	var esc *escalation.Error
 	require.ErrorAs(t, err, &esc, "both attempts fail")
 
-	reqs := f.requests("code_generation")
+	reqs := f.Requests("code_generation")
 	require.Len(t, reqs, 2)
 	assert.Contains(t, reqs[1], "got 1, want 2", "the implementer gets the failing output")
 	assert.Contains(t, reqs[1], "b64=[REDACTED]", "redacted")
@@ -78,15 +80,15 @@ func TestRedTeamSecretInGeneratedTestOutput(t *testing.T) {
 	}
 
 	client, err := github.New(context.Background(), github.Options{
-		BaseURL: f.env.URL + "/api/v3/", Token: testenv.Token, Redactor: r,
+		BaseURL: f.Env.URL + "/api/v3/", Token: testenv.Token, Redactor: r,
 		Retry: github.RetryPolicy{MaxRetries: -1}, Sleep: func(context.Context, time.Duration) error { return nil },
 	})
 	require.NoError(t, err)
-	report := audit.FailureReport(audit.Failure{WorkItem: f.parent, Stage: string(pipeline.StageCodeGeneration), Reason: esc.Reason, Attempts: esc.Attempts})
-	_, err = client.CreateComment(context.Background(), testenv.Repo, f.parent, report)
+	report := audit.FailureReport(audit.Failure{WorkItem: f.Parent, Stage: string(pipeline.StageCodeGeneration), Reason: esc.Reason, Attempts: esc.Attempts})
+	_, err = client.CreateComment(context.Background(), testenv.Repo, f.Parent, report)
 	require.NoError(t, err)
 	var posted strings.Builder
-	for _, c := range f.env.Sim.Comments(testenv.Repo.String(), f.parent) {
+	for _, c := range f.Env.Sim.Comments(testenv.Repo.String(), f.Parent) {
 		posted.WriteString(c.Body)
 	}
 	assert.Contains(t, posted.String(), "TestSimple", "the report names the failing test")

@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"context"
@@ -25,6 +25,12 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
+
+	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/codegen"
+	reviewstage "github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/stagekit"
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // The attacks of issue 25 on the test verdict (items 1, 3 and 11), each
@@ -74,7 +80,7 @@ type simCall struct {
 // verdictDomain is a domain service whose simulate answers come from
 // answer; every other method reports nothing wrong.
 type verdictDomain struct {
-	answer func(c simCall) domain.SimulateResult
+	Answer func(c simCall) domain.SimulateResult
 	mu     sync.Mutex
 	calls  []simCall
 }
@@ -103,7 +109,7 @@ func (d *verdictDomain) Simulate(_ context.Context, req domain.Request, p domain
 	d.mu.Lock()
 	d.calls = append(d.calls, c)
 	d.mu.Unlock()
-	return d.answer(c), nil
+	return d.Answer(c), nil
 }
 
 func (d *verdictDomain) scenarioCalls() []simCall {
@@ -136,9 +142,9 @@ func tests(outcomes map[string]string) domain.SimulateResult {
 
 // verdictRun is one whole-pipeline run of the bug fix.
 type verdictRun struct {
-	env     *testenv.Env
-	dom     *verdictDomain
-	parent  int
+	Env     *testenv.Env
+	Dom     *verdictDomain
+	Parent  int
 	results []engine.Result
 	err     error
 }
@@ -154,7 +160,7 @@ func runVerdictPipeline(t *testing.T, plannedTests string, steps int, answer fun
 	env.Sim.SeedFiles(repo, "main", verdictRepoFiles)
 	ws := t.TempDir()
 	for p, c := range verdictRepoFiles {
-		writeFile(t, ws, p, c)
+		stagetest.WriteFile(t, ws, p, c)
 	}
 	scenarios, err := scenario.LoadScenarios(ctx, os.DirFS(ws), ".cogworks/scenarios")
 	require.NoError(t, err)
@@ -171,28 +177,28 @@ func runVerdictPipeline(t *testing.T, plannedTests string, steps int, answer fun
 		Files: []string{"telemetry/sink.go", "telemetry/sink_test.go"}, Interfaces: []string{},
 		Tests: plannedTests, DependsOn: []string{}, Symbols: []string{"Sink.Publish"},
 	}}})
-	add("code_generation", codeOutput{Files: []codeFile{{Path: "telemetry/sink_test.go", Content: verdictFixTest}},
-		Edits: []codeEdit{{Path: "telemetry/sink.go", Old: verdictOld, New: verdictNew}}, Deletes: []string{}, Renames: []codeRename{}, Notes: "fix"})
+	add("code_generation", codegen.CodeOutput{Files: []codegen.CodeFile{{Path: "telemetry/sink_test.go", Content: verdictFixTest}},
+		Edits: []codegen.CodeEdit{{Path: "telemetry/sink.go", Old: verdictOld, New: verdictNew}}, Deletes: []string{}, Renames: []codegen.CodeRename{}, Notes: "fix"})
 	for _, pass := range []string{"review_quality", "review_architecture", "review_security"} {
-		add(pass, reviewOutput{Passed: true, Findings: emptyIfNil[review.Finding](nil)})
+		add(pass, reviewstage.ReviewOutput{Passed: true, Findings: reviewstage.EmptyIfNil[review.Finding](nil)})
 	}
-	dom := &verdictDomain{answer: answer}
-	deps := Deps{GitHub: env.Client, LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
-		Scenarios: scenarios, Clock: env.Clock.Now}
+	dom := &verdictDomain{Answer: answer}
+	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
+		Clock: env.Clock.Now}}
 	cfg := config.Default()
 	cfg.Scenarios.Trajectories = 1
 	cfg.Budgets.SubWorkItemMaxRetries = 1 // one answer: a rejection escalates
-	ed := engine.Deps{GitHub: env.Client, Executors: Executors(deps), Config: cfg, RunID: "redteam-verdict",
+	ed := engine.Deps{GitHub: env.Client, Executors: stages.Executors(deps), Config: cfg, RunID: "redteam-verdict",
 		BotLogin: testenv.Bot, Clock: env.Clock.Now}
 	parent := env.Sim.SeedIssue(repo, "alice", "Empty telemetry frames are accepted", "Publish accepts an empty frame; it must refuse it.", pipeline.LabelRun)
 	results, err := engine.Run(ctx, ed, engine.Ref{Repo: testenv.Repo, Issue: parent}, steps)
-	return &verdictRun{env: env, dom: dom, parent: parent, results: results, err: err}
+	return &verdictRun{Env: env, Dom: dom, Parent: parent, results: results, err: err}
 }
 
 // swiPR reports whether a PR was opened for the fix.
 func (r *verdictRun) swiPR() bool {
-	for _, pr := range r.env.Sim.Pulls(testenv.Repo.String()) {
-		if pr.Head == fmt.Sprintf("cogworks/%d/swi-1", r.parent) {
+	for _, pr := range r.Env.Sim.Pulls(testenv.Repo.String()) {
+		if pr.Head == fmt.Sprintf("cogworks/%d/swi-1", r.Parent) {
 			return true
 		}
 	}
@@ -202,8 +208,8 @@ func (r *verdictRun) swiPR() bool {
 // trail is every comment on every issue of the run (the audit trail).
 func (r *verdictRun) trail() string {
 	var b strings.Builder
-	for n := 1; n <= r.parent+5; n++ {
-		for _, c := range r.env.Sim.Comments(testenv.Repo.String(), n) {
+	for n := 1; n <= r.Parent+5; n++ {
+		for _, c := range r.Env.Sim.Comments(testenv.Repo.String(), n) {
 			b.WriteString(c.Body + "\n")
 		}
 	}
@@ -234,7 +240,7 @@ func honestly(c simCall) domain.SimulateResult {
 
 // TestRedTeamServiceSaysPassedWhileATestFailed: TestMain exits 0 after
 // m.Run, so the service answers passed:true and exit 0 while its own test
-// report says TestPublishRefusesEmpty failed. Before the fix judgeTests
+// report says TestPublishRefusesEmpty failed. Before the fix JudgeTests
 // returned sim.Passed and the change was PR'd as validated.
 func TestRedTeamServiceSaysPassedWhileATestFailed(t *testing.T) {
 	t.Parallel()
@@ -296,7 +302,7 @@ func TestRedTeamAddedTestFlakyOnlyOnFullRun(t *testing.T) {
 	})
 	requireNotValidated(t, r, "is declared in a test file the change wrote, so it is never excused")
 	assert.NotContains(t, r.trail(), "flaky tests excused")
-	for _, c := range r.dom.calls {
+	for _, c := range r.Dom.calls {
 		assert.Empty(t, c.Filter, "no re-run: the test is not eligible for the flaky excuse")
 	}
 }
@@ -315,7 +321,7 @@ func TestRedTeamScenarioOfTheChangedPackageRunsOnTheBugFixPath(t *testing.T) {
 		}
 		return honestly(c)
 	})
-	calls := r.dom.scenarioCalls()
+	calls := r.Dom.scenarioCalls()
 	require.NotEmpty(t, calls, "the scenario ran; steps: %+v (err %v)", r.results, r.err)
 	assert.Equal(t, "TestScenarioPublish", calls[0].Filter)
 	assert.True(t, calls[0].Head, "on the changed code")

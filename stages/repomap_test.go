@@ -1,4 +1,4 @@
-package stages
+package stages_test
 
 import (
 	"context"
@@ -14,6 +14,12 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
+
+	"github.com/cogworks/cogworks/stages/codegen"
+	"github.com/cogworks/cogworks/stages/planning"
+	"github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/stagekit"
+	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
 // chainMap is root → a → b → c → d by imports, e on its own, and x
@@ -51,20 +57,20 @@ func TestPackageDistancesFollowImportsBothWays(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			assert.Equal(t, tt.want, packageDistances(chainMap(), tt.from))
+			assert.Equal(t, tt.want, stagekit.PackageDistances(chainMap(), tt.from))
 		})
 	}
 }
 
 func TestMapNeighboursRankByImportDistance(t *testing.T) {
 	t.Parallel()
-	repo := memRepo{}
+	repo := stagetest.MemRepo{}
 	for _, p := range chainMap().Packages {
 		for _, f := range p.Files {
 			repo[f.Path] = "// content of " + f.Path + "\n"
 		}
 	}
-	items, err := mapNeighbours(context.Background(), baseTree{Repo: repo}, chainMap(), []string{"."}, []string{"f.go"}, map[string]bool{"f.go": true})
+	items, err := codegen.MapNeighbours(context.Background(), codegen.BaseTree{Repo: repo}, chainMap(), []string{"."}, []string{"f.go"}, map[string]bool{"f.go": true})
 	require.NoError(t, err)
 	got := map[string]string{}
 	dist := map[string]int{}
@@ -97,13 +103,13 @@ func TestExcludedContext(t *testing.T) {
 		"fixtures/f.json": true, "vendor/m/m.go": true, ".cogworks/scenarios/s.toml": true,
 		"big.go": false, "internal/fixtures.go": false, "testdata.go": false, "docs/style.md": false,
 	} {
-		assert.Equal(t, want, excludedContext(p), p)
+		assert.Equal(t, want, stagekit.ExcludedContext(p), p)
 	}
 }
 
 func TestRenderRepoMapShrinksToFit(t *testing.T) {
 	t.Parallel()
-	small := renderRepoMap([]string{"go.mod", "f.go"}, chainMap())
+	small := stagekit.RenderRepoMap([]string{"go.mod", "f.go"}, chainMap())
 	assert.Contains(t, small, "Files:\ngo.mod\nf.go\n")
 	assert.Contains(t, small, "package . (dir ., import m)", "the root package is mapped")
 	assert.Contains(t, small, "    3: func hidden()", "unexported declarations when they fit")
@@ -114,7 +120,7 @@ func TestRenderRepoMapShrinksToFit(t *testing.T) {
 		big.Packages[0].Files[0].Symbols = append(big.Packages[0].Files[0].Symbols,
 			domain.Symbol{Kind: "func", Name: "helper" + strings.Repeat("x", i%7), Signature: "func helperWithALongName(a, b, c int) error", Line: i})
 	}
-	shrunk := renderRepoMap([]string{"f.go"}, big)
+	shrunk := stagekit.RenderRepoMap([]string{"f.go"}, big)
 	assert.NotContains(t, shrunk, "helperWithALongName", "past the budget unexported declarations go first")
 	assert.Contains(t, shrunk, "func Exported()")
 
@@ -123,32 +129,32 @@ func TestRenderRepoMapShrinksToFit(t *testing.T) {
 		huge.Packages[0].Files[0].Symbols = append(huge.Packages[0].Files[0].Symbols,
 			domain.Symbol{Kind: "func", Name: fmt.Sprintf("Exp%d", i), Signature: "func ExportedWithALongSignature(a, b, c int, opts ...Option) (Result, error)", Line: i})
 	}
-	names := renderRepoMap([]string{"f.go"}, huge)
+	names := stagekit.RenderRepoMap([]string{"f.go"}, huge)
 	assert.NotContains(t, names, "ExportedWithALongSignature", "past the budget even exported signatures go")
 	assert.Contains(t, names, "  f.go (3 lines): Exported, hidden, Exp0, Exp1,", "names stay, one line per file")
 
-	assert.Equal(t, "Files:\nf.go\n", renderRepoMap([]string{"f.go"}, nil), "without a service: the file tree")
+	assert.Equal(t, "Files:\nf.go\n", stagekit.RenderRepoMap([]string{"f.go"}, nil), "without a service: the file tree")
 }
 
 func TestTreeLinesCollapseFixtures(t *testing.T) {
 	t.Parallel()
-	got := treeLines([]string{"a.go", "testdata/1.json", "testdata/2.json", "vendor/x/y.go", "z/fixtures/q", "zz.go"})
+	got := planning.TreeLines([]string{"a.go", "testdata/1.json", "testdata/2.json", "vendor/x/y.go", "z/fixtures/q", "zz.go"})
 	assert.Equal(t, []string{"a.go", "testdata/ (2 files, not shown)", "vendor/ (1 files, not shown)", "z/fixtures/ (1 files, not shown)", "zz.go"}, got)
 }
 
 func TestPlanningPromptHasRepoMapAndIssue(t *testing.T) {
 	t.Parallel()
-	f := newFHFixture(t, map[string]string{
+	f := stagetest.NewFHFixture(t, map[string]string{
 		"root.go":       "package widgets\n\nimport \"example.com/widgets/counter\"\n\n// Total counts.\nfunc Total() int { return counter.Count }\n",
 		"go.sum":        "example.com/x v1.0.0 h1:abc=\n",
 		"testdata/a.in": "fixture\n",
 	})
-	f.deps.Domain = startGoService(t)
-	f.addJSON(t, prompts.Planning, goodPlan)
-	snap := f.planningSnapshot(t)
-	_, err := f.run(t, "planning", snap)
+	f.Deps.Domain = stagetest.StartGoService(t)
+	f.AddJSON(t, prompts.Planning, stagetest.GoodPlan)
+	snap := f.PlanningSnapshot(t)
+	_, err := f.Run(t, "planning", snap)
 	require.NoError(t, err)
-	p := f.userPrompt(t, prompts.Planning, 0)
+	p := f.UserPrompt(t, prompts.Planning, 0)
 	assert.Contains(t, p, "hourly widget counter exposed through telemetry", "the issue body")
 	assert.Contains(t, p, "Files:\n")
 	assert.Contains(t, p, "\nroot.go\n", "the file tree")
@@ -168,7 +174,7 @@ func TestReviewDiffsShowTheChangeNotTheFile(t *testing.T) {
 	}
 	old := big.String() + "return lo\n" + big.String()
 	env.Sim.SeedFiles(repo, "main", map[string]string{"big.go": old})
-	diffs, err := reviewDiffs(context.Background(), env.Client, github.Repo{Owner: testenv.Repo.Owner, Name: testenv.Repo.Name}, "main", []domain.Artifact{
+	diffs, err := review.ReviewDiffs(context.Background(), env.Client, github.Repo{Owner: testenv.Repo.Owner, Name: testenv.Repo.Name}, "main", []domain.Artifact{
 		{Path: "big.go", Content: strings.Replace(old, "return lo", "return hi", 1)},
 		{Path: "new.go", Content: "package a\n"},
 	})

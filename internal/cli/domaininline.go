@@ -12,7 +12,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/pipeline"
-	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 // maxInlineRepoBytes keeps an inlined request under the Go domain
@@ -36,7 +36,7 @@ func domainRepoInline(ctx context.Context) bool {
 // inlineRepoDomain sends the files under a request's repository.path as
 // artifacts (the request's own artifacts win) and clears the path, so
 // the service builds its workspace from the request alone.
-type inlineRepoDomain struct{ inner stages.Domain }
+type inlineRepoDomain struct{ inner stagekit.Domain }
 
 // inline rewrites req. Only regular UTF-8 files are sent: artifacts are
 // JSON strings, and .git, symbolic links and special files are left out

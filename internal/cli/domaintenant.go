@@ -6,7 +6,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 type domainTenantKey struct{}
@@ -39,7 +39,7 @@ func repoTenant(repo github.Repo) string { return "repo/" + repo.String() }
 
 // tenantDomain stamps every request with the step's tenant.
 type tenantDomain struct {
-	inner  stages.Domain
+	inner  stagekit.Domain
 	tenant string
 }
 

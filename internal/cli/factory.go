@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/stages"
 
 	"context"
 	"fmt"
@@ -20,7 +21,6 @@ import (
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/pipeline"
-	"github.com/cogworks/cogworks/stages"
 )
 
 // IOStreams are the command's input and output streams.

@@ -23,6 +23,7 @@ import (
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/stagekit"
 	"github.com/cogworks/cogworks/xval"
 )
 
@@ -167,10 +168,10 @@ func (f *Factory) productionExecutors(ctx context.Context, gh Client, repo githu
 // registers no domain service and is a Go module, builtin (if not nil)
 // provides the reference Go domain service.
 func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cfg config.Config, builtin *builtinDomain) (stages.Deps, engine.RegistryValidator, error) {
-	d := stages.Deps{
-		GitHub: gh, Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
+	d := stages.Deps{GitHub: gh, Deps: stagekit.Deps{
+		Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
 		Clock: f.Clock, Logger: f.Logger(),
-	}
+	}}
 	cfgs, err := f.domainServices(ctx, workspace, builtin)
 	if err != nil {
 		return stages.Deps{}, nil, err

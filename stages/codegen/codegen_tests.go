@@ -1,0 +1,266 @@
+package codegen
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/testverdict"
+)
+
+// ChangeTests is what CogWorks knows, from the change itself and the plan,
+// about the tests a run must show (package testverdict).
+type ChangeTests struct {
+	// Required: the plan's named tests and every test the change's test
+	// files declare.
+	Required []testverdict.Decl
+	// Changed: tests declared in test files the change added or modified.
+	Changed []testverdict.Decl
+	// Rewritten: the tests whose declaration the change added or altered.
+	Rewritten []testverdict.Decl
+	// Removed: tests the change's test files declared at base and no
+	// longer do.
+	Removed []testverdict.Decl
+}
+
+// testsOfChange reads the change's test files, at base and after the
+// change, for the tests it adds, rewrites and removes. planned is the
+// plan's free-text test notes.
+func testsOfChange(ctx context.Context, base BaseTree, cs changeSet, planned string) (ChangeTests, error) {
+	var ct ChangeTests
+	for _, name := range testverdict.PlannedTests(planned) {
+		ct.Required = append(ct.Required, testverdict.Decl{Name: name})
+	}
+	for _, p := range slices.Sorted(maps.Keys(cs.Files)) {
+		if !strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		old, _, err := base.read(ctx, p)
+		if err != nil {
+			return ct, fmt.Errorf("tests of %s at base: %w", p, err)
+		}
+		if old == cs.Files[p] {
+			continue
+		}
+		now := testverdict.TestFuncs(p, cs.Files[p])
+		ct.Required = append(ct.Required, now...)
+		ct.Changed = append(ct.Changed, now...)
+		ct.Rewritten = append(ct.Rewritten, testverdict.RewrittenTests(p, old, cs.Files[p])...)
+		for _, d := range testverdict.TestFuncs(p, old) {
+			if !slices.Contains(now, d) {
+				ct.Removed = append(ct.Removed, d)
+			}
+		}
+	}
+	for _, p := range cs.Deleted {
+		old, _, err := base.read(ctx, p)
+		if err != nil {
+			return ct, fmt.Errorf("tests of deleted %s: %w", p, err)
+		}
+		ct.Removed = append(ct.Removed, testverdict.TestFuncs(p, old)...)
+	}
+	// A planned name the change declares is required where it is declared.
+	ct.Required = slices.DeleteFunc(ct.Required, func(d testverdict.Decl) bool {
+		return d.Dir == "" && slices.ContainsFunc(ct.Changed, func(c testverdict.Decl) bool { return c.Name == d.Name })
+	})
+	return ct, nil
+}
+
+// JudgeTests decides whether a simulation proves the change
+// (testverdict.Judge): unless the run is broken (it did not build), it
+// runs the packages' tests on base (cached: the missing-test rule needs
+// it even when the head passed) and re-runs once, alone, the failing
+// tests eligible for the flaky excuse (unchanged tests that passed at
+// base).
+func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, base, head domain.Request, pkgs []string, sim domain.SimulateResult, ct ChangeTests) (testverdict.Verdict, error) {
+	in := testverdict.Input{Head: sim, Required: ct.Required, Changed: ct.Changed, Rewritten: ct.Rewritten, Removed: ct.Removed}
+	v := testverdict.Judge(in)
+	if v.Broken {
+		return v, nil
+	}
+	key := baselineKey(base, pkgs)
+	baseRes, ok := cache.get(key)
+	if !ok {
+		var err error
+		baseRes, err = e.Deps.Domain.Simulate(ctx, base, domain.SimulateParams{Packages: pkgs})
+		if err != nil {
+			return v, fmt.Errorf("simulate the base tree of %s: %w", strings.Join(pkgs, " "), err)
+		}
+		cache.put(key, baseRes)
+	}
+	in.Base = &baseRes
+	if v = testverdict.Judge(in); len(v.Retry) == 0 {
+		return v, nil
+	}
+	again, err := e.Deps.Domain.Simulate(ctx, head, rerunParams(v.Retry))
+	if err != nil {
+		return v, fmt.Errorf("re-run failing tests of %s: %w", strings.Join(pkgs, " "), err)
+	}
+	in.Rerun = &again
+	return testverdict.Judge(in), nil
+}
+
+// rerunParams selects the top-level tests of failing for a re-run.
+func rerunParams(failing []domain.TestResult) domain.SimulateParams {
+	var names, pkgs []string
+	for _, t := range failing {
+		names = append(names, regexp.QuoteMeta(strings.SplitN(t.Name, "/", 2)[0]))
+		pkgs = append(pkgs, t.Package)
+	}
+	slices.Sort(names)
+	slices.Sort(pkgs)
+	return domain.SimulateParams{Packages: slices.Compact(pkgs), Filter: "^(" + strings.Join(slices.Compact(names), "|") + ")$"}
+}
+
+// maxNamedTests bounds the test names one note lists.
+const maxNamedTests = 40
+
+// VerdictNotes are the audit trail's and the PR's lines for a passing
+// verdict: which tests ran, and each excused failure with why it was
+// eligible.
+func VerdictNotes(v testverdict.Verdict) []string {
+	ran := fmt.Sprintf("tests ran: %d passed, %d skipped", len(v.Passing), len(v.Skipped))
+	if len(v.Passing) > 0 {
+		ran += " — " + namedKeys(v.Passing)
+	}
+	if len(v.Skipped) > 0 {
+		ran += "; skipped: " + namedKeys(v.Skipped)
+	}
+	out := []string{ran}
+	if len(v.PreExisting) > 0 {
+		out = append(out, "pre-existing test failures (fail at base too, not regressions; eligible because the change did not write or alter them): "+excuseKeys(v.PreExisting))
+	}
+	if len(v.Flaky) > 0 {
+		out = append(out, "flaky tests excused (failed on the full run, passed when re-run alone; eligible because each ran and passed on the base tree and no file the change wrote declares it): "+excuseKeys(v.Flaky))
+	}
+	return out
+}
+
+func namedKeys(ks []testverdict.Key) string {
+	names := make([]string, 0, min(len(ks), maxNamedTests))
+	for _, k := range ks[:min(len(ks), maxNamedTests)] {
+		names = append(names, k.String())
+	}
+	s := strings.Join(names, ", ")
+	if len(ks) > maxNamedTests {
+		s += fmt.Sprintf(" and %d more", len(ks)-maxNamedTests)
+	}
+	return s
+}
+
+func excuseKeys(es []testverdict.Excuse) string {
+	ks := make([]testverdict.Key, len(es))
+	for i, e := range es {
+		ks[i] = e.Key
+	}
+	return namedKeys(ks)
+}
+
+// testNotes renders a passing verdict's notes after a summary.
+func testNotes(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return " " + strings.ToUpper(notes[0][:1]) + notes[0][1:] + "." + excusedNotes(notes[1:])
+}
+
+// excusedNotes renders excused failures as a sentence.
+func excusedNotes(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return " Not regressions: " + strings.Join(notes, "; ") + "."
+}
+
+// excuse returns sim with the excused tests marked passed and their
+// diagnostics dropped, so the feedback names only what fails the change.
+func excuse(sim domain.SimulateResult, v testverdict.Verdict) domain.SimulateResult {
+	ex := map[testverdict.Key]bool{}
+	for _, e := range append(slices.Clone(v.PreExisting), v.Flaky...) {
+		ex[e.Key] = true
+	}
+	if len(ex) == 0 {
+		return sim
+	}
+	out := sim
+	out.Tests = slices.Clone(sim.Tests)
+	var dropped []domain.TestResult
+	for i, t := range out.Tests {
+		if ex[testverdict.Key{Package: t.Package, Name: t.Name}] {
+			dropped = append(dropped, t)
+			out.Tests[i].Passed = true
+		}
+	}
+	out.Diagnostics = nil
+	for _, d := range sim.Diagnostics {
+		if d.Category == domain.CategoryTestFailure && testverdict.TestOfDiagnostic(d, dropped) != nil {
+			continue
+		}
+		out.Diagnostics = append(out.Diagnostics, d)
+	}
+	return out
+}
+
+// hasBlocking reports whether res carries a blocking diagnostic.
+func hasBlocking(res domain.SimulateResult) bool {
+	return slices.ContainsFunc(res.Diagnostics, func(d domain.Diagnostic) bool {
+		return d.EffectiveSeverity() == domain.SeverityBlocking
+	})
+}
+
+// verdictItems turns a verdict's problems into feedback items.
+func verdictItems(v testverdict.Verdict) []feedbackItem {
+	items := make([]feedbackItem, 0, len(v.Problems))
+	for _, p := range v.Problems {
+		items = append(items, feedbackItem{Severity: "blocking", Category: "test_verdict", Message: p})
+	}
+	return items
+}
+
+// judgeAttempt turns an attempt's simulation into its outcome: the
+// change with its test notes when the verdict passes, else why not. The
+// failure's summary carries every reason (the audit trail); its items and
+// output say what the model must fix.
+func (e Executor) judgeAttempt(ctx context.Context, r SWIRun, cs changeSet, base, head domain.Request, pkgs []string, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
+	ct, err := testsOfChange(ctx, r.Base, cs, r.Item.Tests)
+	if err != nil {
+		return cs, nil, err
+	}
+	verdict, err := e.JudgeTests(ctx, r.baselines, base, head, pkgs, sim, ct)
+	if err != nil {
+		return cs, nil, err
+	}
+	if verdict.Passed {
+		cs.Notes = VerdictNotes(verdict)
+		return cs, nil, nil
+	}
+	sim = excuse(sim, verdict)
+	fail := &attemptFailure{Summary: "tests did not pass: " + strings.Join(verdict.Problems, "; "), Items: diagnosticItems(sim.Diagnostics)}
+	if !hasBlocking(sim) {
+		// Nothing failed that the service reported (no test ran, a test is
+		// missing, the service's claim contradicts its tests): the
+		// verdict's reasons are the feedback; there is no output to read.
+		fail.Items = verdictItems(verdict)
+		return cs, fail, nil
+	}
+	if selfExplanatory(sim) {
+		fail.Items = append(fail.Items, verdictItems(verdict)...)
+		fail.Verbatim = failureOutput(sim)
+		return cs, fail, nil
+	}
+	fail.Items = nil // the analyst reads the raw output instead
+	diffs, err := changeDiffs(ctx, r.Base, cs)
+	if err != nil {
+		return cs, nil, err
+	}
+	interp, err := e.interpret(ctx, r, sim, diffs)
+	if err != nil {
+		return cs, nil, err
+	}
+	fail.Interpretation = &interp
+	return cs, fail, nil
+}
