@@ -45,31 +45,48 @@ type RecoverOptions struct {
 	// Window is how far back the log is read (default 6h; GitHub keeps
 	// 3 days).
 	Window time.Duration
-	// MaxPages bounds the pages of 100 read per pass (default 20).
+	// MaxPages bounds the pages of 100 attempts read per pass (default
+	// 50). Only the first pass reads far back; later ones stop at the
+	// newest attempt already read, usually after one page.
 	MaxPages int
 	// MaxAttempts: a delivery attempted this often in the window is left
 	// to the cron (default 3), so a delivery that cannot succeed (a bad
 	// signature) is not sent forever.
 	MaxAttempts int
+	// Patience is how long a redelivery is given to show in the log
+	// before the delivery is asked for again (default 1m): GitHub sends
+	// it asynchronously.
+	Patience time.Duration
 	// Room reports how many more items the server can take; a pass stops
-	// redelivering below half of it (nil: no limit). GitHub redelivers
+	// redelivering at Reserve or below (nil: no limit). GitHub redelivers
 	// asynchronously, so this only paces, and a delivery refused again is
-	// taken by the next pass.
-	Room func() int
-	// Reserve is the Room below which a pass stops redelivering.
+	// taken by a later pass.
+	Room    func() int
 	Reserve int
 	Logger  *slog.Logger
 }
 
 // Recoverer brings back the deliveries GitHub recorded as failed: those
 // this server refused (503) or never answered (down, restarting). GitHub
-// does not retry a failed delivery by itself.
+// does not retry a failed delivery by itself. Not safe for concurrent
+// use: Run makes one pass at a time.
 type Recoverer struct {
 	api  HookDeliveries
 	opts RecoverOptions
 	log  *slog.Logger
+	// newest is the highest attempt id read; failed holds the deliveries
+	// (by guid) none of whose attempts read so far was accepted.
+	newest int64
+	failed map[string]*failedDelivery
 	// npass counts the passes Run made (for tests).
 	npass atomic.Int64
+}
+
+// failedDelivery is a delivery waiting to be redelivered.
+type failedDelivery struct {
+	attempts int
+	newest   HookDelivery
+	asked    time.Time // when a redelivery was last requested
 }
 
 func (r *Recoverer) passes() int64 { return r.npass.Load() }
@@ -80,92 +97,121 @@ func NewRecoverer(api HookDeliveries, opts RecoverOptions) *Recoverer {
 		opts.Window = 6 * time.Hour
 	}
 	if opts.MaxPages <= 0 {
-		opts.MaxPages = 20
+		opts.MaxPages = 50
 	}
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 3
+	}
+	if opts.Patience <= 0 {
+		opts.Patience = time.Minute
 	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Recoverer{api: api, opts: opts, log: log}
+	return &Recoverer{api: api, opts: opts, log: log, failed: map[string]*failedDelivery{}}
 }
 
 // PassResult counts what one pass saw and did.
 type PassResult struct {
-	// Listed attempts read; Failed deliveries (GUIDs) with no accepted
-	// attempt in the window; Redelivered of them; GivenUp: attempted
-	// MaxAttempts times, left to the cron; Deferred: left for the next
-	// pass because the server had no room.
+	// Listed: attempts read. Failed: deliveries with no accepted attempt
+	// in the window. Redelivered of them; GivenUp: attempted MaxAttempts
+	// times, left to the cron; Deferred: left for a later pass because
+	// the server had no room or a redelivery is still on its way.
 	Listed, Failed, Redelivered, GivenUp, Deferred int
+	// Truncated: MaxPages ended the reading before the window or the
+	// attempts already read; older failures are left to the cron.
+	Truncated bool
 }
 
-// Pass reads the delivery log back to the window and redelivers, oldest
-// first, every delivery of which no attempt was accepted.
+// Pass reads the attempts logged since the last pass (back to the window
+// on the first) and redelivers, oldest first, every delivery none of
+// whose attempts was accepted.
 func (r *Recoverer) Pass(ctx context.Context, now time.Time) (PassResult, error) {
 	var res PassResult
 	since := now.Add(-r.opts.Window)
-	type guidState struct {
-		ok       bool
-		attempts int
-		newest   HookDelivery
+	fresh, top, truncated, err := r.read(ctx, since)
+	if err != nil {
+		return res, err
 	}
-	byGUID := map[string]*guidState{}
-	cursor := ""
-	for page := 0; page < r.opts.MaxPages; page++ {
-		list, next, err := r.api.ListHookDeliveries(ctx, cursor, 100)
-		if err != nil {
-			return res, fmt.Errorf("list the App's webhook deliveries: %w", err)
+	res.Listed, res.Truncated = len(fresh), truncated
+	r.newest = max(r.newest, top)
+	accepted := map[string]bool{}
+	for i := len(fresh) - 1; i >= 0; i-- { // oldest first
+		d := fresh[i]
+		if d.ok() {
+			delete(r.failed, d.GUID)
+			accepted[d.GUID] = true
+			continue
 		}
-		old := false
-		for _, d := range list {
-			if d.DeliveredAt.Before(since) {
-				old = true
-				continue
-			}
-			res.Listed++
-			g := byGUID[d.GUID]
-			if g == nil {
-				g = &guidState{newest: d}
-				byGUID[d.GUID] = g
-			}
-			g.attempts++
-			g.ok = g.ok || d.ok()
-			if d.DeliveredAt.After(g.newest.DeliveredAt) {
-				g.newest = d
-			}
+		if accepted[d.GUID] {
+			continue
 		}
-		if next == "" || old {
-			break
+		f := r.failed[d.GUID]
+		if f == nil {
+			f = &failedDelivery{}
+			r.failed[d.GUID] = f
 		}
-		cursor = next
+		f.attempts++
+		f.newest = d
+		f.asked = time.Time{} // the last redelivery came back refused
 	}
-	var failed []HookDelivery
-	for _, g := range byGUID {
+	var todo []*failedDelivery
+	for guid, f := range r.failed {
 		switch {
-		case g.ok:
-		case g.attempts >= r.opts.MaxAttempts:
+		case f.newest.DeliveredAt.Before(since):
+			delete(r.failed, guid)
+		case f.attempts >= r.opts.MaxAttempts:
 			res.Failed++
 			res.GivenUp++
 		default:
 			res.Failed++
-			failed = append(failed, g.newest)
+			todo = append(todo, f)
 		}
 	}
-	sort.Slice(failed, func(i, j int) bool { return failed[i].DeliveredAt.Before(failed[j].DeliveredAt) })
-	for i, d := range failed {
+	sort.Slice(todo, func(i, j int) bool { return todo[i].newest.DeliveredAt.Before(todo[j].newest.DeliveredAt) })
+	for _, f := range todo {
+		d := f.newest
+		if !f.asked.IsZero() && now.Sub(f.asked) < r.opts.Patience {
+			res.Deferred++
+			continue
+		}
 		if r.opts.Room != nil && r.opts.Room() <= r.opts.Reserve {
-			res.Deferred = len(failed) - i
-			break
+			res.Deferred++
+			continue
 		}
 		if err := r.api.RedeliverHookDelivery(ctx, d.ID); err != nil {
 			return res, fmt.Errorf("redeliver %s (attempt %d, %s): %w", d.GUID, d.ID, d.Event, err)
 		}
+		f.asked = now
 		res.Redelivered++
 		r.log.Info("failed delivery redelivered", "delivery", d.GUID, "event", d.Event, "installation", d.Installation, "status", d.Status)
 	}
 	return res, nil
+}
+
+// read returns the attempts newer than the last pass's and the window,
+// newest first, with the highest id among them.
+func (r *Recoverer) read(ctx context.Context, since time.Time) (fresh []HookDelivery, top int64, truncated bool, err error) {
+	cursor := ""
+	for page := 0; page < r.opts.MaxPages; page++ {
+		list, next, err := r.api.ListHookDeliveries(ctx, cursor, 100)
+		if err != nil {
+			return nil, 0, false, fmt.Errorf("list the App's webhook deliveries: %w", err)
+		}
+		for _, d := range list {
+			if d.ID <= r.newest || d.DeliveredAt.Before(since) {
+				return fresh, top, false, nil
+			}
+			top = max(top, d.ID)
+			fresh = append(fresh, d)
+		}
+		if next == "" {
+			return fresh, top, false, nil
+		}
+		cursor = next
+	}
+	return fresh, top, true, nil
 }
 
 // Run makes a pass at once, then every interval and soon after kick
@@ -200,7 +246,10 @@ func (r *Recoverer) runEvery(ctx context.Context, interval, settle time.Duration
 		r.npass.Add(1)
 		if err != nil {
 			r.log.Warn("delivery recovery failed; retrying next pass", "error", err)
-		} else if res.Failed > 0 {
+		} else if res.Truncated {
+			r.log.Warn("delivery log read only in part; older failed deliveries are left to the cron", "pages", r.opts.MaxPages)
+		}
+		if err == nil && res.Failed > 0 {
 			r.log.Info("delivery recovery pass", "listed", res.Listed, "failed", res.Failed, "redelivered", res.Redelivered,
 				"given_up", res.GivenUp, "deferred", res.Deferred)
 		}

@@ -118,3 +118,43 @@ func TestRecoverRunsAtStartAndAfterARefusal(t *testing.T) {
 	kick <- struct{}{}
 	require.Eventually(t, func() bool { return r.passes() == 2 }, 2*time.Second, time.Millisecond, "a pass soon after a refusal, not an hour later")
 }
+
+// TestRecoverPassesAreIncremental: a later pass reads only the attempts
+// logged since the last one, remembers the failures it could not
+// redeliver yet, asks again for a redelivery refused once more, and
+// forgets a delivery once an attempt of it is accepted.
+func TestRecoverPassesAreIncremental(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	d := func(id int64, guid string, status int) HookDelivery {
+		s := "OK"
+		if status >= 300 {
+			s = "Invalid HTTP Response: " + strconv.Itoa(status)
+		}
+		return HookDelivery{ID: id, GUID: guid, DeliveredAt: now.Add(time.Duration(id) * time.Second), Status: s, StatusCode: status, Event: "issues"}
+	}
+	log := &fakeLog{attempts: []HookDelivery{d(4, "d", 202), d(3, "c", 503), d(2, "b", 503), d(1, "a", 503)}}
+	room := 1
+	// Each redelivery takes a slot of the server's room.
+	r := NewRecoverer(log, RecoverOptions{Window: time.Hour, Room: func() int { return room - len(log.redelivered) }, Patience: time.Minute})
+
+	res, err := r.Pass(context.Background(), now.Add(10*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, PassResult{Listed: 4, Failed: 3, Redelivered: 1, Deferred: 2}, res, "room for one")
+	assert.Equal(t, []int64{1}, log.redelivered)
+	assert.Equal(t, 2, log.pages)
+
+	// a's redelivery was accepted, b's refused again; nothing else new.
+	log.attempts = append([]HookDelivery{d(6, "b", 503), d(5, "a", 202)}, log.attempts...)
+	room = 100
+	log.pages = 0
+	res, err = r.Pass(context.Background(), now.Add(20*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, PassResult{Listed: 2, Failed: 2, Redelivered: 2}, res, "c (attempt 3) and b (attempt 6), oldest first")
+	assert.Equal(t, []int64{1, 3, 6}, log.redelivered)
+	assert.Equal(t, 2, log.pages, "stops at the first attempt read before (reading all takes 3 pages)")
+
+	// Nothing new: b and c were asked for less than Patience ago.
+	res, err = r.Pass(context.Background(), now.Add(30*time.Second))
+	require.NoError(t, err)
+	assert.Equal(t, PassResult{Failed: 2, Deferred: 2}, res)
+}

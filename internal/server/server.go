@@ -243,9 +243,11 @@ func (s *Server) enqueue(delivery, event string, bodyKey [sha256.Size]byte, job 
 		}
 	}
 	s.accepted.remember(delivery, bodyKey)
-	// "queued" for every accepted delivery, as before; how it joined the
-	// set is the log's and the counters' business.
-	return http.StatusAccepted, "queued"
+	if res == addQueued {
+		return http.StatusAccepted, "queued"
+	}
+	// Merged into a waiting item, or into a running one that runs again.
+	return http.StatusAccepted, "merged"
 }
 
 // next takes the oldest waiting item; ok is false when draining left nothing.
