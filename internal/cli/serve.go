@@ -108,8 +108,11 @@ directory per installation. A repository's .cogworks/services.toml, twins,
 prompt overrides and llm.base_url are ignored unless --trust-repo-config
 lists it. Deliveries are refused from their headers before the body is read
 when they cannot be genuine, and a signed body replayed under a new delivery
-id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
-/metrics. SIGTERM drains within --grace.` +
+id is dropped (see docs/serve.md). Deliveries for one issue merge into one
+work item; a delivery refused when --queue-size items wait is redelivered
+from the App's delivery log (at start, every --redeliver-interval and soon
+after a refusal); the process-all cron recovers the rest. Also serves
+/healthz, /readyz and /metrics. SIGTERM drains within --grace.` +
 			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required); COGWORKS_WEBHOOK_SECRET_PREVIOUS  the secret being rotated out, accepted too while set",
 				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
 				envLLM, envServices, envTrust, envSandbox,
