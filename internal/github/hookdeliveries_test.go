@@ -16,6 +16,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/githubsim/openapi"
 )
 
 // TestHookDeliveriesAgainstTheSimulator lists the App's delivery log page
@@ -25,7 +26,7 @@ func TestHookDeliveriesAgainstTheSimulator(t *testing.T) {
 	t.Parallel()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	require.NoError(t, err)
-	sim := githubsim.New()
+	sim := githubsim.New(githubsim.WithResponseLog())
 	url, err := sim.Listen("127.0.0.1:0")
 	require.NoError(t, err)
 	t.Cleanup(sim.Close)
@@ -90,4 +91,8 @@ func TestHookDeliveriesAgainstTheSimulator(t *testing.T) {
 	assert.True(t, page[0].Redelivery)
 	assert.Equal(t, "OK", page[0].Status)
 	assert.Error(t, apps.RedeliverHookDelivery(ctx, 999999), "an unknown attempt")
+
+	d, err := openapi.Default()
+	require.NoError(t, err)
+	assert.NoError(t, d.CheckLog(sim.Requests()), "requests and answers as GitHub's OpenAPI description has them")
 }
