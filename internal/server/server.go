@@ -395,9 +395,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.cancelWork()
 		<-done
 		s.mu.Lock()
-		abandoned := s.work.waitingLen()
+		abandoned := s.work.waitingItems()
 		s.mu.Unlock()
-		s.log.Warn("grace period over: in-flight steps cancelled", "abandoned_queued", abandoned)
+		// Their deliveries were answered 202, so GitHub's delivery log
+		// shows them delivered and recovery will not bring them back:
+		// name them for the operator; the cron steps them.
+		s.log.Warn("grace period over: in-flight steps cancelled", "abandoned_queued", len(abandoned), "abandoned_items", abandoned)
 		return ctx.Err()
 	}
 }

@@ -119,6 +119,15 @@ func (w *workSet) done(k itemKey) (Job, bool) {
 	return *again, true
 }
 
+// waitingItems names the waiting items, oldest first.
+func (w *workSet) waitingItems() []string {
+	out := make([]string, len(w.order))
+	for i, k := range w.order {
+		out[i] = k.String()
+	}
+	return out
+}
+
 // waitingLen and runningLen count the items in each state.
 func (w *workSet) waitingLen() int { return len(w.order) }
 func (w *workSet) runningLen() int { return len(w.running) }

@@ -92,6 +92,7 @@ func TestWorkSet(t *testing.T) {
 				assert.Equal(t, tt.want[i], got, "step %d: %s", i, step)
 			}
 			assert.Equal(t, tt.waiting, w.waitingLen(), "waiting items")
+			assert.Len(t, w.waitingItems(), tt.waiting)
 			assert.Equal(t, tt.running, w.runningLen(), "running items")
 		})
 	}
