@@ -119,6 +119,8 @@ type PassResult struct {
 	// times, left to the cron; Deferred: left for a later pass because
 	// the server had no room or a redelivery is still on its way.
 	Listed, Failed, Redelivered, GivenUp, Deferred int
+	// Errors: redeliveries GitHub refused (each counts as an attempt).
+	Errors int
 	// Truncated: MaxPages ended the reading before the window or the
 	// attempts already read; older failures are left to the cron.
 	Truncated bool
@@ -180,10 +182,19 @@ func (r *Recoverer) Pass(ctx context.Context, now time.Time) (PassResult, error)
 			res.Deferred++
 			continue
 		}
-		if err := r.api.RedeliverHookDelivery(ctx, d.ID); err != nil {
-			return res, fmt.Errorf("redeliver %s (attempt %d, %s): %w", d.GUID, d.ID, d.Event, err)
-		}
 		f.asked = now
+		if err := r.api.RedeliverHookDelivery(ctx, d.ID); err != nil {
+			if ctx.Err() != nil {
+				return res, fmt.Errorf("redeliver %s: %w", d.GUID, ctx.Err())
+			}
+			// One refused redelivery (GitHub answers 422 for a delivery
+			// it no longer keeps) must not stop the others; it counts as
+			// an attempt, so it is given up on after MaxAttempts.
+			f.attempts++
+			res.Errors++
+			r.log.Warn("redelivery refused", "delivery", d.GUID, "attempt", d.ID, "event", d.Event, "error", err)
+			continue
+		}
 		res.Redelivered++
 		r.log.Info("failed delivery redelivered", "delivery", d.GUID, "event", d.Event, "installation", d.Installation, "status", d.Status)
 	}
@@ -251,7 +262,7 @@ func (r *Recoverer) runEvery(ctx context.Context, interval, settle time.Duration
 		}
 		if err == nil && res.Failed > 0 {
 			r.log.Info("delivery recovery pass", "listed", res.Listed, "failed", res.Failed, "redelivered", res.Redelivered,
-				"given_up", res.GivenUp, "deferred", res.Deferred)
+				"given_up", res.GivenUp, "deferred", res.Deferred, "errors", res.Errors)
 		}
 		next := interval
 		if err == nil && res.Deferred > 0 {

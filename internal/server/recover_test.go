@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"testing"
 	"time"
@@ -15,6 +16,8 @@ type fakeLog struct {
 	attempts    []HookDelivery // newest first
 	redelivered []int64
 	pages       int
+	// refuse lists attempt ids whose redelivery GitHub refuses.
+	refuse map[int64]bool
 }
 
 func (f *fakeLog) ListHookDeliveries(_ context.Context, cursor string, perPage int) ([]HookDelivery, string, error) {
@@ -33,6 +36,9 @@ func (f *fakeLog) ListHookDeliveries(_ context.Context, cursor string, perPage i
 }
 
 func (f *fakeLog) RedeliverHookDelivery(_ context.Context, id int64) error {
+	if f.refuse[id] {
+		return errors.New("422 Validation Failed")
+	}
 	f.redelivered = append(f.redelivered, id)
 	return nil
 }
@@ -51,8 +57,17 @@ func TestRecoverPass(t *testing.T) {
 		attempts []HookDelivery // newest first
 		room     int
 		want     []int64 // attempt ids redelivered, in order
+		refuse   map[int64]bool
 		result   PassResult
 	}{
+		{
+			name:     "a redelivery GitHub refuses does not stop the others",
+			attempts: []HookDelivery{refused(2, "b", 1), refused(1, "a", 2)},
+			refuse:   map[int64]bool{1: true},
+			room:     100,
+			want:     []int64{2},
+			result:   PassResult{Listed: 2, Failed: 2, Redelivered: 1, Errors: 1},
+		},
 		{
 			name:     "failed deliveries are redelivered oldest first; accepted ones are not",
 			attempts: []HookDelivery{refused(5, "e", 1), accepted(4, "d", 2), refused(3, "c", 3), accepted(2, "b", 4), refused(1, "a", 5)},
@@ -96,7 +111,7 @@ func TestRecoverPass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			log := &fakeLog{attempts: tt.attempts}
+			log := &fakeLog{attempts: tt.attempts, refuse: tt.refuse}
 			r := NewRecoverer(log, RecoverOptions{Window: time.Hour, Room: func() int { return tt.room }})
 			res, err := r.Pass(context.Background(), now)
 			require.NoError(t, err)
