@@ -206,7 +206,7 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	srv, err := server.New(server.Options{
 		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.getenv(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
 		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(), ReplayWindow: opts.ReplayWindow,
-		Refused: func() {
+		OnRefused: func() {
 			select {
 			case kick <- struct{}{}:
 			default:

@@ -124,7 +124,7 @@ func runBurst(t *testing.T, deliveries, issues, queueSize int) burstFigures {
 	m := metrics.New(metrics.Options{})
 	kick := make(chan struct{}, 1)
 	srv, err := server.New(server.Options{Secret: []byte(testWebhookKey), Runner: steps, QueueSize: queueSize, Workers: 4, Metrics: m,
-		Refused: func() {
+		OnRefused: func() {
 			select {
 			case kick <- struct{}{}:
 			default:

@@ -53,10 +53,10 @@ type Options struct {
 	// Refusals bounds how many refused deliveries are remembered for
 	// Refused (default 10000).
 	Refusals int
-	// Refused, when set, is called (under the server's lock: it must not
+	// OnRefused, when set, is called (under the server's lock: it must not
 	// block) each time a new item is refused because the set is full, so
 	// that recovery can start early.
-	Refused func()
+	OnRefused func()
 	// Dedupe is how many delivery ids are remembered (default 10000).
 	Dedupe  int
 	Metrics *metrics.Metrics
@@ -230,8 +230,8 @@ func (s *Server) enqueue(delivery, event string, bodyKey [sha256.Size]byte, job 
 	if res == addFull {
 		// Not remembered: GitHub's redelivery of this id is accepted.
 		s.refused.add(Refusal{Delivery: delivery, Event: event, Installation: job.Installation, Repo: job.Repo, Issue: job.Issue, Reason: res.String(), At: time.Now()})
-		if s.opts.Refused != nil {
-			s.opts.Refused()
+		if s.opts.OnRefused != nil {
+			s.opts.OnRefused()
 		}
 		return http.StatusServiceUnavailable, res.String()
 	}
