@@ -20,14 +20,14 @@ type fakeLog struct {
 	refuse map[int64]bool
 }
 
-func (f *fakeLog) ListHookDeliveries(_ context.Context, cursor string, perPage int) ([]HookDelivery, string, error) {
+// ListHookDeliveries serves pages of 2 whatever is asked, so the tests page.
+func (f *fakeLog) ListHookDeliveries(_ context.Context, cursor string, _ int) ([]HookDelivery, string, error) {
 	f.pages++
 	start := 0
 	if cursor != "" {
 		start, _ = strconv.Atoi(cursor)
 	}
-	perPage = 2 // small pages, so the tests page
-	end := min(start+perPage, len(f.attempts))
+	end := min(start+2, len(f.attempts))
 	next := ""
 	if end < len(f.attempts) {
 		next = strconv.Itoa(end)
