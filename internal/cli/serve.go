@@ -57,6 +57,10 @@ type ServeOptions struct {
 	// TrustRepoConfig allow-lists repositories whose twins, services.toml
 	// and prompt overrides are used (see RepoTrust); "" trusts none.
 	TrustRepoConfig string
+	// RedeliverInterval is how often the App's failed deliveries are
+	// redelivered (0 disables); RedeliverWindow how far back they are read.
+	RedeliverInterval time.Duration
+	RedeliverWindow   time.Duration
 }
 
 // Validate checks the flags.
@@ -74,6 +78,10 @@ func (o *ServeOptions) Validate() error {
 		return fmt.Errorf("--rate-reserve must be ≥ 0, got %d", o.RateReserve)
 	case o.ReplayWindow <= 0:
 		return fmt.Errorf("--replay-window must be positive, got %s", o.ReplayWindow)
+	case o.RedeliverInterval < 0:
+		return fmt.Errorf("--redeliver-interval must not be negative, got %s", o.RedeliverInterval)
+	case o.RedeliverWindow < 0 || o.RedeliverWindow > 72*time.Hour:
+		return fmt.Errorf("--redeliver-window must be between 0 (the default, 6h) and 72h (GitHub keeps 3 days of deliveries), got %s", o.RedeliverWindow)
 	}
 	if _, err := ParseRepoTrust(o.TrustRepoConfig); err != nil {
 		return fmt.Errorf("--trust-repo-config: %w", err)
@@ -100,8 +108,11 @@ directory per installation. A repository's .cogworks/services.toml, twins,
 prompt overrides and llm.base_url are ignored unless --trust-repo-config
 lists it. Deliveries are refused from their headers before the body is read
 when they cannot be genuine, and a signed body replayed under a new delivery
-id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
-/metrics. SIGTERM drains within --grace.` +
+id is dropped (see docs/serve.md). Deliveries for one issue merge into one
+work item; a delivery refused when --queue-size items wait is redelivered
+from the App's delivery log (at start, every --redeliver-interval and soon
+after a refusal); the process-all cron recovers the rest. Also serves
+/healthz, /readyz and /metrics. SIGTERM drains within --grace.` +
 			helpEnv("COGWORKS_WEBHOOK_SECRET  the App's webhook secret (required); COGWORKS_WEBHOOK_SECRET_PREVIOUS  the secret being rotated out, accepted too while set",
 				"COGWORKS_GITHUB_APP_ID, COGWORKS_GITHUB_APP_PRIVATE_KEY  the App (or a token: COGWORKS_GITHUB_TOKEN); COGWORKS_GITHUB_API_URL  GitHub Enterprise / simulator API URL",
 				envLLM, envServices, envTrust, envSandbox,
@@ -111,7 +122,7 @@ id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
 				"1  the server failed (listen error, a step could not be abandoned cleanly)",
 				"2  bad usage or configuration (no webhook secret, bad flag values, missing credentials)"),
 		Example: `  COGWORKS_WEBHOOK_SECRET=… COGWORKS_GITHUB_APP_ID=12345 COGWORKS_GITHUB_APP_PRIVATE_KEY=/etc/cogworks/app.pem \
-    cogworks serve --listen :8080 --workers 4 --queue-size 100
+    cogworks serve --listen :8080 --workers 4 --queue-size 1000
   # locally, against the demo's simulator (see docs/serve.md)
   cogworks serve --listen 127.0.0.1:8080`,
 		Args: cobra.NoArgs,
@@ -139,13 +150,15 @@ id is dropped (see docs/serve.md). Also serves /healthz, /readyz and
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Listen, "listen", ":8080", "address to listen on")
 	fl.IntVar(&opts.Workers, "workers", 4, "work items stepped at once")
-	fl.IntVar(&opts.QueueSize, "queue-size", 100, "work items waiting before deliveries get 503")
+	fl.IntVar(&opts.QueueSize, "queue-size", 1000, "work items (not deliveries: those for a waiting or running item merge into it) waiting before a new item's delivery gets 503")
 	fl.IntVar(&opts.MaxSteps, "max-steps", 10, "steps per work item per delivery")
 	fl.DurationVar(&opts.Grace, "grace", 25*time.Second, "how long SIGTERM waits for in-flight steps")
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "defer a job once its installation's GitHub REST rate limit has fewer requests left than this (0: no reserve)")
 	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees, one private directory per installation (default: a temporary directory)")
 	fl.DurationVar(&opts.ReplayWindow, "replay-window", time.Hour, "drop a delivery whose body was accepted within this window under another delivery id")
 	fl.BoolVar(&opts.DomainInlineRepo, "domain-inline-repo", false, "send the repository's files inside each domain-service request (for a service in its own container; env "+EnvDomainInlineRepo+")")
+	fl.DurationVar(&opts.RedeliverInterval, "redeliver-interval", defaultRedeliverInterval, "App mode: how often the App's failed deliveries are redelivered through GitHub's API, also at start and soon after a refusal (0: never)")
+	fl.DurationVar(&opts.RedeliverWindow, "redeliver-window", defaultRedeliverWindow, "how far back the App's delivery log is read for failed deliveries (at most 72h)")
 	fl.StringVar(&opts.TrustRepoConfig, "trust-repo-config", "", "comma-separated owner/name, owner/*, * or installation ids whose .cogworks/services.toml, .cogworks/twins/ and .cogworks/prompts/ are used (env "+EnvTrustRepoConfig+"; default none)")
 	return cmd
 }
@@ -188,10 +201,17 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	if err != nil {
 		return &UsageError{Err: fmt.Errorf("--trust-repo-config: %w", err)}
 	}
+	kick := make(chan struct{}, 1)
 	runner := &ServeRunner{Factory: f, Clients: src, Dirs: dirs, Trust: trust, InlineRepo: opts.DomainInlineRepo, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
 	srv, err := server.New(server.Options{
 		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.getenv(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
 		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(), ReplayWindow: opts.ReplayWindow,
+		OnRefused: func() {
+			select {
+			case kick <- struct{}{}:
+			default:
+			}
+		},
 	})
 	if err != nil {
 		return &UsageError{Err: err}
@@ -204,11 +224,16 @@ func runServe(ctx context.Context, f *Factory, opts *ServeOptions) error {
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(srv.Listener(ln)) }()
 	f.Logger().Info("serving", "addr", ln.Addr().String())
+	recoverCtx, stopRecovery := context.WithCancel(ctx)
+	defer stopRecovery()
+	recovered := startRecovery(recoverCtx, hookDeliveries(src), srv, opts, kick, f.Logger())
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	stopRecovery() // no redelivery while draining: it would be refused
+	recovered()
 	f.Logger().Info("draining", "grace", opts.Grace.String())
 	grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), opts.Grace)
 	defer cancel()

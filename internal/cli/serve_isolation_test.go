@@ -66,6 +66,8 @@ func TestServeOptionsValidate(t *testing.T) {
 	}{
 		{"replay window", func(o *ServeOptions) { o.ReplayWindow = 0 }, "--replay-window"},
 		{"trust entry", func(o *ServeOptions) { o.TrustRepoConfig = "acme" }, "--trust-repo-config"},
+		{"redeliver interval", func(o *ServeOptions) { o.RedeliverInterval = -time.Second }, "--redeliver-interval"},
+		{"redeliver window beyond GitHub's 3 days", func(o *ServeOptions) { o.RedeliverWindow = 73 * time.Hour }, "--redeliver-window"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -87,27 +87,37 @@ func (a *AppClients) Cached() int {
 // key) and reads GET /app: it proves the key loads and GitHub accepts it.
 // It returns the App's slug.
 func (a *AppClients) CheckApp(ctx context.Context) (string, error) {
-	base := a.base.Transport
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	tr, err := ghinstallation.NewAppsTransport(base, a.appID, a.key)
+	client, err := a.appClient()
 	if err != nil {
-		return "", fmt.Errorf("github App %d auth: %w", a.appID, err)
-	}
-	client := gh.NewClient(&http.Client{Transport: tr, Timeout: a.base.Timeout})
-	if a.base.BaseURL != "" {
-		client, err = client.WithEnterpriseURLs(a.base.BaseURL, uploadURL(a.base.BaseURL))
-		if err != nil {
-			return "", fmt.Errorf("github base URL: %w", err)
-		}
-		tr.BaseURL = strings.TrimSuffix(client.BaseURL.String(), "/")
+		return "", err
 	}
 	app, _, err := client.Apps.Get(ctx, "")
 	if err != nil {
 		return "", convertError(fmt.Sprintf("get App %d", a.appID), err)
 	}
 	return app.GetSlug(), nil
+}
+
+// appClient is a go-github client authenticated as the App itself (a JWT
+// signed with the private key), for the /app endpoints.
+func (a *AppClients) appClient() (*gh.Client, error) {
+	base := a.base.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	tr, err := ghinstallation.NewAppsTransport(base, a.appID, a.key)
+	if err != nil {
+		return nil, fmt.Errorf("github App %d auth: %w", a.appID, err)
+	}
+	client := gh.NewClient(&http.Client{Transport: tr, Timeout: a.base.Timeout})
+	if a.base.BaseURL != "" {
+		client, err = client.WithEnterpriseURLs(a.base.BaseURL, uploadURL(a.base.BaseURL))
+		if err != nil {
+			return nil, fmt.Errorf("github base URL: %w", err)
+		}
+		tr.BaseURL = strings.TrimSuffix(client.BaseURL.String(), "/")
+	}
+	return client, nil
 }
 
 // AppOptionsFromEnv reads App credentials for a server that serves every

@@ -21,6 +21,9 @@ type app struct {
 	key           *rsa.PublicKey
 	installations map[int64]bool
 	minted        int
+	// hook is the App's webhook and delivery log (hooks.go), nil until
+	// SetAppWebhook.
+	hook *appHook
 }
 
 // AddApp registers a GitHub App with its public key. Installation tokens

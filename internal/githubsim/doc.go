@@ -31,6 +31,14 @@
 // GitHub, the legacy "permission" field reports maintain as "write" and
 // triage as "read"; "role_name" carries the exact role.
 //
+// An App (AddApp) may have a webhook (SetAppWebhook): DeliverAppEvent
+// sends an event to it as GitHub does (signed, a fresh X-GitHub-Delivery
+// guid) and logs the attempt; as on GitHub, a failed delivery is not
+// retried. The App's delivery log is served (GET /app/hook/deliveries,
+// newest first, cursor pagination) and an attempt is redelivered under its
+// guid by POST /app/hook/deliveries/{delivery_id}/attempts, sent before
+// the 202 so that tests see its result.
+//
 // # GitHub's refusals (strict by default)
 //
 // The simulator refuses what GitHub refuses, each under a Rule that is on

@@ -54,6 +54,8 @@ func (s *Server) routes() {
 	s.handle("GET /rate_limit", s.handleRateLimit)
 	s.handle("GET /app", s.handleGetApp)
 	s.handle("POST /app/installations/{id}/access_tokens", s.handleInstallationToken)
+	s.handle("GET /app/hook/deliveries", s.handleListHookDeliveries)
+	s.handle("POST /app/hook/deliveries/{delivery_id}/attempts", s.handleRedeliverHookDelivery)
 	s.handle("GET "+rp, s.repoHandler(s.getRepo))
 
 	s.handle("GET "+rp+"/labels", s.repoHandler(s.listRepoLabels))

@@ -174,8 +174,9 @@ func (m *Metrics) SetQueueDepth(n int) {
 	m.queueDepth.Set(float64(n))
 }
 
-// Delivery counts a webhook delivery by event and result (queued,
-// duplicate, ignored, pong). Callers pass only event names they handle,
+// Delivery counts a webhook delivery by event and result (queued: a new
+// work item; merged: into a waiting or running item; duplicate, ignored,
+// pong). Callers pass only event names they handle,
 // so the series stay bounded.
 func (m *Metrics) Delivery(event, result string) {
 	if m == nil {

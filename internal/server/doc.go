@@ -19,13 +19,17 @@
 //     names become metric labels.
 //   - A body accepted within ReplayWindow is dropped when it comes again
 //     under another delivery id (200 "duplicate", counted as replay).
-//   - The same work item (repository and issue) is never stepped twice at
-//     once in one process: deliveries for an item that is queued are
-//     coalesced, and deliveries for an item being stepped mark it to run
-//     once more when the step ends.
-//   - When a new item finds the queue full the delivery gets 503 and is not
-//     remembered, so GitHub's redelivery is accepted later. An accepted
-//     delivery id is remembered (bounded) and a duplicate gets 200.
+//   - The queue holds work items, keyed by (installation, repository,
+//     issue), not deliveries: a delivery for a waiting item merges into
+//     it, one for an item being stepped marks it to run once more when
+//     the step ends, so the same item is never stepped twice at once in
+//     one process and a burst takes one slot per item. QueueSize bounds
+//     the waiting items.
+//   - A delivery for a new item beyond the bound (or while draining) gets
+//     503, is not remembered, and is recorded (Refused). GitHub does not
+//     retry it; Recoverer redelivers it from the App's delivery log. An
+//     accepted delivery id is remembered (bounded) and a duplicate gets
+//     200.
 //   - Replicas are safe: the processing lock lives in GitHub, so several
 //     processes stepping one item serialise there.
 //   - Shutdown stops accepting (503), lets in-flight steps finish within

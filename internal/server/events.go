@@ -31,6 +31,11 @@ type CommentEvent struct {
 
 func (j Job) key() string { return fmt.Sprintf("%s#%d", j.Repo, j.Issue) }
 
+// itemKey is the work item the job steps.
+func (j Job) itemKey() itemKey {
+	return itemKey{Installation: j.Installation, Repo: j.Repo, Issue: j.Issue}
+}
+
 // parseWork turns an issues, issue_comment or pull_request payload into a
 // job; ignore explains why the event concerns no work item.
 func parseWork(event string, data []byte) (job Job, ignore string, err error) {

@@ -85,7 +85,7 @@ func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
 		writeText(w, http.StatusAccepted, "ignored: "+ignore)
 		return
 	}
-	status, result := s.enqueue(delivery, bodyKey, job)
+	status, result := s.enqueue(delivery, event, bodyKey, job)
 	log.Debug("delivery", "work_item", job.key(), "result", result)
 	switch {
 	case result == "replay":
@@ -93,6 +93,7 @@ func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
 		s.reject(w, &rejection{status, result, "duplicate"})
 		return
 	case status == http.StatusServiceUnavailable:
+		log.Warn("delivery refused; recovery redelivers it", "work_item", job.key(), "installation", job.Installation, "reason", result)
 		s.opts.Metrics.Rejected(result)
 	default:
 		s.opts.Metrics.Delivery(event, result)

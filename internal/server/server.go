@@ -46,9 +46,17 @@ type Options struct {
 	Ready func(ctx context.Context) error
 	// Installations is optional.
 	Installations InstallationHook
-	// QueueSize bounds the work items waiting (default 100); Workers is
-	// how many items are stepped at once (default 4).
+	// QueueSize bounds the work items waiting (default 1000): items, not
+	// deliveries, since deliveries for a waiting or running item merge
+	// into it. Workers is how many items are stepped at once (default 4).
 	QueueSize, Workers int
+	// Refusals bounds how many refused deliveries are remembered for
+	// Refused (default 10000).
+	Refusals int
+	// OnRefused, when set, is called (under the server's lock: it must not
+	// block) each time a new item is refused because the set is full, so
+	// that recovery can start early.
+	OnRefused func()
 	// Dedupe is how many delivery ids are remembered (default 10000).
 	Dedupe  int
 	Metrics *metrics.Metrics
@@ -84,10 +92,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	draining bool
-	queue    []string        // keys waiting, FIFO
-	pending  map[string]*Job // key → coalesced job, queued or running
-	running  map[string]bool
-	again    map[string]*Job // events that arrived while the key ran
+	work     *workSet
+	refused  *refusals
 	accepted *deliveries
 	wake     chan struct{}
 
@@ -107,7 +113,10 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("server: Runner is nil")
 	}
 	if opts.QueueSize <= 0 {
-		opts.QueueSize = 100
+		opts.QueueSize = 1000
+	}
+	if opts.Refusals <= 0 {
+		opts.Refusals = 10000
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = 4
@@ -149,7 +158,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		opts: opts, log: log, mux: http.NewServeMux(),
-		pending: map[string]*Job{}, running: map[string]bool{}, again: map[string]*Job{},
+		work: newWorkSet(opts.QueueSize), refused: newRefusals(opts.Refusals),
 		accepted: accepted, wake: make(chan struct{}, 1), inflight: semaphore.NewWeighted(opts.MaxInFlight),
 	}
 	s.workCtx, s.cancelWork = context.WithCancel(context.Background())
@@ -199,14 +208,12 @@ func Sign(secret, body []byte) string {
 	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
 }
 
-// enqueue adds job to the queue, coalescing it with a queued or running
-// job for the same item. It returns the HTTP status and a result word.
-func (s *Server) enqueue(delivery string, bodyKey [sha256.Size]byte, job Job) (int, string) {
+// enqueue offers job to the work set: merged into its item when the item
+// waits or runs, a new item while the set has room. It returns the HTTP
+// status and a result word; a refusal is recorded for recovery.
+func (s *Server) enqueue(delivery, event string, bodyKey [sha256.Size]byte, job Job) (int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.draining {
-		return http.StatusServiceUnavailable, "draining"
-	}
 	if s.accepted.seenID(delivery) {
 		return http.StatusOK, "duplicate"
 	}
@@ -215,59 +222,42 @@ func (s *Server) enqueue(delivery string, bodyKey [sha256.Size]byte, job Job) (i
 		// above); the same signed body under a new id is a replay.
 		return http.StatusOK, "replay"
 	}
-	key := job.key()
-	switch {
-	case s.running[key]:
-		mergeInto(s.again, key, job)
-	case s.pending[key] != nil:
-		mergeJob(s.pending[key], job)
-	default:
-		if len(s.queue) >= s.opts.QueueSize {
-			return http.StatusServiceUnavailable, "queue_full"
+	if s.draining {
+		s.refused.add(Refusal{Delivery: delivery, Event: event, Installation: job.Installation, Repo: job.Repo, Issue: job.Issue, Reason: "draining", At: time.Now()})
+		return http.StatusServiceUnavailable, "draining"
+	}
+	res := s.work.add(job)
+	if res == addFull {
+		// Not remembered: GitHub's redelivery of this id is accepted.
+		s.refused.add(Refusal{Delivery: delivery, Event: event, Installation: job.Installation, Repo: job.Repo, Issue: job.Issue, Reason: res.String(), At: time.Now()})
+		if s.opts.OnRefused != nil {
+			s.opts.OnRefused()
 		}
-		j := job
-		s.pending[key] = &j
-		s.queue = append(s.queue, key)
-		s.opts.Metrics.SetQueueDepth(len(s.queue))
+		return http.StatusServiceUnavailable, res.String()
+	}
+	if res == addQueued {
+		s.opts.Metrics.SetQueueDepth(s.work.waitingLen())
 		select {
 		case s.wake <- struct{}{}:
 		default:
 		}
 	}
 	s.accepted.remember(delivery, bodyKey)
-	return http.StatusAccepted, "queued"
-}
-
-func mergeInto(m map[string]*Job, key string, job Job) {
-	if cur := m[key]; cur != nil {
-		mergeJob(cur, job)
-		return
+	if res == addQueued {
+		return http.StatusAccepted, "queued"
 	}
-	j := job
-	m[key] = &j
+	// Merged into a waiting item, or into a running one that runs again.
+	return http.StatusAccepted, "merged"
 }
 
-// mergeJob folds a later event for the same item into a waiting job.
-func mergeJob(into *Job, job Job) {
-	into.CheckMerges = into.CheckMerges || job.CheckMerges
-	if job.Installation != 0 {
-		into.Installation = job.Installation
-	}
-	into.Comments = append(into.Comments, job.Comments...)
-}
-
-// next takes the oldest queued job; ok is false when draining left nothing.
+// next takes the oldest waiting item; ok is false when draining left nothing.
 func (s *Server) next() (Job, bool) {
 	for {
 		s.mu.Lock()
-		if len(s.queue) > 0 {
-			key := s.queue[0]
-			s.queue = s.queue[1:]
-			job := *s.pending[key]
-			delete(s.pending, key)
-			s.running[key] = true
-			s.opts.Metrics.SetQueueDepth(len(s.queue))
-			if len(s.queue) > 0 {
+		if job, ok := s.work.take(); ok {
+			waiting := s.work.waitingLen()
+			s.opts.Metrics.SetQueueDepth(waiting)
+			if waiting > 0 {
 				select {
 				case s.wake <- struct{}{}:
 				default:
@@ -294,17 +284,13 @@ func (s *Server) next() (Job, bool) {
 	}
 }
 
-// finish ends a job's run; events that arrived meanwhile run it again.
-func (s *Server) finish(key string) (Job, bool) {
+// finish ends a job's run; deliveries that arrived meanwhile run it again
+// (while draining too: they were accepted, and the grace period bounds
+// the drain).
+func (s *Server) finish(job Job) (Job, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	j := s.again[key]
-	delete(s.again, key)
-	if j == nil || s.draining {
-		delete(s.running, key)
-		return Job{}, false
-	}
-	return *j, true
+	return s.work.done(job.itemKey())
 }
 
 func (s *Server) worker() {
@@ -316,7 +302,7 @@ func (s *Server) worker() {
 		}
 		for {
 			s.runJob(job)
-			again, more := s.finish(job.key())
+			again, more := s.finish(job)
 			if !more {
 				break
 			}
@@ -361,14 +347,30 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 func (s *Server) Idle() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.queue) == 0 && len(s.running) == 0
+	return s.work.waitingLen() == 0 && s.work.runningLen() == 0
 }
 
 // QueueDepth reports how many items wait.
 func (s *Server) QueueDepth() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.queue)
+	return s.work.waitingLen()
+}
+
+// Room reports how many more new items may wait before deliveries are
+// refused (never negative).
+func (s *Server) Room() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return max(s.opts.QueueSize-s.work.waitingLen(), 0)
+}
+
+// Refused returns the deliveries refused lately (at most
+// Options.Refusals, oldest first): what recovery has to bring back.
+func (s *Server) Refused() []Refusal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused.list()
 }
 
 // Shutdown stops accepting deliveries and lets queued and in-flight work
@@ -393,9 +395,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.cancelWork()
 		<-done
 		s.mu.Lock()
-		abandoned := len(s.queue)
+		abandoned := s.work.waitingItems()
 		s.mu.Unlock()
-		s.log.Warn("grace period over: in-flight steps cancelled", "abandoned_queued", abandoned)
+		// Their deliveries were answered 202, so GitHub's delivery log
+		// shows them delivered and recovery will not bring them back:
+		// name them for the operator; the cron steps them.
+		s.log.Warn("grace period over: in-flight steps cancelled", "abandoned_queued", len(abandoned), "abandoned_items", abandoned)
 		return ctx.Err()
 	}
 }
