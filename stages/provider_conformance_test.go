@@ -90,7 +90,7 @@ type conformanceProvider struct {
 func conformanceProviders() []conformanceProvider {
 	return []conformanceProvider{
 		{"anthropic", llm.ProviderAnthropic, "claude-sonnet-4-6", "/v1/messages"},
-		{"openai-chat", llm.ProviderOpenAI, "gpt-4.1", "/v1/chat/completions"},
+		{"openai-chat", llm.ProviderOpenAI, "gpt-4.1-mini", "/v1/chat/completions"},
 		{"openai-reasoning", llm.ProviderOpenAI, "gpt-5.4", "/v1/chat/completions"},
 		{"ollama", llm.ProviderOllama, "qwen3-coder:30b", "/v1/chat/completions"},
 		{"vllm", llm.ProviderVLLM, "Qwen/Qwen3-Coder-30B-A3B-Instruct", "/v1/chat/completions"},
@@ -305,4 +305,48 @@ func TestReviewPassesShareACachedPrefix(t *testing.T) {
 		assert.NotEqual(t, got[0].Messages[0].Content[1].Text, got[i].Messages[0].Content[1].Text, "each pass has its own criteria")
 	}
 	assert.Contains(t, got[0].Messages[0].Content[0].Text, "func Clamp")
+}
+
+// TestProviderConformanceStreamed: with streaming on (the default of
+// `[llm] stream`), the hosted providers' request is the golden one plus
+// "stream": true (and, for OpenAI, usage in the stream's last event), so
+// every check above holds for the streamed request too.
+func TestProviderConformanceStreamed(t *testing.T) {
+	for _, cp := range conformanceProviders()[:3] {
+		t.Run(cp.name, func(t *testing.T) {
+			srv := newRejectingServer(t)
+			base := srv.URL
+			if cp.provider != llm.ProviderAnthropic {
+				base += "/v1"
+			}
+			p, err := llm.FromConfig(llm.Config{Provider: cp.provider, BaseURL: base, APIKey: "sk-test", Model: cp.model, Stream: true, HTTPClient: srv.Client()})
+			require.NoError(t, err)
+			defaults, ok := config.ProviderDefaults(cp.provider)
+			require.True(t, ok)
+			c := stageCalls()[0]
+			system, user := goldenPrompt(t, c.template)
+			g := llm.NewGateway(p, llm.RenderFunc(func(string, map[string]any) (string, string, error) { return system, user, nil }))
+			g.Model, g.MaxTokens = cp.model, defaults.MaxTokens
+			_, err = g.Structured(context.Background(), llm.Call{Stage: "conformance", Template: c.template, SchemaName: c.schemaName}, c.out())
+			require.Error(t, err)
+			srv.mu.Lock()
+			require.Len(t, srv.bodies, 1)
+			body := srv.bodies[0]
+			srv.mu.Unlock()
+			var doc map[string]any
+			require.NoError(t, json.Unmarshal(body, &doc))
+			assert.Equal(t, true, doc["stream"])
+			delete(doc, "stream")
+			if cp.provider == llm.ProviderOpenAI {
+				assert.Equal(t, map[string]any{"include_usage": true}, doc["stream_options"])
+				delete(doc, "stream_options")
+			}
+			unstreamed, err := json.Marshal(doc)
+			require.NoError(t, err)
+			checkConformance(t, cp, unstreamed)
+			want, err := os.ReadFile(filepath.Join("testdata", "provider-requests", cp.name, c.template+".json"))
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(unstreamed))
+		})
+	}
 }

@@ -42,7 +42,7 @@ func Wire(f *Factory) (stop func()) {
 // COGWORKS_LLM_* environment overrides.
 func (f *Factory) LLMConfig(cfg config.Config) llm.Config {
 	l := f.withLLMEnv(cfg).LLM
-	return llm.Config{Provider: l.Provider, BaseURL: l.BaseURL, Model: l.Model, APIKey: f.getenv("COGWORKS_LLM_API_KEY")}
+	return llm.Config{Provider: l.Provider, BaseURL: l.BaseURL, Model: l.Model, Stream: l.Stream, APIKey: f.getenv("COGWORKS_LLM_API_KEY")}
 }
 
 // withLLMEnv applies COGWORKS_LLM_PROVIDER, _BASE_URL and _MODEL to cfg.

@@ -111,6 +111,11 @@ type LLM struct {
 	// repository root, consulted before the built-in one; "" uses the
 	// built-in table only.
 	ModelsFile string `toml:"models_file"`
+	// Stream asks Anthropic and OpenAI for streamed answers (the default):
+	// a long answer is then bounded by the silence between its events, not
+	// by one time-out for the whole request. A server that answers with a
+	// plain JSON body is read as such.
+	Stream bool `toml:"stream"`
 }
 
 // LLMDefaults are a provider's defaults for the [llm] keys left unset.
@@ -245,7 +250,7 @@ func Default() Config {
 }
 
 func defaultLLM() LLM {
-	l := LLM{Provider: "anthropic"}
+	l := LLM{Provider: "anthropic", Stream: true}
 	l.ApplyProviderDefaults(false, false, false)
 	return l
 }
