@@ -169,3 +169,14 @@ func (d Domain) usesPython() bool {
 	}
 	return false
 }
+
+// FromConfig resolves the [[domains]] table called name of a repository's
+// configuration.
+func FromConfig(cfg config.Config, name string) (Domain, error) {
+	for _, d := range cfg.Domains {
+		if d.Name == name {
+			return Resolve(d)
+		}
+	}
+	return Domain{}, fmt.Errorf("%s declares no domain %q", config.Path, name)
+}

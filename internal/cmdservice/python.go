@@ -128,3 +128,9 @@ func (d Domain) withPython(bin string) Domain {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// PytestAvailable reports whether an interpreter findPython would try
+// can import pytest.
+func PytestAvailable(ctx context.Context, environ []string) bool {
+	return findPython(ctx, environ).hasPytest
+}
