@@ -14,15 +14,16 @@ var lineRE = regexp.MustCompile(`^([^\s:][^\s:]*):(\d+)(?::(\d+))?:?\s+(.+)$`)
 // levelRE reads a leading "error:"/"warning:"/"note:" of the message.
 var levelRE = regexp.MustCompile(`^(?i)(error|warning|note|info)(?:\[[^\]]*\]| [A-Z]+[0-9]+)?:\s*`)
 
-// parseLines reads compiler-style lines (gcc, tsc --pretty false after
-// its "(line,col)" form is rewritten, mypy, pyflakes, cargo --message-format
-// short). A line with no level is an error: such tools print only what
+// parseLines reads compiler-style lines (gcc, mypy, pyflakes, cargo
+// --message-format short; tsc's "file(line,col):" and Maven's "[ERROR]
+// file:[line,col]" are rewritten to that form first). A line with no level is an error: such tools print only what
 // fails. Lines that are not diagnostics are skipped.
 func parseLines(out []byte) []finding {
 	var fs []finding
 	for _, raw := range strings.Split(string(out), "\n") {
 		line := strings.TrimRight(raw, "\r")
 		line = tscRE.ReplaceAllString(line, "$1:$2:$3: ")
+		line = mavenRE.ReplaceAllString(line, "$2:$3:$4: $1: ")
 		m := lineRE.FindStringSubmatch(line)
 		if m == nil {
 			continue
@@ -43,6 +44,9 @@ func parseLines(out []byte) []finding {
 	}
 	return fs
 }
+
+// mavenRE matches Maven's compiler lines: "[ERROR] file:[line,col] msg".
+var mavenRE = regexp.MustCompile(`^\[(ERROR|WARNING)\] (\S+):\[(\d+),(\d+)\]\s*`)
 
 // tscRE matches tsc's "file(line,col): " prefix.
 var tscRE = regexp.MustCompile(`^([^\s(]+)\((\d+),(\d+)\):\s*`)

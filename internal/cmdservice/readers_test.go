@@ -45,6 +45,8 @@ func TestParseLines(t *testing.T) {
 		"main.c:10:5: warning: unused variable 'x' [-Wunused-variable]\n" +
 		"web/app.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'.\n" +
 		"src/lib.rs:2:5: error[E0425]: cannot find value `y` in this scope\n" +
+		"[ERROR] /cogworks/workspace/src/main/java/A.java:[7,12] cannot find symbol\n" +
+		"[INFO] BUILD FAILURE\n" +
 		"Found 2 errors.\n" +
 		"  in a prose line: nothing\n"
 	assert.Equal(t, []finding{
@@ -52,6 +54,7 @@ func TestParseLines(t *testing.T) {
 		{file: "main.c", line: 10, column: 5, level: "warning", message: "unused variable 'x' [-Wunused-variable]"},
 		{file: "web/app.ts", line: 4, column: 7, level: "error", message: "Type 'string' is not assignable to type 'number'."},
 		{file: "src/lib.rs", line: 2, column: 5, level: "error", message: "cannot find value `y` in this scope"},
+		{file: "/cogworks/workspace/src/main/java/A.java", line: 7, column: 12, level: "error", message: "cannot find symbol"},
 	}, parseLines([]byte(out)))
 }
 
