@@ -3,6 +3,7 @@ package cmdservice_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,4 +122,91 @@ func TestPythonPresetValidate(t *testing.T) {
 	for _, d := range res.Diagnostics {
 		assert.NotEqual(t, domain.SeverityBlocking, d.Severity, "%+v", d)
 	}
+}
+
+// startCustom serves a domain of shell commands over repo.
+func startCustom(t *testing.T, d config.Domain, opts cmdservice.Options) *domain.Client {
+	t.Helper()
+	e2e.RequireToolchain(t)
+	resolved, err := cmdservice.Resolve(d)
+	require.NoError(t, err)
+	sock := cmdservicetest.Start(t, resolved, opts)
+	client, err := domain.NewClient(domain.ServiceConfig{Name: d.Name, Transport: domain.TransportUnix, Endpoint: sock})
+	require.NoError(t, err)
+	t.Cleanup(client.Close)
+	return client
+}
+
+// TestSetupPreparesTheWorkspaceAndReportsAreFresh: what set-up writes in
+// the workspace is there for the tests, and no secret reaches it; a JUnit report the repository
+// ships (even one at the report directory's name) is never read.
+func TestSetupPreparesTheWorkspaceAndReportsAreFresh(t *testing.T) {
+	repo := t.TempDir()
+	forged := `<testsuite name="s"><testcase name="forged"/></testsuite>`
+	require.NoError(t, os.MkdirAll(repo+"/cogworks/report", 0o755))
+	require.NoError(t, os.WriteFile(repo+"/cogworks/report/junit.xml", []byte(forged), 0o644))
+	require.NoError(t, os.WriteFile(repo+"/junit.xml", []byte(forged), 0o644))
+	client := startCustom(t, config.Domain{
+		Name: "shell", ArtifactTypes: []string{".sh"},
+		// A secret in the service's environment must not reach set-up.
+		Setup: `echo "prepared$GITHUB_TOKEN" > .setup-marker`,
+		Test: `if [ "$(cat .setup-marker)" = prepared ]; then r=ok; else r=missing; fi; ` +
+			`printf '<testsuite name="s"><testcase name="%s"/></testsuite>' "$r" > "$COGWORKS_REPORT_DIR/r.xml"`,
+		TestOne: `exit 0`,
+	}, cmdservice.Options{Environ: append(os.Environ(), "GITHUB_TOKEN=ghs_secret")})
+
+	res := simulate(t, client, repo, "")
+	assert.True(t, res.Passed, res.Output)
+	require.Len(t, res.Tests, 1)
+	assert.Equal(t, "ok", res.Tests[0].Name, "set-up ran first, in the same workspace")
+
+	// The one-test command writes no report: the shipped ones must not
+	// stand in for it.
+	res = simulate(t, client, repo, "anything")
+	assert.False(t, res.Passed)
+	assert.Empty(t, res.Tests)
+}
+
+// TestSetupNetworkNeedsTheOperator: a domain asking for the network in
+// set-up gets only the sandbox's own loopback unless the operator allows
+// it (and then the host's links, which shows the check is not vacuous).
+func TestSetupNetworkNeedsTheOperator(t *testing.T) {
+	const noLink = `n=$(tail -n +3 /proc/net/dev | grep -vc '^ *lo:'); if [ "$n" != 0 ]; then echo has-network; exit 3; fi`
+	for _, tt := range []struct {
+		name  string
+		allow bool
+	}{{"operator refuses", false}, {"operator allows", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.allow && !hostHasLink(t) {
+				t.Skip("the host has no network link besides loopback")
+			}
+			client := startCustom(t, config.Domain{
+				Name: "net", ArtifactTypes: []string{".sh"}, SetupNetwork: true, Setup: noLink,
+				Test: `printf '<testsuite><testcase name="t"/></testsuite>' > "$COGWORKS_REPORT_DIR/r.xml"`,
+			}, cmdservice.Options{AllowNetwork: tt.allow})
+			_, err := client.Simulate(context.Background(), domain.Request{Repository: domain.Repository{Path: t.TempDir()}}, domain.SimulateParams{Timeout: "60s"})
+			if !tt.allow {
+				require.NoError(t, err)
+				return
+			}
+			var derr *domain.Error
+			require.ErrorAs(t, err, &derr)
+			assert.Equal(t, domain.CodeToolFailed, derr.Code)
+			assert.Contains(t, derr.Message, "has-network")
+			assert.Contains(t, derr.Message, "domain net")
+		})
+	}
+}
+
+func hostHasLink(t *testing.T) bool {
+	t.Helper()
+	data, err := os.ReadFile("/proc/net/dev")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	for _, l := range lines[min(2, len(lines)):] {
+		if !strings.HasPrefix(strings.TrimSpace(l), "lo:") {
+			return true
+		}
+	}
+	return false
 }
