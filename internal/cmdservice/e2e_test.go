@@ -210,3 +210,24 @@ func hostHasLink(t *testing.T) bool {
 	}
 	return false
 }
+
+// BenchmarkPythonSimulate is one simulate of the python preset on the
+// two-test project: workspace copy, pytest in a fresh sandbox, report read.
+func BenchmarkPythonSimulate(b *testing.B) {
+	e2e.RequireToolchain(b)
+	cmdservicetest.RequirePytest(b)
+	repo := b.TempDir()
+	require.NoError(b, os.CopyFS(repo, os.DirFS("testdata/pyrepo")))
+	d, err := cmdservice.Resolve(config.Domain{Name: "python", Preset: "python"})
+	require.NoError(b, err)
+	sock := cmdservicetest.Start(b, d, cmdservice.Options{})
+	client, err := domain.NewClient(domain.ServiceConfig{Name: "python", Transport: domain.TransportUnix, Endpoint: sock})
+	require.NoError(b, err)
+	b.Cleanup(client.Close)
+	for b.Loop() {
+		res, err := client.Simulate(context.Background(), domain.Request{Repository: domain.Repository{Path: repo}}, domain.SimulateParams{Timeout: "60s"})
+		if err != nil || !res.Passed {
+			b.Fatalf("simulate: %v %+v", err, res)
+		}
+	}
+}
