@@ -3,6 +3,7 @@ package cmdservice_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -230,4 +231,21 @@ func BenchmarkPythonSimulate(b *testing.B) {
 			b.Fatalf("simulate: %v %+v", err, res)
 		}
 	}
+}
+
+// TestJavaScriptPresetNpmTestAloneNeverPasses: a package with neither
+// vitest nor jest-junit falls back to `npm test`, which writes no JUnit
+// report: its exit status 0 is not a pass.
+func TestJavaScriptPresetNpmTestAloneNeverPasses(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("needs npm")
+	}
+	repo := t.TempDir()
+	require.NoError(t, os.WriteFile(repo+"/package.json", []byte(`{"name":"t","version":"1.0.0","scripts":{"test":"node -e \"console.log('all good')\""}}`), 0o644))
+	client := startCustom(t, config.Domain{Name: "web", Preset: "javascript"}, cmdservice.Options{})
+	res := simulate(t, client, repo, "")
+	assert.False(t, res.Passed, res.Output)
+	assert.Contains(t, res.Output, "all good", "npm test ran")
+	require.NotEmpty(t, res.Diagnostics)
+	assert.Contains(t, res.Diagnostics[0].Message, "no JUnit XML report")
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// DomainPresets names the presets a [[domains]] table may start from; the
+// domainPresets names the presets a [[domains]] table may start from; the
 // built-in command service (internal/cmdservice) defines what each runs.
 var domainPresets = []string{"python", "typescript", "javascript", "rust", "java"}
 
