@@ -249,3 +249,17 @@ func TestJavaScriptPresetNpmTestAloneNeverPasses(t *testing.T) {
 	require.NotEmpty(t, res.Diagnostics)
 	assert.Contains(t, res.Diagnostics[0].Message, "no JUnit XML report")
 }
+
+// TestWorkspaceQuota: a command that writes beyond the workspace quota
+// fails the request, whatever it exits with.
+func TestWorkspaceQuota(t *testing.T) {
+	client := startCustom(t, config.Domain{
+		Name: "fill", ArtifactTypes: []string{".sh"},
+		Test: `head -c 3000000 /dev/zero > big; printf '<testsuite><testcase name="t"/></testsuite>' > "$COGWORKS_REPORT_DIR/r.xml"`,
+	}, cmdservice.Options{WorkspaceBytes: 2 << 20})
+	_, err := client.Simulate(context.Background(), domain.Request{Repository: domain.Repository{Path: t.TempDir()}}, domain.SimulateParams{Timeout: "60s"})
+	var derr *domain.Error
+	require.ErrorAs(t, err, &derr)
+	assert.Equal(t, domain.CodeToolFailed, derr.Code)
+	assert.Contains(t, derr.Message, "quota")
+}

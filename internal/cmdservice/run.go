@@ -37,6 +37,8 @@ type runner struct {
 	// such as a pyenv interpreter's prefix).
 	toolDirs []string
 	logger   *slog.Logger
+	// quota bounds what commands add to a workspace (see checkQuota).
+	quota int64
 }
 
 // command is one shell line of a request.
@@ -107,6 +109,9 @@ func (r *runner) run(ctx context.Context, ws *workspace, c command) (result, err
 	cmd.Stdout, cmd.Stderr = out, out
 	err := wait()
 	res := result{output: out.Bytes()}
+	if qerr := checkQuota(ws, c.reportDir, ws.baseBytes, r.quota); qerr != nil {
+		return res, qerr
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return res, failf(domain.CodeTimeout, "%q did not finish within %s", c.line, c.timeout)
 	}

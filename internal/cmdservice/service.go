@@ -52,6 +52,10 @@ type Options struct {
 	// ToolDirs are host directories bound read-only into every sandbox,
 	// for toolchains installed outside /usr.
 	ToolDirs []string
+	// WorkspaceBytes bounds what a request's commands add to its
+	// workspace, checked after every command (default
+	// DefaultWorkspaceBytes).
+	WorkspaceBytes int64
 }
 
 func (o Options) withDefaults() Options {
@@ -66,6 +70,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Environ == nil {
 		o.Environ = os.Environ()
+	}
+	if o.WorkspaceBytes <= 0 {
+		o.WorkspaceBytes = DefaultWorkspaceBytes
 	}
 	if o.Limits.OutputBytes == 0 {
 		o.Limits.OutputBytes = sandbox.DefaultLimits().OutputBytes
@@ -92,7 +99,7 @@ func NewHandler(ctx context.Context, d Domain, opts Options) http.Handler {
 	}
 	s := &service{d: d, opts: opts, run: &runner{
 		iso: iso, unsafe: opts.UnsafeNoSandbox, allowNet: opts.AllowNetwork, limits: opts.Limits,
-		environ: opts.Environ, toolDirs: opts.ToolDirs, logger: opts.Logger,
+		environ: opts.Environ, toolDirs: opts.ToolDirs, logger: opts.Logger, quota: opts.WorkspaceBytes,
 	}}
 	if d.usesPython() {
 		py := findPython(ctx, opts.Environ)

@@ -30,6 +30,8 @@ type workspace struct {
 	// files holds every regular file the workspace had before any command
 	// ran (slash-separated): a diagnostic may name only these.
 	files map[string]bool
+	// baseBytes is its disk usage before any command (see checkQuota).
+	baseBytes int64
 }
 
 // Remove deletes the workspace.
@@ -116,6 +118,10 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 			return nil, failf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
 		}
 		ws.files[rel] = true
+	}
+	if ws.baseBytes, err = diskUsage(dir); err != nil {
+		ws.Remove()
+		return nil, failf(domain.CodeInternalError, "measure workspace %s: %v", dir, err)
 	}
 	return ws, nil
 }
