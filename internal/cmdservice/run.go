@@ -105,6 +105,7 @@ func (r *runner) run(ctx context.Context, ws *workspace, c command) (result, err
 		}
 		cmd.Dir = ws.dir
 		cmd.WaitDelay = 5 * time.Second
+		killGroupOnCancel(cmd)
 	}
 	cmd.Stdout, cmd.Stderr = out, out
 	err := wait()
