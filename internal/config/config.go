@@ -38,6 +38,9 @@ type Config struct {
 	Constraints    Constraints         `toml:"constraints"`
 	Trust          Trust               `toml:"trust"`
 	Sandbox        Sandbox             `toml:"sandbox"`
+	// Domains are the [[domains]] tables: toolchains the built-in command
+	// service drives (see domains.go).
+	Domains []Domain `toml:"domains"`
 }
 
 // Trust holds [trust]: what an outsider can make CogWorks spend or write.
@@ -391,6 +394,7 @@ func (c Config) Validate() error {
 			bad(fmt.Sprintf("constraints.forbidden_imports[%d]", i), "needs both from and to")
 		}
 	}
+	validateDomains(c.Domains, bad)
 	// Map iteration order is random; sort so the message is stable.
 	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return errors.Join(errs...)
