@@ -275,27 +275,43 @@ func (a *assembler) resolve(f mapFile, imp string, pkgs map[string]*domain.MapPa
 			}
 		}
 	case "rust":
-		segs := strings.SplitN(imp, "::", 2)
-		rest := ""
-		if len(segs) == 2 {
-			rest = "::" + segs[1]
-		}
-		switch segs[0] {
-		case "crate":
-			if root, ok := nearest(a.crates, f.dir); ok {
-				imp = a.crates[root] + rest
-			}
-		case "self":
-			imp = a.rustFileModule(f) + rest
-		case "super":
-			mod := a.rustFileModule(f)
-			if i := strings.LastIndex(mod, "::"); i >= 0 {
-				imp = mod[:i] + rest
-			}
-		}
+		imp = a.rustAbsolute(f, imp)
 	}
 	if imp == "" {
 		return ""
 	}
 	return longestPrefix(imp, known, f.lang.sep)
+}
+
+// rustAbsolute makes a `use` path starting with crate::, self:: or
+// super:: (repeated) absolute; other paths are returned as they are.
+func (a *assembler) rustAbsolute(f mapFile, imp string) string {
+	segs := strings.Split(imp, "::")
+	var cur string
+	i := 0
+	switch segs[0] {
+	case "crate":
+		root, ok := nearest(a.crates, f.dir)
+		if !ok {
+			return imp
+		}
+		cur, i = a.crates[root], 1
+	case "self":
+		cur, i = a.rustFileModule(f), 1
+	case "super":
+		cur = a.rustFileModule(f)
+		for ; i < len(segs) && segs[i] == "super"; i++ {
+			k := strings.LastIndex(cur, "::")
+			if k < 0 {
+				return ""
+			}
+			cur = cur[:k]
+		}
+	default:
+		return imp
+	}
+	if cur == "" {
+		return ""
+	}
+	return strings.Join(append([]string{cur}, segs[i:]...), "::")
 }

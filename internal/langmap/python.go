@@ -130,7 +130,7 @@ func pythonAssign(lx lexed, toks []token) (domain.Symbol, bool) {
 func pythonImports(toks []token) []string {
 	dotted := func(i int) (string, int) {
 		var b strings.Builder
-		for ; i < len(toks) && (toks[i].kind == tIdent || toks[i].text == "."); i++ {
+		for ; i < len(toks) && (toks[i].kind == tIdent && toks[i].text != "import" || toks[i].text == "."); i++ {
 			if toks[i].kind == tIdent && b.Len() > 0 && !strings.HasSuffix(b.String(), ".") {
 				break
 			}
