@@ -1,6 +1,9 @@
 package langmap
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // tokKind classifies a token.
 type tokKind int
@@ -52,7 +55,12 @@ type lexed struct {
 func lex(src []byte, o lexOptions) lexed {
 	nc := make([]byte, len(src))
 	copy(nc, src)
-	var toks []token
+	// Token texts are slices of one string copy of the file: no
+	// allocation per token.
+	text := string(src)
+	// About one token per five bytes of source in the benchmark's files;
+	// sizing once saves the slice's regrowth, most of the map's garbage.
+	toks := make([]token, 0, len(src)/5+16)
 	line := 1
 	newline := true
 	i := 0
@@ -71,7 +79,8 @@ func lex(src []byte, o lexOptions) lexed {
 		}
 	}
 	emit := func(k tokKind, from, to int) {
-		toks = append(toks, token{kind: k, text: string(src[from:to]), off: from, end: to, line: line, nl: newline})
+		to = min(to, len(src)) // an unterminated literal ends with the file
+		toks = append(toks, token{kind: k, text: text[from:to], off: from, end: to, line: line, nl: newline})
 		newline = false
 		count(from, to)
 	}
@@ -200,7 +209,7 @@ func at(src []byte, i int) byte {
 }
 
 func indexFrom(src []byte, i int, s string) int {
-	if k := strings.Index(string(src[i:]), s); k >= 0 {
+	if k := bytes.Index(src[i:], []byte(s)); k >= 0 {
 		return i + k
 	}
 	return len(src)
@@ -215,7 +224,7 @@ func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 // lineCount counts lines as an editor does: a final line without a newline
 // counts, an empty file has none.
 func lineCount(src []byte) int {
-	n := strings.Count(string(src), "\n")
+	n := bytes.Count(src, []byte{'\n'})
 	if len(src) > 0 && src[len(src)-1] != '\n' {
 		n++
 	}
@@ -246,13 +255,13 @@ func blockCommentEnd(src []byte, i int, nested bool) int {
 func quotedEnd(src []byte, i int, o lexOptions) int {
 	q := src[i]
 	if o.tripleQuotes && at(src, i+1) == q && at(src, i+2) == q {
-		delim := string([]byte{q, q, q})
+		delim := []byte{q, q, q}
 		for j := i + 3; j < len(src); j++ {
 			if src[j] == '\\' {
 				j++
 				continue
 			}
-			if strings.HasPrefix(string(src[j:min(j+3, len(src))]), delim) {
+			if bytes.HasPrefix(src[j:], delim) {
 				return j + 3
 			}
 		}
@@ -296,7 +305,7 @@ func prefixedString(src []byte, i, j int, o lexOptions) (int, bool) {
 				return 0, false
 			}
 			closing := "\"" + strings.Repeat("#", k-j)
-			return indexFrom(src, k+1, closing) + len(closing), true
+			return min(indexFrom(src, k+1, closing)+len(closing), len(src)), true
 		}
 		return 0, false
 	}

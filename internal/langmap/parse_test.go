@@ -79,8 +79,10 @@ func TestParsersNeverPanic(t *testing.T) {
 		}
 		src, err := os.ReadFile(p)
 		require.NoError(t, err)
+		// src[:n:n] leaves no spare capacity, so reading past the cut
+		// panics as it would on a real file of that length.
 		for n := range len(src) + 1 {
-			require.NotPanics(t, func() { lang.parse(src[:n]) }, "%s cut at %d", p, n)
+			require.NotPanics(t, func() { lang.parse(src[:n:n]) }, "%s cut at %d", p, n)
 		}
 		return nil
 	})

@@ -19,14 +19,12 @@ type pyLine struct {
 // indentation from the source.
 func pythonLines(src []byte, toks []token) []pyLine {
 	var out []pyLine
-	depth := 0
+	depth, start := 0, 0
 	for i, t := range toks {
-		if t.nl && depth == 0 || i == 0 {
-			lineStart := bytes.LastIndexByte(src[:t.off], '\n') + 1
-			out = append(out, pyLine{indent: t.off - lineStart})
+		if t.nl && depth == 0 && i > 0 {
+			out = append(out, pyLine{toks: toks[start:i:i], indent: indentOf(src, toks[start])})
+			start = i
 		}
-		cur := &out[len(out)-1]
-		cur.toks = append(cur.toks, t)
 		if t.kind == tPunct {
 			switch t.text {
 			case "(", "[", "{":
@@ -38,7 +36,15 @@ func pythonLines(src []byte, toks []token) []pyLine {
 			}
 		}
 	}
+	if start < len(toks) {
+		out = append(out, pyLine{toks: toks[start:], indent: indentOf(src, toks[start])})
+	}
 	return out
+}
+
+// indentOf is the column of t's first byte.
+func indentOf(src []byte, t token) int {
+	return t.off - (bytes.LastIndexByte(src[:t.off], '\n') + 1)
 }
 
 // parsePython lists module-level functions, classes and assignments, the
