@@ -19,11 +19,19 @@ type item struct {
 	end int
 }
 
+// splitRules adapt splitItems to a language.
+type splitRules struct {
+	// asi, when set, says that a newline between prev and cur ends an
+	// item (JavaScript's automatic semicolons).
+	asi func(prev, cur token) bool
+	// typeBrace, when set, says that a `{` after prev opens a type
+	// literal inside the head (TypeScript's `(): { a: T } {`), not a body.
+	typeBrace func(prev token) bool
+}
+
 // splitItems cuts toks into items at the top nesting level. A `{` outside
-// parentheses opens a body that runs to its matching `}`. asi, when set,
-// says that a newline between prev and cur ends an item (JavaScript's
-// automatic semicolons).
-func splitItems(toks []token, asi func(prev, cur token) bool) []item {
+// parentheses opens a body that runs to its matching `}`.
+func splitItems(toks []token, r splitRules) []item {
 	var out []item
 	start, paren := 0, 0
 	flush := func(i, end int) {
@@ -33,7 +41,7 @@ func splitItems(toks []token, asi func(prev, cur token) bool) []item {
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if asi != nil && paren == 0 && i > start && t.nl && asi(toks[i-1], t) {
+		if r.asi != nil && paren == 0 && i > start && t.nl && r.asi(toks[i-1], t) {
 			flush(i, toks[i-1].end)
 			start = i
 		}
@@ -48,7 +56,7 @@ func splitItems(toks []token, asi func(prev, cur token) bool) []item {
 				paren--
 			}
 		case "{":
-			if paren > 0 {
+			if paren > 0 || r.typeBrace != nil && i > start && r.typeBrace(toks[i-1]) {
 				paren++
 				continue
 			}

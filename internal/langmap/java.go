@@ -45,7 +45,7 @@ func javaTypeName(d []token) string {
 func parseJava(src []byte) fileInfo {
 	lx := lex(src, javaLex)
 	info := fileInfo{lines: lx.lines}
-	for _, it := range splitItems(lx.toks, nil) {
+	for _, it := range splitItems(lx.toks, splitRules{}) {
 		d := javaDecl(it.head)
 		if len(d) == 0 {
 			continue
@@ -96,7 +96,7 @@ func javaMembers(lx lexed, class string, body []token, enum bool) []domain.Symbo
 			body = nil
 		}
 	}
-	items := splitItems(body, nil)
+	items := splitItems(body, splitRules{})
 	for _, it := range items {
 		d := javaDecl(it.head)
 		if len(d) == 0 {

@@ -46,9 +46,6 @@ var languages = []language{
 
 // languageOf returns the language of a file name, or nil.
 func languageOf(name string) *language {
-	if strings.HasSuffix(name, ".d.ts") {
-		return &languages[1]
-	}
 	ext := path.Ext(name)
 	for i := range languages {
 		if slices.Contains(languages[i].exts, ext) {

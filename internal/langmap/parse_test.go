@@ -47,6 +47,8 @@ func TestParsers(t *testing.T) {
 		{"ts multi-line class head", parseTypeScript, "export class A\n  extends B {\n  m() {}\n}\n", []string{"type A@1", "method A.m@3"}, nil},
 		{"ts export default expression", parseTypeScript, "export default defineConfig({ a: 1 })\n", []string{"var default@1"}, nil},
 		{"ts requires and side-effect imports", parseTypeScript, "import './x.css'\nconst y = require(\"y\")\nexport * from '../z'\n", []string{"const y@2"}, []string{"./x.css", "y", "../z"}},
+		{"ts type literals are not bodies", parseTypeScript, "function f(): { a: string } { return x }\nfunction g<T extends { k: 1 }>(x: T) {}\nclass C { m(): { b: 1 } { return y } }\n", []string{"func f@1", "func g@2", "type C@3", "method C.m@3"}, nil},
+		{"ts overloads once", parseTypeScript, "export function f(a: string): void;\nexport function f(a: any) {}\n", []string{"func f@1"}, nil},
 		{"rust raw string and char braces", parseRust, "const A: &str = r#\"fn fake() {\"#;\nconst B: char = '{';\nfn real() {}\n", []string{"const A@1", "const B@2", "func real@3"}, nil},
 		{"rust lifetimes are not chars", parseRust, "fn f<'a>(x: &'a str) -> &'a str { x }\nstruct S<'b> { s: &'b str }\n", []string{"func f@1", "type S@2"}, nil},
 		{"rust nested block comment", parseRust, "/* a /* fn no() {} */ fn still_no() {} */\nfn yes() {}\n", []string{"func yes@2"}, nil},

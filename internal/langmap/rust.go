@@ -20,7 +20,7 @@ type rustItem struct {
 // visibility and qualifiers (async, unsafe, extern "C", const fn).
 func rustItems(toks []token) []rustItem {
 	var out []rustItem
-	for _, it := range splitItems(toks, nil) {
+	for _, it := range splitItems(toks, splitRules{}) {
 		h := it.head
 		ri := rustItem{item: it}
 		for len(h) > 2 && h[0].text == "#" {

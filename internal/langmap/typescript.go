@@ -2,6 +2,7 @@ package langmap
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/cogworks/cogworks/domain"
 )
@@ -16,6 +17,12 @@ var jsNoASIAfter = []string{"export", "default", "async", "declare", "abstract",
 
 // jsContinues are words that continue the previous line (`class A\n extends B`).
 var jsContinues = []string{"extends", "implements", "from", "as", "satisfies", "of", "in", "instanceof", "keyof", "is"}
+
+// tsRules split TypeScript and JavaScript: automatic semicolons, and a
+// `{` after `:`, `<`, `|`, `&` or `extends` is a type literal.
+var tsRules = splitRules{asi: jsASI, typeBrace: func(prev token) bool {
+	return prev.kind == tPunct && strings.Contains(":<|&", prev.text) || prev.kind == tIdent && prev.text == "extends"
+}}
 
 // jsASI is a cheap stand-in for automatic semicolon insertion: a line
 // break between a value-ending token and a word ends a declaration.
@@ -37,12 +44,20 @@ func jsASI(prev, cur token) bool {
 func parseTypeScript(src []byte) fileInfo {
 	lx := lex(src, tsLex)
 	info := fileInfo{lines: lx.lines}
-	for _, it := range splitItems(lx.toks, jsASI) {
+	seen := map[string]bool{} // overloads: the first signature stands for all
+	for _, it := range splitItems(lx.toks, tsRules) {
 		head := stripAnnotations(it.head)
 		if len(head) == 0 {
 			continue
 		}
 		if s, ok := tsDecl(lx, head, it.end); ok {
+			if it.hasBody && head[len(head)-1].text == "=" {
+				s.Signature += " {…}" // `type T = {…}`, `const o = {…}`: not left dangling
+			}
+			if seen[s.Kind+" "+s.Name] {
+				continue
+			}
+			seen[s.Kind+" "+s.Name] = true
 			info.symbols = append(info.symbols, s)
 			if s.Kind == "type" && it.hasBody && identAfter(head, "class") != "" || s.Kind == "type" && s.Name == "default" {
 				info.symbols = append(info.symbols, tsMethods(lx, s.Name, it.body)...)
@@ -130,7 +145,7 @@ var tsModifiers = []string{"public", "private", "protected", "static", "readonly
 func tsMethods(lx lexed, class string, body []token) []domain.Symbol {
 	var out []domain.Symbol
 	seen := map[string]bool{}
-	for _, it := range splitItems(body, jsASI) {
+	for _, it := range splitItems(body, tsRules) {
 		head := stripAnnotations(it.head)
 		for len(head) > 1 && slices.Contains(tsModifiers, head[0].text) &&
 			(head[1].kind == tIdent || head[1].text == "#" || head[1].text == "*" || head[1].text == "[") {
