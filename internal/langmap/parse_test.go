@@ -40,6 +40,7 @@ func TestParsers(t *testing.T) {
 		{"python raw and f strings", parsePython, "r = rb'\\'def x():'\nf = f\"{a}\" \ndef g(): pass\n", []string{"var r@1", "var f@2", "func g@3"}, nil},
 		{"python decorated and nested", parsePython, "@d\nclass A:\n    @p\n    def m(self): pass\n    class B:\n        def n(self): pass\n", []string{"type A@2", "method A.m@4", "type A.B@5"}, nil},
 		{"python backslash continuation", parsePython, "def f(a,\n      b) -> \\\n    int:\n    pass\n", []string{"func f@1"}, nil},
+		{"python type statement", parsePython, "type Pair[T] = tuple[T, T]\ntype = 3\n", []string{"type Pair@1", "var type@2"}, nil},
 		{"python imports", parsePython, "import a.b as c, d\nfrom .e import f\nfrom . import g\n", []string{}, []string{"a.b", "d", ".e", "."}},
 		{"ts regex and division", parseTypeScript, "const r = /function x\\(/; const q = a / b / c\nfunction real() {}\n", []string{"const r@1", "const q@1", "func real@2"}, nil},
 		{"ts template with nested braces", parseTypeScript, "const t = `${ {a: 1}.a } function no() {}`\nexport class C {}\n", []string{"const t@1", "type C@2"}, nil},

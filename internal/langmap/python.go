@@ -71,6 +71,12 @@ func parsePython(src []byte) fileInfo {
 				}
 				continue
 			}
+			if len(toks) > 2 && toks[0].text == "type" && toks[1].kind == tIdent && (toks[2].text == "=" || toks[2].text == "[") {
+				// Python 3.12's `type Alias[T] = …`
+				info.symbols = append(info.symbols, domain.Symbol{Kind: "type", Name: toks[1].text,
+					Signature: signature(lx, toks, toks[len(toks)-1].end), Line: toks[0].line})
+				continue
+			}
 			if s, ok := pythonAssign(lx, toks); ok {
 				info.symbols = append(info.symbols, s)
 			}
