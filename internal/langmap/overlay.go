@@ -2,28 +2,40 @@ package langmap
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
+	"os"
 	"path"
 	"slices"
 	"time"
+
+	"github.com/cogworks/cogworks/domain"
 )
 
-// Overlay returns base with files laid over it: a path in files reads as
-// its content whether or not base has it, and new directories appear as
-// needed. It is how a caller maps a checkout plus the artifacts a stage
-// is generating (domain.Request's Artifacts) without writing them out.
-// Paths are slash-separated and relative to base's root; invalid ones are
+// Overlay returns base with a request's artifacts laid over it: an
+// artifact's path reads as its content whether or not base has it (new
+// directories appear as needed), and a deleted one is gone. It is how a
+// caller maps a checkout plus the artifacts a stage is generating
+// (domain.Request's Artifacts) without writing them out. Paths are
+// slash-separated and relative to base's root; ones that escape it are
 // ignored.
-func Overlay(base fs.FS, files map[string]string) fs.FS {
-	o := &overlayFS{base: base, files: map[string]string{}, dirs: map[string][]string{}}
-	for p, content := range files {
-		p = path.Clean(p)
+func Overlay(base fs.FS, artifacts []domain.Artifact) fs.FS {
+	o := &overlayFS{base: base, files: map[string]string{}, deleted: map[string]bool{}, dirs: map[string][]string{}}
+	for _, a := range artifacts {
+		p := path.Clean(a.Path)
 		if !fs.ValidPath(p) || p == "." {
 			continue
 		}
-		o.files[p] = content
+		if a.Delete {
+			o.deleted[p] = true
+			delete(o.files, p)
+			continue
+		}
+		delete(o.deleted, p)
+		o.files[p] = a.Content
 		for child, dir := p, path.Dir(p); ; child, dir = dir, path.Dir(dir) {
 			if !slices.Contains(o.dirs[dir], path.Base(child)) {
 				o.dirs[dir] = append(o.dirs[dir], path.Base(child))
@@ -33,12 +45,27 @@ func Overlay(base fs.FS, files map[string]string) fs.FS {
 			}
 		}
 	}
+	for p := range o.deleted { // the listing of a deleted file's directory changes too
+		if dir := path.Dir(p); o.dirs[dir] == nil {
+			o.dirs[dir] = []string{}
+		}
+	}
 	return o
 }
 
+// MapRequest maps a domain-service request's repository with its
+// artifacts laid over it: what a service answers to repo_map.
+func MapRequest(ctx context.Context, req domain.Request) (domain.RepoMapResult, error) {
+	if req.Repository.Path == "" {
+		return domain.RepoMapResult{}, fmt.Errorf("map request: no repository path")
+	}
+	return Map(ctx, Overlay(os.DirFS(req.Repository.Path), req.Artifacts))
+}
+
 type overlayFS struct {
-	base  fs.FS
-	files map[string]string
+	base    fs.FS
+	files   map[string]string
+	deleted map[string]bool
 	// dirs lists, per directory, the names the overlay adds to it.
 	dirs map[string][]string
 }
@@ -46,6 +73,9 @@ type overlayFS struct {
 func (o *overlayFS) Open(name string) (fs.File, error) {
 	if c, ok := o.files[name]; ok {
 		return &memFile{info: memInfo{name: path.Base(name), size: int64(len(c))}, r: bytes.NewReader([]byte(c))}, nil
+	}
+	if o.deleted[name] {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
 	if o.dirs[name] == nil {
 		return o.base.Open(name)
@@ -71,7 +101,9 @@ func (o *overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	byName := map[string]fs.DirEntry{}
 	for _, e := range entries {
-		byName[e.Name()] = e
+		if !o.deleted[path.Join(name, e.Name())] {
+			byName[e.Name()] = e
+		}
 	}
 	for _, n := range o.dirs[name] {
 		p := path.Join(name, n)
