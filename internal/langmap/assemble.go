@@ -202,7 +202,8 @@ func (a *assembler) isTest(f mapFile) bool {
 		return strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py" || has("tests", "test")
 	case "typescript":
 		stem := strings.TrimSuffix(base, path.Ext(base))
-		return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || has("__tests__")
+		// test/ is mocha's default directory, tests/ a common one.
+		return strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec") || has("__tests__", "test", "tests")
 	case "rust":
 		root, ok := nearest(a.crates, f.dir)
 		if !ok {

@@ -108,6 +108,7 @@ func TestTestFiles(t *testing.T) {
 		"web/a.spec.tsx":                   {},
 		"web/__tests__/b.js":               {},
 		"web/a.ts":                         {},
+		"web/test/setup.mjs":               {},
 		"web/contest.ts":                   {},
 		"app/src/test/java/a/ATest.java":   {},
 		"app/src/test/java/a/Helper.java":  {},
@@ -125,7 +126,7 @@ func TestTestFiles(t *testing.T) {
 	assert.Equal(t, map[string]bool{
 		"src/lib.rs": false, "src/tests.rs": true, "src/real.rs": false, "tests/it.rs": true,
 		"pkg/test_a.py": true, "pkg/a_test.py": true, "pkg/a.py": false, "tests/helpers.py": true,
-		"web/a.test.ts": true, "web/a.spec.tsx": true, "web/__tests__/b.js": true, "web/a.ts": false, "web/contest.ts": false,
+		"web/a.test.ts": true, "web/a.spec.tsx": true, "web/__tests__/b.js": true, "web/a.ts": false, "web/contest.ts": false, "web/test/setup.mjs": true,
 		"app/src/test/java/a/ATest.java": true, "app/src/test/java/a/Helper.java": true,
 		"app/src/main/java/a/A.java": false, "app/src/main/java/a/Testing.java": false,
 	}, tests)
