@@ -147,6 +147,9 @@ func (s *service) capabilities() []string {
 	if s.d.Test != "" {
 		caps = append(caps, domain.MethodSimulate)
 	}
+	if s.d.mapsLanguage() {
+		caps = append(caps, domain.MethodRepoMap)
+	}
 	return caps
 }
 
@@ -156,6 +159,7 @@ func (s *service) methods() map[string]methodFunc {
 		domain.MethodValidate:  s.validate,
 		domain.MethodNormalise: s.normalise,
 		domain.MethodSimulate:  s.simulate,
+		domain.MethodRepoMap:   s.repoMap,
 	}
 	m := map[string]methodFunc{}
 	for _, c := range s.capabilities() {

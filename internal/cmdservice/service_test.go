@@ -49,6 +49,8 @@ func TestCapabilitiesFollowTheConfiguredCommands(t *testing.T) {
 			[]string{domain.MethodHandshake, domain.MethodSimulate}},
 		{"everything", Domain{Name: "t", ArtifactTypes: []string{".x"}, Test: "t", Format: "f", Checks: []string{"c"}},
 			[]string{domain.MethodHandshake, domain.MethodValidate, domain.MethodNormalise, domain.MethodSimulate}},
+		{"a language the repository map reads", Domain{Name: "t", ArtifactTypes: []string{".py"}, Test: "t"},
+			[]string{domain.MethodHandshake, domain.MethodSimulate, domain.MethodRepoMap}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +61,7 @@ func TestCapabilitiesFollowTheConfiguredCommands(t *testing.T) {
 			require.NoError(t, json.Unmarshal(resp.Result, &hs))
 			assert.Equal(t, tt.want, hs.Capabilities)
 			assert.Equal(t, "t", hs.Domain)
-			assert.Equal(t, []string{".x"}, hs.ArtifactTypes)
+			assert.Equal(t, tt.d.ArtifactTypes, hs.ArtifactTypes)
 		})
 	}
 }
@@ -169,4 +171,39 @@ func TestPrepareWorkspace(t *testing.T) {
 			assert.False(t, ws.files["src/old.py"])
 		})
 	}
+}
+
+// TestRepoMapKeepsTheDomainsOwnFiles: in a monorepo each service maps its
+// own part; a src/-layout Python package is named for the package, and
+// the request's artifacts are laid over the checkout.
+func TestRepoMapKeepsTheDomainsOwnFiles(t *testing.T) {
+	repo := t.TempDir()
+	for name, content := range map[string]string{
+		"pyproject.toml":       "[project]\nname = \"calc\"\n",
+		"src/calc/__init__.py": "",
+		"src/calc/ops.py":      "def add(a, b):\n    return a + b\n",
+		"web/app.ts":           "export function render(): string { return '' }\n",
+	} {
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+	}
+	h := NewHandler(context.Background(), Domain{Name: "python", ArtifactTypes: []string{".py", ".pyi"}, Test: "pytest"}, noSandbox())
+	resp := post(t, h, domain.MethodRepoMap, domain.Request{Repository: domain.Repository{Path: repo},
+		Artifacts: []domain.Artifact{{Path: "src/calc/div.py", Content: "def div(a, b):\n    return a / b\n"}}})
+	require.Equal(t, domain.StatusOK, resp.Status, "%+v", resp.Error)
+	var res domain.RepoMapResult
+	require.NoError(t, json.Unmarshal(resp.Result, &res))
+	symbols := map[string]string{}
+	for _, p := range res.Packages {
+		for _, f := range p.Files {
+			assert.NotEqual(t, ".ts", filepath.Ext(f.Path), "the TypeScript file is another service's")
+			for _, s := range f.Symbols {
+				symbols[s.Name] = p.ImportPath
+			}
+		}
+	}
+	assert.Contains(t, symbols, "add")
+	assert.Contains(t, symbols, "div", "the request's artifact is laid over the checkout")
+	assert.Equal(t, "calc", symbols["add"], "a src/-layout package is calc, not src")
 }
