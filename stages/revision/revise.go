@@ -262,8 +262,9 @@ func commitMessage(pr, cycle int, rec recorded, ids []int64) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // maxWalk bounds how far back the branch is searched for this cycle's
-// commit: a human may have pushed on top of it since.
-const maxWalk = 20
+// commit (one read per commit): a human may have pushed a few commits on
+// top of it since the crash, rarely more.
+const maxWalk = 5
 
 // committed finds the commit of cycle on the branch (first parents from
 // head) and reads back what it recorded. Only the bot's own trailer

@@ -326,3 +326,30 @@ func TestCrashAtEveryWriteOfARevisionRecoversWithoutDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// TestOneCycleCostsFourteenRequests pins the GitHub traffic of one cycle
+// on two threads (benchmarks/README.md): 9 reads (PR, review comments,
+// the reviewer's permission, reviews, branch head, the branch's commits
+// searched for this cycle's — 3 here, at most 5 —, the head again for
+// the commit) and 5 writes (tree, commit, ref, two replies).
+func TestOneCycleCostsFourteenRequests(t *testing.T) {
+	e := newPREnv(t)
+	e.review(t, "alice", "REQUEST_CHANGES", map[int]string{3: "Say what it counts.", 6: "Remove the unused helper."})
+	start := len(e.Sim.Requests())
+	_, err := e.reviser(e.NewClient(t, nil), &fakeGen{files: map[string]string{"count.go": codeNew}}, 3).
+		Cycle(context.Background(), testenv.Repo, e.pr)
+	require.NoError(t, err)
+	reads, writes := 0, 0
+	var paths []string
+	for _, r := range e.Sim.Requests()[start:] {
+		paths = append(paths, r.Method+" "+r.Path)
+		if r.Method == http.MethodGet {
+			reads++
+		} else {
+			writes++
+		}
+	}
+	t.Logf("one revision cycle: %d reads, %d writes:\n%s", reads, writes, strings.Join(paths, "\n"))
+	assert.Equal(t, 9, reads)
+	assert.Equal(t, 5, writes)
+}
