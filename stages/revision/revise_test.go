@@ -152,11 +152,12 @@ func TestWritersChangesRequestedYieldsOneCommitAndOneReplyPerThread(t *testing.T
 	}
 
 	// Nothing awaits an answer any more: a re-run writes nothing.
-	writes := e.writes()
-	again, err := e.reviser(e.Client, gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
+	writes, requests := e.writes(), len(e.Sim.Requests())
+	again, err := e.reviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
 	require.NoError(t, err)
 	assert.Equal(t, revision.Ignored, again.Action)
 	assert.Equal(t, writes, e.writes())
+	assert.Equal(t, requests+2, len(e.Sim.Requests()), "the PR and its review comments, nothing more")
 	assert.EqualValues(t, 1, gen.calls.Load())
 }
 
