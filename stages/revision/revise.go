@@ -11,6 +11,7 @@ import (
 
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
 )
 
@@ -82,7 +83,8 @@ type Reviser struct {
 	GitHub    GitHub
 	Generator Generator
 	Trust     Trust
-	// MaxCycles caps the cycles per PR (config.Revision.Cycles()).
+	// MaxCycles caps the cycles per PR (config.Revision.Cycles(); 0
+	// means the default).
 	MaxCycles int
 }
 
@@ -133,8 +135,8 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	} else if owed := owedThreads(st.pending, done.threads); ok && len(owed) > 0 {
 		return r.reply(ctx, repo, pr, cycle, owed, done, Revised, "")
 	}
-	if max := r.cap(); cycle > max {
-		reason := fmt.Sprintf("the revision cap of %d cycles for this pull request is reached ([revision] max_cycles); a maintainer takes it from here", max)
+	if limit := r.cap(); cycle > limit {
+		reason := fmt.Sprintf("the revision cap of %d cycles for this pull request is reached ([revision] max_cycles); a maintainer takes it from here", limit)
 		return r.reply(ctx, repo, pr, cycle, st.pending, recorded{notes: map[int64]string{}}, Escalated, reason)
 	}
 	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle,
@@ -165,10 +167,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 }
 
 func (r Reviser) cap() int {
-	if r.MaxCycles <= 0 {
-		return 3
-	}
-	return r.MaxCycles
+	return config.Revision{MaxCycles: r.MaxCycles}.Cycles()
 }
 
 func threadIDs(ts []Thread) []int64 {
