@@ -29,9 +29,24 @@ func (e *NoServiceError) Error() string {
 	if len(e.Types) > 0 {
 		declared = "the registered services declare only " + strings.Join(e.Types, ", ")
 	}
+	if len(e.Paths) == 0 {
+		return fmt.Sprintf("no domain service is available (%s): register one whose artifact_types cover the repository's files in %s (see %s)",
+			declared, DefaultServicesFile, ServicesDoc)
+	}
 	return fmt.Sprintf("no domain service covers %s (%s): register one whose artifact_types cover them in %s (see %s)",
 		strings.Join(e.Paths, ", "), declared, DefaultServicesFile, ServicesDoc)
 }
+
+// Configuration says what the repository's maintainers configure to fix
+// the failure; a failure report shows it instead of an empty attempt list.
+func (e *NoServiceError) Configuration() string {
+	return configureServices
+}
+
+// configureServices is the fix for a missing or unreachable service.
+const configureServices = "Register a domain service for the repository's languages in `" + DefaultServicesFile +
+	"` (the built-in Go service needs no registration for a `go.mod` repository): see " + ServicesDoc +
+	" for the contract, a minimal service and `domain/conformance` to test it. Then apply `cogworks:retry`."
 
 // routedClient is what the Router needs from one service: *Client.
 type routedClient interface {

@@ -83,7 +83,7 @@ type SWIRun struct {
 // Execute implements engine.StageExecutor.
 func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	if e.Deps.Domain == nil {
-		return engine.StageResult{}, errors.New("code generation: no primary domain service is available to validate generated code")
+		return engine.StageResult{}, fmt.Errorf("code generation: validating generated code: %w", &domain.NoServiceError{})
 	}
 	snap := in.Snapshot
 	r := SWIRun{in: in, repo: in.Repo, n: stagekit.WorkItem(in), baselines: e.Deps.Baselines}
