@@ -375,24 +375,6 @@ func checkServices(ctx context.Context, f *Factory, workspace string) Check {
 	return coverage(c, workspace, types)
 }
 
-// coverage downgrades c when the repository has languages no service
-// covers: a failure when none of them is covered (no stage that needs a
-// service can run), a warning when some are.
-func coverage(c Check, workspace string, types []string) Check {
-	langs := detectLanguages(workspace)
-	missing := uncoveredLanguages(langs, types)
-	if len(missing) == 0 {
-		return c
-	}
-	c.Status = checkWarn
-	if len(missing) == len(langs) {
-		c.Status = checkFail
-	}
-	c.Detail += "; " + languagesNote(missing)
-	c.Fix = "register a service for them in " + domain.DefaultServicesFile + " (" + domain.ServicesDoc + ")"
-	return c
-}
-
 // checkBuiltinService reports what serves a workspace whose services file
 // registers nothing: in a Go module the built-in Go domain service, which
 // the check starts and handshakes as a step would (the Action re-executes

@@ -88,3 +88,21 @@ func languagesNote(missing []repoLanguage) string {
 	return fmt.Sprintf("no domain service covers %s: interface design, code generation and scenario validation halt on those files until one is registered in %s (see %s)",
 		strings.Join(names, ", "), domain.DefaultServicesFile, domain.ServicesDoc)
 }
+
+// coverage downgrades c when the repository has languages no service
+// covers: a failure when none of them is covered (no stage that needs a
+// service can run), a warning when some are.
+func coverage(c Check, workspace string, types []string) Check {
+	langs := detectLanguages(workspace)
+	missing := uncoveredLanguages(langs, types)
+	if len(missing) == 0 {
+		return c
+	}
+	c.Status = checkWarn
+	if len(missing) == len(langs) {
+		c.Status = checkFail
+	}
+	c.Detail += "; " + languagesNote(missing)
+	c.Fix = "register a service for them in " + domain.DefaultServicesFile + " (" + domain.ServicesDoc + ")"
+	return c
+}
