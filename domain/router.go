@@ -176,22 +176,28 @@ func (r *Router) uncovered(paths []string) error {
 
 // Validate implements the validate method over every covering service.
 func (r *Router) Validate(ctx context.Context, req Request) (DiagnosticsResult, error) {
-	return r.diagnostics(ctx, req, func(c routedClient, sub Request) (DiagnosticsResult, error) { return c.Validate(ctx, sub) })
+	return r.diagnostics(ctx, req, func(i int, sub Request) (DiagnosticsResult, error) { return r.services[i].Client.Validate(ctx, sub) })
 }
 
-// ReviewRules implements review_rules over every covering service.
+// ReviewRules implements review_rules over every covering service. It is
+// optional: a service that does not declare it has no findings.
 func (r *Router) ReviewRules(ctx context.Context, req Request, p ReviewRulesParams) (DiagnosticsResult, error) {
-	return r.diagnostics(ctx, req, func(c routedClient, sub Request) (DiagnosticsResult, error) { return c.ReviewRules(ctx, sub, p) })
+	return r.diagnostics(ctx, req, func(i int, sub Request) (DiagnosticsResult, error) {
+		if !r.services[i].Handshake.Supports(MethodReviewRules) {
+			return DiagnosticsResult{}, nil
+		}
+		return r.services[i].Client.ReviewRules(ctx, sub, p)
+	})
 }
 
-func (r *Router) diagnostics(_ context.Context, req Request, call func(routedClient, Request) (DiagnosticsResult, error)) (DiagnosticsResult, error) {
+func (r *Router) diagnostics(_ context.Context, req Request, call func(int, Request) (DiagnosticsResult, error)) (DiagnosticsResult, error) {
 	routes, err := r.plan(req, nil)
 	if err != nil {
 		return DiagnosticsResult{}, err
 	}
 	var out DiagnosticsResult
 	for _, rt := range routes {
-		res, err := call(r.services[rt.svc].Client, rt.req)
+		res, err := call(rt.svc, rt.req)
 		if err != nil {
 			return DiagnosticsResult{}, err
 		}
@@ -204,7 +210,9 @@ func (r *Router) diagnostics(_ context.Context, req Request, call func(routedCli
 }
 
 // Normalise implements normalise: each artifact comes back from the
-// service that covers it; context artifacts from the first service.
+// service that covers it; context artifacts from the first service. It is
+// optional: a service that does not declare it leaves its files as they
+// are.
 func (r *Router) Normalise(ctx context.Context, req Request) (NormaliseResult, error) {
 	routes, err := r.plan(req, nil)
 	if err != nil {
@@ -213,9 +221,11 @@ func (r *Router) Normalise(ctx context.Context, req Request) (NormaliseResult, e
 	var out NormaliseResult
 	seen := map[string]bool{}
 	for _, rt := range routes {
-		res, err := r.services[rt.svc].Client.Normalise(ctx, rt.req)
-		if err != nil {
-			return NormaliseResult{}, err
+		res := NormaliseResult{Artifacts: rt.req.Artifacts, Diagnostics: []Diagnostic{}}
+		if r.services[rt.svc].Handshake.Supports(MethodNormalise) {
+			if res, err = r.services[rt.svc].Client.Normalise(ctx, rt.req); err != nil {
+				return NormaliseResult{}, err
+			}
 		}
 		if len(routes) == 1 {
 			return res, nil

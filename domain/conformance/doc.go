@@ -1,6 +1,6 @@
 // Package conformance is the Extension API conformance suite: Run checks
 // that a domain service answers the handshake with a well-formed
-// description declaring the methods the pipeline calls (Needed), that
+// description declaring the methods the pipeline cannot do without (Needed), that
 // every method it declares returns schema-valid results for a valid
 // request carrying files of the service's own artifact types (OwnTypes
 // adds a sample per declared type the fixtures lack), that unknown methods answer unsupported_method, that

@@ -8,15 +8,13 @@ import (
 	"github.com/cogworks/cogworks/domain"
 )
 
-// Needed lists the methods the pipeline's stages call on the service that
-// covers a change: interface design validates and extracts, code
-// generation normalises, validates, runs the review rules and simulates,
-// review extracts. A service without one of them passes its handshake and
-// then halts the pipeline, so conformance fails it up front.
-var Needed = []string{
-	domain.MethodValidate, domain.MethodNormalise, domain.MethodReviewRules,
-	domain.MethodSimulate, domain.MethodExtractInterfaces,
-}
+// Needed lists the methods the pipeline's stages cannot do without:
+// code generation validates and simulates every change. normalise and
+// review_rules are optional (a file is then kept as written, with no
+// lint findings); extract_interfaces is needed only where the repository
+// has an interface registry. A service without a Needed method passes its
+// handshake and then halts the pipeline, so conformance fails it up front.
+var Needed = []string{domain.MethodValidate, domain.MethodSimulate}
 
 // PipelineMethods reports the Needed methods hs does not declare.
 func PipelineMethods(hs domain.HandshakeResult) error {

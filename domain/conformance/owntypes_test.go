@@ -17,7 +17,7 @@ func TestPipelineMethods(t *testing.T) {
 		errSub string
 	}{
 		{name: "handshake only fails naming every missing method", caps: []string{domain.MethodHandshake},
-			errSub: `service "py" does not declare validate, normalise, review_rules, simulate, extract_interfaces`},
+			errSub: `service "py" does not declare validate, simulate, which the pipeline calls`},
 		{name: "no simulate", caps: []string{domain.MethodValidate, domain.MethodNormalise, domain.MethodReviewRules, domain.MethodExtractInterfaces},
 			errSub: "does not declare simulate, which the pipeline calls"},
 		{name: "all needed", caps: conformance.Needed},
