@@ -153,3 +153,32 @@ func TestRouterRepoMapAsksOnlyServicesOfferingIt(t *testing.T) {
 	require.True(t, errors.As(err, &de))
 	assert.Equal(t, domain.CodeUnsupportedMethod, de.Code)
 }
+
+// normalise and review_rules are optional: a service that does not
+// declare them is not called, its files stay as written and it has no
+// findings (the built-in command service declares only what it has
+// commands for).
+func TestRouterOptionalMethods(t *testing.T) {
+	tests := []struct {
+		name   string
+		caps   []string
+		called bool
+	}{
+		{name: "declared", caps: []string{domain.MethodNormalise, domain.MethodReviewRules}, called: true},
+		{name: "not declared", caps: []string{domain.MethodValidate, domain.MethodSimulate}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &domaintest.Fake{}
+			r := domain.NewRouterOf(domain.Routed{Name: "py", Handshake: domain.HandshakeResult{ArtifactTypes: []string{".py"}, Capabilities: tt.caps}, Client: f})
+			req := domain.Request{Artifacts: arts("m.py")}
+			norm, err := r.Normalise(context.Background(), req)
+			require.NoError(t, err)
+			assert.Equal(t, req.Artifacts, norm.Artifacts)
+			_, err = r.ReviewRules(context.Background(), req, domain.ReviewRulesParams{})
+			require.NoError(t, err)
+			assert.Equal(t, tt.called, len(f.Calls(domain.MethodNormalise)) == 1)
+			assert.Equal(t, tt.called, len(f.Calls(domain.MethodReviewRules)) == 1)
+		})
+	}
+}
