@@ -71,8 +71,11 @@ type Routed struct {
 // An artifact several services cover goes to the first registered one.
 // Artifacts no service covers (go.sum, README.md, fixtures) are context:
 // they travel with every call so each service sees the whole change; a
-// request none of whose artifacts is covered fails with *NoServiceError
-// (or *HaltError when an unavailable service might have covered them).
+// request none of whose artifacts is covered goes whole to the first
+// service when it changes no source code (documentation, templates, data:
+// that service's build and tests still check it), and otherwise fails
+// with *NoServiceError (or *HaltError when an unavailable service might
+// have covered them).
 // With one service every request reaches it unchanged. A Router is safe
 // for concurrent use; calls are made one service after another, in
 // registration order.
@@ -138,6 +141,12 @@ func (r *Router) plan(req Request, keys []string) ([]route, error) {
 		}
 	}
 	if len(byService) == 0 {
+		if r.halt == nil && !slices.ContainsFunc(uncovered, isSourceCode) {
+			// Only documentation, templates or data changed: the first
+			// service checks them as part of its own build and tests (a
+			// Go package embeds its templates), as before routing existed.
+			return []route{{svc: 0, req: req}}, nil
+		}
 		return nil, r.uncovered(uncovered)
 	}
 	var routes []route
@@ -360,4 +369,19 @@ func (r *Router) RepoMap(ctx context.Context, req Request) (RepoMapResult, error
 		out.Diagnostics = append(out.Diagnostics, res.Diagnostics...)
 	}
 	return out, nil
+}
+
+// sourceExtensions are the file types of programming languages: a change
+// to one of them that no service covers cannot be checked, so it halts
+// rather than pass untested. Other files (Markdown, templates, data,
+// configuration) are checked by the first service's build and tests.
+var sourceExtensions = []string{
+	".go", ".py", ".pyi", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".rs", ".java", ".kt", ".kts",
+	".scala", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".cs", ".fs", ".rb", ".php", ".swift", ".m", ".mm", ".dart",
+	".ex", ".exs", ".erl", ".hs", ".ml", ".clj", ".lua", ".pl", ".r", ".jl", ".zig", ".sh", ".sql",
+}
+
+// isSourceCode reports whether p is a programming language's source file.
+func isSourceCode(p string) bool {
+	return slices.Contains(sourceExtensions, strings.ToLower(path.Ext(p)))
 }

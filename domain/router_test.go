@@ -46,8 +46,10 @@ func TestRouterSendsEachPathToItsService(t *testing.T) {
 			want: map[string][]string{"go": {"a.go"}, "python": {"b.py"}, "ts": {"c.ts"}}},
 		{name: "a base name type", paths: []string{"pyproject.toml"},
 			want: map[string][]string{"python": {"pyproject.toml"}}},
-		{name: "nothing covered names the services file", paths: []string{"lib/x.rs"},
-			errSub: "no domain service covers lib/x.rs (the registered services declare only .go, .py, .ts, go.mod, pyproject.toml): register one whose artifact_types cover them in .cogworks/services.toml (see docs/domain-services.md)"},
+		{name: "documentation and templates alone go to the first service whole", paths: []string{"README.md", "web/templates/page.tmpl"},
+			want: map[string][]string{"go": {"README.md", "web/templates/page.tmpl"}}},
+		{name: "nothing covered names the services file", paths: []string{"lib/x.rs", "README.md"},
+			errSub: "no domain service covers lib/x.rs, README.md (the registered services declare only .go, .py, .ts, go.mod, pyproject.toml): register one whose artifact_types cover them in .cogworks/services.toml (see docs/domain-services.md)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
