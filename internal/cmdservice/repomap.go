@@ -1,6 +1,7 @@
 package cmdservice
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"strings"
@@ -43,6 +44,12 @@ func (s *service) repoMap(ctx context.Context, req domain.Request) (any, error) 
 		}
 		if len(files) > 0 {
 			p.Files = files
+			if p.ImportPath == "" {
+				// Root-level files (conftest.py, setup.py) belong to no
+				// package; they are named by the project, as the Go
+				// service names its root package by the module path.
+				p.ImportPath = cmp.Or(res.Module, p.Dir)
+			}
 			pkgs = append(pkgs, p)
 		}
 	}
