@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/secrets"
 )
@@ -49,6 +52,9 @@ type builtinDomain struct {
 	PassEnv []string
 	Stderr  io.Writer
 	Logger  *slog.Logger
+	// Name is the registration name (BuiltinServiceName by default) and
+	// Label how messages call the service.
+	Name, Label string
 
 	mu      sync.Mutex
 	started bool
@@ -59,6 +65,9 @@ type builtinDomain struct {
 	stdin   io.WriteCloser
 	exited  chan struct{}
 	waitErr error
+	// commands are the built-in command services started for the
+	// configuration's [[domains]], by domain name; Stop stops them too.
+	commands map[string]*builtinDomain
 }
 
 func newBuiltinDomain(f *Factory) *builtinDomain {
@@ -69,7 +78,36 @@ func newBuiltinDomain(f *Factory) *builtinDomain {
 		// secret, and standard error is the (often public) CI log.
 		Stderr: secrets.NewWriter(f.IO.ErrOut, f.Redactor()),
 		Logger: f.Logger(),
+		Name:   BuiltinServiceName,
+		Label:  "built-in Go domain service",
 	}
+}
+
+// Command returns the registration of the built-in command service for
+// the configuration's domain d (`<self> domain-cmd serve --domain-json
+// …`), starting it once per invocation beside the Go service and with the
+// same environment allow-list, socket and lifetime.
+func (b *builtinDomain) Command(ctx context.Context, d config.Domain) (domain.ServiceConfig, error) {
+	spec, err := json.Marshal(d)
+	if err != nil {
+		return domain.ServiceConfig{}, fmt.Errorf("built-in command service %q: encode its domain: %w", d.Name, err)
+	}
+	b.mu.Lock()
+	c, ok := b.commands[d.Name]
+	if !ok {
+		c = &builtinDomain{
+			Executable: b.Executable, Env: b.Env, PassEnv: b.PassEnv, Stderr: b.Stderr, Logger: b.Logger,
+			Args:  []string{"domain-cmd", "serve", "--domain-json", string(spec)},
+			Name:  d.Name + " (built-in command)",
+			Label: fmt.Sprintf("built-in command service %q", d.Name),
+		}
+		if b.commands == nil {
+			b.commands = map[string]*builtinDomain{}
+		}
+		b.commands[d.Name] = c
+	}
+	b.mu.Unlock()
+	return c.Start(ctx)
 }
 
 // Start launches the service (once) and returns its registration after a
@@ -89,22 +127,23 @@ func (b *builtinDomain) Start(ctx context.Context) (domain.ServiceConfig, error)
 }
 
 func (b *builtinDomain) start(ctx context.Context) (domain.ServiceConfig, error) {
+	label := cmp.Or(b.Label, "built-in Go domain service")
 	exe, err := b.Executable()
 	if err != nil {
-		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: locate cogworks binary: %w", err)
+		return domain.ServiceConfig{}, fmt.Errorf("%s: locate cogworks binary: %w", label, err)
 	}
 	if strings.HasSuffix(filepath.Base(exe), ".test") && b.Env == nil {
 		// A test binary would run its own tests again instead of serving,
 		// unless the test set the environment that makes it act as
 		// cogworks (see builtin_test.go); other tests register a service.
-		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: %s is a test binary, not cogworks; register a service in %s", exe, domain.DefaultServicesFile)
+		return domain.ServiceConfig{}, fmt.Errorf("%s: %s is a test binary, not cogworks; register a service in %s", label, exe, domain.DefaultServicesFile)
 	}
 	// A short directory: unix socket paths are limited to ~107 bytes.
 	b.dir, err = os.MkdirTemp("", "cwgo")
 	if err != nil {
-		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: socket directory: %w", err)
+		return domain.ServiceConfig{}, fmt.Errorf("%s: socket directory: %w", label, err)
 	}
-	sock := filepath.Join(b.dir, "go.sock")
+	sock := filepath.Join(b.dir, "svc.sock")
 	args := append(append([]string(nil), b.Args...), "--socket", sock, "--stop-on-stdin-eof")
 	// Not CommandContext: the service's lifetime is this invocation's, ended
 	// by Stop, not by the context of whichever step started it.
@@ -118,19 +157,19 @@ func (b *builtinDomain) start(ctx context.Context) (domain.ServiceConfig, error)
 	cmd.Env = serviceEnv(base, b.PassEnv...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: stdin pipe: %w", err)
+		return domain.ServiceConfig{}, fmt.Errorf("%s: stdin pipe: %w", label, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return domain.ServiceConfig{}, fmt.Errorf("built-in Go domain service: start %s: %w", exe, err)
+		return domain.ServiceConfig{}, fmt.Errorf("%s: start %s: %w", label, exe, err)
 	}
 	b.cmd, b.stdin, b.exited = cmd, stdin, make(chan struct{})
 	go func() { b.waitErr = cmd.Wait(); close(b.exited) }()
 
-	cfg := domain.ServiceConfig{Name: BuiltinServiceName, Transport: domain.TransportUnix, Endpoint: sock}
+	cfg := domain.ServiceConfig{Name: cmp.Or(b.Name, BuiltinServiceName), Transport: domain.TransportUnix, Endpoint: sock}
 	if err := b.awaitHandshake(ctx, cfg); err != nil {
 		return domain.ServiceConfig{}, err
 	}
-	b.Logger.Info("no domain service registered in "+domain.DefaultServicesFile+": using the built-in Go domain service",
+	b.Logger.Info("no domain service registered in "+domain.DefaultServicesFile+": using the "+label,
 		"socket", sock, "pid", cmd.Process.Pid)
 	return cfg, nil
 }
@@ -138,9 +177,10 @@ func (b *builtinDomain) start(ctx context.Context) (domain.ServiceConfig, error)
 // awaitHandshake polls the socket until the service answers its
 // handshake, the child exits or the timeout passes.
 func (b *builtinDomain) awaitHandshake(ctx context.Context, cfg domain.ServiceConfig) error {
+	label := cmp.Or(b.Label, "built-in Go domain service")
 	client, err := domain.NewClient(cfg)
 	if err != nil {
-		return fmt.Errorf("built-in Go domain service: %w", err)
+		return fmt.Errorf("%s: %w", label, err)
 	}
 	defer client.Close()
 	ctx, cancel := context.WithTimeout(ctx, builtinReadyTimeout)
@@ -153,9 +193,9 @@ func (b *builtinDomain) awaitHandshake(ctx context.Context, cfg domain.ServiceCo
 		}
 		select {
 		case <-b.exited:
-			return fmt.Errorf("built-in Go domain service exited before answering its handshake: %v", b.waitErr)
+			return fmt.Errorf("%s exited before answering its handshake: %v", label, b.waitErr)
 		case <-ctx.Done():
-			return fmt.Errorf("built-in Go domain service did not answer its handshake within %s: %w", builtinReadyTimeout, err)
+			return fmt.Errorf("%s did not answer its handshake within %s: %w", label, builtinReadyTimeout, err)
 		case <-tick.C:
 		}
 	}
@@ -171,6 +211,10 @@ func (b *builtinDomain) Stop() {
 }
 
 func (b *builtinDomain) stopLocked() {
+	for _, c := range b.commands {
+		c.Stop()
+	}
+	b.commands = nil
 	if b.cmd != nil {
 		_ = b.stdin.Close()
 		select {
@@ -184,7 +228,7 @@ func (b *builtinDomain) stopLocked() {
 		}
 		var ee *exec.ExitError
 		if b.waitErr != nil && !errors.As(b.waitErr, &ee) {
-			b.Logger.Warn("built-in Go domain service", "error", b.waitErr)
+			b.Logger.Warn(cmp.Or(b.Label, "built-in Go domain service"), "error", b.waitErr)
 		}
 		b.cmd = nil
 	}
@@ -204,6 +248,8 @@ var serviceEnvNames = []string{
 	"GOROOT", "GOPATH", "GOCACHE", "GOMODCACHE", "GOENV", "GOTOOLCHAIN", "GOFLAGS", "GOPROXY", "GONOSUMDB", "GOPRIVATE",
 	"GONOPROXY", "GOSUMDB", "GOINSECURE", "GOAMD64", "GOARM64", "GOARM", "GO386",
 	"COGWORKS_LOG_LEVEL", "COGWORKS_LOG_FORMAT", sandbox.UnsafeEnv, sandbox.AllowNetworkEnv,
+	// The command services' toolchains (none of them a secret).
+	"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "MAVEN_HOME", "VIRTUAL_ENV", toolDirsEnv,
 }
 
 // serviceEnv keeps the allowed variables of environ.

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -123,7 +124,7 @@ func TestDomainServicesChoice(t *testing.T) {
 				}
 				return ""
 			}}
-			cfgs, err := f.domainServices(context.Background(), ws, b)
+			cfgs, err := f.domainServices(context.Background(), ws, config.Default(), b)
 			if tt.usage {
 				require.Error(t, err)
 				assert.Equal(t, 2, ExitCode(err))
@@ -195,6 +196,60 @@ func TestServiceEnvKeepsOnlyAllowedNames(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			assert.Equal(t, tt.want, serviceEnv(tt.in, tt.extra...))
+		})
+	}
+}
+
+// TestBuiltinCommandServicesServeTheConfiguredDomains: a [[domains]] entry
+// of the configuration starts the built-in command service for it as a
+// child beside the Go service (after it, so the Go service keeps .go), and
+// the pipeline's router reaches it for the domain's files; Stop ends both.
+// Before, a Python repository had no service unless it wrote one.
+func TestBuiltinCommandServicesServeTheConfiguredDomains(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"a Python repository", map[string]string{"pyproject.toml": "[project]\nname = \"calc\"\n"}, []string{"python (built-in command)"}},
+		{"a Go and Python monorepo", map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n"}, []string{BuiltinServiceName, "python (built-in command)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := t.TempDir()
+			for p, c := range tt.files {
+				require.NoError(t, os.WriteFile(filepath.Join(ws, p), []byte(c), 0o644))
+			}
+			b := testBuiltin(t, io.Discard)
+			f := &Factory{IO: IOStreams{ErrOut: io.Discard}, Getenv: func(string) string { return "" }}
+			cfg := config.Default()
+			cfg.Domains = []config.Domain{{Name: "python", Preset: "python"}}
+			ctx := context.Background()
+			cfgs, err := f.domainServices(ctx, ws, cfg, b)
+			require.NoError(t, err)
+			var names []string
+			for _, c := range cfgs {
+				names = append(names, c.Name)
+			}
+			require.Equal(t, tt.want, names)
+
+			set := domain.Connect(ctx, cfgs)
+			py := set.Services()[len(cfgs)-1]
+			require.True(t, py.Available(), "%v", py.Err)
+			assert.Equal(t, "python", py.Handshake.Domain)
+			assert.Contains(t, py.Handshake.ArtifactTypes, ".py")
+			assert.Contains(t, py.Handshake.Capabilities, domain.MethodSimulate)
+			router := domain.NewRouter(set)
+			assert.Equal(t, len(cfgs)-1, router.Covering("src/calc/ops.py"), "a .py file goes to the command service")
+
+			again, err := b.Command(ctx, cfg.Domains[0])
+			require.NoError(t, err)
+			assert.Equal(t, cfgs[len(cfgs)-1], again, "started once per invocation")
+			child := b.commands["python"].cmd.Process
+			b.Stop()
+			assert.ErrorIs(t, child.Signal(syscall.Signal(0)), os.ErrProcessDone, "the command service stopped with the Go service")
 		})
 	}
 }

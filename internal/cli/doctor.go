@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/cmdservice"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
@@ -138,7 +139,7 @@ func Doctor(ctx context.Context, f *Factory, opts *DoctorOptions) []Check {
 		checks = append(checks, checkAccess(ctx, gh, repo), checkIdentity(ctx, f, gh), checkActionsPulls(ctx, gh, repo), checkLabels(ctx, gh, repo))
 	}
 	cfg, cfgCheck := checkConfig(opts.Workspace)
-	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), checkServices(ctx, f, opts.Workspace), checkSandbox(ctx, f))
+	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), checkServices(ctx, f, opts.Workspace, cfg.Domains), checkSandbox(ctx, f))
 	if opts.Offline {
 		checks = append(checks, Check{Name: "llm", Status: checkSkip, Detail: "--offline"})
 	} else {
@@ -345,7 +346,7 @@ func checkRegistry(workspace string, cfg config.Config) Check {
 	return c
 }
 
-func checkServices(ctx context.Context, f *Factory, workspace string) Check {
+func checkServices(ctx context.Context, f *Factory, workspace string, domains []config.Domain) Check {
 	c := Check{Name: "domain services"}
 	path := domain.ServicesPath(workspace, f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG"))
 	cfgs, err := loadServices(path)
@@ -354,10 +355,17 @@ func checkServices(ctx context.Context, f *Factory, workspace string) Check {
 		c.Fix = "correct the services file; see docs/domain-services.md"
 		return c
 	}
-	if len(cfgs) == 0 {
-		return checkBuiltinService(ctx, f, workspace, path)
+	extra, err := commandTypes(domains)
+	if err != nil {
+		c.Status, c.Detail = checkFail, err.Error()
+		c.Fix = "correct [[domains]] in " + config.Path + " (docs/domain-services.md)"
+		return c
 	}
-	var bad, good, types []string
+	if len(cfgs) == 0 {
+		return checkBuiltinService(ctx, f, workspace, path, extra)
+	}
+	var bad, good []string
+	types := extra
 	for _, r := range domain.HealthTable(ctx, cfgs) {
 		if r.Status != "ok" {
 			bad = append(bad, fmt.Sprintf("%s %s: %s", r.Name, r.Status, r.Error))
@@ -380,9 +388,12 @@ func checkServices(ctx context.Context, f *Factory, workspace string) Check {
 // the check starts and handshakes as a step would (the Action re-executes
 // its own binary for it); elsewhere nothing, and the stages that need a
 // domain service would halt.
-func checkBuiltinService(ctx context.Context, f *Factory, workspace, path string) Check {
+func checkBuiltinService(ctx context.Context, f *Factory, workspace, path string, extra []string) Check {
 	c := Check{Name: "domain services"}
-	if _, err := os.Stat(filepath.Join(workspace, "go.mod")); err != nil {
+	if _, err := os.Stat(filepath.Join(workspace, "go.mod")); err != nil && len(extra) > 0 {
+		c.Status, c.Detail = checkOK, "the built-in command service serves "+strings.Join(extra, " ")+" ([[domains]] of "+config.Path+")"
+		return coverage(c, workspace, extra)
+	} else if err != nil {
 		c.Status = checkWarn
 		c.Detail = fmt.Sprintf("none registered in %s, and no go.mod for the built-in Go service: interface design, code generation and scenario validation would halt", path)
 		c.Fix = "register your domain's service in " + path + " (docs/domain-services.md)"
@@ -415,7 +426,21 @@ func checkBuiltinService(ctx context.Context, f *Factory, workspace, path string
 	}
 	c.Status = checkOK
 	c.Detail = fmt.Sprintf("the built-in Go service (domain %s %s) serves this Go module: handshake answered; nothing is registered in %s", r.Domain, r.Version, path)
-	return coverage(c, workspace, r.ArtifactTypes)
+	return coverage(c, workspace, append(r.ArtifactTypes, extra...))
+}
+
+// commandTypes are the artifact types the configuration's [[domains]]
+// give the built-in command service.
+func commandTypes(domains []config.Domain) ([]string, error) {
+	var types []string
+	for _, d := range domains {
+		r, err := cmdservice.Resolve(d)
+		if err != nil {
+			return nil, err
+		}
+		types = append(types, r.ArtifactTypes...)
+	}
+	return types, nil
 }
 
 // tailBuffer keeps the last tailBytes written to it.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/config"
 )
 
 // repoLanguage is a language a repository's manifest announces.
@@ -103,6 +104,6 @@ func coverage(c Check, workspace string, types []string) Check {
 		c.Status = checkFail
 	}
 	c.Detail += "; " + languagesNote(missing)
-	c.Fix = "register a service for them in " + domain.DefaultServicesFile + " (" + domain.ServicesDoc + ")"
+	c.Fix = "declare a [[domains]] table for them in " + config.Path + " (preset python, typescript, javascript, rust or java) or register a service in " + domain.DefaultServicesFile + " (" + domain.ServicesDoc + ")"
 	return c
 }

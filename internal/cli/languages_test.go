@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/internal/config"
+
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/domaintest"
 )
@@ -60,11 +62,16 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 		wantStatus string
 		want       []string
 		notWant    []string
+		domains    []config.Domain
 	}{
 		{name: "no service at all", wantStatus: checkFail,
 			want: []string{"Python (pyproject.toml, .py files)", "TypeScript/JavaScript (web/package.json, .ts files)", ".cogworks/services.toml", "docs/domain-services.md"}},
 		{name: "python registered, typescript not", services: "[[services]]\nname = \"python\"\ntransport = \"http\"\nendpoint = \"" + srv.URL + "\"\n",
 			wantStatus: checkWarn, want: []string{"handshake answered by python", "TypeScript/JavaScript (web/package.json"}, notWant: []string{"Python (pyproject.toml"}},
+		{name: "both declared as [[domains]]", domains: []config.Domain{{Name: "api", Preset: "python"}, {Name: "web", Preset: "typescript"}},
+			wantStatus: checkOK, want: []string{"the built-in command service serves .py"}, notWant: []string{"no domain service covers"}},
+		{name: "python declared, typescript not", domains: []config.Domain{{Name: "api", Preset: "python"}},
+			wantStatus: checkWarn, want: []string{"TypeScript/JavaScript (web/package.json", "[[domains]]"}, notWant: []string{"Python (pyproject.toml"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,7 +81,7 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 				writeTree(t, ws, map[string]string{".cogworks/services.toml": tt.services})
 			}
 			f := &Factory{IO: IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Getenv: func(string) string { return "" }}
-			c := checkServices(context.Background(), f, ws)
+			c := checkServices(context.Background(), f, ws, tt.domains)
 			assert.Equal(t, tt.wantStatus, c.Status, c.Detail)
 			for _, w := range tt.want {
 				assert.Contains(t, c.Detail+" "+c.Fix, w)
@@ -83,6 +90,9 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 				assert.NotContains(t, c.Detail, w)
 			}
 
+			if tt.domains != nil {
+				return
+			}
 			if tt.services != "" {
 				assert.Empty(t, initServicesNote(ws), "init leaves a registered services file to doctor")
 				return

@@ -268,7 +268,7 @@ func TestOperatorDomainServicesApplyWhenRepoConfigIsIgnored(t *testing.T) {
 			if tt.ignored {
 				ctx = withRepoConfigIgnored(ctx, "not allow-listed")
 			}
-			cfgs, err := f.domainServices(ctx, ws, nil)
+			cfgs, err := f.domainServices(ctx, ws, config.Default(), nil)
 			require.NoError(t, err)
 			var names []string
 			for _, c := range cfgs {

@@ -43,6 +43,7 @@ Start with 'cogworks init' in a repository checkout, check the set-up with
 		NewCmdInit(f, nil),
 		NewCmdDoctor(f, nil),
 		NewCmdDomainGo(f),
+		NewCmdDomainCmd(f),
 	)
 	finishTree(root)
 	return root

@@ -172,7 +172,7 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 		Workspace: workspace, Repo: contextpack.LocalRepo{Dir: workspace},
 		Clock: f.Clock, Logger: f.Logger(),
 	}}
-	cfgs, err := f.domainServices(ctx, workspace, builtin)
+	cfgs, err := f.domainServices(ctx, workspace, cfg, builtin)
 	if err != nil {
 		return stages.Deps{}, nil, err
 	}
@@ -231,9 +231,29 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 
 // domainServices returns the registered domain services: those of the
 // services file, or, when the workspace has none and is a Go module, the
-// built-in Go domain service. A services file named by
+// built-in Go domain service; then a built-in command service for each
+// [[domains]] entry of cfg (after the file's services, so a registered
+// service wins the file types both cover). A services file named by
 // COGWORKS_DOMAIN_SERVICES_CONFIG must exist.
-func (f *Factory) domainServices(ctx context.Context, workspace string, builtin *builtinDomain) ([]domain.ServiceConfig, error) {
+func (f *Factory) domainServices(ctx context.Context, workspace string, cfg config.Config, builtin *builtinDomain) ([]domain.ServiceConfig, error) {
+	cfgs, err := f.registeredServices(ctx, workspace, builtin)
+	if err != nil || builtin == nil {
+		return cfgs, err
+	}
+	for _, d := range cfg.Domains {
+		// A service that cannot start is an infrastructure failure, as
+		// for the Go service.
+		c, err := builtin.Command(ctx, d)
+		if err != nil {
+			return nil, err
+		}
+		cfgs = append(cfgs, c)
+	}
+	return cfgs, nil
+}
+
+// registeredServices is domainServices without the [[domains]] services.
+func (f *Factory) registeredServices(ctx context.Context, workspace string, builtin *builtinDomain) ([]domain.ServiceConfig, error) {
 	override := f.getenv("COGWORKS_DOMAIN_SERVICES_CONFIG")
 	path := domain.ServicesPath(workspace, override)
 	_, err := os.Stat(path)
@@ -255,7 +275,7 @@ func (f *Factory) domainServices(ctx context.Context, workspace string, builtin 
 		return nil, &UsageError{Err: fmt.Errorf("COGWORKS_DOMAIN_SERVICES_CONFIG: %s does not exist", path)}
 	}
 	if _, err := os.Stat(filepath.Join(workspace, "go.mod")); err != nil {
-		f.Logger().Info("no domain service registered in " + domain.DefaultServicesFile + " and no go.mod: stages that need a domain service will halt")
+		f.Logger().Info("no domain service registered in " + domain.DefaultServicesFile + " and no go.mod: only [[domains]] of " + config.Path + " are served")
 		return nil, nil
 	}
 	if builtin == nil {

@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cogworks/cogworks/internal/cmdservice"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/sandbox"
+)
+
+// toolDirsEnv lists, colon-separated, host directories of toolchains
+// installed outside /usr (rustup's ~/.cargo, nvm, a JDK) that the command
+// services' sandboxes may read.
+const toolDirsEnv = "COGWORKS_TOOL_DIRS"
+
+// DomainCmdOptions are the flags of the hidden `cogworks domain-cmd serve`.
+type DomainCmdOptions struct {
+	Socket, HTTP string
+	// DomainJSON is the configuration's [[domains]] entry, as JSON.
+	DomainJSON     string
+	TestTimeout    time.Duration
+	CommandTimeout time.Duration
+	StopOnStdinEOF bool
+}
+
+// Validate requires one listener and a domain.
+func (o *DomainCmdOptions) Validate() error {
+	if (o.Socket == "") == (o.HTTP == "") {
+		return errors.New("exactly one of --socket PATH or --http ADDR is required")
+	}
+	if o.DomainJSON == "" {
+		return errors.New("--domain-json is required")
+	}
+	return nil
+}
+
+// NewCmdDomainCmd builds the hidden `cogworks domain-cmd`: the built-in
+// command domain service (internal/cmdservice) for one [[domains]] entry
+// of the repository's configuration, started by `cogworks process` as a
+// child process the way the built-in Go service is.
+func NewCmdDomainCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:    "domain-cmd",
+		Short:  "The built-in command domain service for one configured toolchain",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+	}
+	opts := &DomainCmdOptions{}
+	serve := &cobra.Command{
+		Use:   "serve (--socket PATH | --http ADDR) --domain-json JSON",
+		Short: "Serve the Extension API for one [[domains]] entry until SIGINT, SIGTERM or the end of standard input",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := opts.Validate(); err != nil {
+				return &UsageError{Err: err}
+			}
+			return runDomainCmd(cmd.Context(), f, opts)
+		},
+	}
+	fl := serve.Flags()
+	fl.StringVar(&opts.Socket, "socket", "", "unix socket path to listen on (a stale socket file is removed)")
+	fl.StringVar(&opts.HTTP, "http", "", "TCP address to listen on, e.g. 127.0.0.1:7071")
+	fl.StringVar(&opts.DomainJSON, "domain-json", "", "the [[domains]] entry of .cogworks/config.toml, as JSON")
+	fl.DurationVar(&opts.TestTimeout, "test-timeout", 9*time.Minute, "maximum test run for simulate")
+	fl.DurationVar(&opts.CommandTimeout, "command-timeout", 4*time.Minute, "maximum duration of set-up, format and checks")
+	fl.BoolVar(&opts.StopOnStdinEOF, "stop-on-stdin-eof", false, "stop when standard input reaches end of file (set by cogworks process)")
+	root.AddCommand(serve)
+	return root
+}
+
+func runDomainCmd(ctx context.Context, f *Factory, opts *DomainCmdOptions) error {
+	var cd config.Domain
+	if err := json.Unmarshal([]byte(opts.DomainJSON), &cd); err != nil {
+		return &UsageError{Err: fmt.Errorf("--domain-json: %w", err)}
+	}
+	d, err := cmdservice.Resolve(cd)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	ln, cleanup, err := goservice.Listen(opts.Socket, opts.HTTP)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if opts.StopOnStdinEOF && f.IO.In != nil {
+		go func() {
+			_, _ = io.Copy(io.Discard, f.IO.In)
+			cancel()
+		}()
+	}
+	logger := f.Logger().With("component", "domain-cmd", "domain", d.Name)
+	logger.Info("serving", "address", ln.Addr().String())
+	return cmdservice.Serve(ctx, ln, d, cmdservice.Options{
+		TestTimeout: opts.TestTimeout, CommandTimeout: opts.CommandTimeout, Logger: logger.WithGroup("request"),
+		UnsafeNoSandbox: f.getenv(sandbox.UnsafeEnv) == "1", AllowNetwork: f.getenv(sandbox.AllowNetworkEnv) == "1",
+		ToolDirs: toolDirs(f.getenv(toolDirsEnv)),
+	})
+}
+
+// toolDirs splits COGWORKS_TOOL_DIRS, keeping absolute paths only.
+func toolDirs(v string) []string {
+	var out []string
+	for _, d := range strings.Split(v, ":") {
+		if d != "" && filepath.IsAbs(d) {
+			out = append(out, filepath.Clean(d))
+		}
+	}
+	return out
+}
