@@ -11,6 +11,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
@@ -39,7 +40,7 @@ func codecSampleSnapshot() Snapshot {
 		{SubWorkItem: planner.SubWorkItem{ID: "swi-2", DependsOn: []string{"swi-1"}}, Issue: 51, Order: 1, Status: "in-progress",
 			Attempts: map[string]int{"code-generation": 3}, RemediationCycles: 1, Usage: Usage{Calls: 2, CostUSD: 0.5},
 			Feedback: "fix --> it", Committed: []string{"a.go"},
-			Findings: []review.Finding{{File: "a.go", Line: 3, Severity: review.SeverityWarning, Explanation: "x"}}},
+			Findings: []review.Finding{{File: "a.go", Line: 3, Severity: domain.SeverityWarning, Explanation: "x"}}},
 	}
 	return s
 }
@@ -256,7 +257,7 @@ func genSWI() *rapid.Generator[SWI] {
 			Committed:         nilIfEmpty(rapid.SliceOfN(genText(), 0, 3).Draw(t, "committed")),
 			Findings: nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) review.Finding {
 				return review.Finding{File: genText().Draw(t, "file"), Line: rapid.IntRange(0, 999).Draw(t, "line"),
-					Severity: review.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
+					Severity: domain.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
 					Explanation: genText().Draw(t, "explanation")}
 			}), 0, 2).Draw(t, "findings")),
 		}

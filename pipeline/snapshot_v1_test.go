@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
@@ -41,7 +42,7 @@ func TestParseSnapshotMigratesGoldenV1(t *testing.T) {
 		{SubWorkItem: planner.SubWorkItem{ID: "A", Title: "Counter", Description: "Do A", Files: []string{"counter/hourly.go"}, Interfaces: []string{"IF-1"}, Tests: "unit", DependsOn: []string{}},
 			Issue: 50, Order: 1, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52,
 			Committed: []string{"counter/hourly.go", "counter/hourly_test.go"},
-			Findings:  []review.Finding{{File: "counter/hourly.go", Line: 12, Severity: review.SeverityWarning, Criterion: "naming", Explanation: "rename <x> --> y"}}},
+			Findings:  []review.Finding{{File: "counter/hourly.go", Line: 12, Severity: domain.SeverityWarning, Criterion: "naming", Explanation: "rename <x> --> y"}}},
 		{SubWorkItem: planner.SubWorkItem{ID: "B", Title: "Report", Description: "Do B", Files: []string{"telemetry/report.go"}, Interfaces: []string{"IF-2"}, Tests: "unit", DependsOn: []string{"A"}},
 			Issue: 51, Order: 2, Status: "in-progress", Branch: "cogworks/42/swi-2",
 			Attempts: map[string]int{"code-generation": 2}, RemediationCycles: 1,

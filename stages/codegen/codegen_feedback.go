@@ -14,7 +14,7 @@ import (
 type feedbackItem struct {
 	Artifact string
 	Location string
-	Severity string
+	Severity domain.Severity
 	Category string
 	Message  string
 }
@@ -41,7 +41,7 @@ func diagnosticItems(diags []domain.Diagnostic) []feedbackItem {
 		out = append(out, feedbackItem{
 			Artifact: d.Artifact,
 			Location: formatLocation(d.Location),
-			Severity: string(d.Severity),
+			Severity: d.Severity,
 			Category: string(d.Category),
 			Message:  d.Message,
 		})
