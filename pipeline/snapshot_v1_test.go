@@ -27,7 +27,7 @@ func TestParseSnapshotMigratesGoldenV1(t *testing.T) {
 	want := NewSnapshot("acme/brakes", 42)
 	want.Stage = StageReview
 	want.CurrentSWI = "B"
-	want.Attempts = map[string]int{"intake": 1}
+	want.Attempts = map[Stage]int{"intake": 1}
 	want.Artifacts = Artifacts{SpecBranch: "cogworks/42/spec", SpecPR: 43, InterfaceBranch: "cogworks/42/interfaces", InterfacePR: 44}
 	want.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"},
 		EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, Rationale: "adds a counter"}
@@ -45,7 +45,7 @@ func TestParseSnapshotMigratesGoldenV1(t *testing.T) {
 			Findings:  []review.Finding{{File: "counter/hourly.go", Line: 12, Severity: domain.SeverityWarning, Criterion: "naming", Explanation: "rename <x> --> y"}}},
 		{SubWorkItem: planner.SubWorkItem{ID: "B", Title: "Report", Description: "Do B", Files: []string{"telemetry/report.go"}, Interfaces: []string{"IF-2"}, Tests: "unit", DependsOn: []string{"A"}},
 			Issue: 51, Order: 2, Status: "in-progress", Branch: "cogworks/42/swi-2",
-			Attempts: map[string]int{"code-generation": 2}, RemediationCycles: 1,
+			Attempts: map[Stage]int{"code-generation": 2}, RemediationCycles: 1,
 			Feedback: "review found 1 blocking finding:\n- telemetry/report.go:3 handle the error", Committed: []string{"telemetry/report.go"}},
 	}
 	assert.Equal(t, want, got)

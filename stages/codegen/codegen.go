@@ -194,7 +194,7 @@ func (e Executor) current(ctx context.Context, in engine.StageInput) (pipeline.S
 	if !ok {
 		var blocked []string
 		for _, r := range snap.SubWorkItems {
-			if r.Status != string(pipeline.SWICompleted) {
+			if r.Status != pipeline.SWICompleted {
 				blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
 			}
 		}

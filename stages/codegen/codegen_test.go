@@ -58,7 +58,7 @@ func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
 	rec := f.Snap.SubWorkItem("counter-simple")
 	require.NotNil(t, rec)
 	assert.Equal(t, branch, rec.Branch)
-	assert.Equal(t, string(pipeline.SWIInProgress), rec.Status)
+	assert.Equal(t, pipeline.SWIInProgress, rec.Status)
 	assert.Equal(t, "counter-simple", f.Snap.CurrentSWI)
 	assert.Contains(t, f.Env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIInProgress))
 	assert.NotContains(t, f.Env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIPending))
@@ -155,7 +155,7 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 	for i, c := range map[string]string{"a": aCode, "b": bCode} {
 		rec := f.Snap.SubWorkItem(i)
 		branch := stagekit.SWIBranch(f.Parent, *rec)
-		rec.Status, rec.Branch = string(pipeline.SWICompleted), branch
+		rec.Status, rec.Branch = pipeline.SWICompleted, branch
 		stagekit.RecordCommitted(rec, []string{"widgets/" + i + ".go"})
 		f.SeedBranchFrom(t, branch, f.Snap.Artifacts.InterfaceBranch, map[string]string{"widgets/" + i + ".go": c})
 	}
@@ -223,7 +223,7 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 	items := []planner.SubWorkItem{{ID: "a"}, {ID: "b", DependsOn: []string{"a"}}}
 	f := stagetest.NewBuildFixture(t, nil, items, nil)
 	f.Deps.Domain = stagetest.StartGoServiceless{}
-	f.Snap.SubWorkItems[0].Status = string(pipeline.SWIFailed)
+	f.Snap.SubWorkItems[0].Status = pipeline.SWIFailed
 
 	_, err := f.Run(t, pipeline.StageCodeGeneration)
 	var esc *escalation.Error
@@ -231,7 +231,7 @@ func TestCodeGenerationWithNothingToStart(t *testing.T) {
 	assert.Contains(t, esc.Reason, "b (pending)")
 
 	for i := range f.Snap.SubWorkItems {
-		f.Snap.SubWorkItems[i].Status = string(pipeline.SWICompleted)
+		f.Snap.SubWorkItems[i].Status = pipeline.SWICompleted
 	}
 	res, err := f.Run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err)

@@ -45,7 +45,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 
 	rec := f.Snap.SubWorkItems[0]
 	assert.Equal(t, pr.Number, rec.PR)
-	assert.Equal(t, string(pipeline.SWICompleted), rec.Status)
+	assert.Equal(t, pipeline.SWICompleted, rec.Status)
 	assert.Empty(t, f.Snap.CurrentSWI)
 	assert.Contains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.SWI), "cogworks:status:completed")
 	assert.NotContains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.SWI), "cogworks:status:in-progress")
@@ -168,7 +168,7 @@ func TestIntegrationNextSWI(t *testing.T) {
 	t.Parallel()
 	f := stagetest.NewShipFixture(t, false)
 	f.Snap.SubWorkItems = append(f.Snap.SubWorkItems,
-		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "telemetry-sink", DependsOn: []string{stagetest.ShipSWIID}}, Order: 2, Status: string(pipeline.SWIPending)})
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "telemetry-sink", DependsOn: []string{stagetest.ShipSWIID}}, Order: 2, Status: pipeline.SWIPending})
 	f.ScriptReviews(t, nil, nil, nil)
 	res := stagetest.ReviewThenIntegrate(t, f)
 

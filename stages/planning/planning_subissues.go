@@ -221,11 +221,11 @@ func (w *subIssueWriter) link(ctx context.Context, issue github.Issue) error {
 // remediation cycles, cost, feedback, committed files, findings) and, for
 // the same issue too, its progress (status, branch, PR).
 func swiRecord(snap *pipeline.Snapshot, it planner.SubWorkItem, issue, order int) pipeline.SWI {
-	rec := pipeline.SWI{Status: string(pipeline.SWIPending)}
+	rec := pipeline.SWI{Status: pipeline.SWIPending}
 	if old := snap.SubWorkItem(it.ID); old != nil {
 		rec = *old
 		if old.Issue != issue {
-			rec.Status, rec.Branch, rec.PR = string(pipeline.SWIPending), "", 0
+			rec.Status, rec.Branch, rec.PR = pipeline.SWIPending, "", 0
 		}
 	}
 	rec.SubWorkItem, rec.Issue, rec.Order = it, issue, order

@@ -21,17 +21,17 @@ import (
 func NextSWI(snap *pipeline.Snapshot) (pipeline.SWI, bool) {
 	recs := slices.Clone(snap.SubWorkItems)
 	slices.SortStableFunc(recs, func(a, b pipeline.SWI) int { return cmp.Compare(a.Order, b.Order) })
-	status := make(map[string]string, len(recs))
+	status := make(map[string]pipeline.SWIStatus, len(recs))
 	for _, r := range recs {
 		status[r.ID] = r.Status
 	}
 	for _, r := range recs {
-		if r.Status != string(pipeline.SWIPending) && r.Status != string(pipeline.SWIInProgress) {
+		if r.Status != pipeline.SWIPending && r.Status != pipeline.SWIInProgress {
 			continue
 		}
 		ready := true
 		for _, dep := range r.DependsOn {
-			if status[dep] != string(pipeline.SWICompleted) {
+			if status[dep] != pipeline.SWICompleted {
 				ready = false
 				break
 			}
@@ -146,7 +146,7 @@ func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, s
 			}
 		}
 	}
-	rec.Status = string(status)
+	rec.Status = status
 	return nil
 }
 

@@ -137,7 +137,7 @@ func NewShipFixtureOn(t *testing.T, safety bool, base map[string]string) *ShipFi
 		SpecBranch: stagekit.SpecBranch(parent), SpecPR: 901,
 		InterfaceBranch: fmt.Sprintf("cogworks/%d/interfaces", parent), InterfacePR: 902,
 	}
-	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: ShipSWIID}, Issue: swi, Order: 1, Status: string(pipeline.SWIInProgress),
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: ShipSWIID}, Issue: swi, Order: 1, Status: pipeline.SWIInProgress,
 		Committed: []string{ShipCodePath}}}
 	if safety {
 		snap.Classification = safetyClassification()
