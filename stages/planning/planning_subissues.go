@@ -176,11 +176,13 @@ func (w *subIssueWriter) write(ctx context.Context, it planner.SubWorkItem, orde
 		if !hasStatusLabel(issue.Labels) {
 			want = append(want, pipeline.StatusLabel(pipeline.SWIPending))
 		}
-		for _, l := range want {
-			if _, err := w.labels.Ensure(ctx, issue.Number, issue.Labels, l); err != nil {
-				return github.Issue{}, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
-			}
+		// issue was read in this step: its labels are current, and those
+		// missing go out in one request.
+		labels, _, err := w.labels.Add(ctx, issue.Number, issue.Labels, want...)
+		if err != nil {
+			return github.Issue{}, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
 		}
+		issue.Labels = labels
 	}
 	if !w.noSubIssues && !w.isLinked[issue.Number] {
 		if err := w.link(ctx, issue); err != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
@@ -140,10 +141,8 @@ func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, s
 				labels = append(labels, l)
 			}
 		}
-		if !pipeline.SameLabels(labels, issue.Labels) {
-			if _, err := gh.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
-				return fmt.Errorf("set status %s of sub-work-item %s#%d: %w", status, repo, rec.Issue, err)
-			}
+		if _, _, err := idem.SetLabelSet(ctx, gh, repo, rec.Issue, issue.Labels, labels); err != nil {
+			return fmt.Errorf("set status %s of sub-work-item %s: %w", status, rec.ID, err)
 		}
 	}
 	rec.Status = status
