@@ -1,9 +1,9 @@
 package pipeline
 
 // ApprovalSource is how a human approval reached CogWorks, as recorded in
-// the snapshot's approvals and issue pin ("via"). docs/spec.md §4 and
-// docs/commands.md list the approval sources; TestApprovalSourcesDocumented
-// keeps them equal to GateApprovalSources.
+// the snapshot's approvals and issue pin ("via"). docs/spec.md §4 lists
+// the gate's approval sources; internal/engine's TestVocabularyDocumented
+// keeps that list equal to GateApprovalSources.
 type ApprovalSource string
 
 // Approval sources.
