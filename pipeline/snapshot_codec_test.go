@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
@@ -261,7 +262,7 @@ func genSWI() *rapid.Generator[SWI] {
 			Committed:         nilIfEmpty(rapid.SliceOfN(genText(), 0, 3).Draw(t, "committed")),
 			Findings: nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) review.Finding {
 				return review.Finding{File: genText().Draw(t, "file"), Line: rapid.IntRange(0, 999).Draw(t, "line"),
-					Severity: domain.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
+					Severity: finding.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
 					Explanation: genText().Draw(t, "explanation")}
 			}), 0, 2).Draw(t, "findings")),
 		}

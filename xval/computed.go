@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 )
 
 // ComputedConstraint is a constraint computed in code from several contract
@@ -141,7 +141,7 @@ func (c CANBusLoad) Evaluate(iface Interface, values []ExtractedValue) []Finding
 	}
 	load, err := c.Load(iface, values)
 	if err != nil {
-		f.Severity = domain.SeverityBlocking
+		f.Severity = finding.Blocking
 		f.Message = "cannot compute CAN bus load: " + err.Error()
 		return []Finding{f}
 	}

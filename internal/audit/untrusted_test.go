@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
-	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
@@ -61,7 +61,7 @@ func hostileSnapshot(h string) pipeline.Snapshot {
 	s.SubWorkItems = []pipeline.SWI{{
 		SubWorkItem: planner.SubWorkItem{ID: h, Title: h, Description: h, Files: []string{h}, Interfaces: []string{h}, Tests: h, DependsOn: []string{h, "swi-1"}},
 		Issue:       50, Order: 1, Status: pipeline.SWIStatus(h), Branch: h, PR: 52, Attempts: map[pipeline.Stage]int{"review": 2, pipeline.Stage(h): 1}, Usage: pipeline.Usage{Calls: 1},
-		Feedback: h, Committed: []string{h}, Findings: []review.Finding{{File: h, Severity: domain.Severity(h), Explanation: h}},
+		Feedback: h, Committed: []string{h}, Findings: []review.Finding{{File: h, Severity: finding.Severity(h), Explanation: h}},
 	}}
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
@@ -14,7 +15,7 @@ import (
 type feedbackItem struct {
 	Artifact string
 	Location string
-	Severity domain.Severity
+	Severity finding.Severity
 	Category string
 	Message  string
 }
