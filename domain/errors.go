@@ -75,6 +75,13 @@ type HaltError struct {
 	Reasons []string
 }
 
+// Configuration says what to fix: start the service or correct its
+// registration.
+func (e *HaltError) Configuration() string {
+	return "Start the unavailable domain service (" + strings.Join(e.Services, ", ") + ") or correct its registration in `" +
+		DefaultServicesFile + "` (see " + ServicesDoc + "; `cogworks health` checks it). Then apply `cogworks:retry`."
+}
+
 // Error implements error.
 func (e *HaltError) Error() string {
 	var b strings.Builder

@@ -102,8 +102,15 @@ type ReviewRulesParams struct {
 
 // SimulateParams are the params of simulate.
 type SimulateParams struct {
-	// Packages to test; empty means every package.
+	// Packages to test (Go-shaped "./dir" package patterns); empty means
+	// every package.
 	Packages []string `json:"packages,omitempty"`
+	// Paths (since 1.3.0) are the repository-relative files the change
+	// touched that the service covers: a service runs the tests they
+	// affect (their own tests, sibling test files, the tests of their
+	// package or module). Empty means the service chooses (every test, or
+	// Packages). A 1.2 service ignores them; the Go service tests Packages.
+	Paths []string `json:"paths,omitempty"`
 	// Filter selects tests (a go test -run pattern for the Go service).
 	Filter string `json:"filter,omitempty"`
 	// Timeout bounds the run, as a Go duration string ("90s").

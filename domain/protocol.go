@@ -12,8 +12,10 @@ import (
 // repo_map and Artifact.Delete; a 1.0 service simply does not declare
 // repo_map, and callers fall back to what they can do without it. 1.2.0
 // added Diagnostic.Explains; a 1.1 service never sets it, and CogWorks then
-// treats every failure as one its failure analyst must read.
-const APIVersion = "1.2.0"
+// treats every failure as one its failure analyst must read. 1.3.0 added
+// SimulateParams.Paths, the changed files a service is asked to test; a
+// 1.2 service ignores them and tests Packages or everything.
+const APIVersion = "1.3.0"
 
 // PathPrefix is the URL path under which every Extension API route lives.
 const PathPrefix = "/extension/v1/"

@@ -191,6 +191,9 @@ type HealthRow struct {
 	Version      string
 	APIVersion   string
 	Capabilities []string
+	// ArtifactTypes are the types the service declares (doctor checks
+	// they cover the repository's languages).
+	ArtifactTypes []string
 	// Status is "ok", "unavailable", "incompatible" or "error".
 	Status string
 	// Error is empty when Status is ok.
@@ -209,6 +212,7 @@ func HealthTable(ctx context.Context, cfgs []ServiceConfig, opts ...Option) []He
 			row.Version = st.Handshake.ServiceVersion
 			row.APIVersion = st.Handshake.APIVersion
 			row.Capabilities = append([]string(nil), st.Handshake.Capabilities...)
+			row.ArtifactTypes = append([]string(nil), st.Handshake.ArtifactTypes...)
 			sort.Strings(row.Capabilities)
 			err = st.Client.Health(ctx)
 		}

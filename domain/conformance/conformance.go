@@ -49,6 +49,15 @@ func Run(t *testing.T, client *domain.Client, fx Fixtures) {
 		}
 	})
 
+	t.Run("declares the methods the pipeline needs", func(t *testing.T) {
+		assert.NoError(t, PipelineMethods(hs))
+	})
+
+	fx.Request = OwnTypes(hs, fx.Request)
+	t.Run("fixtures carry the service's own artifact types", func(t *testing.T) {
+		assert.NoError(t, coversOwnTypes(hs, fx.Request))
+	})
+
 	t.Run("health", func(t *testing.T) {
 		assert.NoError(t, client.Health(ctx))
 	})

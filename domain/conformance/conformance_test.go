@@ -9,6 +9,9 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/conformance"
+	"github.com/cogworks/cogworks/internal/cmdservice"
+	"github.com/cogworks/cogworks/internal/cmdservice/cmdservicetest"
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
@@ -41,6 +44,30 @@ func TestConformance(t *testing.T) {
 		Request: domain.Request{
 			Repository: domain.Repository{Path: repo},
 			Artifacts:  []domain.Artifact{{Path: "extra.go", Content: "package conformance\n\n// Triple returns thrice v.\nfunc Triple(v int) int { return 3 * v }\n"}},
+		},
+		Simulate: domain.SimulateParams{Timeout: "60s"},
+	})
+}
+
+// TestConformanceCommandService checks the built-in command service with
+// the python preset over a tiny pytest project: it runs pytest in the
+// sandbox, so it is an end-to-end test that also needs pytest.
+func TestConformanceCommandService(t *testing.T) {
+	t.Parallel()
+	e2e.RequireToolchain(t)
+	cmdservicetest.RequirePytest(t)
+	d, err := cmdservice.Resolve(config.Domain{Name: "python", Preset: "python"})
+	require.NoError(t, err)
+	sock := cmdservicetest.Start(t, d, cmdservice.Options{TestTimeout: 2 * time.Minute})
+	repo := t.TempDir()
+	require.NoError(t, os.CopyFS(repo, os.DirFS("testdata/python")))
+	client, err := domain.NewClient(domain.ServiceConfig{Name: "cmd-python", Transport: domain.TransportUnix, Endpoint: sock})
+	require.NoError(t, err)
+	t.Cleanup(client.Close)
+	conformance.Run(t, client, conformance.Fixtures{
+		Request: domain.Request{
+			Repository: domain.Repository{Path: repo},
+			Artifacts:  []domain.Artifact{{Path: "extra.py", Content: "def triple(v):\n    return 3 * v\n"}},
 		},
 		Simulate: domain.SimulateParams{Timeout: "60s"},
 	})

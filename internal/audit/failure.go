@@ -21,6 +21,10 @@ type Failure struct {
 	SWI      string
 	Reason   string
 	Attempts []Attempt
+	// Configuration, when set, says what to configure: the stage could
+	// not run at all (no domain service covers the change), so there are
+	// no attempts to list.
+	Configuration string
 	// Cost, when set, appends the cost table.
 	Cost *CostSummary
 }
@@ -49,11 +53,16 @@ func FailureReport(f Failure) string {
 	fmt.Fprintf(&b, "\n\n**Reason:** %s\n\n", oneLine(reason))
 	fmt.Fprintf(&b, "The pipeline is halted and labelled `%s`. Fix the cause, then apply `%s` to resume at this stage.\n\n",
 		pipeline.StageLabel(pipeline.StageFailed), pipeline.LabelRetry)
-	fmt.Fprintf(&b, "#### Attempts (%d)\n\n", len(f.Attempts))
-	if len(f.Attempts) == 0 {
-		b.WriteString("_No attempt was recorded._\n\n")
+	if c := strings.TrimSpace(f.Configuration); c != "" {
+		fmt.Fprintf(&b, "#### What to configure\n\n%s\n\n", c)
 	}
-	b.WriteString(attemptsSection(f.Attempts))
+	if len(f.Attempts) > 0 || f.Configuration == "" {
+		fmt.Fprintf(&b, "#### Attempts (%d)\n\n", len(f.Attempts))
+		if len(f.Attempts) == 0 {
+			b.WriteString("_No attempt was recorded._\n\n")
+		}
+		b.WriteString(attemptsSection(f.Attempts))
+	}
 	if f.Cost != nil {
 		b.WriteString("#### Cost\n\n")
 		b.WriteString(CostTable(f.Cost.Ledger, f.Cost.SubWorkItems, f.Cost.BudgetTokens, f.Cost.BudgetUSD))

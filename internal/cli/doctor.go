@@ -357,13 +357,14 @@ func checkServices(ctx context.Context, f *Factory, workspace string) Check {
 	if len(cfgs) == 0 {
 		return checkBuiltinService(ctx, f, workspace, path)
 	}
-	var bad, good []string
+	var bad, good, types []string
 	for _, r := range domain.HealthTable(ctx, cfgs) {
 		if r.Status != "ok" {
 			bad = append(bad, fmt.Sprintf("%s %s: %s", r.Name, r.Status, r.Error))
 			continue
 		}
 		good = append(good, fmt.Sprintf("%s (%s %s)", r.Name, r.Domain, r.Version))
+		types = append(types, r.ArtifactTypes...)
 	}
 	if len(bad) > 0 {
 		c.Status, c.Detail = checkFail, strings.Join(bad, "; ")
@@ -371,7 +372,7 @@ func checkServices(ctx context.Context, f *Factory, workspace string) Check {
 		return c
 	}
 	c.Status, c.Detail = checkOK, "handshake answered by "+strings.Join(good, ", ")
-	return c
+	return coverage(c, workspace, types)
 }
 
 // checkBuiltinService reports what serves a workspace whose services file
@@ -385,6 +386,10 @@ func checkBuiltinService(ctx context.Context, f *Factory, workspace, path string
 		c.Status = checkWarn
 		c.Detail = fmt.Sprintf("none registered in %s, and no go.mod for the built-in Go service: interface design, code generation and scenario validation would halt", path)
 		c.Fix = "register your domain's service in " + path + " (docs/domain-services.md)"
+		if missing := uncoveredLanguages(detectLanguages(workspace), nil); len(missing) > 0 {
+			c.Status = checkFail
+			c.Detail = fmt.Sprintf("none registered in %s; %s", path, languagesNote(missing))
+		}
 		return c
 	}
 	newBuiltin := f.builtin
@@ -410,7 +415,7 @@ func checkBuiltinService(ctx context.Context, f *Factory, workspace, path string
 	}
 	c.Status = checkOK
 	c.Detail = fmt.Sprintf("the built-in Go service (domain %s %s) serves this Go module: handshake answered; nothing is registered in %s", r.Domain, r.Version, path)
-	return c
+	return coverage(c, workspace, r.ArtifactTypes)
 }
 
 // tailBuffer keeps the last tailBytes written to it.

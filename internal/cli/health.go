@@ -68,8 +68,11 @@ type healthJSON struct {
 	Version      string   `json:"version"`
 	APIVersion   string   `json:"api_version"`
 	Capabilities []string `json:"capabilities"`
-	Status       string   `json:"status"`
-	Error        string   `json:"error,omitempty"`
+	// ArtifactTypes are the types the service declares: a change's files
+	// go to the service whose types cover them.
+	ArtifactTypes []string `json:"artifact_types"`
+	Status        string   `json:"status"`
+	Error         string   `json:"error,omitempty"`
 }
 
 func runHealth(ctx context.Context, f *Factory, opts *HealthOptions) error {

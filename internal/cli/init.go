@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
@@ -234,7 +235,20 @@ func initFiles(f *Factory, opts *InitOptions) error {
 		}
 		fmt.Fprintf(out, "%s %s%s\n", verb, p, note)
 	}
+	if n := initServicesNote(opts.Workspace); n != "" {
+		fmt.Fprintln(out, n)
+	}
 	return nil
+}
+
+// initServicesNote tells a repository whose languages the built-in Go
+// service does not cover, and which registers no service, what to
+// register; `doctor` checks a registered service's types.
+func initServicesNote(workspace string) string {
+	if _, err := os.Stat(domain.ServicesPath(workspace, "")); err == nil {
+		return ""
+	}
+	return languagesNote(uncoveredLanguages(detectLanguages(workspace), []string{".go", "go.mod"}))
 }
 
 // initLabels creates the missing CogWorks labels with gh (or, in a dry

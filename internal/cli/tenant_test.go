@@ -70,6 +70,25 @@ func TestDomainTenantOuterWins(t *testing.T) {
 	assert.Equal(t, "repo/acme/w", domainTenant(withDomainTenant(context.Background(), repoTenant(repo))))
 }
 
+// unavailableDomain fails every call with err.
+type unavailableDomain struct{ err error }
+
+func (u unavailableDomain) Validate(context.Context, domain.Request) (domain.DiagnosticsResult, error) {
+	return domain.DiagnosticsResult{}, u.err
+}
+func (u unavailableDomain) Normalise(context.Context, domain.Request) (domain.NormaliseResult, error) {
+	return domain.NormaliseResult{}, u.err
+}
+func (u unavailableDomain) ReviewRules(context.Context, domain.Request, domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
+	return domain.DiagnosticsResult{}, u.err
+}
+func (u unavailableDomain) Simulate(context.Context, domain.Request, domain.SimulateParams) (domain.SimulateResult, error) {
+	return domain.SimulateResult{}, u.err
+}
+func (u unavailableDomain) ExtractInterfaces(context.Context, domain.Request) (domain.ExtractResult, error) {
+	return domain.ExtractResult{}, u.err
+}
+
 // recordingDomain records the requests it is given.
 type recordingDomain struct {
 	unavailableDomain

@@ -178,14 +178,11 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 	}
 	if len(cfgs) > 0 {
 		set := domain.Connect(ctx, cfgs)
-		res, err := set.Resolve([]string{".go"})
-		if err != nil {
-			// The primary service is down (ASSERT-EXT-001): stages that need
-			// it fail with this diagnostic; earlier stages still run.
-			d.Domain = unavailableDomain{err: err}
-		} else if res.Primary != nil {
-			d.Domain = res.Primary
-		}
+		// Each request goes to the services whose artifact_types cover its
+		// paths; a path only an unavailable service could cover halts that
+		// call (ASSERT-EXT-001), earlier stages still run.
+		d.Domain = domain.NewRouter(set)
+		res, _ := set.Resolve(nil) // no artifacts: never halts, lists the skipped services
 		d.Warnings = res.Warnings()
 		if t := domainTenant(ctx); t != "" {
 			d.Domain = tenantDomain{inner: d.Domain, tenant: t}
@@ -282,26 +279,6 @@ type registryValidator struct {
 func (r registryValidator) ValidateRegistry(context.Context) error {
 	_, err := xval.ValidateDir(r.dir, r.root, r.services)
 	return err
-}
-
-// unavailableDomain stands in for a primary domain service that could not
-// be reached: every call halts with the same clear diagnostic.
-type unavailableDomain struct{ err error }
-
-func (u unavailableDomain) Validate(context.Context, domain.Request) (domain.DiagnosticsResult, error) {
-	return domain.DiagnosticsResult{}, u.err
-}
-func (u unavailableDomain) Normalise(context.Context, domain.Request) (domain.NormaliseResult, error) {
-	return domain.NormaliseResult{}, u.err
-}
-func (u unavailableDomain) ReviewRules(context.Context, domain.Request, domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
-	return domain.DiagnosticsResult{}, u.err
-}
-func (u unavailableDomain) Simulate(context.Context, domain.Request, domain.SimulateParams) (domain.SimulateResult, error) {
-	return domain.SimulateResult{}, u.err
-}
-func (u unavailableDomain) ExtractInterfaces(context.Context, domain.Request) (domain.ExtractResult, error) {
-	return domain.ExtractResult{}, u.err
 }
 
 // loadServices reads a services file; a missing file registers nothing.

@@ -37,7 +37,33 @@ type Config struct {
 	Interfaces     Interfaces          `toml:"interfaces"`
 	Constraints    Constraints         `toml:"constraints"`
 	Trust          Trust               `toml:"trust"`
+	Revision       Revision            `toml:"revision"`
 	Sandbox        Sandbox             `toml:"sandbox"`
+	// Domains are the [[domains]] tables: toolchains the built-in command
+	// service drives (see domains.go).
+	Domains []Domain `toml:"domains"`
+}
+
+// DefaultRevisionCycles is [revision] max_cycles when unset.
+const DefaultRevisionCycles = 3
+
+// Revision holds [revision]: how CogWorks revises its own pull requests
+// on review feedback (docs/commands.md, "Review feedback").
+type Revision struct {
+	// MaxCycles caps the revision commits per pull request; 0 (a config
+	// built in code) means DefaultRevisionCycles.
+	MaxCycles int `toml:"max_cycles"`
+	// TrustedBots are bot logins ("linter[bot]") whose review comments
+	// are feedback like a writer's; every other bot's are ignored.
+	TrustedBots []string `toml:"trusted_bots"`
+}
+
+// Cycles is the effective cap on revision cycles per pull request.
+func (r Revision) Cycles() int {
+	if r.MaxCycles <= 0 {
+		return DefaultRevisionCycles
+	}
+	return r.MaxCycles
 }
 
 // Trust holds [trust]: what an outsider can make CogWorks spend or write.
@@ -246,6 +272,7 @@ func Default() Config {
 		Scenarios:  Scenarios{Directory: ".cogworks/scenarios", Trajectories: 10, Threshold: 0.95},
 		Interfaces: Interfaces{Directory: ".cogworks/interfaces"},
 		Trust:      Trust{RequireWriterTrigger: true, MaxAnswerFiles: 50, MaxAnswerBytes: 1 << 20},
+		Revision:   Revision{MaxCycles: DefaultRevisionCycles},
 	}
 }
 
@@ -356,6 +383,14 @@ func (c Config) Validate() error {
 			bad(key, "must be ≥ 1, got %d", v)
 		}
 	}
+	if c.Revision.MaxCycles < 0 {
+		bad("revision.max_cycles", "must be ≥ 0 (0 means %d), got %d", DefaultRevisionCycles, c.Revision.MaxCycles)
+	}
+	for _, b := range c.Revision.TrustedBots {
+		if strings.TrimSpace(b) == "" || strings.ContainsAny(b, " \t/@") {
+			bad("revision.trusted_bots", "%q is not a login", b)
+		}
+	}
 	// NaN compares false with everything, so a NaN budget would never be
 	// exceeded: only finite numbers are budgets.
 	if cost := c.Budgets.PipelineMaxCostUSD; !(cost > 0) || math.IsInf(cost, 0) {
@@ -391,6 +426,7 @@ func (c Config) Validate() error {
 			bad(fmt.Sprintf("constraints.forbidden_imports[%d]", i), "needs both from and to")
 		}
 	}
+	validateDomains(c.Domains, bad)
 	// Map iteration order is random; sort so the message is stable.
 	slices.SortFunc(errs, func(a, b error) int { return strings.Compare(a.Error(), b.Error()) })
 	return errors.Join(errs...)

@@ -158,3 +158,35 @@ func TestParseSandboxSection(t *testing.T) {
 	_, err := Parse("config.toml", []byte("[sandbox]\nnetwrok = true\n"))
 	require.Error(t, err, "a misspelt sandbox key is rejected, not silently ignored")
 }
+
+func TestParseRevisionSection(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		toml    string
+		want    Revision
+		cycles  int
+		wantErr string
+	}{
+		{"omitted: three cycles, no trusted bot", "", Revision{MaxCycles: 3}, 3, ""},
+		{"a cap and a linter bot", "[revision]\nmax_cycles = 5\ntrusted_bots = [\"linter[bot]\"]\n",
+			Revision{MaxCycles: 5, TrustedBots: []string{"linter[bot]"}}, 5, ""},
+		{"zero means the default", "[revision]\nmax_cycles = 0\n", Revision{}, 3, ""},
+		{"a negative cap", "[revision]\nmax_cycles = -1\n", Revision{}, 0, "revision.max_cycles"},
+		{"an empty login", "[revision]\ntrusted_bots = [\"\"]\n", Revision{}, 0, "revision.trusted_bots"},
+		{"a misspelt key", "[revision]\nmax_cylces = 2\n", Revision{}, 0, "unknown key revision.max_cylces"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg, err := Parse("config.toml", []byte(tt.toml))
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, cfg.Revision)
+			assert.Equal(t, tt.cycles, cfg.Revision.Cycles())
+		})
+	}
+}

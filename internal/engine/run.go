@@ -239,6 +239,14 @@ func (s *stepper) deferStep(ctx context.Context, o *observed, snap *pipeline.Sna
 	return a.res, asTransient(err)
 }
 
+// configurationError is a failure the repository's configuration causes
+// and fixes (domain.NoServiceError, domain.HaltError): its report says
+// what to configure rather than listing attempts that never ran.
+type configurationError interface {
+	error
+	Configuration() string
+}
+
 // fail marks the pipeline failed with a structured report (ASSERT-PSM-006).
 func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, reason string, cause error) (Result, error) {
 	stage := a.stage
@@ -247,6 +255,10 @@ func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot
 	var esc *escalation.Error
 	if errors.As(cause, &esc) {
 		failure.Attempts = esc.Attempts
+	}
+	var cfg configurationError
+	if errors.As(cause, &cfg) {
+		failure.Configuration = cfg.Configuration()
 	}
 	failure.Cost = &audit.CostSummary{Ledger: snap.Ledger, SubWorkItems: snap.SubWorkItems, BudgetTokens: s.d.Config.Budgets.PipelineMaxTokens, BudgetUSD: s.d.Config.Budgets.PipelineMaxCostUSD}
 	if _, _, err := upsert(ctx, s, &o.wakeFacts, audit.FailureKey(s.ref.Issue, string(stage)), audit.FailureReport(failure)); err != nil {

@@ -84,6 +84,7 @@ func (c *Client) ListReviews(ctx context.Context, repo Repo, number int) ([]Revi
 		return nil, convertError(fmt.Sprintf("list reviews of %s#%d", repo, number), err)
 	}
 	return mapSlice(reviews, func(r *gh.PullRequestReview) Review {
-		return Review{ID: r.GetID(), State: r.GetState(), Body: r.GetBody(), User: r.GetUser().GetLogin()}
+		return Review{ID: r.GetID(), State: r.GetState(), Body: r.GetBody(), User: r.GetUser().GetLogin(),
+			UserType: r.GetUser().GetType()}
 	}), nil
 }

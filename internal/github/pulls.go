@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 
 	gh "github.com/google/go-github/v62/github"
@@ -101,13 +102,38 @@ func (c *Client) ListReviewComments(ctx context.Context, repo Repo, number int) 
 	if err != nil {
 		return nil, convertError(fmt.Sprintf("list review comments of %s#%d", repo, number), err)
 	}
-	return mapSlice(comments, func(cm *gh.PullRequestComment) InlineComment {
-		line := cm.GetLine()
-		if line == 0 {
-			line = cm.GetOriginalLine()
-		}
-		return InlineComment{Path: cm.GetPath(), Line: line, Body: cm.GetBody(), User: cm.GetUser().GetLogin()}
-	}), nil
+	return mapSlice(comments, toInline), nil
+}
+
+func toInline(cm *gh.PullRequestComment) InlineComment {
+	line := cm.GetLine()
+	if line == 0 {
+		line = cm.GetOriginalLine()
+	}
+	return InlineComment{Path: cm.GetPath(), Line: line, Body: cm.GetBody(), User: cm.GetUser().GetLogin(),
+		ID: cm.GetID(), ReviewID: cm.GetPullRequestReviewID(), InReplyTo: cm.GetInReplyTo(),
+		DiffHunk: cm.GetDiffHunk(), UserType: cm.GetUser().GetType()}
+}
+
+// ReplyToReviewComment answers inline comment commentID of PR number in
+// its thread (POST pulls/{n}/comments/{id}/replies), a comment-only
+// review write.
+func (c *Client) ReplyToReviewComment(ctx context.Context, repo Repo, number int, commentID int64, body string) (InlineComment, error) {
+	if err := c.manifest.Check(OpCommentReview); err != nil {
+		return InlineComment{}, err
+	}
+	body = c.redact(body)
+	// go-github has only the legacy in_reply_to form of this write.
+	u := fmt.Sprintf("repos/%s/%s/pulls/%d/comments/%d/replies", repo.Owner, repo.Name, number, commentID)
+	req, err := c.gh.NewRequest(http.MethodPost, u, map[string]string{"body": *capBodyPtr(&body)})
+	if err != nil {
+		return InlineComment{}, fmt.Errorf("reply to review comment %d of %s#%d: %w", commentID, repo, number, err)
+	}
+	out := &gh.PullRequestComment{}
+	if _, err := c.gh.Do(ctx, req, out); err != nil {
+		return InlineComment{}, convertError(fmt.Sprintf("reply to review comment %d of %s#%d", commentID, repo, number), err)
+	}
+	return toInline(out), nil
 }
 
 // MergePull always fails with *DeniedError: CogWorks never merges

@@ -176,7 +176,15 @@ func TestSimGitRoundTripAndPullRequest(t *testing.T) {
 	require.NoError(t, err)
 	inline, err := c.ListReviewComments(ctx, simRepo, pr.Number)
 	require.NoError(t, err)
-	assert.Equal(t, []github.InlineComment{{Path: "src/can/can.go", Line: 1, Body: "warning: doc comment", User: "cogworks[bot]"}}, inline, "listed with its author")
+	require.Len(t, inline, 1)
+	assert.Equal(t, github.InlineComment{Path: "src/can/can.go", Line: 1, Body: "warning: doc comment", User: "cogworks[bot]",
+		ID: inline[0].ID, ReviewID: inline[0].ReviewID, DiffHunk: "@@ -0,0 +1,1 @@\n+package can", UserType: "Bot"}, inline[0], "listed with its author, thread and diff hunk")
+	assert.NotZero(t, inline[0].ID)
+
+	reply, err := c.ReplyToReviewComment(ctx, simRepo, pr.Number, inline[0].ID, "fixed in abc")
+	require.NoError(t, err)
+	assert.Equal(t, inline[0].ID, reply.InReplyTo, "the reply is in the comment's thread")
+	assert.Equal(t, inline[0].Path, reply.Path)
 
 	require.ErrorAs(t, c.MergePull(ctx, simRepo, pr.Number), &denied)
 	fetched, err := c.GetPull(ctx, simRepo, pr.Number)

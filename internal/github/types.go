@@ -169,6 +169,14 @@ type InlineComment struct {
 	// User is the comment's author when listed (ignored when creating):
 	// only the bot's own review comments carry its markers.
 	User string
+	// The fields below are set when listed (ignored when creating).
+	ID, ReviewID int64
+	// InReplyTo is the thread's first comment for a reply, else 0.
+	InReplyTo int64
+	// DiffHunk is the diff context GitHub keeps with the comment.
+	DiffHunk string
+	// UserType is "User" or "Bot".
+	UserType string
 }
 
 // Review is a submitted PR review.
@@ -177,6 +185,8 @@ type Review struct {
 	State string
 	Body  string
 	User  string
+	// UserType is "User" or "Bot" (set when listed).
+	UserType string
 }
 
 // Commit is a git commit object.

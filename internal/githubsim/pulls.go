@@ -34,6 +34,12 @@ type reviewComment struct {
 	side                         string
 	line                         int
 	created                      time.Time
+	// diffHunk is the pull request diff's hunk up to the commented line,
+	// as GitHub sends it (the reader's context for the comment).
+	diffHunk string
+	// inReplyTo is the id of the thread's first comment for a reply
+	// (0 for the comment that opens a thread).
+	inReplyTo int64
 }
 
 func (c *call) branchSHA(ref, fallback string) string {
@@ -299,7 +305,7 @@ func (c *call) reviewJSON(rv *review) map[string]any {
 }
 
 func (c *call) reviewCommentJSON(rc *reviewComment) map[string]any {
-	return map[string]any{
+	m := map[string]any{
 		"id": rc.id, "node_id": nodeID("PRRC", rc.id), "pull_request_review_id": rc.reviewID,
 		"path": rc.path, "line": rc.line, "original_line": rc.line, "side": rc.side, "body": rc.body,
 		"user": c.userJSON(rc.author), "commit_id": rc.commitID, "original_commit_id": rc.commitID,
@@ -308,7 +314,14 @@ func (c *call) reviewCommentJSON(rc *reviewComment) map[string]any {
 		"html_url":           "https://github.com/" + c.repo.fullName() + "/pull/" + itoa(rc.pull) + "#discussion_r" + strconv.FormatInt(rc.id, 10),
 		"pull_request_url":   c.repoURL() + "/pulls/" + itoa(rc.pull),
 		"author_association": c.association(rc.author),
+		"diff_hunk":          rc.diffHunk, "subject_type": "line", "start_line": nil, "original_start_line": nil,
 	}
+	// GitHub's schema has in_reply_to_id an integer, never null: a
+	// thread's first comment leaves the key out.
+	if rc.inReplyTo != 0 {
+		m["in_reply_to_id"] = rc.inReplyTo
+	}
+	return m
 }
 
 func (s *Server) listReviews(c *call) {
@@ -377,10 +390,14 @@ func (s *Server) createReview(c *call) {
 	}
 	files := c.repo.flatten(c.repo.commitTree(commit))
 	var inDiff map[string]map[int]bool
-	if len(req.Comments) > 0 && s.enforced(RuleReviewDiff) {
-		inDiff = map[string]map[int]bool{}
+	patches := map[string]string{}
+	if len(req.Comments) > 0 {
+		right := map[string]map[int]bool{}
 		for _, fd := range c.pullDiff(pr, commit) {
-			inDiff[fd.path] = fd.right
+			patches[fd.path], right[fd.path] = fd.patch, fd.right
+		}
+		if s.enforced(RuleReviewDiff) {
+			inDiff = right
 		}
 	}
 	for _, ic := range req.Comments {
@@ -412,6 +429,7 @@ func (s *Server) createReview(c *call) {
 		c.repo.reviewComments = append(c.repo.reviewComments, &reviewComment{
 			id: s.id(), reviewID: rv.id, pull: pr.number, author: c.actor, path: ic.Path, body: ic.Body,
 			commitID: commit, side: side, line: ic.Line, created: c.now,
+			diffHunk: diffHunk(patches[ic.Path], ic.Line),
 		})
 	}
 	c.json(http.StatusOK, c.reviewJSON(rv))

@@ -156,5 +156,6 @@ func TestPullReviews(t *testing.T) {
 	pulls := f.srv.Pulls(full)
 	require.Len(t, pulls, 1)
 	require.Len(t, pulls[0].Reviews, 2)
-	assert.Equal(t, []ReviewComment{{Path: "main.go", Line: 3, Body: "empty main"}}, pulls[0].Reviews[0].Comments)
+	assert.Equal(t, []ReviewComment{{ID: comments[0].GetID(), Author: "cogworks[bot]", Path: "main.go", Line: 3,
+		Body: "empty main", DiffHunk: comments[0].GetDiffHunk()}}, pulls[0].Reviews[0].Comments)
 }

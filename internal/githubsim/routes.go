@@ -101,6 +101,7 @@ func (s *Server) routes() {
 	s.handle("GET "+rp+"/pulls/{number}/reviews", s.repoHandler(s.listReviews))
 	s.handle("POST "+rp+"/pulls/{number}/reviews", s.repoHandler(s.createReview))
 	s.handle("GET "+rp+"/pulls/{number}/comments", s.repoHandler(s.listReviewComments))
+	s.handle("POST "+rp+"/pulls/{number}/comments/{id}/replies", s.repoHandler(s.replyReviewComment))
 	s.handle("GET "+rp+"/pulls/{number}/files", s.repoHandler(s.listPullFiles))
 
 	s.handle("GET "+rp+"/git/matching-refs/{ref...}", s.repoHandler(s.matchingRefs))

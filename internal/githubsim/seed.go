@@ -55,6 +55,7 @@ type PullRequest struct {
 
 // Review is a snapshot of a pull request review and its inline comments.
 type Review struct {
+	ID       int64
 	Author   string
 	State    string // COMMENTED | APPROVED | CHANGES_REQUESTED | PENDING
 	Body     string
@@ -63,9 +64,15 @@ type Review struct {
 
 // ReviewComment is one inline review comment.
 type ReviewComment struct {
-	Path string
-	Line int
-	Body string
+	ID     int64
+	Author string
+	Path   string
+	Line   int
+	Body   string
+	// DiffHunk is the diff context GitHub sent with the comment.
+	DiffHunk string
+	// InReplyTo is the thread's first comment for a reply, else 0.
+	InReplyTo int64
 }
 
 // RequestLog records one served request. Path has any /api/v3 prefix removed.
@@ -323,10 +330,11 @@ func (s *Server) Pulls(repo string) []PullRequest {
 			if rv.pull != pr.number {
 				continue
 			}
-			r := Review{Author: rv.author, State: rv.state, Body: rv.body}
+			r := Review{ID: rv.id, Author: rv.author, State: rv.state, Body: rv.body}
 			for _, rc := range rp.reviewComments {
 				if rc.reviewID == rv.id {
-					r.Comments = append(r.Comments, ReviewComment{Path: rc.path, Line: rc.line, Body: rc.body})
+					r.Comments = append(r.Comments, ReviewComment{ID: rc.id, Author: rc.author, Path: rc.path,
+						Line: rc.line, Body: rc.body, DiffHunk: rc.diffHunk, InReplyTo: rc.inReplyTo})
 				}
 			}
 			p.Reviews = append(p.Reviews, r)

@@ -26,8 +26,19 @@ type Payload struct {
 	Issue *github.Issue
 	// Comment is set for issue_comment events.
 	Comment *Comment
-	// PullRequest is set for pull_request events.
+	// PullRequest is set for pull_request, pull_request_review and
+	// pull_request_review_comment events.
 	PullRequest *PullRequest
+	// Review is set for pull_request_review events.
+	Review *Review
+}
+
+// Review is a pull request review as the event carried it.
+type Review struct {
+	ID    int64
+	State string // commented | changes_requested | approved (lower case in webhooks)
+	Body  string
+	User  User
 }
 
 // User is an event's sender or a comment's author.
@@ -36,17 +47,22 @@ type User struct {
 	Type  string // User | Bot | Organization
 }
 
-// Comment is an issue comment as the event carried it.
+// Comment is an issue comment, or a pull request review comment, as the
+// event carried it.
 type Comment struct {
 	ID   int64
 	Body string
 	User User
+	// InReplyTo is set for a reply in a review thread.
+	InReplyTo int64
 }
 
 // PullRequest is a pull request as the event carried it.
 type PullRequest struct {
 	Number  int
 	HeadRef string
+	// User is the PR's author.
+	User string
 }
 
 // raw mirrors the JSON of the payloads.
@@ -67,16 +83,24 @@ type raw struct {
 		PullRequest *struct{} `json:"pull_request"`
 	} `json:"issue"`
 	Comment *struct {
-		ID   int64   `json:"id"`
-		Body string  `json:"body"`
-		User rawUser `json:"user"`
+		ID        int64   `json:"id"`
+		Body      string  `json:"body"`
+		User      rawUser `json:"user"`
+		InReplyTo int64   `json:"in_reply_to_id"`
 	} `json:"comment"`
 	PullRequest *struct {
 		Number int `json:"number"`
 		Head   struct {
 			Ref string `json:"ref"`
 		} `json:"head"`
+		User rawUser `json:"user"`
 	} `json:"pull_request"`
+	Review *struct {
+		ID    int64   `json:"id"`
+		State string  `json:"state"`
+		Body  string  `json:"body"`
+		User  rawUser `json:"user"`
+	} `json:"review"`
 	Repository *struct {
 		FullName string `json:"full_name"`
 	} `json:"repository"`
@@ -123,10 +147,13 @@ func Parse(data []byte) (Payload, error) {
 		p.Issue = is
 	}
 	if r.Comment != nil {
-		p.Comment = &Comment{ID: r.Comment.ID, Body: r.Comment.Body, User: User(r.Comment.User)}
+		p.Comment = &Comment{ID: r.Comment.ID, Body: r.Comment.Body, User: User(r.Comment.User), InReplyTo: r.Comment.InReplyTo}
 	}
 	if r.PullRequest != nil {
-		p.PullRequest = &PullRequest{Number: r.PullRequest.Number, HeadRef: r.PullRequest.Head.Ref}
+		p.PullRequest = &PullRequest{Number: r.PullRequest.Number, HeadRef: r.PullRequest.Head.Ref, User: r.PullRequest.User.Login}
+	}
+	if r.Review != nil {
+		p.Review = &Review{ID: r.Review.ID, State: r.Review.State, Body: r.Review.Body, User: User(r.Review.User)}
 	}
 	return p, nil
 }

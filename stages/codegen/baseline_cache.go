@@ -39,10 +39,10 @@ func (c *BaselineCache) put(key string, r domain.SimulateResult) {
 	c.entries[key] = r
 }
 
-// baselineKey names a base tree and package set: the workspace's
-// repository and ref, every overlay artifact (path and content hash) and
-// the packages.
-func baselineKey(req domain.Request, pkgs []string) string {
+// baselineKey names a base tree and test selection: the workspace's
+// repository and ref, every overlay artifact (path and content hash), the
+// packages and the changed paths.
+func baselineKey(req domain.Request, p domain.SimulateParams) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", req.Repository.Path, req.Repository.Ref)
 	arts := slices.Clone(req.Artifacts)
@@ -51,6 +51,6 @@ func baselineKey(req domain.Request, pkgs []string) string {
 		sum := sha256.Sum256([]byte(a.Content))
 		fmt.Fprintf(h, "%s\x00%t\x00%x\x00", a.Path, a.Delete, sum)
 	}
-	fmt.Fprintf(h, "%s", strings.Join(pkgs, "\x00"))
+	fmt.Fprintf(h, "%s\x00\x00%s", strings.Join(p.Packages, "\x00"), strings.Join(p.Paths, "\x00"))
 	return hex.EncodeToString(h.Sum(nil))
 }

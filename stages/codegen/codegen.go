@@ -83,7 +83,7 @@ type SWIRun struct {
 // Execute implements engine.StageExecutor.
 func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 	if e.Deps.Domain == nil {
-		return engine.StageResult{}, errors.New("code generation: no primary domain service is available to validate generated code")
+		return engine.StageResult{}, fmt.Errorf("code generation: validating generated code: %w", &domain.NoServiceError{})
 	}
 	snap := in.Snapshot
 	r := SWIRun{in: in, repo: in.Repo, n: stagekit.WorkItem(in), baselines: e.Deps.Baselines}
@@ -287,15 +287,21 @@ func (e Executor) check(ctx context.Context, r SWIRun, out CodeOutput) (changeSe
 	if items := diagnosticItems(rules.Diagnostics); len(items) > 0 {
 		return cs, &attemptFailure{Summary: "review rules reported blocking findings", Items: items}, nil
 	}
-	pkgs := goPackages(files)
-	if len(pkgs) == 0 {
-		return cs, nil, nil
-	}
-	sim, err := e.Deps.Domain.Simulate(ctx, all, domain.SimulateParams{Packages: pkgs})
+	// Every changed file's service tests what it touched: the paths choose
+	// the services (Extension API 1.3), the Go service keeps its packages.
+	params := domain.SimulateParams{Packages: goPackages(files), Paths: changedPaths(files, cs.Deleted)}
+	sim, err := e.Deps.Domain.Simulate(ctx, all, params)
 	if err != nil {
 		return cs, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
 	}
-	return e.judgeAttempt(ctx, r, cs, req(r.src.Artifacts(nil)), all, pkgs, sim)
+	return e.judgeAttempt(ctx, r, cs, req(r.src.Artifacts(nil)), all, params, sim)
+}
+
+// changedPaths lists the files a change writes or deletes, sorted.
+func changedPaths(files map[string]string, deleted []string) []string {
+	ps := append(slices.Collect(maps.Keys(files)), deleted...)
+	slices.Sort(ps)
+	return slices.Compact(ps)
 }
 
 // answerPaths lists every path an answer names, as the model wrote it.

@@ -188,7 +188,7 @@ func (e Executor) ContextItems(ctx context.Context, in engine.StageInput, r SWIR
 	if rmap != nil {
 		neighbours, err = MapNeighbours(ctx, r.Base, rmap, targetDirs, item.Files, shown)
 	} else {
-		neighbours, err = dirNeighbours(ctx, r.Base, all, targetDirs, shown)
+		neighbours, err = dirNeighbours(ctx, r.Base, all, targetDirs, item.Files, shown)
 	}
 	if err != nil {
 		return cx, err
@@ -236,8 +236,8 @@ func MapNeighbours(ctx context.Context, base BaseTree, m *domain.RepoMapResult, 
 	dist := stagekit.PackageDistances(m, dirs)
 	siblingTests := map[string]bool{}
 	for _, t := range targets {
-		if strings.HasSuffix(t, ".go") && !strings.HasSuffix(t, "_test.go") {
-			siblingTests[strings.TrimSuffix(path.Clean(t), ".go")+"_test.go"] = true
+		for _, s := range stagekit.SiblingTests(t) { // x_test.go, test_x.py, x.test.ts, ...
+			siblingTests[s] = true
 		}
 	}
 	var out []contextpack.Item
@@ -273,12 +273,20 @@ func MapNeighbours(ctx context.Context, base BaseTree, m *domain.RepoMapResult, 
 }
 
 // dirNeighbours is the ranking without a repository map (a domain service
-// older than Extension API 1.1.0): the files of the directories being
-// changed, the root directory included, at distance 0.
-func dirNeighbours(ctx context.Context, base BaseTree, all, dirs []string, shown map[string]bool) ([]contextpack.Item, error) {
+// older than Extension API 1.1.0, or one without repo_map): the files of
+// the directories being changed, the root directory included, and the
+// conventional test files of the files to edit wherever they live
+// (tests/test_x.py beside src/pkg/x.py), at distance 0.
+func dirNeighbours(ctx context.Context, base BaseTree, all, dirs, targets []string, shown map[string]bool) ([]contextpack.Item, error) {
+	siblings := map[string]bool{}
+	for _, t := range targets {
+		for _, s := range stagekit.SiblingTests(t) {
+			siblings[s] = true
+		}
+	}
 	var out []contextpack.Item
 	for _, p := range all {
-		if shown[p] || stagekit.ExcludedContext(p) || !slices.Contains(dirs, path.Dir(p)) || strings.HasSuffix(p, ".md") {
+		if shown[p] || stagekit.ExcludedContext(p) || !(slices.Contains(dirs, path.Dir(p)) || siblings[p]) || strings.HasSuffix(p, ".md") {
 			continue
 		}
 		c, ok, err := readContextFile(ctx, base, p)

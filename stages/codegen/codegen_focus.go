@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	pathpkg "path"
 	"regexp"
 	"slices"
 	"strings"
@@ -82,8 +83,11 @@ func FocusView(path, content string, symbols []string) string {
 	mark(0, focusHeadLines-1)
 	mark(n-focusTailLines, n-1)
 	words := symbolWords(symbols)
-	if strings.HasSuffix(path, ".go") {
+	switch ext := pathpkg.Ext(path); {
+	case ext == ".go":
 		focusGoDecls(content, words, mark)
+	case topLevelDeclTypes[ext]:
+		focusTopLevel(lines, mark)
 	}
 	if re, err := wordsPattern(words); err == nil && re != nil {
 		for i, l := range lines {
@@ -223,4 +227,32 @@ func wordsPattern(words []string) (*regexp.Regexp, error) {
 		return nil, fmt.Errorf("symbol pattern %q: %w", words, err)
 	}
 	return re, nil
+}
+
+// topLevelDeclTypes are the source types whose top-level declarations
+// start at column 0 with everything inside them indented (Python,
+// TypeScript/JavaScript, Rust, Java, Kotlin): focusTopLevel maps them.
+// Data and text files, whose every line starts at column 0, are not.
+var topLevelDeclTypes = map[string]bool{
+	".py": true, ".ts": true, ".tsx": true, ".mts": true, ".cts": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true,
+	".rs": true, ".java": true, ".kt": true,
+}
+
+// focusTopLevel marks, in a file of topLevelDeclTypes, every line that
+// starts at column 0 and is neither a comment nor a closing bracket: the
+// first line of every top-level declaration (def, class, function,
+// export, fn, pub, ...) and the imports, a map of the file as
+// focusGoDecls gives for Go.
+func focusTopLevel(lines []string, mark func(from, to int)) {
+	for i, l := range lines {
+		t := strings.TrimRight(l, "\r\n")
+		if t == "" || t[0] == ' ' || t[0] == '\t' {
+			continue
+		}
+		if strings.HasPrefix(t, "#") || strings.HasPrefix(t, "//") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") ||
+			strings.Trim(t, "})];,") == "" {
+			continue
+		}
+		mark(i, i)
+	}
 }

@@ -188,3 +188,27 @@ func TestCodegenContextFocusesLargeFilesToEdit(t *testing.T) {
 	assert.True(t, strings.Contains(cx.Targets[0].Content, "helper 50 line 3"), "lib.go, the smaller, is whole")
 	assert.True(t, strings.Contains(cx.Targets[1].Content, codegen.FocusMarkerStart), "lib_test.go, the larger, is focused")
 }
+
+// A large Python file to edit is focused as a Go one is: every top-level
+// declaration's first line maps the file, the plan's symbol is shown with
+// its neighbourhood, the rest is left out with a marker (issue 27: the
+// focus only knew Go declarations).
+func TestFocusViewMapsPythonDeclarations(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("import os\nfrom typing import Any\n\n\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "def helper_%d(v: int) -> int:\n    # a comment\n    x = v + %d\n", i, i)
+		for j := range 12 {
+			fmt.Fprintf(&b, "    x = x * 2 + %d\n", j)
+		}
+		b.WriteString("    return x\n\n\n")
+	}
+	b.WriteString("class Calculator:\n    def add(self, a, b):\n        return a + b\n")
+	view := codegen.FocusView("src/pkg/calc.py", b.String(), []string{"helper_20"})
+	for _, want := range []string{"def helper_0(v: int) -> int:\n", "def helper_39(v: int) -> int:\n", "class Calculator:\n",
+		"    x = v + 20\n", codegen.FocusMarkerStart} {
+		assert.Contains(t, view, want)
+	}
+	assert.NotContains(t, view, "    x = v + 5\n", "a body the plan does not name is left out")
+	assert.Less(t, len(view), b.Len()/2)
+}

@@ -76,19 +76,20 @@ func testsOfChange(ctx context.Context, base BaseTree, cs changeSet, planned str
 // it even when the head passed) and re-runs once, alone, the failing
 // tests eligible for the flaky excuse (unchanged tests that passed at
 // base).
-func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, base, head domain.Request, pkgs []string, sim domain.SimulateResult, ct ChangeTests) (testverdict.Verdict, error) {
+func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, base, head domain.Request, params domain.SimulateParams, sim domain.SimulateResult, ct ChangeTests) (testverdict.Verdict, error) {
 	in := testverdict.Input{Head: sim, Required: ct.Required, Changed: ct.Changed, Rewritten: ct.Rewritten, Removed: ct.Removed}
 	v := testverdict.Judge(in)
 	if v.Broken {
 		return v, nil
 	}
-	key := baselineKey(base, pkgs)
+	what := strings.Join(append(slices.Clone(params.Packages), params.Paths...), " ")
+	key := baselineKey(base, params)
 	baseRes, ok := cache.get(key)
 	if !ok {
 		var err error
-		baseRes, err = e.Deps.Domain.Simulate(ctx, base, domain.SimulateParams{Packages: pkgs})
+		baseRes, err = e.Deps.Domain.Simulate(ctx, base, params)
 		if err != nil {
-			return v, fmt.Errorf("simulate the base tree of %s: %w", strings.Join(pkgs, " "), err)
+			return v, fmt.Errorf("simulate the base tree of %s: %w", what, err)
 		}
 		cache.put(key, baseRes)
 	}
@@ -96,16 +97,17 @@ func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, base, he
 	if v = testverdict.Judge(in); len(v.Retry) == 0 {
 		return v, nil
 	}
-	again, err := e.Deps.Domain.Simulate(ctx, head, rerunParams(v.Retry))
+	again, err := e.Deps.Domain.Simulate(ctx, head, rerunParams(v.Retry, params.Paths))
 	if err != nil {
-		return v, fmt.Errorf("re-run failing tests of %s: %w", strings.Join(pkgs, " "), err)
+		return v, fmt.Errorf("re-run failing tests of %s: %w", what, err)
 	}
 	in.Rerun = &again
 	return testverdict.Judge(in), nil
 }
 
-// rerunParams selects the top-level tests of failing for a re-run.
-func rerunParams(failing []domain.TestResult) domain.SimulateParams {
+// rerunParams selects the top-level tests of failing for a re-run; paths
+// (the change's) keep the re-run with the services that ran them.
+func rerunParams(failing []domain.TestResult, paths []string) domain.SimulateParams {
 	var names, pkgs []string
 	for _, t := range failing {
 		names = append(names, regexp.QuoteMeta(strings.SplitN(t.Name, "/", 2)[0]))
@@ -113,7 +115,7 @@ func rerunParams(failing []domain.TestResult) domain.SimulateParams {
 	}
 	slices.Sort(names)
 	slices.Sort(pkgs)
-	return domain.SimulateParams{Packages: slices.Compact(pkgs), Filter: "^(" + strings.Join(slices.Compact(names), "|") + ")$"}
+	return domain.SimulateParams{Packages: slices.Compact(pkgs), Paths: paths, Filter: "^(" + strings.Join(slices.Compact(names), "|") + ")$"}
 }
 
 // maxNamedTests bounds the test names one note lists.
@@ -225,12 +227,12 @@ func verdictItems(v testverdict.Verdict) []feedbackItem {
 // change with its test notes when the verdict passes, else why not. The
 // failure's summary carries every reason (the audit trail); its items and
 // output say what the model must fix.
-func (e Executor) judgeAttempt(ctx context.Context, r SWIRun, cs changeSet, base, head domain.Request, pkgs []string, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
+func (e Executor) judgeAttempt(ctx context.Context, r SWIRun, cs changeSet, base, head domain.Request, params domain.SimulateParams, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
 	ct, err := testsOfChange(ctx, r.Base, cs, r.Item.Tests)
 	if err != nil {
 		return cs, nil, err
 	}
-	verdict, err := e.JudgeTests(ctx, r.baselines, base, head, pkgs, sim, ct)
+	verdict, err := e.JudgeTests(ctx, r.baselines, base, head, params, sim, ct)
 	if err != nil {
 		return cs, nil, err
 	}

@@ -76,7 +76,7 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return res, err
 	}
 	if d.Domain == nil {
-		return engine.StageResult{}, errors.New("interface design: no primary domain service is configured")
+		return engine.StageResult{}, fmt.Errorf("interface design: %w", &domain.NoServiceError{})
 	}
 	design, err := x.design(ctx, in)
 	if err != nil {

@@ -236,7 +236,7 @@ func (e Executor) validate(ctx context.Context, in engine.StageInput, rec pipeli
 	var sim scenario.Simulator
 	if len(selected) > 0 {
 		if e.Deps.Domain == nil {
-			return scenario.Result{}, errors.New("scenario validation: no primary domain service is available to run scenarios")
+			return scenario.Result{}, fmt.Errorf("scenario validation: running scenarios: %w", &domain.NoServiceError{})
 		}
 		if sim, err = e.simulator(ctx, in, rec, item, own); err != nil {
 			return scenario.Result{}, err

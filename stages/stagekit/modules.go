@@ -36,12 +36,25 @@ type Modules struct {
 	Root string
 	// ModulePath is go.mod's module path; empty without a go.mod.
 	ModulePath string
+	// Dirs maps a listed name to its directory where they differ: a
+	// src/-layout Python package is listed by its import name ("pkg")
+	// and lives in "src/pkg"; "src" itself is then not a module.
+	Dirs map[string]string
 }
+
+// srcLayoutDir is the directory a src/-layout Python project keeps its
+// packages in (PyPA's packaging guide); the package, not "src", is what
+// a specification names.
+const srcLayoutDir = "src"
+
+// pythonPackageMarker marks a directory as a Python package.
+const pythonPackageMarker = "__init__.py"
 
 // Lookup returns the listed name of the module that name refers to: a
 // listed name itself (after cleaning, so "./a/" is "a"), the root package
-// by its listed name, "." or the module path, and any package by its
-// import path under the module path ("github.com/o/r/doc" is "doc").
+// by its listed name, "." or the module path, any package by its import
+// path under the module path ("github.com/o/r/doc" is "doc"), and a
+// src/-layout Python package by its directory ("src/pkg" is "pkg").
 func (m Modules) Lookup(name string) (string, bool) {
 	raw := strings.TrimSpace(strings.ReplaceAll(name, `\`, "/"))
 	if m.Root != "" && (raw == "." || raw == "./" || raw == "/") {
@@ -62,6 +75,11 @@ func (m Modules) Lookup(name string) (string, bool) {
 	if slices.Contains(m.Names, n) {
 		return n, true
 	}
+	for listed, dir := range m.Dirs {
+		if dir == n {
+			return listed, true // "src/pkg" is the package pkg
+		}
+	}
 	return "", false
 }
 
@@ -71,7 +89,32 @@ func (m Modules) Dir(listed string) string {
 	if m.Root != "" && listed == m.Root {
 		return "."
 	}
+	if d, ok := m.Dirs[listed]; ok {
+		return d
+	}
 	return listed
+}
+
+// withSrcLayout lists the Python packages of a src/ layout (src/<pkg>/
+// holding __init__.py) by their import names in place of "src".
+func (m Modules) withSrcLayout(pkgs []string) Modules {
+	if len(pkgs) == 0 {
+		return m
+	}
+	m.Names = slices.DeleteFunc(m.Names, func(n string) bool {
+		return n == srcLayoutDir || strings.HasPrefix(n, srcLayoutDir+"/")
+	})
+	if m.Dirs == nil {
+		m.Dirs = map[string]string{}
+	}
+	for _, p := range pkgs {
+		if !slices.Contains(m.Names, p) {
+			m.Names = append(m.Names, p)
+		}
+		m.Dirs[p] = srcLayoutDir + "/" + p
+	}
+	sort.Strings(m.Names)
+	return m
 }
 
 // RepoModules lists the modules of the repository checked out at
@@ -84,7 +127,7 @@ func RepoModules(workspace string) (Modules, error) {
 	if err != nil {
 		return Modules{}, fmt.Errorf("list repository modules in %s: %w", workspace, err)
 	}
-	var dirs, rootGo []string
+	var dirs, rootGo, srcPkgs []string
 	for _, e := range top {
 		if e.Type().IsRegular() && IsPackageSource(e.Name()) {
 			rootGo = append(rootGo, e.Name())
@@ -109,6 +152,11 @@ func RepoModules(workspace string) (Modules, error) {
 			if !s.IsDir() || skipModuleDir(s.Name()) {
 				continue
 			}
+			if e.Name() == srcLayoutDir {
+				if _, err := os.Stat(filepath.Join(dir, s.Name(), pythonPackageMarker)); err == nil {
+					srcPkgs = append(srcPkgs, s.Name())
+				}
+			}
 			goPkg, err := holdsGoFiles(filepath.Join(dir, s.Name()))
 			if err != nil {
 				return Modules{}, fmt.Errorf("list repository modules: %w", err)
@@ -119,7 +167,11 @@ func RepoModules(workspace string) (Modules, error) {
 		}
 	}
 	read := func(p string) ([]byte, error) { return os.ReadFile(filepath.Join(workspace, p)) }
-	return withRootPackage(dirs, rootGo, read)
+	m, err := withRootPackage(dirs, rootGo, read)
+	if err != nil {
+		return Modules{}, err
+	}
+	return m.withSrcLayout(srcPkgs), nil
 }
 
 // MaxRootPackageReads bounds the root Go files read to name the root
@@ -306,7 +358,24 @@ func (d Deps) Modules(ctx context.Context) (Modules, error) {
 		return Modules{}, fmt.Errorf("list repository modules: %w", err)
 	}
 	read := func(p string) ([]byte, error) { return d.Repo.ReadFile(ctx, p) }
-	return withRootPackage(modulesFromPaths(paths), rootGoFiles(paths), read)
+	m, err := withRootPackage(modulesFromPaths(paths), rootGoFiles(paths), read)
+	if err != nil {
+		return Modules{}, err
+	}
+	return m.withSrcLayout(srcLayoutPackages(paths)), nil
+}
+
+// srcLayoutPackages returns the src/-layout Python packages of a listing.
+func srcLayoutPackages(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		segs := strings.Split(p, "/")
+		if len(segs) == 3 && segs[0] == srcLayoutDir && segs[2] == pythonPackageMarker && !skipModuleDir(segs[1]) {
+			out = append(out, segs[1])
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // modulesFromPaths applies RepoModules's directory rules to a file listing.

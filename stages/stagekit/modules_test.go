@@ -1,7 +1,9 @@
 package stagekit
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,4 +74,65 @@ func TestModulesFromPathsMatchesRepoModules(t *testing.T) {
 	t.Parallel()
 	got := modulesFromPaths([]string{"go.mod", "counter/counter.go", "firmware/motor/motor.go", "firmware/docs/x.md", ".cogworks/a.toml", "vendor/a/b.go"})
 	assert.Equal(t, []string{"counter", "firmware", "firmware/motor"}, got)
+}
+
+// A src/-layout Python repository is its packages, not a module "src":
+// a specification naming the real package validates (issue 27).
+func TestModulesSeeSrcLayoutPythonPackages(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		files     []string
+		want      []string
+		lookup    map[string]string // name → listed ("" for unknown)
+		wantDirOf map[string]string
+	}{
+		{name: "src layout", files: []string{"pyproject.toml", "src/pkg/__init__.py", "src/pkg/calc.py", "tests/test_calc.py", "web/app.ts"},
+			want:      []string{"pkg", "tests", "web"},
+			lookup:    map[string]string{"pkg": "pkg", "src/pkg": "pkg", "./src/pkg/": "pkg", "src": ""},
+			wantDirOf: map[string]string{"pkg": "src/pkg", "tests": "tests"}},
+		{name: "flat layout is unchanged", files: []string{"pyproject.toml", "pkg/__init__.py", "tests/test_x.py"},
+			want: []string{"pkg", "tests"}, lookup: map[string]string{"pkg": "pkg"}},
+		{name: "a TypeScript src/ without __init__.py stays src", files: []string{"package.json", "src/index.ts", "src/util/x.ts"},
+			want: []string{"src"}, lookup: map[string]string{"src": "src"}},
+		{name: "go is unchanged", files: []string{"go.mod", "counter/counter.go", "firmware/motor/motor.go"},
+			want: []string{"counter", "firmware", "firmware/motor"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := t.TempDir()
+			for _, p := range tt.files {
+				full := filepath.Join(ws, filepath.FromSlash(p))
+				require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
+				require.NoError(t, os.WriteFile(full, []byte("x"), 0o644))
+			}
+			got, err := RepoModules(ws)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got.Names)
+			fromListing, err := Deps{Repo: memRepo(tt.files)}.Modules(context.Background())
+			require.NoError(t, err)
+			assert.Equal(t, got.Names, fromListing.Names, "the listing agrees with the workspace")
+			for name, want := range tt.lookup {
+				listed, ok := got.Lookup(name)
+				assert.Equal(t, want != "", ok, name)
+				assert.Equal(t, want, listed, name)
+			}
+			for listed, dir := range tt.wantDirOf {
+				assert.Equal(t, dir, got.Dir(listed))
+			}
+		})
+	}
+}
+
+// memRepo is a file listing whose files read as "x".
+type memRepo []string
+
+func (m memRepo) ListFiles(context.Context) ([]string, error) { return m, nil }
+func (m memRepo) ReadFile(_ context.Context, p string) ([]byte, error) {
+	for _, f := range m {
+		if f == p {
+			return []byte("x"), nil
+		}
+	}
+	return nil, fs.ErrNotExist
 }

@@ -126,7 +126,10 @@ func exerciseAdapter(t *testing.T, env *testenv.Env) {
 	must(err)
 	_, err = c.ListReviews(ctx, repo, pr.Number)
 	must(err)
-	_, err = c.ListReviewComments(ctx, repo, pr.Number)
+	inline, err := c.ListReviewComments(ctx, repo, pr.Number)
+	must(err)
+	require.Len(t, inline, 1)
+	_, err = c.ReplyToReviewComment(ctx, repo, pr.Number, inline[0].ID, "Added one.")
 	must(err)
 }
 

@@ -78,25 +78,26 @@ func newProbeSim(t *testing.T, opts ...githubsim.Option) *probeSim {
 	p.bodies["issues/remove-sub-issue"] = link
 	// Bodies GitHub accepts, so that success answers are checked too.
 	for id, body := range map[string]string{
-		"git/create-blob":                      `{"content":"hello","encoding":"utf-8"}`,
-		"git/create-tree":                      `{"base_tree":"{tree_sha}","tree":[{"path":"a.txt","mode":"100644","type":"blob","content":"a"}]}`,
-		"git/create-commit":                    `{"message":"m","tree":"{tree_sha}","parents":["{commit_sha}"]}`,
-		"git/create-ref":                       `{"ref":"refs/heads/new","sha":"{commit_sha}"}`,
-		"git/update-ref":                       `{"sha":"{commit_sha}","force":false}`,
-		"repos/create-or-update-file-contents": `{"message":"m","content":"eA==","sha":"{file_sha}","branch":"main"}`,
-		"repos/delete-file":                    `{"message":"m","sha":"{file_sha}","branch":"main"}`,
-		"issues/create":                        `{"title":"t","body":"b","labels":["bug"]}`,
-		"issues/update":                        `{"title":"t2","body":"b2"}`,
-		"issues/create-comment":                `{"body":"b"}`,
-		"issues/update-comment":                `{"body":"b2"}`,
-		"reactions/create-for-issue-comment":   `{"content":"eyes"}`,
-		"issues/add-labels":                    `{"labels":["bug","new"]}`,
-		"issues/set-labels":                    `{"labels":["new"]}`,
-		"issues/create-label":                  `{"name":"new","color":"ffffff","description":"d"}`,
-		"issues/update-label":                  `{"new_name":"bug2","color":"000000"}`,
-		"pulls/update":                         `{"title":"t2"}`,
-		"pulls/create-review":                  `{"event":"COMMENT","body":"b"}`,
-		"pulls/merge":                          `{"merge_method":"merge"}`,
+		"git/create-blob":                       `{"content":"hello","encoding":"utf-8"}`,
+		"git/create-tree":                       `{"base_tree":"{tree_sha}","tree":[{"path":"a.txt","mode":"100644","type":"blob","content":"a"}]}`,
+		"git/create-commit":                     `{"message":"m","tree":"{tree_sha}","parents":["{commit_sha}"]}`,
+		"git/create-ref":                        `{"ref":"refs/heads/new","sha":"{commit_sha}"}`,
+		"git/update-ref":                        `{"sha":"{commit_sha}","force":false}`,
+		"repos/create-or-update-file-contents":  `{"message":"m","content":"eA==","sha":"{file_sha}","branch":"main"}`,
+		"repos/delete-file":                     `{"message":"m","sha":"{file_sha}","branch":"main"}`,
+		"issues/create":                         `{"title":"t","body":"b","labels":["bug"]}`,
+		"issues/update":                         `{"title":"t2","body":"b2"}`,
+		"issues/create-comment":                 `{"body":"b"}`,
+		"issues/update-comment":                 `{"body":"b2"}`,
+		"reactions/create-for-issue-comment":    `{"content":"eyes"}`,
+		"issues/add-labels":                     `{"labels":["bug","new"]}`,
+		"issues/set-labels":                     `{"labels":["new"]}`,
+		"issues/create-label":                   `{"name":"new","color":"ffffff","description":"d"}`,
+		"issues/update-label":                   `{"new_name":"bug2","color":"000000"}`,
+		"pulls/update":                          `{"title":"t2"}`,
+		"pulls/create-review":                   `{"event":"COMMENT","body":"b"}`,
+		"pulls/merge":                           `{"merge_method":"merge"}`,
+		"pulls/create-reply-for-review-comment": `{"body":"done"}`,
 	} {
 		p.bodies[id] = body
 	}
@@ -106,6 +107,13 @@ func newProbeSim(t *testing.T, opts ...githubsim.Option) *probeSim {
 	var pr struct{ Number json.Number }
 	p.do(t, "POST", "/repos/acme/widgets/pulls", `{"title":"t","head":"feature","base":"main"}`, &pr)
 	p.vars["pull_number"] = pr.Number.String()
+	// An inline comment (a.go is in the PR's diff) to reply to.
+	p.do(t, "POST", "/repos/acme/widgets/pulls/"+pr.Number.String()+"/reviews",
+		`{"event":"COMMENT","body":"r","comments":[{"path":"a.go","line":1,"body":"why?"}]}`, &struct{}{})
+	var threads []struct{ ID json.Number }
+	p.do(t, "GET", "/repos/acme/widgets/pulls/"+pr.Number.String()+"/comments", "", &threads)
+	require.Len(t, threads, 1)
+	p.vars["pulls/create-reply-for-review-comment:comment_id"] = threads[0].ID.String()
 	var branch struct {
 		Commit struct {
 			SHA    string

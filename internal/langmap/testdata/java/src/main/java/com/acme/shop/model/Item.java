@@ -1,0 +1,3 @@
+package com.acme.shop.model;
+
+public sealed interface Item permits Book {}

@@ -1,0 +1,4 @@
+use super::*;
+
+#[test]
+fn it_works() { assert_eq!(helper(), 10); }

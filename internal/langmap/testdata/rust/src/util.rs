@@ -1,0 +1,3 @@
+use super::MAX;
+
+pub(crate) fn helper() -> usize { MAX }

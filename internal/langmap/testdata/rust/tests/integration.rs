@@ -1,0 +1,4 @@
+use tiny_store::store::Store;
+
+#[test]
+fn roundtrip() {}

@@ -1,0 +1,5 @@
+import { App } from '../app';
+
+describe('App', () => {
+  it('renders', () => {});
+});
