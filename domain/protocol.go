@@ -3,6 +3,8 @@ package domain
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/cogworks/cogworks/finding"
 )
 
 // APIVersion is the Extension API version this client speaks. Services whose
@@ -150,14 +152,11 @@ func (c ErrorCode) Known() bool {
 	return ok
 }
 
-// Severity ranks a diagnostic.
-type Severity string
-
-// Diagnostic severities.
+// Diagnostic severities, on the scale of package finding.
 const (
-	SeverityBlocking      Severity = "blocking"
-	SeverityWarning       Severity = "warning"
-	SeverityInformational Severity = "informational"
+	SeverityBlocking      = finding.Blocking
+	SeverityWarning       = finding.Warning
+	SeverityInformational = finding.Informational
 )
 
 // Category classifies a diagnostic.
@@ -196,9 +195,9 @@ type Location struct {
 
 // Diagnostic is one finding reported by a domain service.
 type Diagnostic struct {
-	Artifact string   `json:"artifact"`
-	Location Location `json:"location"`
-	Severity Severity `json:"severity" jsonschema:"enum=blocking,enum=warning,enum=informational"`
+	Artifact string           `json:"artifact"`
+	Location Location         `json:"location"`
+	Severity finding.Severity `json:"severity" jsonschema:"enum=blocking,enum=warning,enum=informational"`
 	// Category is free-form on the wire so that newer services may add
 	// categories; use EffectiveSeverity to interpret unknown ones.
 	Category Category `json:"category"`
@@ -244,7 +243,7 @@ func (d Diagnostic) SelfExplanatory() bool { return d.Explains.Known() }
 
 // EffectiveSeverity is the severity CogWorks acts on: a diagnostic whose
 // category is not one the spec (docs/spec.md §10) lists is informational whatever it claims.
-func (d Diagnostic) EffectiveSeverity() Severity {
+func (d Diagnostic) EffectiveSeverity() finding.Severity {
 	if !d.Category.Known() {
 		return SeverityInformational
 	}

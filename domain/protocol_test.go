@@ -9,14 +9,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 )
 
 func TestEffectiveSeverity(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		cat  domain.Category
-		sev  domain.Severity
-		want domain.Severity
+		sev  finding.Severity
+		want finding.Severity
 	}{
 		{domain.CategoryTypeError, domain.SeverityBlocking, domain.SeverityBlocking},
 		{domain.CategoryStyleViolation, domain.SeverityWarning, domain.SeverityWarning},

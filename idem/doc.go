@@ -1,8 +1,9 @@
 // Package idem holds CogWorks's idempotent write primitives (docs/spec.md §6).
 //
 // Every function here can be re-run on the same GitHub state and either
-// makes the same change or detects that it is already made: labels are
-// ensured present or absent (a 404 on remove is success), comments are
+// makes the same change or detects that it is already made: an issue's
+// labels are written as a desired set, one PUT only when it differs from
+// the labels last read (SetLabelSet, the path of every label write), comments are
 // upserted by their hidden key marker, PRs are found by head branch before
 // one is created (a 422 "already exists" counts as found), issues are found
 // by a body marker, and a branch gets a new commit only when its tree would

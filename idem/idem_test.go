@@ -28,38 +28,73 @@ func writes(sim *githubsim.Server) int {
 	return n
 }
 
+// TestAssertIDEM003_LabelTransitionsAreSafeToRepeat proves IDEM-003 on
+// idem.SetLabelSet, the one path every label write takes: the engine's
+// stage labels and lock label (internal/engine/lock.go), the sub-issue
+// status labels (stagekit.SetSWIStatus) and planning's sub-issue labels
+// (Labels.Add).
 func TestAssertIDEM003_LabelTransitionsAreSafeToRepeat(t *testing.T) {
 	env := testenv.New(t)
 	ctx := context.Background()
 	n := env.Sim.SeedIssue(repo.String(), "alice", "t", "b")
+	arch := pipeline.StageLabel(pipeline.StageArchitecture)
+	ifaces := pipeline.StageLabel(pipeline.StageInterfaceDesign)
+	read := func() []string { return env.Sim.Labels(repo.String(), n) }
+
+	got, wrote, err := idem.SetLabelSet(ctx, env.Client, repo, n, read(), []string{pipeline.LabelRun, arch})
+	require.NoError(t, err)
+	assert.True(t, wrote)
+	assert.ElementsMatch(t, []string{pipeline.LabelRun, arch}, got)
+
+	tests := []struct {
+		name      string
+		want      []string
+		wantWrite int
+		wantAfter []string
+	}{
+		{"adding a label that is present is a quiet no-op", []string{arch, pipeline.LabelRun}, 0, []string{pipeline.LabelRun, arch}},
+		{"removing a label that is absent is a quiet no-op", []string{pipeline.LabelRun, arch}, 0, []string{pipeline.LabelRun, arch}},
+		{"a stage transition is one request", []string{pipeline.LabelRun, ifaces}, 1, []string{pipeline.LabelRun, ifaces}},
+		{"repeating the transition sends nothing", []string{ifaces, pipeline.LabelRun}, 0, []string{pipeline.LabelRun, ifaces}},
+	}
+	for _, tt := range tests {
+		env.Sim.ResetRequests()
+		_, wrote, err := idem.SetLabelSet(ctx, env.Client, repo, n, read(), tt.want)
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.wantWrite > 0, wrote, tt.name)
+		assert.Equal(t, tt.wantWrite, writes(env.Sim), tt.name)
+		assert.ElementsMatch(t, tt.wantAfter, read(), tt.name)
+	}
+
+	// A stale view (the caller thinks the label is missing) still ends
+	// with the desired set, each label once.
+	_, _, err = idem.SetLabelSet(ctx, env.Client, repo, n, []string{pipeline.LabelRun}, []string{pipeline.LabelRun, ifaces})
+	require.NoError(t, err)
+	assert.Equal(t, 1, strings.Count(strings.Join(read(), ","), ifaces))
+
+	// Labels.Add takes the same path: present labels cost no request.
 	labels := idem.NewLabels(env.Client, repo, pipeline.LabelSpec)
-	stage := pipeline.StageLabel(pipeline.StageArchitecture)
-
-	changed, err := labels.Ensure(ctx, n, nil, stage)
-	require.NoError(t, err)
-	assert.True(t, changed)
-	assert.Contains(t, env.Sim.Labels(repo.String(), n), stage)
-	assert.Contains(t, env.Sim.RepoLabels(repo.String()), stage, "repo label created on first use")
-
 	env.Sim.ResetRequests()
-	current := env.Sim.Labels(repo.String(), n)
-	changed, err = labels.Ensure(ctx, n, current, stage)
-	require.NoError(t, err, "setting the same stage label again is not an error")
-	assert.False(t, changed)
+	_, wrote, err = labels.Add(ctx, n, read(), ifaces)
+	require.NoError(t, err)
+	assert.False(t, wrote)
 	assert.Zero(t, env.Sim.RequestCount(), "and is a no-op")
+}
 
-	// A stale view (label already there, caller thinks it is not) is still fine.
-	changed, err = labels.Ensure(ctx, n, nil, stage)
-	require.NoError(t, err)
-	assert.True(t, changed)
-	assert.Equal(t, 1, strings.Count(strings.Join(env.Sim.Labels(repo.String(), n), ","), stage))
-
-	// Removing twice: the second remove meets GitHub's 404 and succeeds.
-	_, err = labels.EnsureAbsent(ctx, n, []string{stage}, stage)
-	require.NoError(t, err)
-	changed, err = labels.EnsureAbsent(ctx, n, []string{stage}, stage)
-	require.NoError(t, err, "404 on remove is success")
-	assert.False(t, changed)
+func TestSameSet(t *testing.T) {
+	tests := []struct {
+		a, b []string
+		want bool
+	}{
+		{nil, nil, true},
+		{[]string{"x", "y"}, []string{"y", "x"}, true},
+		{[]string{"x"}, []string{"x", "y"}, false},
+		{[]string{"x", "x"}, []string{"x", "y"}, false},
+		{[]string{"x", "x"}, []string{"x"}, true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, idem.SameSet(tt.a, tt.b), "%v vs %v", tt.a, tt.b)
+	}
 }
 
 func TestRepoLabelsCreatedWithColourAndDescription(t *testing.T) {
@@ -67,7 +102,7 @@ func TestRepoLabelsCreatedWithColourAndDescription(t *testing.T) {
 	ctx := context.Background()
 	n := env.Sim.SeedIssue(repo.String(), "alice", "t", "b")
 	labels := idem.NewLabels(env.Client, repo, pipeline.LabelSpec)
-	_, err := labels.Ensure(ctx, n, nil, pipeline.LabelProcessing)
+	_, _, err := labels.Add(ctx, n, nil, pipeline.LabelProcessing)
 	require.NoError(t, err)
 	got, err := env.Client.ListRepoLabels(ctx, repo)
 	require.NoError(t, err)

@@ -10,20 +10,56 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 )
 
+// LabelSetter is what SetLabelSet needs: one request that replaces an
+// issue's labels.
+type LabelSetter interface {
+	SetLabels(ctx context.Context, repo github.Repo, number int, labels []string) ([]string, error)
+}
+
 // LabelAPI is what Labels needs from GitHub.
 type LabelAPI interface {
-	AddLabels(ctx context.Context, repo github.Repo, number int, labels ...string) error
-	RemoveLabel(ctx context.Context, repo github.Repo, number int, label string) error
+	LabelSetter
 	ListRepoLabels(ctx context.Context, repo github.Repo) ([]github.Label, error)
 	CreateRepoLabel(ctx context.Context, repo github.Repo, label github.Label) error
 }
 
-// LabelSpec gives the colour and description of a label CogWorks owns.
-type LabelSpec func(name string) (color, description string, ok bool)
+// SameSet reports whether a and b hold the same label names, in any order
+// (label lists are sets on GitHub).
+func SameSet(a, b []string) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
+	return true
+}
 
-// Labels ensures labels on issues, creating repository labels (with
-// colour and description) the first time one is used. It caches the
-// repository's label list for its lifetime, so create one per step.
+// SetLabelSet makes issue number carry exactly the labels want. current
+// is the issue's label list as last read: when it already is want (as a
+// set) nothing is sent; otherwise one PUT replaces the whole list, so a
+// stage transition (one label out, one in) is one request and repeating
+// it is a no-op (ASSERT-IDEM-003). Every label write of an issue goes
+// through here. It returns the labels the issue carries afterwards and
+// whether a write happened.
+func SetLabelSet(ctx context.Context, api LabelSetter, repo github.Repo, number int, current, want []string) ([]string, bool, error) {
+	if SameSet(current, want) {
+		return current, false, nil
+	}
+	got, err := api.SetLabels(ctx, repo, number, want)
+	if err != nil {
+		return nil, false, fmt.Errorf("set labels %v on %s#%d: %w", want, repo, number, err)
+	}
+	return got, true, nil
+}
+
+// Labels writes issue labels, creating repository labels (with colour and
+// description) the first time one is used. It caches the repository's
+// label list for its lifetime, so create one per step.
 type Labels struct {
 	api   LabelAPI
 	repo  github.Repo
@@ -31,41 +67,30 @@ type Labels struct {
 	known map[string]bool
 }
 
+// LabelSpec gives the colour and description of a label CogWorks owns.
+type LabelSpec func(name string) (color, description string, ok bool)
+
 // NewLabels returns a Labels for one repository.
 func NewLabels(api LabelAPI, repo github.Repo, spec LabelSpec) *Labels {
 	return &Labels{api: api, repo: repo, spec: spec}
 }
 
-// Ensure makes sure the issue carries label. current is the issue's label
-// list as last read; when it already has the label nothing is sent
-// (ASSERT-IDEM-003). It reports whether a write happened.
-func (l *Labels) Ensure(ctx context.Context, number int, current []string, label string) (bool, error) {
-	if slices.Contains(current, label) {
-		return false, nil
+// Add makes the issue carry labels besides those it has: the repository
+// labels it lacks are created first, then SetLabelSet writes current with
+// labels added, in one request or none. current must be the issue's label
+// list as last read: the PUT replaces the whole list.
+func (l *Labels) Add(ctx context.Context, number int, current []string, labels ...string) ([]string, bool, error) {
+	want := slices.Clone(current)
+	for _, name := range labels {
+		if slices.Contains(want, name) {
+			continue
+		}
+		if err := l.ensureRepoLabel(ctx, name); err != nil {
+			return nil, false, err
+		}
+		want = append(want, name)
 	}
-	if err := l.ensureRepoLabel(ctx, label); err != nil {
-		return false, err
-	}
-	if err := l.api.AddLabels(ctx, l.repo, number, label); err != nil {
-		return false, fmt.Errorf("add label %q to %s#%d: %w", label, l.repo, number, err)
-	}
-	return true, nil
-}
-
-// EnsureAbsent makes sure the issue does not carry label. A 404 (already
-// gone, e.g. removed by a concurrent run) is success.
-func (l *Labels) EnsureAbsent(ctx context.Context, number int, current []string, label string) (bool, error) {
-	if !slices.Contains(current, label) {
-		return false, nil
-	}
-	err := l.api.RemoveLabel(ctx, l.repo, number, label)
-	if errors.Is(err, github.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("remove label %q from %s#%d: %w", label, l.repo, number, err)
-	}
-	return true, nil
+	return SetLabelSet(ctx, l.api, l.repo, number, current, want)
 }
 
 // EnsureRepoLabels creates those of names that the repository lacks, with

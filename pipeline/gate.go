@@ -75,7 +75,7 @@ type LabelEvent struct {
 type ApprovalVerdict struct {
 	Approved bool
 	By       string
-	Via      string // label | merge | command
+	Via      ApprovalSource // label | merge | command
 	// EventID is the label event that approved; it can approve only once.
 	EventID int64
 	// CommentID is the comment whose /cogworks approve approved.
@@ -123,7 +123,7 @@ func EvaluateLabelApproval(labelPresent bool, events []LabelEvent, permissions m
 		}
 		return ApprovalVerdict{Rejected: []string{last.Actor + " (" + perm + ")"}}
 	}
-	return ApprovalVerdict{Approved: true, By: last.Actor, Via: "label", EventID: last.ID}
+	return ApprovalVerdict{Approved: true, By: last.Actor, Via: ViaLabel, EventID: last.ID}
 }
 
 // ApprovalActors returns the distinct actors whose permission

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -300,23 +299,4 @@ func LabelSpec(name string) (color, description string, ok bool) {
 		}
 	}
 	return "", "", false
-}
-
-// SameLabels reports whether a and b hold the same label names, in any
-// order (label lists are sets on GitHub).
-func SameLabels(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for _, x := range a {
-		if !slices.Contains(b, x) {
-			return false
-		}
-	}
-	for _, x := range b {
-		if !slices.Contains(a, x) {
-			return false
-		}
-	}
-	return true
 }

@@ -223,18 +223,3 @@ func TestParseLabelsArbitraryInputProperty(t *testing.T) {
 		require.Equal(t, ls, ParseLabels(encoded))
 	})
 }
-
-func TestSameLabels(t *testing.T) {
-	tests := []struct {
-		a, b []string
-		want bool
-	}{
-		{nil, nil, true},
-		{[]string{"x", "y"}, []string{"y", "x"}, true},
-		{[]string{"x"}, []string{"x", "y"}, false},
-		{[]string{"x", "x"}, []string{"x", "y"}, false},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, SameLabels(tt.a, tt.b), "%v vs %v", tt.a, tt.b)
-	}
-}

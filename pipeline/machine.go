@@ -84,7 +84,8 @@ type Transition struct {
 }
 
 // Capabilities is the SASS capability manifest, as operation names. It
-// mirrors github.DefaultManifest, which the GitHub adapter enforces.
+// mirrors github.DefaultManifest, which the GitHub adapter enforces;
+// TestCapabilityManifestMatchesMachine fails when the two differ.
 type Capabilities struct {
 	Allow, Deny []string
 }
@@ -198,7 +199,7 @@ func StateMachine() Machine {
 			"sub_work_items", "lock", "artifacts", "ledger", "approvals", "gate", "failure"},
 		Capabilities: Capabilities{
 			Allow: []string{"pulls.review.comment", "issues.write", "labels.write", "comments.write",
-				"pulls.write", "git.write", "sub_issues.write", "repo.labels.write"},
+				"reactions.write", "pulls.write", "git.write", "sub_issues.write", "repo.labels.write"},
 			Deny: []string{"pulls.merge", "pulls.review.approve", "pulls.review.request_changes",
 				"pulls.close", "issues.close", "git.refs.delete", "git.write.protected_path"},
 		},

@@ -205,7 +205,7 @@ func withinRemediationLimit(in GuardInput) bool {
 func remainingSWIs(s Snapshot) int {
 	n := 0
 	for _, r := range s.SubWorkItems {
-		if r.Status != string(SWICompleted) {
+		if r.Status != SWICompleted {
 			n++
 		}
 	}

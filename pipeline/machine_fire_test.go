@@ -47,7 +47,7 @@ func TestFireRemediationLimit(t *testing.T) {
 func TestFireSubWorkItemGuards(t *testing.T) {
 	m := StateMachine()
 	snap := NewSnapshot("a/b", 1)
-	snap.SubWorkItems = []SWI{{SubWorkItem: planner.SubWorkItem{ID: "a"}, Status: string(SWICompleted)}, {SubWorkItem: planner.SubWorkItem{ID: "b"}, Status: "in-progress"}}
+	snap.SubWorkItems = []SWI{{SubWorkItem: planner.SubWorkItem{ID: "a"}, Status: SWICompleted}, {SubWorkItem: planner.SubWorkItem{ID: "b"}, Status: "in-progress"}}
 	in := GuardInput{Snapshot: snap}
 
 	tr, err := m.Fire(StateForStage(StageIntegration), EventNextSWI, in)
@@ -57,7 +57,7 @@ func TestFireSubWorkItemGuards(t *testing.T) {
 	require.Error(t, err, "all_done while a sub-work-item remains")
 	assert.Contains(t, err.Error(), "guard_all_swis_done")
 
-	in.Snapshot.SubWorkItems[1].Status = string(SWICompleted)
+	in.Snapshot.SubWorkItems[1].Status = SWICompleted
 	for _, from := range []Stage{StageIntegration, StageCodeGeneration} {
 		tr, err = m.Fire(StateForStage(from), EventAllDone, in)
 		require.NoError(t, err)

@@ -62,11 +62,11 @@ type Snapshot struct {
 	// Attempts counts executor attempts per stage name, for the stages that
 	// run once per work item; a per-SWI stage counts in its SWI's record
 	// (see Attempt and AddAttempt).
-	Attempts map[string]int `json:"attempts,omitempty"`
+	Attempts map[Stage]int `json:"attempts,omitempty"`
 	// TransientFailures counts, per stage, the invocations in a row that
 	// failed with a transient error (an outage); past stage_max_retries
 	// the pipeline fails.
-	TransientFailures map[string]int           `json:"transient_failures,omitempty"`
+	TransientFailures map[Stage]int            `json:"transient_failures,omitempty"`
 	Lock              *LockRecord              `json:"lock,omitempty"`
 	Artifacts         Artifacts                `json:"artifacts"`
 	Classification    *classify.Classification `json:"classification,omitempty"`
@@ -116,8 +116,9 @@ type IssuePin struct {
 	SHA256 string    `json:"sha256"`
 	By     string    `json:"by"`
 	At     time.Time `json:"at"`
-	// Via is how it was approved: trigger | label | merge | command.
-	Via string `json:"via"`
+	// Via is how it was approved: trigger | label | merge | command, or
+	// adopted when a run found the text already in place.
+	Via ApprovalSource `json:"via"`
 	// Text is the approved text itself when it is short enough to keep,
 	// so that a pause can show what changed.
 	Text *IssueText `json:"text,omitempty"`
@@ -165,12 +166,12 @@ type SWI struct {
 	Issue int `json:"issue,omitempty"`
 	// Order is its 1-based position in the plan's topological order; it
 	// names the branch (cogworks/<N>/swi-<Order>).
-	Order  int    `json:"order"`
-	Status string `json:"status"` // pending | in-progress | completed | failed
-	Branch string `json:"branch,omitempty"`
-	PR     int    `json:"pr,omitempty"`
+	Order  int       `json:"order"`
+	Status SWIStatus `json:"status"` // pending | in-progress | completed | failed
+	Branch string    `json:"branch,omitempty"`
+	PR     int       `json:"pr,omitempty"`
 	// Attempts counts executor attempts per per-SWI stage name.
-	Attempts map[string]int `json:"attempts,omitempty"`
+	Attempts map[Stage]int `json:"attempts,omitempty"`
 	// RemediationCycles counts the loops back from scenario validation or
 	// review to code generation.
 	RemediationCycles int `json:"remediation_cycles,omitempty"`
@@ -207,9 +208,9 @@ func (s *Snapshot) SubWorkItem(id string) *SWI {
 // per-SWI stage, the work item's otherwise.
 func (s *Snapshot) Attempt(stage Stage) int {
 	if w := s.attemptOwner(stage); w != nil {
-		return w.Attempts[string(stage)]
+		return w.Attempts[stage]
 	}
-	return s.Attempts[string(stage)]
+	return s.Attempts[stage]
 }
 
 // AddAttempt adds delta to stage's attempts (see Attempt).
@@ -219,9 +220,9 @@ func (s *Snapshot) AddAttempt(stage Stage, delta int) {
 		m = &w.Attempts
 	}
 	if *m == nil {
-		*m = map[string]int{}
+		*m = map[Stage]int{}
 	}
-	(*m)[string(stage)] += delta
+	(*m)[stage] += delta
 }
 
 func (s *Snapshot) attemptOwner(stage Stage) *SWI {
@@ -261,11 +262,11 @@ type Ledger struct {
 
 // Approval records a gate approval.
 type Approval struct {
-	Stage Stage     `json:"stage"`
-	SWI   string    `json:"swi,omitempty"`
-	By    string    `json:"by"`
-	At    time.Time `json:"at"`
-	Via   string    `json:"via"` // label | merge | command
+	Stage Stage          `json:"stage"`
+	SWI   string         `json:"swi,omitempty"`
+	By    string         `json:"by"`
+	At    time.Time      `json:"at"`
+	Via   ApprovalSource `json:"via"` // label | merge | command
 	// EventID is the label event that approved (0 for merges).
 	EventID int64 `json:"event_id,omitempty"`
 	// CommentID is the comment whose /cogworks approve approved.

@@ -11,6 +11,8 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
@@ -20,7 +22,7 @@ func codecSampleSnapshot() Snapshot {
 	s := NewSnapshot("acme/brakes", 42)
 	s.Stage = StageReview
 	s.CurrentSWI = "swi-2"
-	s.Attempts = map[string]int{"intake": 1}
+	s.Attempts = map[Stage]int{"intake": 1}
 	s.Lock = &LockRecord{Owner: "run-123", Acquired: at}
 	s.Artifacts = Artifacts{SpecBranch: "cogworks/42/spec", SpecPR: 43}
 	s.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"},
@@ -37,9 +39,9 @@ func codecSampleSnapshot() Snapshot {
 		{SubWorkItem: planner.SubWorkItem{ID: "swi-1", Title: "t", Files: []string{"a.go"}, Interfaces: []string{"IF-1"}, DependsOn: []string{}},
 			Issue: 50, Order: 0, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52},
 		{SubWorkItem: planner.SubWorkItem{ID: "swi-2", DependsOn: []string{"swi-1"}}, Issue: 51, Order: 1, Status: "in-progress",
-			Attempts: map[string]int{"code-generation": 3}, RemediationCycles: 1, Usage: Usage{Calls: 2, CostUSD: 0.5},
+			Attempts: map[Stage]int{"code-generation": 3}, RemediationCycles: 1, Usage: Usage{Calls: 2, CostUSD: 0.5},
 			Feedback: "fix --> it", Committed: []string{"a.go"},
-			Findings: []review.Finding{{File: "a.go", Line: 3, Severity: review.SeverityWarning, Explanation: "x"}}},
+			Findings: []review.Finding{{File: "a.go", Line: 3, Severity: domain.SeverityWarning, Explanation: "x"}}},
 	}
 	return s
 }
@@ -138,13 +140,17 @@ func genTime() *rapid.Generator[time.Time] {
 	})
 }
 
-func genIntMap(label string) *rapid.Generator[map[string]int] {
-	return rapid.Custom(func(t *rapid.T) map[string]int {
+func genIntMap(label string) *rapid.Generator[map[Stage]int] {
+	return rapid.Custom(func(t *rapid.T) map[Stage]int {
 		m := rapid.MapOf(genText(), rapid.IntRange(-5, 1000)).Draw(t, label)
 		if len(m) == 0 {
 			return nil
 		}
-		return m
+		out := make(map[Stage]int, len(m))
+		for k, v := range m {
+			out[Stage(k)] = v
+		}
+		return out
 	})
 }
 
@@ -208,7 +214,7 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 		s.Ledger = Ledger{PerStage: genUsageMap("per stage").Draw(t, "per stage")}
 		s.Approvals = nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) Approval {
 			return Approval{Stage: stage.Draw(t, "stage"), SWI: genText().Draw(t, "swi"), By: genText().Draw(t, "by"),
-				At: genTime().Draw(t, "at"), Via: genText().Draw(t, "via"), CommentID: rapid.Int64Range(0, 1<<40).Draw(t, "comment")}
+				At: genTime().Draw(t, "at"), Via: ApprovalSource(genText().Draw(t, "via")), CommentID: rapid.Int64Range(0, 1<<40).Draw(t, "comment")}
 		}), 0, 3).Draw(t, "approvals"))
 		if rapid.Bool().Draw(t, "stopped") {
 			s.Stopped = &StopRecord{By: genText().Draw(t, "stopped by"), At: genTime().Draw(t, "stopped at"),
@@ -248,7 +254,7 @@ func genSWI() *rapid.Generator[SWI] {
 				Interfaces: rapid.SliceOfN(genText(), 0, 2).Draw(t, "ifaces"), Tests: genText().Draw(t, "tests"),
 				DependsOn: rapid.SliceOfN(genText(), 0, 2).Draw(t, "deps")},
 			Issue: rapid.IntRange(0, 9999).Draw(t, "issue"), Order: rapid.IntRange(0, 50).Draw(t, "order"),
-			Status: genText().Draw(t, "status"), Branch: genText().Draw(t, "branch"), PR: rapid.IntRange(0, 9999).Draw(t, "pr"),
+			Status: SWIStatus(genText().Draw(t, "status")), Branch: genText().Draw(t, "branch"), PR: rapid.IntRange(0, 9999).Draw(t, "pr"),
 			Attempts:          genIntMap("swi attempts").Draw(t, "swi attempts"),
 			RemediationCycles: rapid.IntRange(0, 9).Draw(t, "cycles"),
 			Usage:             usage,
@@ -256,7 +262,7 @@ func genSWI() *rapid.Generator[SWI] {
 			Committed:         nilIfEmpty(rapid.SliceOfN(genText(), 0, 3).Draw(t, "committed")),
 			Findings: nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) review.Finding {
 				return review.Finding{File: genText().Draw(t, "file"), Line: rapid.IntRange(0, 999).Draw(t, "line"),
-					Severity: review.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
+					Severity: finding.Severity(genText().Draw(t, "severity")), Criterion: genText().Draw(t, "criterion"),
 					Explanation: genText().Draw(t, "explanation")}
 			}), 0, 2).Draw(t, "findings")),
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
 )
@@ -26,7 +27,7 @@ func TestParseSnapshotMigratesGoldenV1(t *testing.T) {
 	want := NewSnapshot("acme/brakes", 42)
 	want.Stage = StageReview
 	want.CurrentSWI = "B"
-	want.Attempts = map[string]int{"intake": 1}
+	want.Attempts = map[Stage]int{"intake": 1}
 	want.Artifacts = Artifacts{SpecBranch: "cogworks/42/spec", SpecPR: 43, InterfaceBranch: "cogworks/42/interfaces", InterfacePR: 44}
 	want.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"},
 		EstimatedScope: classify.Scope{Files: 3, Interfaces: 1, Complexity: "low"}, Rationale: "adds a counter"}
@@ -41,10 +42,10 @@ func TestParseSnapshotMigratesGoldenV1(t *testing.T) {
 		{SubWorkItem: planner.SubWorkItem{ID: "A", Title: "Counter", Description: "Do A", Files: []string{"counter/hourly.go"}, Interfaces: []string{"IF-1"}, Tests: "unit", DependsOn: []string{}},
 			Issue: 50, Order: 1, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52,
 			Committed: []string{"counter/hourly.go", "counter/hourly_test.go"},
-			Findings:  []review.Finding{{File: "counter/hourly.go", Line: 12, Severity: review.SeverityWarning, Criterion: "naming", Explanation: "rename <x> --> y"}}},
+			Findings:  []review.Finding{{File: "counter/hourly.go", Line: 12, Severity: domain.SeverityWarning, Criterion: "naming", Explanation: "rename <x> --> y"}}},
 		{SubWorkItem: planner.SubWorkItem{ID: "B", Title: "Report", Description: "Do B", Files: []string{"telemetry/report.go"}, Interfaces: []string{"IF-2"}, Tests: "unit", DependsOn: []string{"A"}},
 			Issue: 51, Order: 2, Status: "in-progress", Branch: "cogworks/42/swi-2",
-			Attempts: map[string]int{"code-generation": 2}, RemediationCycles: 1,
+			Attempts: map[Stage]int{"code-generation": 2}, RemediationCycles: 1,
 			Feedback: "review found 1 blocking finding:\n- telemetry/report.go:3 handle the error", Committed: []string{"telemetry/report.go"}},
 	}
 	assert.Equal(t, want, got)

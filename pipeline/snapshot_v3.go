@@ -97,7 +97,7 @@ func migrateV3(s *Snapshot, old snapshotV3) {
 		}
 		w := record(r.ID)
 		w.SubWorkItem = item
-		w.Issue, w.Order, w.Status, w.Branch, w.PR = r.Issue, r.Order, r.Status, r.Branch, r.PR
+		w.Issue, w.Order, w.Status, w.Branch, w.PR = r.Issue, r.Order, SWIStatus(r.Status), r.Branch, r.PR
 	}
 	for _, p := range old.Plan {
 		if s.SubWorkItem(p.ID) == nil {
@@ -125,16 +125,16 @@ func migrateV3(s *Snapshot, old snapshotV3) {
 		i := strings.LastIndex(rest, "/")
 		if !perSWI || i < 0 {
 			if s.Attempts == nil {
-				s.Attempts = map[string]int{}
+				s.Attempts = map[Stage]int{}
 			}
-			s.Attempts[key] = n
+			s.Attempts[Stage(key)] = n
 			continue
 		}
 		w := record(rest[:i])
 		if w.Attempts == nil {
-			w.Attempts = map[string]int{}
+			w.Attempts = map[Stage]int{}
 		}
-		w.Attempts[rest[i+1:]] = n
+		w.Attempts[Stage(rest[i+1:])] = n
 	}
 }
 

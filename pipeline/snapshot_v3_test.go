@@ -34,12 +34,12 @@ func TestParseSnapshotMigratesGoldenV3(t *testing.T) {
 	at := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	want.Pin = &IssuePin{SHA256: IssueDigest("Count brake events", "per hour"), By: "alice", At: at, Via: "label"}
 	want.Gate.Resume = true
-	want.TransientFailures = map[string]int{"review": 1}
+	want.TransientFailures = map[Stage]int{"review": 1}
 	want.CommandsSeen = 77
-	want.Attempts = map[string]int{"intake": 1, "planning": 1}
-	want.SubWorkItems[0].Attempts = map[string]int{"code-generation": 1}
+	want.Attempts = map[Stage]int{"intake": 1, "planning": 1}
+	want.SubWorkItems[0].Attempts = map[Stage]int{"code-generation": 1}
 	want.SubWorkItems[0].Usage = Usage{Calls: 2, InputTokens: 3000, OutputTokens: 900, CostUSD: 0.05}
-	want.SubWorkItems[1].Attempts = map[string]int{"code-generation": 2, "review": 1}
+	want.SubWorkItems[1].Attempts = map[Stage]int{"code-generation": 2, "review": 1}
 	want.SubWorkItems[1].Usage = Usage{Calls: 3, InputTokens: 4000, OutputTokens: 1200, CostUSD: 0.07}
 	assert.Equal(t, want, got)
 	assert.Equal(t, SchemaVersion, got.SchemaVersion, "a migrated snapshot is written back in the current form")
@@ -50,7 +50,7 @@ func TestParseSnapshotMigratesGoldenV3(t *testing.T) {
 		SubWorkItem: planner.SubWorkItem{ID: "B", Title: "Report", Description: "Do B", Files: []string{"telemetry/report.go"},
 			Interfaces: []string{"IF-2"}, Tests: "unit", DependsOn: []string{"A"}},
 		Issue: 51, Order: 2, Status: "in-progress", Branch: "cogworks/42/swi-2",
-		Attempts: map[string]int{"code-generation": 2, "review": 1}, RemediationCycles: 1,
+		Attempts: map[Stage]int{"code-generation": 2, "review": 1}, RemediationCycles: 1,
 		Usage:    Usage{Calls: 3, InputTokens: 4000, OutputTokens: 1200, CostUSD: 0.07},
 		Feedback: "review found 1 blocking finding:\n- telemetry/report.go:3 handle the error", Committed: []string{"telemetry/report.go"},
 	}, *b, "everything about B is in its one record")
@@ -72,10 +72,10 @@ func TestMigrateV3KeepsStateWithoutRecord(t *testing.T) {
 	got, _, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"3.0.0","repo":"a/b",` +
 		`"attempts":{"swi/Z/review":2,"swi/odd":1},"plan":[{"id":"P"}],"swis":{"E":{},"Z":{"feedback":"f"}},"ledger":{"per_swi":{"Z":{"calls":1}}}} -->`)
 	require.NoError(t, err)
-	assert.Equal(t, map[string]int{"swi/odd": 1}, got.Attempts, "a key that names no stage is kept as it was")
+	assert.Equal(t, map[Stage]int{"swi/odd": 1}, got.Attempts, "a key that names no stage is kept as it was")
 	assert.Equal(t, []SWI{
 		{SubWorkItem: planner.SubWorkItem{ID: "P"}},
-		{SubWorkItem: planner.SubWorkItem{ID: "Z"}, Attempts: map[string]int{"review": 2}, Usage: Usage{Calls: 1}, Feedback: "f"},
+		{SubWorkItem: planner.SubWorkItem{ID: "Z"}, Attempts: map[Stage]int{"review": 2}, Usage: Usage{Calls: 1}, Feedback: "f"},
 	}, got.SubWorkItems, "state without an artifacts record becomes a record no stage picks up; an empty one is dropped")
 }
 
@@ -88,8 +88,8 @@ func TestSnapshotAttemptsOfPerSWIStages(t *testing.T) {
 	s.AddAttempt(StageCodeGeneration, 1)
 	s.AddAttempt(StageReview, 1)
 	s.AddAttempt(StageReview, -1)
-	assert.Equal(t, map[string]int{"intake": 1}, s.Attempts)
-	assert.Equal(t, map[string]int{"code-generation": 2, "review": 0}, s.SubWorkItems[0].Attempts)
+	assert.Equal(t, map[Stage]int{"intake": 1}, s.Attempts)
+	assert.Equal(t, map[Stage]int{"code-generation": 2, "review": 0}, s.SubWorkItems[0].Attempts)
 	assert.Equal(t, 2, s.Attempt(StageCodeGeneration))
 	assert.Equal(t, 1, s.Attempt(StageIntake))
 	s.CurrentSWI = "gone"

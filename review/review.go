@@ -3,16 +3,8 @@ package review
 import (
 	"fmt"
 	"strings"
-)
 
-// Severity is how serious a finding is.
-type Severity string
-
-// Finding severities.
-const (
-	SeverityBlocking      Severity = "blocking"
-	SeverityWarning       Severity = "warning"
-	SeverityInformational Severity = "informational"
+	"github.com/cogworks/cogworks/finding"
 )
 
 // Pass names used by the review stage. The constraint pass runs first and
@@ -26,11 +18,11 @@ const (
 
 // Finding is one review finding at a file and line.
 type Finding struct {
-	File        string   `json:"file"`
-	Line        int      `json:"line" jsonschema:"minimum=0"`
-	Severity    Severity `json:"severity" jsonschema:"enum=blocking,enum=warning,enum=informational"`
-	Criterion   string   `json:"criterion"`
-	Explanation string   `json:"explanation"`
+	File        string           `json:"file"`
+	Line        int              `json:"line" jsonschema:"minimum=0"`
+	Severity    finding.Severity `json:"severity" jsonschema:"enum=blocking,enum=warning,enum=informational"`
+	Criterion   string           `json:"criterion"`
+	Explanation string           `json:"explanation"`
 }
 
 // Pass is the output of one review pass. Name is set by the caller (it is
@@ -71,7 +63,7 @@ func Aggregate(passes []Pass) Result {
 		blocked := false
 		for _, f := range p.Findings {
 			switch f.Severity {
-			case SeverityWarning, SeverityInformational:
+			case finding.Warning, finding.Informational:
 				res.NonBlocking = append(res.NonBlocking, f)
 			default:
 				blocked = true
@@ -80,7 +72,7 @@ func Aggregate(passes []Pass) Result {
 		}
 		if !p.Passed && !blocked {
 			res.Blocking = append(res.Blocking, Finding{
-				Severity:    SeverityBlocking,
+				Severity:    finding.Blocking,
 				Criterion:   p.Name,
 				Explanation: fmt.Sprintf("review pass %q did not pass but reported no blocking finding", p.Name),
 			})

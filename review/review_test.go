@@ -5,12 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cogworks/cogworks/finding"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
 )
 
-func finding(file string, line int, sev Severity, expl string) Finding {
+func mkFinding(file string, line int, sev finding.Severity, expl string) Finding {
 	return Finding{File: file, Line: line, Severity: sev, Criterion: "c", Explanation: expl}
 }
 
@@ -18,7 +19,7 @@ func fourPasses(constraint, quality, arch, security []Finding) []Pass {
 	mk := func(name string, fs []Finding) Pass {
 		passed := true
 		for _, f := range fs {
-			if f.Severity == SeverityBlocking {
+			if f.Severity == finding.Blocking {
 				passed = false
 			}
 		}
@@ -31,14 +32,14 @@ func fourPasses(constraint, quality, arch, security []Finding) []Pass {
 }
 
 func TestAssertREVIEW001_BlockingFindingRemediates(t *testing.T) {
-	blocking := finding("telemetry/can.go", 12, SeverityBlocking, "bus load 0.55 exceeds 0.50")
+	blocking := mkFinding("telemetry/can.go", 12, finding.Blocking, "bus load 0.55 exceeds 0.50")
 	tests := []struct {
 		name   string
 		passes []Pass
 	}{
 		{"in constraint pass", fourPasses([]Finding{blocking}, nil, nil, nil)},
-		{"in security pass among warnings", fourPasses(nil, []Finding{finding("a.go", 1, SeverityWarning, "w")}, nil, []Finding{blocking})},
-		{"unknown severity counts as blocking", fourPasses(nil, []Finding{finding("a.go", 1, "critical", "x")}, nil, nil)},
+		{"in security pass among warnings", fourPasses(nil, []Finding{mkFinding("a.go", 1, finding.Warning, "w")}, nil, []Finding{blocking})},
+		{"unknown severity counts as blocking", fourPasses(nil, []Finding{mkFinding("a.go", 1, "critical", "x")}, nil, nil)},
 		{"failed pass without findings", []Pass{{Name: PassQuality, Passed: false}}},
 	}
 	for _, tt := range tests {
@@ -51,9 +52,9 @@ func TestAssertREVIEW001_BlockingFindingRemediates(t *testing.T) {
 }
 
 func TestAssertREVIEW002_NonBlockingFindingsPreserved(t *testing.T) {
-	w := finding("a.go", 3, SeverityWarning, "long function")
-	i := finding("b.go", 9, SeverityInformational, "consider a table test")
-	w2 := finding("c.go", 1, SeverityWarning, "nominal deviation")
+	w := mkFinding("a.go", 3, finding.Warning, "long function")
+	i := mkFinding("b.go", 9, finding.Informational, "consider a table test")
+	w2 := mkFinding("c.go", 1, finding.Warning, "nominal deviation")
 	res := Aggregate(fourPasses([]Finding{w2}, []Finding{w}, nil, []Finding{i}))
 	assert.Equal(t, DecisionProceed, res.Decision)
 	assert.Empty(t, res.Blocking)
@@ -61,7 +62,7 @@ func TestAssertREVIEW002_NonBlockingFindingsPreserved(t *testing.T) {
 }
 
 func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
-	passes := fourPasses(nil, nil, []Finding{finding("x.go", 2, SeverityWarning, "w")}, nil)
+	passes := fourPasses(nil, nil, []Finding{mkFinding("x.go", 2, finding.Warning, "w")}, nil)
 	res := Aggregate(passes)
 	names := make([]string, len(res.Passes))
 	for i, p := range res.Passes {
@@ -73,9 +74,9 @@ func TestAssertREVIEW003_AllFourPassesInAggregate(t *testing.T) {
 
 func TestAssertREVIEW004_BlockingFindingsFedBack(t *testing.T) {
 	res := Aggregate(fourPasses(
-		[]Finding{{File: "telemetry/can.go", Line: 12, Severity: SeverityBlocking, Criterion: "SWD-IF-CAN-01 max_bus_load", Explanation: "bus load 0.55 exceeds max 0.50"}},
+		[]Finding{{File: "telemetry/can.go", Line: 12, Severity: finding.Blocking, Criterion: "SWD-IF-CAN-01 max_bus_load", Explanation: "bus load 0.55 exceeds max 0.50"}},
 		nil, nil,
-		[]Finding{{File: "cmd/main.go", Line: 40, Severity: SeverityBlocking, Criterion: "secrets", Explanation: "API key logged"}, finding("ok.go", 1, SeverityWarning, "not fed back")},
+		[]Finding{{File: "cmd/main.go", Line: 40, Severity: finding.Blocking, Criterion: "secrets", Explanation: "API key logged"}, mkFinding("ok.go", 1, finding.Warning, "not fed back")},
 	))
 	act := NextAction(res, 0, 3)
 	require.Equal(t, ActionRemediate, act.Kind)
@@ -86,7 +87,7 @@ func TestAssertREVIEW004_BlockingFindingsFedBack(t *testing.T) {
 }
 
 func TestAssertREVIEW005_EscalateAfterMaxCycles(t *testing.T) {
-	res := Aggregate(fourPasses([]Finding{finding("a.go", 1, SeverityBlocking, "still wrong")}, nil, nil, nil))
+	res := Aggregate(fourPasses([]Finding{mkFinding("a.go", 1, finding.Blocking, "still wrong")}, nil, nil, nil))
 	tests := []struct {
 		cycles, max int
 		want        ActionKind
@@ -107,7 +108,7 @@ func TestAssertREVIEW005_EscalateAfterMaxCycles(t *testing.T) {
 }
 
 func TestPropertyAggregationBlockingMonotone(t *testing.T) {
-	sev := rapid.SampledFrom([]Severity{SeverityBlocking, SeverityWarning, SeverityInformational})
+	sev := rapid.SampledFrom([]finding.Severity{finding.Blocking, finding.Warning, finding.Informational})
 	genFinding := rapid.Custom(func(t *rapid.T) Finding {
 		return Finding{
 			File:        rapid.StringMatching(`[a-z]{1,5}\.go`).Draw(t, "file"),
@@ -127,7 +128,7 @@ func TestPropertyAggregationBlockingMonotone(t *testing.T) {
 		// always yields remediate.
 		k := rapid.IntRange(0, len(passes)-1).Draw(t, "k")
 		added := clonePasses(passes)
-		added[k].Findings = append(added[k].Findings, Finding{File: "x.go", Line: 1, Severity: SeverityBlocking})
+		added[k].Findings = append(added[k].Findings, Finding{File: "x.go", Line: 1, Severity: finding.Blocking})
 		if Aggregate(added).Decision != DecisionRemediate {
 			t.Fatalf("adding a blocking finding gave %s (before %s)", Aggregate(added).Decision, before.Decision)
 		}
@@ -138,7 +139,7 @@ func TestPropertyAggregationBlockingMonotone(t *testing.T) {
 		for i := range cleared {
 			var keep []Finding
 			for _, f := range cleared[i].Findings {
-				if f.Severity != SeverityBlocking {
+				if f.Severity != finding.Blocking {
 					keep = append(keep, f)
 				}
 			}

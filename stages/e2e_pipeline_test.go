@@ -199,15 +199,15 @@ func e2eScript(t *testing.T, script *llm.Scripted) {
 		}, Edits: []codegen.CodeEdit{}, Deletes: []string{}, Renames: []codegen.CodeRename{}, Notes: fmt.Sprintf("version %d", v)})
 	}
 	pass := func(fs ...review.Finding) reviewstage.ReviewOutput {
-		return reviewstage.ReviewOutput{Passed: !slices.ContainsFunc(fs, func(f review.Finding) bool { return f.Severity == review.SeverityBlocking }), Findings: reviewstage.EmptyIfNil(fs)}
+		return reviewstage.ReviewOutput{Passed: !slices.ContainsFunc(fs, func(f review.Finding) bool { return f.Severity == domain.SeverityBlocking }), Findings: reviewstage.EmptyIfNil(fs)}
 	}
 	// First review (version 3): a blocking security finding.
 	add("review_quality", pass())
 	add("review_architecture", pass())
-	add("review_security", pass(review.Finding{File: "telemetry/publish.go", Line: 32, Severity: review.SeverityBlocking,
+	add("review_security", pass(review.Finding{File: "telemetry/publish.go", Line: 32, Severity: domain.SeverityBlocking,
 		Criterion: "resource exhaustion", Explanation: "the sink grows without bound; cap it"}))
 	// Second review (version 4): one warning, which becomes an inline comment.
-	add("review_quality", pass(review.Finding{File: "telemetry/publish.go", Line: e2eFramesLine(t, e2eCode(4)), Severity: review.SeverityWarning,
+	add("review_quality", pass(review.Finding{File: "telemetry/publish.go", Line: e2eFramesLine(t, e2eCode(4)), Severity: domain.SeverityWarning,
 		Criterion: "encapsulation", Explanation: "Frames exposes the internal slice; return a copy"}))
 	add("review_architecture", pass())
 	add("review_security", pass())

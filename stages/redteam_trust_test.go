@@ -50,7 +50,7 @@ func TestRedTeamOutsiderPRBeforeIntegrationIsNotAdopted(t *testing.T) {
 	assert.Equal(t, hers.Number, foreign.Number)
 	assert.Equal(t, "mallory", foreign.User)
 	assert.Zero(t, f.Snap.SubWorkItems[0].PR, "her PR is never recorded")
-	assert.Equal(t, string(pipeline.SWIInProgress), f.Snap.SubWorkItems[0].Status)
+	assert.Equal(t, pipeline.SWIInProgress, f.Snap.SubWorkItems[0].Status)
 	pulls := f.Env.Sim.Pulls(testenv.Repo.String())
 	require.Len(t, pulls, 1)
 	assert.Empty(t, pulls[0].Reviews, "no review lands on her PR")

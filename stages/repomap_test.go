@@ -75,7 +75,7 @@ func TestMapNeighboursRankByImportDistance(t *testing.T) {
 	got := map[string]string{}
 	dist := map[string]int{}
 	for _, it := range items {
-		got[it.Path] = it.Kind
+		got[it.Path] = string(it.Kind)
 		dist[it.Path] = it.Distance
 		assert.Equal(t, contextpack.PriorityOther, it.Priority)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
@@ -80,7 +81,7 @@ func TestStageRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 
 			untrustedtest.AssertOnlyBotMarkers(t, architecture.SpecPullBody(42, []string{h}), untrustedtest.Want{})
 
-			finding := review.Finding{File: h, Line: 3, Severity: review.Severity(h), Criterion: h, Explanation: h}
+			finding := review.Finding{File: h, Line: 3, Severity: finding.Severity(h), Criterion: h, Explanation: h}
 			out = integration.PRBody(integration.PRBodyInput{WorkItem: 42, SWI: pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "swi-1", DependsOn: []string{h}}, Issue: 50},
 				Files: []domain.Artifact{{Path: h}}, SafetyCritical: true, Warnings: []string{h}, Other: []review.Finding{finding}})
 			untrustedtest.AssertOnlyBotMarkers(t, out, untrustedtest.Want{})

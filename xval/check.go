@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/cogworks/cogworks/finding"
 )
 
 // ServiceInfo is what registry checks need to know about a registered
@@ -60,7 +62,7 @@ func (r *Registry) checkUniqueIDs() []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Severity:    SeverityBlocking,
+			Severity:    finding.Blocking,
 			InterfaceID: iface.ID,
 			OwnerDomain: iface.Owner,
 			Artifact:    iface.File,
@@ -87,7 +89,7 @@ func (r *Registry) checkConflicts() []Finding {
 				pa := a.Parameters[name]
 				if why := conflict(pa, pb); why != "" {
 					out = append(out, Finding{
-						Severity:    SeverityBlocking,
+						Severity:    finding.Blocking,
 						InterfaceID: b.ID,
 						Parameter:   name,
 						Expected:    pa.Expected(),
@@ -160,7 +162,7 @@ func (r *Registry) checkDomains(services []ServiceInfo) []Finding {
 				continue
 			}
 			out = append(out, Finding{
-				Severity:    SeverityWarning,
+				Severity:    finding.Warning,
 				InterfaceID: iface.ID,
 				OwnerDomain: iface.Owner,
 				Artifact:    iface.File,
@@ -197,7 +199,7 @@ func (r *Registry) checkVersions(services []ServiceInfo) []Finding {
 				name = s.Domain
 			}
 			out = append(out, Finding{
-				Severity:        SeverityBlocking,
+				Severity:        finding.Blocking,
 				InterfaceID:     iface.ID,
 				Expected:        strings.Join(supported, ", "),
 				Actual:          iface.Version,
@@ -272,7 +274,7 @@ func (r *Registry) CheckRefs(repo fs.FS) []Finding {
 			}
 			if why := refProblem(repo, p.Ref); why != "" {
 				out = append(out, Finding{
-					Severity:    SeverityBlocking,
+					Severity:    finding.Blocking,
 					InterfaceID: iface.ID,
 					Parameter:   name,
 					Expected:    "an existing repository path or an http(s) URL",

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/cogworks/cogworks/finding"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -43,7 +44,7 @@ func TestAssertXDOM003_VersionMismatchBlocks(t *testing.T) {
 			}
 			require.Len(t, fs, 1)
 			f := fs[0]
-			assert.Equal(t, SeverityBlocking, f.Severity)
+			assert.Equal(t, finding.Blocking, f.Severity)
 			assert.Equal(t, "SWD-IF-CAN-01", f.InterfaceID)
 			assert.Equal(t, "3.0.0", f.Actual)
 			assert.Equal(t, tt.domain, f.ViolatingDomain)
@@ -56,7 +57,7 @@ func TestCheckDomains(t *testing.T) {
 	iface := Interface{ID: "IF-1", Version: "1.0.0", Type: "signal", Owner: "firmware", Participants: []string{"electrical", "external"}, File: "a.toml"}
 	fs := regOf(iface).Check([]ServiceInfo{{Domain: "firmware"}})
 	require.Len(t, fs, 1)
-	assert.Equal(t, SeverityWarning, fs[0].Severity)
+	assert.Equal(t, finding.Warning, fs[0].Severity)
 	assert.Contains(t, fs[0].Message, `domain "electrical" has no registered domain service`)
 
 	assert.Len(t, regOf(iface).Check([]ServiceInfo{}), 2, "no services: owner and participant reported")
@@ -68,7 +69,7 @@ func TestCheckDuplicateIDsNameBothFiles(t *testing.T) {
 	require.NoError(t, err)
 	fs := reg.Check(nil)
 	require.Len(t, fs, 1)
-	assert.Equal(t, SeverityBlocking, fs[0].Severity)
+	assert.Equal(t, finding.Blocking, fs[0].Severity)
 	assert.Equal(t, "duplicate interface id SWD-IF-CAN-01: defined in testdata/duplicate/a.toml and testdata/duplicate/b.toml", fs[0].Message)
 }
 
@@ -110,7 +111,7 @@ func TestCheckConflicts(t *testing.T) {
 				return
 			}
 			require.Len(t, fs, 1)
-			assert.Equal(t, SeverityBlocking, fs[0].Severity)
+			assert.Equal(t, finding.Blocking, fs[0].Severity)
 			assert.Equal(t, "p", fs[0].Parameter)
 			assert.Contains(t, fs[0].Message, tt.conflict)
 		})

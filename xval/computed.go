@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/cogworks/cogworks/finding"
 )
 
 // ComputedConstraint is a constraint computed in code from several contract
@@ -139,7 +141,7 @@ func (c CANBusLoad) Evaluate(iface Interface, values []ExtractedValue) []Finding
 	}
 	load, err := c.Load(iface, values)
 	if err != nil {
-		f.Severity = SeverityBlocking
+		f.Severity = finding.Blocking
 		f.Message = "cannot compute CAN bus load: " + err.Error()
 		return []Finding{f}
 	}

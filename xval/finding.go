@@ -4,23 +4,15 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/cogworks/cogworks/finding"
 )
 
-// Severity is how serious a finding is.
-type Severity string
-
-// Finding severities.
-const (
-	SeverityBlocking      Severity = "blocking"
-	SeverityWarning       Severity = "warning"
-	SeverityInformational Severity = "informational"
-)
-
-func severityRank(s Severity) int {
+func severityRank(s finding.Severity) int {
 	switch s {
-	case SeverityBlocking:
+	case finding.Blocking:
 		return 0
-	case SeverityWarning:
+	case finding.Warning:
 		return 1
 	}
 	return 2
@@ -30,16 +22,16 @@ func severityRank(s Severity) int {
 // checks Artifact is the definition file; for constraint validation it is
 // the artifact the value was extracted from.
 type Finding struct {
-	Severity        Severity `json:"severity"`
-	InterfaceID     string   `json:"interface_id"`
-	Parameter       string   `json:"parameter,omitempty"`
-	Expected        string   `json:"expected,omitempty"`
-	Actual          string   `json:"actual,omitempty"`
-	OwnerDomain     string   `json:"owner_domain,omitempty"`
-	ViolatingDomain string   `json:"violating_domain,omitempty"`
-	Artifact        string   `json:"artifact,omitempty"`
-	Line            int      `json:"line,omitempty"`
-	Message         string   `json:"message"`
+	Severity        finding.Severity `json:"severity"`
+	InterfaceID     string           `json:"interface_id"`
+	Parameter       string           `json:"parameter,omitempty"`
+	Expected        string           `json:"expected,omitempty"`
+	Actual          string           `json:"actual,omitempty"`
+	OwnerDomain     string           `json:"owner_domain,omitempty"`
+	ViolatingDomain string           `json:"violating_domain,omitempty"`
+	Artifact        string           `json:"artifact,omitempty"`
+	Line            int              `json:"line,omitempty"`
+	Message         string           `json:"message"`
 }
 
 // String renders the finding on one line with its coordinates.
@@ -66,7 +58,7 @@ func (f Finding) String() string {
 // HasBlocking reports whether any finding is blocking.
 func HasBlocking(fs []Finding) bool {
 	for _, f := range fs {
-		if f.Severity == SeverityBlocking {
+		if f.Severity == finding.Blocking {
 			return true
 		}
 	}

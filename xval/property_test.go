@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/cogworks/cogworks/finding"
 	"pgregory.net/rapid"
 )
 
@@ -46,7 +47,7 @@ func TestPropertyValueOutsideToleranceAlwaysBlocking(t *testing.T) {
 			x = min - delta*(1+abs(min))
 		}
 		fs := ValidateWith(toleranceRegistry(min, nominal, max), []ExtractedValue{{Interface: "IF-T", Parameter: "p", Value: x}}, nil)
-		if len(fs) != 1 || fs[0].Severity != SeverityBlocking {
+		if len(fs) != 1 || fs[0].Severity != finding.Blocking {
 			t.Fatalf("x=%v outside [%v, %v] gave %v", x, min, max, fs)
 		}
 	})

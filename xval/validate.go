@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/cogworks/cogworks/finding"
 )
 
 // ExtractedValue is a value bound to a contract parameter, as returned by a
@@ -106,7 +108,7 @@ func checkValue(reg *Registry, v ExtractedValue) (Finding, bool) {
 		Line:            v.Line,
 	}
 	unbound := func(why string) (Finding, bool) {
-		f.Severity = SeverityWarning
+		f.Severity = finding.Warning
 		f.Message = "unbound contract reference: " + why
 		return f, true
 	}
@@ -134,7 +136,7 @@ func checkValue(reg *Registry, v ExtractedValue) (Finding, bool) {
 		if scalarEqual(p.Value, v.Value) {
 			return f, false
 		}
-		f.Severity = SeverityBlocking
+		f.Severity = finding.Blocking
 		f.Message = fmt.Sprintf("value %s does not equal the contract value %s", withUnit(f.Actual, p.Unit), withUnit(formatValue(p.Value), p.Unit))
 		return f, true
 	case KindEnum:
@@ -143,10 +145,10 @@ func checkValue(reg *Registry, v ExtractedValue) (Finding, bool) {
 		case isStr && s == p.Value:
 			return f, false
 		case isStr && contains(p.Allowed, s):
-			f.Severity = SeverityWarning
+			f.Severity = finding.Warning
 			f.Message = fmt.Sprintf("value %q is allowed but differs from the contract value %s", s, formatValue(p.Value))
 		default:
-			f.Severity = SeverityBlocking
+			f.Severity = finding.Blocking
 			f.Message = fmt.Sprintf("value %s is not one of the allowed values %s", f.Actual, joinQuoted(p.Allowed))
 		}
 		return f, true
@@ -154,11 +156,11 @@ func checkValue(reg *Registry, v ExtractedValue) (Finding, bool) {
 		if b, isBool := v.Value.(bool); isBool && b == p.Value {
 			return f, false
 		}
-		f.Severity = SeverityBlocking
+		f.Severity = finding.Blocking
 		f.Message = fmt.Sprintf("value %s does not equal the contract value %s", f.Actual, formatValue(p.Value))
 		return f, true
 	case KindRef:
-		f.Severity = SeverityInformational
+		f.Severity = finding.Informational
 		f.Message = fmt.Sprintf("parameter %s refers to %s; its content is not checked automatically", name, p.Ref)
 		return f, true
 	}
@@ -168,21 +170,21 @@ func checkValue(reg *Registry, v ExtractedValue) (Finding, bool) {
 func checkTolerance(f Finding, p Parameter, value any) (Finding, bool) {
 	x, ok := toFloat(value)
 	if !ok {
-		f.Severity = SeverityBlocking
+		f.Severity = finding.Blocking
 		f.Message = fmt.Sprintf("expected a number, got %s %s", typeName(value), f.Actual)
 		return f, true
 	}
 	f.Actual = withUnit(formatNum(x), p.Unit)
 	switch {
 	case x < p.Min || x > p.Max:
-		f.Severity = SeverityBlocking
+		f.Severity = finding.Blocking
 		bound, dir := p.Max, "exceeds max"
 		if x < p.Min {
 			bound, dir = p.Min, "is below min"
 		}
 		f.Message = fmt.Sprintf("value %s %s %s", formatNum(x), dir, withUnit(formatNum(bound), p.Unit))
 	case !numEqual(x, p.Nominal):
-		f.Severity = SeverityWarning
+		f.Severity = finding.Warning
 		f.Message = fmt.Sprintf("value %s is within [%s, %s] but deviates from nominal %s by %s",
 			formatNum(x), formatNum(p.Min), formatNum(p.Max), formatNum(p.Nominal), formatNum(math.Abs(x-p.Nominal)))
 	default:
@@ -194,19 +196,19 @@ func checkTolerance(f Finding, p Parameter, value any) (Finding, bool) {
 func checkStructured(f Finding, p Parameter, rest string, v ExtractedValue) (Finding, bool) {
 	itemName, field, ok := strings.Cut(rest, ".")
 	if !ok || itemName == "" || field == "" || strings.Contains(field, ".") {
-		f.Severity = SeverityWarning
+		f.Severity = finding.Warning
 		f.Message = fmt.Sprintf("unbound contract reference: structured parameter %s needs a path <parameter>.<item>.<field>, got %q", p.Name, v.Parameter)
 		return f, true
 	}
 	item, ok := p.Item(itemName)
 	if !ok {
-		f.Severity = SeverityWarning
+		f.Severity = finding.Warning
 		f.Message = fmt.Sprintf("unbound contract reference: %s has no item %q", p.Name, itemName)
 		return f, true
 	}
 	want, ok := item.Fields[field]
 	if !ok {
-		f.Severity = SeverityWarning
+		f.Severity = finding.Warning
 		f.Message = fmt.Sprintf("unbound contract reference: item %s of %s has no field %q", itemName, p.Name, field)
 		return f, true
 	}
@@ -214,7 +216,7 @@ func checkStructured(f Finding, p Parameter, rest string, v ExtractedValue) (Fin
 	if scalarEqual(want, v.Value) {
 		return f, false
 	}
-	f.Severity = SeverityBlocking
+	f.Severity = finding.Blocking
 	f.Message = fmt.Sprintf("%s.%s is %s, the contract declares %s", itemName, field, f.Actual, formatValue(want))
 	return f, true
 }

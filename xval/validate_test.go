@@ -3,6 +3,7 @@ package xval
 import (
 	"testing"
 
+	"github.com/cogworks/cogworks/finding"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,37 +19,37 @@ func TestValidateEveryParameterKind(t *testing.T) {
 	tests := []struct {
 		name     string
 		value    ExtractedValue
-		severity Severity // "" means no finding
+		severity finding.Severity // "" means no finding
 		message  string
 	}{
 		{"tolerance nominal", val("max_bus_load", 0.3), "", ""},
 		{"tolerance nominal within epsilon", val("max_bus_load", 0.30000000000000004), "", ""},
-		{"tolerance off nominal", val("max_bus_load", 0.45), SeverityWarning, "value 0.45 is within [0, 0.5] but deviates from nominal 0.3 by 0.15"},
-		{"tolerance at max", val("max_bus_load", 0.5), SeverityWarning, "deviates from nominal"},
-		{"tolerance above max", val("max_bus_load", 0.55), SeverityBlocking, "value 0.55 exceeds max 0.5 ratio"},
-		{"tolerance below min", val("max_bus_load", -0.1), SeverityBlocking, "value -0.1 is below min 0 ratio"},
-		{"tolerance not a number", val("max_bus_load", "high"), SeverityBlocking, `expected a number, got string "high"`},
+		{"tolerance off nominal", val("max_bus_load", 0.45), finding.Warning, "value 0.45 is within [0, 0.5] but deviates from nominal 0.3 by 0.15"},
+		{"tolerance at max", val("max_bus_load", 0.5), finding.Warning, "deviates from nominal"},
+		{"tolerance above max", val("max_bus_load", 0.55), finding.Blocking, "value 0.55 exceeds max 0.5 ratio"},
+		{"tolerance below min", val("max_bus_load", -0.1), finding.Blocking, "value -0.1 is below min 0 ratio"},
+		{"tolerance not a number", val("max_bus_load", "high"), finding.Blocking, `expected a number, got string "high"`},
 		{"tolerance numeric string", val("max_bus_load", "0.3"), "", ""},
 		{"exact equal", val("baud_rate", 500000.0), "", ""},
 		{"exact equal as int", val("baud_rate", 500000), "", ""},
-		{"exact mismatch", val("baud_rate", 250000.0), SeverityBlocking, "value 250000 bps does not equal the contract value 500000 bps"},
-		{"exact wrong type", val("baud_rate", true), SeverityBlocking, "does not equal"},
+		{"exact mismatch", val("baud_rate", 250000.0), finding.Blocking, "value 250000 bps does not equal the contract value 500000 bps"},
+		{"exact wrong type", val("baud_rate", true), finding.Blocking, "does not equal"},
 		{"enum contract value", val("connector", "JST-PH-4"), "", ""},
-		{"enum allowed other", val("connector", "JST-PH-6"), SeverityWarning, `value "JST-PH-6" is allowed but differs from the contract value "JST-PH-4"`},
-		{"enum not allowed", val("connector", "Molex"), SeverityBlocking, `value "Molex" is not one of the allowed values "JST-PH-4", "JST-PH-6"`},
+		{"enum allowed other", val("connector", "JST-PH-6"), finding.Warning, `value "JST-PH-6" is allowed but differs from the contract value "JST-PH-4"`},
+		{"enum not allowed", val("connector", "Molex"), finding.Blocking, `value "Molex" is not one of the allowed values "JST-PH-4", "JST-PH-6"`},
 		{"bool equal", val("termination_required", true), "", ""},
-		{"bool mismatch", val("termination_required", false), SeverityBlocking, "value false does not equal the contract value true"},
-		{"bool as string", val("termination_required", "true"), SeverityBlocking, "does not equal"},
-		{"ref informational", val("wiring", "docs/can-wiring.md"), SeverityInformational, "refers to docs/can-wiring.md"},
+		{"bool mismatch", val("termination_required", false), finding.Blocking, "value false does not equal the contract value true"},
+		{"bool as string", val("termination_required", "true"), finding.Blocking, "does not equal"},
+		{"ref informational", val("wiring", "docs/can-wiring.md"), finding.Informational, "refers to docs/can-wiring.md"},
 		{"structured field equal", val("messages.BrakePressureFL.cycle_ms", 10.0), "", ""},
 		{"structured hex id equal", val("messages.BrakePressureFL.can_id", "0x120"), "", ""},
-		{"structured field mismatch", val("messages.BrakePressureFL.cycle_ms", 20.0), SeverityBlocking, "BrakePressureFL.cycle_ms is 20, the contract declares 10"},
-		{"structured unknown item", val("messages.Nope.cycle_ms", 10.0), SeverityWarning, `unbound contract reference: messages has no item "Nope"`},
-		{"structured unknown field", val("messages.BrakePressureFL.dlc", 4.0), SeverityWarning, `unbound contract reference: item BrakePressureFL of messages has no field "dlc"`},
-		{"structured without item path", val("messages", 1.0), SeverityWarning, "unbound contract reference: structured parameter messages needs a path"},
-		{"scalar with sub-path", val("baud_rate.x", 1.0), SeverityWarning, "unbound contract reference: parameter baud_rate of SWD-IF-CAN-01 is exact"},
-		{"unknown parameter", val("jitter", 1.0), SeverityWarning, `unbound contract reference: interface SWD-IF-CAN-01 has no parameter "jitter"`},
-		{"unknown interface", ExtractedValue{Interface: "NOPE-1", Parameter: "x", Value: 1.0}, SeverityWarning, `unbound contract reference: interface "NOPE-1" is not in the registry`},
+		{"structured field mismatch", val("messages.BrakePressureFL.cycle_ms", 20.0), finding.Blocking, "BrakePressureFL.cycle_ms is 20, the contract declares 10"},
+		{"structured unknown item", val("messages.Nope.cycle_ms", 10.0), finding.Warning, `unbound contract reference: messages has no item "Nope"`},
+		{"structured unknown field", val("messages.BrakePressureFL.dlc", 4.0), finding.Warning, `unbound contract reference: item BrakePressureFL of messages has no field "dlc"`},
+		{"structured without item path", val("messages", 1.0), finding.Warning, "unbound contract reference: structured parameter messages needs a path"},
+		{"scalar with sub-path", val("baud_rate.x", 1.0), finding.Warning, "unbound contract reference: parameter baud_rate of SWD-IF-CAN-01 is exact"},
+		{"unknown parameter", val("jitter", 1.0), finding.Warning, `unbound contract reference: interface SWD-IF-CAN-01 has no parameter "jitter"`},
+		{"unknown interface", ExtractedValue{Interface: "NOPE-1", Parameter: "x", Value: 1.0}, finding.Warning, `unbound contract reference: interface "NOPE-1" is not in the registry`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,7 +69,7 @@ func TestAssertXVAL001_HardViolationBlocksWithCoordinates(t *testing.T) {
 	fs := Validate(goodRegistry(t), []ExtractedValue{val("max_bus_load", 0.55)})
 	require.Len(t, fs, 1)
 	assert.Equal(t, Finding{
-		Severity:        SeverityBlocking,
+		Severity:        finding.Blocking,
 		InterfaceID:     canID,
 		Parameter:       "max_bus_load",
 		Expected:        "0 ≤ x ≤ 0.5 (nominal 0.3) ratio",
@@ -85,7 +86,7 @@ func TestAssertXVAL001_HardViolationBlocksWithCoordinates(t *testing.T) {
 func TestAssertXVAL002_NominalDeviationWarns(t *testing.T) {
 	fs := Validate(goodRegistry(t), []ExtractedValue{val("max_bus_load", 0.42)})
 	require.Len(t, fs, 1)
-	assert.Equal(t, SeverityWarning, fs[0].Severity)
+	assert.Equal(t, finding.Warning, fs[0].Severity)
 	assert.False(t, HasBlocking(fs))
 	assert.Equal(t, "0.42 ratio", fs[0].Actual)
 	assert.Equal(t, "0 ≤ x ≤ 0.5 (nominal 0.3) ratio", fs[0].Expected)
@@ -99,7 +100,7 @@ func TestAssertXVAL005_SingleDomainService(t *testing.T) {
 	rep, err := ValidateDir(goodDir, goodRoot, services)
 	require.NoError(t, err, "a missing electrical/software service is not blocking")
 	for _, f := range rep.Findings {
-		assert.Equal(t, SeverityWarning, f.Severity)
+		assert.Equal(t, finding.Warning, f.Severity)
 	}
 
 	fs := Validate(rep.Registry, []ExtractedValue{
@@ -107,7 +108,7 @@ func TestAssertXVAL005_SingleDomainService(t *testing.T) {
 		{Interface: "ELEC-IF-PWR-01", Parameter: "voltage", Value: 5.0, Artifact: "fw/adc.c", Line: 9, Domain: "firmware"},
 	})
 	require.Len(t, fs, 1)
-	assert.Equal(t, SeverityBlocking, fs[0].Severity)
+	assert.Equal(t, finding.Blocking, fs[0].Severity)
 	assert.Equal(t, "electrical", fs[0].OwnerDomain)
 	assert.Equal(t, "firmware", fs[0].ViolatingDomain)
 	assert.Equal(t, 7, fs[0].Line)
@@ -151,7 +152,7 @@ func TestAssertXVAL006_ComputedBusLoad(t *testing.T) {
 		}
 		require.Len(t, computed, 1)
 		f := computed[0]
-		assert.Equal(t, SeverityBlocking, f.Severity)
+		assert.Equal(t, finding.Blocking, f.Severity)
 		assert.Equal(t, "0.59 ratio (computed from 3 messages at 500000 bps)", f.Actual)
 		assert.Equal(t, "0 ≤ x ≤ 0.5 (nominal 0.3) ratio", f.Expected)
 		assert.Equal(t, "computed CAN bus load: value 0.59 exceeds max 0.5 ratio", f.Message)
@@ -201,7 +202,7 @@ func TestValidateProposalCatchesBusOverload(t *testing.T) {
 	}
 	fs := ValidateProposal(reg, proposed)
 	require.Len(t, fs, 1, "new messages are not unbound references: %v", fs)
-	assert.Equal(t, SeverityBlocking, fs[0].Severity)
+	assert.Equal(t, finding.Blocking, fs[0].Severity)
 	assert.Equal(t, "max_bus_load", fs[0].Parameter)
 	// 16900 + 4·135000 bit/s over 500000 bit/s.
 	assert.Contains(t, fs[0].Actual, "1.1138 ratio (computed from 7 messages")
@@ -212,7 +213,7 @@ func TestValidateProposalCatchesBusOverload(t *testing.T) {
 	}
 	fs = ValidateProposal(reg, small)
 	require.Len(t, fs, 1)
-	assert.Equal(t, SeverityWarning, fs[0].Severity, "well below nominal is a nominal deviation, not a violation")
+	assert.Equal(t, finding.Warning, fs[0].Severity, "well below nominal is a nominal deviation, not a violation")
 
 	incomplete := []ExtractedValue{{Interface: canID, Parameter: "messages.Half.size_bytes", Value: 2.0}}
 	fs = ValidateProposal(reg, incomplete)
@@ -227,6 +228,6 @@ func TestFindingsSortedBlockingFirst(t *testing.T) {
 		val("jitter", 1.0),
 	})
 	require.Len(t, fs, 3)
-	assert.Equal(t, []Severity{SeverityBlocking, SeverityWarning, SeverityWarning}, []Severity{fs[0].Severity, fs[1].Severity, fs[2].Severity})
+	assert.Equal(t, []finding.Severity{finding.Blocking, finding.Warning, finding.Warning}, []finding.Severity{fs[0].Severity, fs[1].Severity, fs[2].Severity})
 	assert.Equal(t, "connector", fs[1].Parameter)
 }

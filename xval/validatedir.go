@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"github.com/cogworks/cogworks/finding"
 )
 
 // Report is the outcome of validating a registry directory.
@@ -19,7 +21,7 @@ type Report struct {
 func (r Report) Blocking() []Finding {
 	var out []Finding
 	for _, f := range r.Findings {
-		if f.Severity == SeverityBlocking {
+		if f.Severity == finding.Blocking {
 			out = append(out, f)
 		}
 	}

@@ -5,10 +5,25 @@ import (
 	"sync"
 )
 
-// Event is one audit-trail entry: an LLM call, a validation result, a
-// state transition or a gate decision (docs/spec.md §14).
+// EventKind names what an audit event records.
+type EventKind string
+
+// Audit event kinds (docs/spec.md §14).
+const (
+	// KindLLMCall is one LLM call: model, tokens, cost, latency.
+	KindLLMCall EventKind = "llm_call"
+	// KindTransition is a stage transition, a retry or a failure.
+	KindTransition EventKind = "transition"
+	// KindGate is a gate decision: approved, refused or paused.
+	KindGate EventKind = "gate"
+	// KindRepair is a label set restored from the snapshot.
+	KindRepair EventKind = "repair"
+)
+
+// Event is one audit-trail entry: an LLM call, a state transition, a gate
+// decision or a label repair (docs/spec.md §14).
 type Event struct {
-	Kind    string // llm_call | validation | transition | gate
+	Kind    EventKind
 	Stage   string
 	SWI     string
 	Summary string

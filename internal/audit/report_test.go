@@ -28,7 +28,7 @@ func sampleLedger() pipeline.Ledger {
 func sampleSWIs() []pipeline.SWI {
 	return []pipeline.SWI{
 		{SubWorkItem: planner.SubWorkItem{ID: "swi-2", DependsOn: []string{"swi-1"}}, Issue: 51, Order: 1, Status: "in-progress",
-			Attempts: map[string]int{"code-generation": 2},
+			Attempts: map[pipeline.Stage]int{"code-generation": 2},
 			Usage:    pipeline.Usage{Calls: 2, InputTokens: 50000, OutputTokens: 10000, CostUSD: 0.3}},
 		{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Issue: 50, Order: 0, Status: "completed", Branch: "cogworks/42/swi-1", PR: 52,
 			Usage: pipeline.Usage{Calls: 3, InputTokens: 70000, OutputTokens: 20000, CostUSD: 0.51}},
@@ -41,7 +41,7 @@ func sampleSnapshot() pipeline.Snapshot {
 	s := pipeline.NewSnapshot("acme/brakes", 42)
 	s.Stage = pipeline.StageReview
 	s.CurrentSWI = "swi-2"
-	s.Attempts = map[string]int{"intake": 1}
+	s.Attempts = map[pipeline.Stage]int{"intake": 1}
 	s.Artifacts = pipeline.Artifacts{
 		SpecBranch: "cogworks/42/spec", SpecPR: 43, InterfaceBranch: "cogworks/42/interfaces", InterfacePR: 44,
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -107,13 +106,19 @@ func writeState(b *strings.Builder, s pipeline.Snapshot) {
 	}
 	// A per-SWI stage's attempts are named swi/<id>/<stage>, beside the
 	// work item's stages, sorted together.
-	attempts := maps.Clone(s.Attempts)
+	var attempts map[string]int
+	add := func(key string, n int) {
+		if attempts == nil {
+			attempts = map[string]int{}
+		}
+		attempts[key] = n
+	}
+	for stage, n := range s.Attempts {
+		add(string(stage), n)
+	}
 	for _, w := range s.SubWorkItems {
 		for stage, n := range w.Attempts {
-			if attempts == nil {
-				attempts = map[string]int{}
-			}
-			attempts["swi/"+w.ID+"/"+stage] = n
+			add("swi/"+w.ID+"/"+string(stage), n)
 		}
 	}
 	if len(attempts) > 0 {
@@ -153,7 +158,7 @@ func writeArtifacts(b *strings.Builder, a pipeline.Artifacts, swis []pipeline.SW
 			deps[i] = code(d)
 		}
 		fmt.Fprintf(b, "| %s | %s | %d | %s | %s | %s |\n", code(w.ID), issueRef(w.Issue), w.Order,
-			cell(strings.Join(deps, ", ")), cell(w.Status), issueRef(w.PR))
+			cell(strings.Join(deps, ", ")), cell(string(w.Status)), issueRef(w.PR))
 	}
 	b.WriteString("\n")
 }
@@ -168,7 +173,7 @@ func writeApprovals(b *strings.Builder, approvals []pipeline.Approval) {
 		if a.SWI != "" {
 			fmt.Fprintf(b, " (SWI %s)", code(a.SWI))
 		}
-		fmt.Fprintf(b, " approved by @%s at %s via %s\n", oneLine(a.By), stamp(a.At), oneLine(a.Via))
+		fmt.Fprintf(b, " approved by @%s at %s via %s\n", oneLine(a.By), stamp(a.At), oneLine(string(a.Via)))
 	}
 	b.WriteString("\n")
 }

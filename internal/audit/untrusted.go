@@ -183,7 +183,7 @@ func EventsTable(events []Event) string {
 	var b strings.Builder
 	b.WriteString("| kind | stage | sub-work-item | event |\n|---|---|---|---|\n")
 	for _, e := range events {
-		b.WriteString("| " + cell(e.Kind) + " | " + cell(e.Stage) + " | " + cell(e.SWI) + " | " + cell(e.Summary) + " |\n")
+		b.WriteString("| " + cell(string(e.Kind)) + " | " + cell(e.Stage) + " | " + cell(e.SWI) + " | " + cell(e.Summary) + " |\n")
 	}
 	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/untrustedtest"
 	"github.com/cogworks/cogworks/pipeline"
@@ -47,20 +48,20 @@ func hostileSnapshot(h string) pipeline.Snapshot {
 	s := pipeline.NewSnapshot("acme/brakes", 42)
 	s.Stage = pipeline.StageReview
 	s.CurrentSWI = h
-	s.Attempts = map[string]int{h: 1}
+	s.Attempts = map[pipeline.Stage]int{pipeline.Stage(h): 1}
 	s.Artifacts = pipeline.Artifacts{SpecBranch: h, SpecPR: 43, InterfaceBranch: h}
 	s.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{h}, Rationale: h}
 	s.Ledger = pipeline.Ledger{
 		PerStage: map[string]pipeline.Usage{h: {Calls: 1, InputTokens: 10, OutputTokens: 2, CostUSD: 0.01}, "intake": {Calls: 1}},
 	}
-	s.Approvals = []pipeline.Approval{{Stage: pipeline.StageArchitecture, SWI: h, By: h, At: at, Via: h}}
+	s.Approvals = []pipeline.Approval{{Stage: pipeline.StageArchitecture, SWI: h, By: h, At: at, Via: pipeline.ApprovalSource(h)}}
 	s.Gate = &pipeline.GateRecord{Stage: pipeline.StageReview, SWI: h, Since: at, Reason: h}
 	s.Failure = &pipeline.FailureRecord{Stage: pipeline.StageReview, SWI: h, Reason: h, At: at}
 	s.Interfaces = []pipeline.InterfaceDecl{{ID: h, Name: h, File: h, Summary: h}}
 	s.SubWorkItems = []pipeline.SWI{{
 		SubWorkItem: planner.SubWorkItem{ID: h, Title: h, Description: h, Files: []string{h}, Interfaces: []string{h}, Tests: h, DependsOn: []string{h, "swi-1"}},
-		Issue:       50, Order: 1, Status: h, Branch: h, PR: 52, Attempts: map[string]int{"review": 2, h: 1}, Usage: pipeline.Usage{Calls: 1},
-		Feedback: h, Committed: []string{h}, Findings: []review.Finding{{File: h, Severity: review.Severity(h), Explanation: h}},
+		Issue:       50, Order: 1, Status: pipeline.SWIStatus(h), Branch: h, PR: 52, Attempts: map[pipeline.Stage]int{"review": 2, pipeline.Stage(h): 1}, Usage: pipeline.Usage{Calls: 1},
+		Feedback: h, Committed: []string{h}, Findings: []review.Finding{{File: h, Severity: finding.Severity(h), Explanation: h}},
 	}}
 	return s
 }
@@ -102,7 +103,7 @@ func TestRenderPathsCarryOnlyTheBotsMarkers(t *testing.T) {
 			untrustedtest.AssertOnlyBotMarkers(t, failure, untrustedtest.Want{Keys: []string{audit.FailureKey(42, "review")}})
 			untrustedtest.AssertTablesIntact(t, failure)
 
-			table := audit.EventsTable([]audit.Event{{Kind: h, Stage: h, SWI: h, Summary: h}})
+			table := audit.EventsTable([]audit.Event{{Kind: audit.EventKind(h), Stage: h, SWI: h, Summary: h}})
 			events := audit.Format(audit.Comment{Key: "42/step/run-1", Title: h, Body: h + "\n\n<details><summary>audit</summary>\n\n" + table + "\n</details>"})
 			untrustedtest.AssertOnlyBotMarkers(t, events, untrustedtest.Want{Keys: []string{"42/step/run-1"}})
 			untrustedtest.AssertTablesIntact(t, events)

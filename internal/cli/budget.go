@@ -10,56 +10,11 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// PipelineBudget is the budget in force for a repository's work items,
-// derived from its config (and built-in defaults) and the model in use.
-// It is the one source the LLM gateway enforces and that status,
-// cost-report and demo render, so they cannot disagree.
-type PipelineBudget struct {
-	MaxTokens  int
-	MaxCostUSD float64
-	// Provider and Model are what CogWorks calls ([llm] provider / model or
-	// COGWORKS_LLM_PROVIDER / COGWORKS_LLM_MODEL).
-	Provider string
-	Model    string
-	// Price is Model's price; Priced is false when neither the config nor
-	// the model table has one, in which case only MaxTokens is enforced.
-	Price  llm.Price
-	Priced bool
-	// Configured is set when the price came from [llm] *_price_per_mtok.
-	Configured bool
-	// Table is the price and limit table in force; Info is Model's entry
-	// in it when Known.
-	Table llm.ModelTable
-	Info  llm.ModelInfo
-	Known bool
-}
-
-// Budget returns the pipeline budget for cfg.
-func (f *Factory) Budget(cfg config.Config) PipelineBudget {
+// Budget returns the pipeline budget for cfg (llm.NewPipelineBudget has
+// the policy; this wires the provider, model and price table in use).
+func (f *Factory) Budget(cfg config.Config) llm.PipelineBudget {
 	lc := f.LLMConfig(cfg)
-	b := PipelineBudget{
-		MaxTokens:  cfg.Budgets.PipelineMaxTokens,
-		MaxCostUSD: cfg.Budgets.PipelineMaxCostUSD,
-		Provider:   orAnthropic(lc.Provider),
-		Model:      lc.Model,
-		Table:      f.modelTable(cfg),
-	}
-	b.Info, b.Known = b.Table.Lookup(b.Model)
-	if in, out := cfg.LLM.InputPricePerMTok, cfg.LLM.OutputPricePerMTok; in != nil && out != nil {
-		b.Price, b.Priced, b.Configured = llm.Price{InputPerMTok: *in, OutputPerMTok: *out}, true, true
-		if b.Known {
-			// The table's cache discounts still apply to a configured price
-			// in proportion.
-			tp := b.Info.Price()
-			if tp.InputPerMTok > 0 {
-				b.Price.CacheReadPerMTok = tp.CacheReadPerMTok / tp.InputPerMTok * *in
-				b.Price.CacheWritePerMTok = tp.CacheWritePerMTok / tp.InputPerMTok * *in
-			}
-		}
-		return b
-	}
-	b.Price, b.Priced = llm.LookupPrice(b.Table.Prices(), b.Model)
-	return b
+	return llm.NewPipelineBudget(cfg, lc.Provider, lc.Model, f.modelTable(cfg))
 }
 
 // modelTable is the built-in table overlaid with [llm] models_file. A file
@@ -86,62 +41,6 @@ func (f *Factory) modelTable(cfg config.Config) llm.ModelTable {
 	return t
 }
 
-// ModelError explains a hosted model that the table does not know and no
-// configured price covers; nil otherwise. Local servers (ollama, vllm) run
-// any model at no per-token price with their provider's default limits.
-func (b PipelineBudget) ModelError() error {
-	if b.Known || b.Configured {
-		return nil
-	}
-	switch b.Provider {
-	case llm.ProviderAnthropic, llm.ProviderOpenAI:
-	default:
-		return nil
-	}
-	return fmt.Errorf("llm provider %q: model %q is not in the price and limit table (%s): check the model name, or set [llm] input_price_per_mtok, output_price_per_mtok, context_window and max_output_tokens in %s, or point [llm] models_file at a newer LiteLLM-format table",
-		b.Provider, b.Model, b.Table.Source, config.Path)
-}
-
-// LLM returns the gateway's budget: the bounds and the price table with
-// the configured price, if any, for the model in use.
-func (b PipelineBudget) LLM() llm.Budget {
-	prices := b.Table.Prices()
-	if b.Configured {
-		prices[b.Model] = b.Price
-	}
-	return llm.Budget{MaxTokens: b.MaxTokens, MaxCostUSD: b.MaxCostUSD, Prices: prices}
-}
-
-// Warning explains an unpriced model; "" when the model has a price.
-func (b PipelineBudget) Warning() string {
-	if b.Priced {
-		return ""
-	}
-	return fmt.Sprintf("no price known for model %q: LLM costs show as $0 and the cost budget ($%.2f) is not enforced, only the token budget (%d tokens); set [llm] input_price_per_mtok and output_price_per_mtok in %s",
-		b.Model, b.MaxCostUSD, b.MaxTokens, config.Path)
-}
-
-// PriceLine says where the price comes from and how old the table is, for
-// reports.
-func (b PipelineBudget) PriceLine() string {
-	table := fmt.Sprintf("price table: %s, as of %s", b.Table.Source, firstNonEmptyString(b.Table.AsOf, llm.ModelTableAsOf))
-	cache := ""
-	if b.Price.CacheReadPerMTok > 0 {
-		cache = fmt.Sprintf(", cache reads $%g", b.Price.CacheReadPerMTok)
-		if b.Price.CacheWritePerMTok > 0 {
-			cache += fmt.Sprintf(" / writes $%g", b.Price.CacheWritePerMTok)
-		}
-	}
-	switch {
-	case !b.Priced:
-		return "price: unknown — " + b.Warning() + "\n" + table
-	case b.Configured:
-		return fmt.Sprintf("price: %s at $%g / $%g per million input / output tokens%s (from %s)\n%s", b.Model, b.Price.InputPerMTok, b.Price.OutputPerMTok, cache, config.Path, table)
-	}
-	return fmt.Sprintf("price: %s at $%g / $%g per million input / output tokens%s (list price from the table below; check the provider's pricing page)\n%s",
-		b.Model, b.Price.InputPerMTok, b.Price.OutputPerMTok, cache, table)
-}
-
 func firstNonEmptyString(vs ...string) string {
 	for _, v := range vs {
 		if v != "" {
@@ -154,7 +53,7 @@ func firstNonEmptyString(vs ...string) string {
 // writeCostReport renders a snapshot's costs against the budget: the cost
 // table (stages, sub-work-items, budget and remaining rows) followed by
 // the price line.
-func writeCostReport(w io.Writer, snap pipeline.Snapshot, b PipelineBudget) error {
+func writeCostReport(w io.Writer, snap pipeline.Snapshot, b llm.PipelineBudget) error {
 	_, err := fmt.Fprintf(w, "%s\n%s\n", audit.CostTable(snap.Ledger, snap.SubWorkItems, b.MaxTokens, b.MaxCostUSD), b.PriceLine())
 	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -95,7 +96,7 @@ func TestWriteCostReportShowsEachSubWorkItemsCost(t *testing.T) {
 		{SubWorkItem: planner.SubWorkItem{ID: "swi-2"}},
 	}
 	var out bytes.Buffer
-	require.NoError(t, writeCostReport(&out, snap, PipelineBudget{MaxTokens: 1000}))
+	require.NoError(t, writeCostReport(&out, snap, llm.PipelineBudget{MaxTokens: 1000}))
 	assert.Contains(t, out.String(), "| SWI `swi-1` | 2 | 100 | 20 | 120 |", "the record's cost has its row")
 	assert.NotContains(t, out.String(), "swi-2", "a SWI that made no call has none")
 }

@@ -158,7 +158,7 @@ func TestCommentCommandsThroughProcessEvent(t *testing.T) {
 	}
 	snap := snapshot(t)
 	require.Len(t, snap.Approvals, 1)
-	assert.Equal(t, "command", snap.Approvals[0].Via)
+	assert.Equal(t, pipeline.ViaCommand, snap.Approvals[0].Via)
 	assert.Equal(t, a.ID, snap.Approvals[0].CommentID)
 	assert.Equal(t, []string{"eyes", "+1"}, reactions(a.ID))
 	stage := snap.Stage

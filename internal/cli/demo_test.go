@@ -85,7 +85,7 @@ func checkDemoCompleted(t *testing.T, report *DemoReport, text string) {
 	assert.Contains(t, report.Sim.Labels(report.Repo.String(), report.Issue), "cogworks:stage:complete")
 	require.Len(t, report.Snapshot.SubWorkItems, 2)
 	for _, swi := range report.Snapshot.SubWorkItems {
-		assert.Equal(t, "completed", swi.Status)
+		assert.Equal(t, pipeline.SWICompleted, swi.Status)
 		assert.NotZero(t, swi.PR)
 	}
 	assert.Len(t, report.Pulls, 4, "spec, interfaces and one PR per sub-work-item")

@@ -240,7 +240,7 @@ func printResults(w io.Writer, format string, results []engine.Result) error {
 			continue
 		}
 		outcome := string(r.Outcome)
-		if r.Outcome == engine.OutcomeAdvanced && strings.HasSuffix(r.Action, "(dry run)") {
+		if r.Outcome == engine.OutcomeAdvanced && strings.HasSuffix(string(r.Action), "(dry run)") {
 			outcome = "would advance"
 		}
 		if _, err := fmt.Fprintf(w, "#%d %-20s %-16s %-13s %3d requests %5d ms  %s\n",

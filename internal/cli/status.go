@@ -10,6 +10,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -75,7 +76,7 @@ type budgetJSON struct {
 	Warning            string  `json:"warning,omitempty"`
 }
 
-func (b PipelineBudget) json() budgetJSON {
+func budgetOf(b llm.PipelineBudget) budgetJSON {
 	return budgetJSON{MaxTokens: b.MaxTokens, MaxCostUSD: b.MaxCostUSD, Model: b.Model, Priced: b.Priced,
 		InputPricePerMTok: b.Price.InputPerMTok, OutputPricePerMTok: b.Price.OutputPerMTok, Warning: b.Warning()}
 }
@@ -103,7 +104,7 @@ func runStatus(ctx context.Context, f *Factory, opts *StatusOptions) error {
 	case "json":
 		enc := json.NewEncoder(f.IO.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(statusJSON{Snapshot: snap, Budget: budget.json()})
+		return enc.Encode(statusJSON{Snapshot: snap, Budget: budgetOf(budget)})
 	case "mermaid":
 		// The item's own path: a design-skipping bug fix has no
 		// architecture or interface-design states.

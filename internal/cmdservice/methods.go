@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	// sev: this package has a finding type of its own.
+	sev "github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/internal/beneath"
 )
 
@@ -109,7 +111,7 @@ func (w *workspace) diagnostic(f finding) domain.Diagnostic {
 	return d
 }
 
-func severity(level string) domain.Severity {
+func severity(level string) sev.Severity {
 	switch level {
 	case "error":
 		return domain.SeverityBlocking

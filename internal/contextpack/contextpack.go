@@ -23,13 +23,34 @@ const (
 	PriorityOther = 5
 )
 
+// ItemKind describes what a context item is; it orders items of one
+// priority and tells code generation which items it may focus.
+type ItemKind string
+
+// Context item kinds.
+const (
+	// KindInterface is an interface definition the code must honour.
+	KindInterface ItemKind = "interface"
+	// KindDependencyOutput is code a dependency sub-work-item committed.
+	KindDependencyOutput ItemKind = "dependency-output"
+	// KindConstraint is a cross-domain constraint.
+	KindConstraint ItemKind = "constraint"
+	// KindStandard is a coding standard of the repository.
+	KindStandard ItemKind = "standard"
+	// KindFileToEdit is a planned file that already exists, sent whole.
+	KindFileToEdit ItemKind = "file-to-edit"
+	// KindSkeleton is a file's declarations without bodies.
+	KindSkeleton ItemKind = "skeleton"
+	// KindFile is any other repository file.
+	KindFile ItemKind = "file"
+)
+
 // Item is one piece of context.
 type Item struct {
 	// Priority is 1 (most important, never dropped) to 5.
 	Priority int
-	// Kind describes the item, e.g. "interface", "dependency-output",
-	// "constraint", "standard", "file".
-	Kind    string
+	// Kind describes the item.
+	Kind    ItemKind
 	Path    string
 	Content string
 	// Distance is the import-graph distance to the affected modules; it

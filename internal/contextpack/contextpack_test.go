@@ -15,7 +15,7 @@ import (
 func byteCount(s string) int { return len(s) }
 
 func item(prio int, path string, size, dist int) Item {
-	return Item{Priority: prio, Kind: fmt.Sprintf("p%d", prio), Path: path, Content: strings.Repeat("x", size), Distance: dist}
+	return Item{Priority: prio, Kind: ItemKind(fmt.Sprintf("p%d", prio)), Path: path, Content: strings.Repeat("x", size), Distance: dist}
 }
 
 func paths(items []Item) []string {

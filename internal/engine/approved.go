@@ -58,7 +58,7 @@ func (s *stepper) holdUnapproved(ctx context.Context, o *wakeFacts, snap *pipeli
 	case snap.Pin == nil && o.obs.HasSnapshot, snap.Pin == nil && snap.Stage != pipeline.StageIntake:
 		// A pre-3.0.0 snapshot, or one rebuilt from the bot's labels:
 		// pin what runs from here on.
-		snap.Pin = &pipeline.IssuePin{SHA256: digest, At: now, Via: "adopted", Text: pipeline.NewIssueText(o.issue.Title, o.issue.Body)}
+		snap.Pin = &pipeline.IssuePin{SHA256: digest, At: now, Via: pipeline.ViaAdopted, Text: pipeline.NewIssueText(o.issue.Title, o.issue.Body)}
 		return false, nil
 	case snap.Pin == nil:
 		actor, writer, err := s.trigger(ctx)
@@ -66,7 +66,7 @@ func (s *stepper) holdUnapproved(ctx context.Context, o *wakeFacts, snap *pipeli
 			return false, err
 		}
 		if writer || !s.d.Config.Trust.RequireWriterTrigger {
-			snap.Pin = &pipeline.IssuePin{SHA256: digest, By: actor, At: now, Via: "trigger", Text: pipeline.NewIssueText(o.issue.Title, o.issue.Body)}
+			snap.Pin = &pipeline.IssuePin{SHA256: digest, By: actor, At: now, Via: pipeline.ViaTrigger, Text: pipeline.NewIssueText(o.issue.Title, o.issue.Body)}
 			return false, nil
 		}
 		s.pause(snap, a, triggerReason(actor), o.issue)
@@ -158,7 +158,7 @@ func (s *stepper) pause(snap *pipeline.Snapshot, a *action, reason string, issue
 	snap.Gate = &pipeline.GateRecord{Stage: snap.Stage, SWI: snap.CurrentSWI, Since: s.d.now(), Reason: reason, Resume: true,
 		Text: pipeline.NewIssueText(issue.Title, issue.Body)}
 	a.res.Outcome, a.res.Reason = OutcomeWaiting, reason
-	a.events.Add(audit.Event{Kind: "gate", Stage: string(snap.Stage), SWI: snap.CurrentSWI, Summary: "paused: " + reason})
+	a.events.Add(audit.Event{Kind: audit.KindGate, Stage: string(snap.Stage), SWI: snap.CurrentSWI, Summary: "paused: " + reason})
 }
 
 // maxTriggerActors bounds the permission checks one fresh item costs.

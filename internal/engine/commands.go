@@ -229,7 +229,7 @@ func (s *stepper) command(ctx context.Context, o *wakeFacts, cs *commandState, c
 		}
 		if !o.obs.Approval.Approved {
 			a := &o.obs.Approval
-			a.Approved, a.By, a.Via, a.EventID, a.CommentID = true, c.User, "command", 0, c.ID
+			a.Approved, a.By, a.Via, a.EventID, a.CommentID = true, c.User, pipeline.ViaCommand, 0, c.ID
 		}
 	case commands.Retry:
 		switch {

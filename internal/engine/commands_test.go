@@ -146,7 +146,7 @@ func TestCommandsAreCheckedWhereCommentsAreReadAnyway(t *testing.T) {
 	c := f.comment(t, "alice", "/cogworks stop")
 	res := f.step(t)
 	assert.Equal(t, OutcomeWaiting, res.Outcome)
-	assert.Equal(t, "commands", res.Action)
+	assert.Equal(t, ActionCommands, res.Action)
 	assert.Zero(t, f.rec.count(pipeline.StageArchitecture), "nothing ran after the stop")
 	snap := f.snapshot(t)
 	require.NotNil(t, snap.Stopped)

@@ -147,11 +147,41 @@ const (
 	OutcomeRetrying StepOutcome = "retrying"
 )
 
+// StepAction is what a step did, reported per step (docs/spec.md §3
+// JSON): one of the engine's own actions below, or the pipeline.Action a
+// run took (execute, pass_gate, retry), with " (dry run)" appended under
+// --dry-run.
+type StepAction string
+
+// Step actions the engine reports besides pipeline.Action's.
+const (
+	// ActionWakeUp: the step stopped at wake_up (nothing to run, or an
+	// error reading state).
+	ActionWakeUp StepAction = "wake_up"
+	// ActionLock: the step did not get, or lost, the work item's lock.
+	ActionLock StepAction = "lock"
+	// ActionCommands: the step answered /cogworks commands only.
+	ActionCommands StepAction = "commands"
+	// ActionRepairLabels: the step restored labels from the snapshot.
+	ActionRepairLabels StepAction = "repair_labels"
+	// ActionRefuseState: the step refused a snapshot it cannot trust.
+	ActionRefuseState StepAction = "refuse_state"
+	// ActionFail: the step failed the pipeline.
+	ActionFail StepAction = "fail"
+)
+
+// StepActions lists every action a Result can carry, without the dry-run
+// suffix.
+func StepActions() []StepAction {
+	return []StepAction{ActionWakeUp, ActionLock, ActionCommands, ActionRepairLabels, ActionRefuseState, ActionFail,
+		StepAction(pipeline.ActionExecute), StepAction(pipeline.ActionPassGate), StepAction(pipeline.ActionRetry)}
+}
+
 // Result is the report of one step.
 type Result struct {
 	Issue          int         `json:"issue"`
 	Stage          string      `json:"stage"`
-	Action         string      `json:"action"`
+	Action         StepAction  `json:"action"`
 	Outcome        StepOutcome `json:"outcome"`
 	GitHubRequests int64       `json:"github_requests"`
 	DurationMS     int64       `json:"duration_ms"`

@@ -223,7 +223,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 	f.deps.DryRun = true
 	f.env.Sim.ResetRequests()
 	res := f.step(t)
-	assert.Equal(t, "execute (dry run)", res.Action)
+	assert.Equal(t, StepAction("execute (dry run)"), res.Action)
 	assert.Zero(t, writes(f.env.Sim))
 	assert.Zero(t, f.rec.count(pipeline.StageIntake))
 }
@@ -248,7 +248,7 @@ func TestNewerSnapshotSchemaIsRefused(t *testing.T) {
 func TestAuditEventsPostedPerStep(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(ctx context.Context, in StageInput) (StageResult, error) {
-		audit.Record(ctx, audit.Event{Kind: "llm_call", Stage: string(in.Stage), Summary: "LLM classify · model m · input abc"})
+		audit.Record(ctx, audit.Event{Kind: audit.KindLLMCall, Stage: string(in.Stage), Summary: "LLM classify · model m · input abc"})
 		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	f.step(t)

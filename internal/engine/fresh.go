@@ -161,7 +161,7 @@ func (s *stepper) labeledStage(o *wakeFacts) pipeline.Stage {
 func (s *stepper) refuseRolledBack(ctx context.Context, o *wakeFacts) (Result, string, error) {
 	reason := "the state in the status comment is older than the state CogWorks last wrote (" + o.rollback + "); nothing runs until the newest one is restored"
 	s.d.logger().Warn("refusing a restored older state block", "issue", s.ref.Issue, "seq", o.snap.Seq, "stage", o.snap.Stage, "why", o.rollback)
-	res := Result{Stage: string(o.snap.Stage), Action: "refuse_state", Outcome: OutcomeWaiting, Reason: reason}
+	res := Result{Stage: string(o.snap.Stage), Action: ActionRefuseState, Outcome: OutcomeWaiting, Reason: reason}
 	key := audit.Key(fmt.Sprint(s.ref.Issue), "rolled-back", strconv.FormatInt(o.snap.Seq, 10), string(o.snap.Stage))
 	body := audit.Format(audit.Comment{Key: key, Title: "⚠️ the status comment was rolled back",
 		Body: fmt.Sprintf("The status comment of #%d holds a state block CogWorks signed earlier: %s. Someone who can edit that comment restored an older version of it (its edit history shows who and when). CogWorks does not act on it, so the item keeps its real state: its labels are unchanged, no stage runs again and the cost so far is not reset.\n\nTo go on, restore the status comment to the version it had just before that edit (its edit history lists every version; this warning's own banner on it is not one of them); CogWorks then resumes by itself.", s.ref.Issue, o.rollback)})

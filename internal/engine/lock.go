@@ -44,13 +44,15 @@ func (s *stepper) acquire(ctx context.Context, o *wakeFacts) (bool, error) {
 			}
 			add = append(add, pipeline.StageLabel(pipeline.StageIntake))
 		}
-		if err := s.d.GitHub.AddLabels(ctx, s.ref.Repo, s.ref.Issue, add...); err != nil {
+		// wake_up read the labels just now: the set with add is one PUT.
+		got, _, err := idem.SetLabelSet(ctx, s.d.GitHub, s.ref.Repo, s.ref.Issue, o.issue.Labels, append(slices.Clone(o.issue.Labels), add...))
+		if err != nil {
 			// The label may have landed: take it off again rather than
 			// leave a bare label that holds everyone off until it is stale.
 			s.dropLabel(ctx)
 			return false, fmt.Errorf("take lock: add label %s: %w", pipeline.LabelProcessing, err)
 		}
-		o.issue.Labels = append(o.issue.Labels, add...)
+		o.issue.Labels = got
 		addedLabel = true
 	}
 	key := claimKey(s.ref.Issue, s.d.RunID)
@@ -149,10 +151,10 @@ func (s *stepper) release(ctx context.Context, o *observed, record string) {
 		want = o.issue.Labels
 	}
 	want = slices.DeleteFunc(slices.Clone(want), func(l string) bool { return l == pipeline.LabelProcessing })
-	if pipeline.SameLabels(want, o.issue.Labels) {
+	got, wrote, err := idem.SetLabelSet(ctx, s.d.GitHub, s.ref.Repo, s.ref.Issue, o.issue.Labels, want)
+	if !wrote && err == nil {
 		return
 	}
-	got, err := s.d.GitHub.SetLabels(ctx, s.ref.Repo, s.ref.Issue, want)
 	// The label write adds events: the next step of the run reads them anew.
 	s.issueEvents = nil
 	if err != nil {

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -158,16 +160,25 @@ func TestRedTeamRestoredBlockOfTheSameStageIsRefused(t *testing.T) {
 	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture), "architecture did not run again")
 }
 
-// labelWriteCrash fails the first label write (PUT labels) before it
-// reaches GitHub: the process dies between the state write and the label
-// write.
+// labelWriteCrash fails the first label write that releases the lock (a
+// PUT of labels without cogworks:processing) before it reaches GitHub:
+// the process dies between the state write and the label write. The
+// lock's own label write (also a PUT) goes through.
 type labelWriteCrash struct {
 	base    http.RoundTripper
 	crashed atomic.Bool
 }
 
 func (c *labelWriteCrash) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method == http.MethodPut && strings.HasSuffix(req.URL.Path, "/labels") && c.crashed.CompareAndSwap(false, true) {
+	if req.Method != http.MethodPut || !strings.HasSuffix(req.URL.Path, "/labels") {
+		return c.base.RoundTrip(req)
+	}
+	body, err := io.ReadAll(req.Body)
+	if err != nil {
+		return nil, err
+	}
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	if !bytes.Contains(body, []byte(pipeline.LabelProcessing)) && c.crashed.CompareAndSwap(false, true) {
 		return &http.Response{StatusCode: 500, Status: "500 Internal Server Error", Request: req,
 			Header: http.Header{"Content-Type": {"application/json"}},
 			Body:   http.NoBody}, nil

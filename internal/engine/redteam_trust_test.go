@@ -290,7 +290,7 @@ func TestIssueEditPauseLiftedByApproveCommand(t *testing.T) {
 	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture), "architecture resumes once")
 	snap := f.snapshot(t)
 	assert.Equal(t, pipeline.IssueDigest(title, "Count widgets per hour."), snap.Pin.SHA256)
-	assert.Equal(t, "command", snap.Pin.Via)
+	assert.Equal(t, pipeline.ViaCommand, snap.Pin.Via)
 }
 
 func TestRedTeamWithdrawnWriterTriggerVouchesForNothing(t *testing.T) {

@@ -32,9 +32,9 @@ import (
 func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Result, string, error) {
 	ctx, events := audit.WithEvents(ctx)
 	if len(o.labels.repaired) > 0 {
-		events.Add(audit.Event{Kind: "repair", Summary: "labels restored from the snapshot: " + strings.Join(o.labels.repaired, ", ")})
+		events.Add(audit.Event{Kind: audit.KindRepair, Summary: "labels restored from the snapshot: " + strings.Join(o.labels.repaired, ", ")})
 	}
-	a := &action{res: Result{Action: string(v.Action), Reason: v.Reason}, events: events,
+	a := &action{res: Result{Action: StepAction(v.Action), Reason: v.Reason}, events: events,
 		// An approval label is consumed by every run step: it was either
 		// used to pass this gate or predates the gate the step may open.
 		consumed: []string{pipeline.LabelApprove}}
@@ -94,13 +94,13 @@ func (s *stepper) begin(ctx context.Context, o *wakeFacts, v pipeline.Verdict, a
 			snap.Stage = pipeline.StageIntake
 		}
 		snap.Failure = nil
-		delete(snap.TransientFailures, string(snap.Stage))
+		delete(snap.TransientFailures, snap.Stage)
 		a.consumed = append(a.consumed, pipeline.LabelRetry)
-		a.events.Add(audit.Event{Kind: "transition", Stage: string(snap.Stage), Summary: pipeline.LabelRetry + ": resume the failed stage"})
+		a.events.Add(audit.Event{Kind: audit.KindTransition, Stage: string(snap.Stage), Summary: pipeline.LabelRetry + ": resume the failed stage"})
 	case pipeline.ActionPassGate:
 		gate := snap.Gate
 		snap.Approvals = append(snap.Approvals, pipeline.Approval{Stage: gate.Stage, SWI: gate.SWI, By: o.obs.Approval.By, At: now, Via: o.obs.Approval.Via, EventID: o.obs.Approval.EventID, CommentID: o.obs.Approval.CommentID})
-		a.events.Add(audit.Event{Kind: "gate", Stage: string(gate.Stage), SWI: gate.SWI,
+		a.events.Add(audit.Event{Kind: audit.KindGate, Stage: string(gate.Stage), SWI: gate.SWI,
 			Summary: fmt.Sprintf("approved by @%s via %s", o.obs.Approval.By, o.obs.Approval.Via)})
 		snap.Gate = nil
 		if gate.Resume {
@@ -180,7 +180,7 @@ func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snap
 	if out.Summary != "" {
 		a.res.Reason = out.Summary
 	}
-	delete(snap.TransientFailures, string(stage))
+	delete(snap.TransientFailures, stage)
 	if out.Event != pipeline.EventProgress {
 		if err := s.transition(snap, stage, out, a); err != nil {
 			return err
@@ -206,7 +206,7 @@ func (s *stepper) finish(ctx context.Context, o *observed, snap *pipeline.Snapsh
 		return s.deferStep(ctx, o, snap, a, err)
 	}
 	reason := reasonOf(err)
-	a.events.Add(audit.Event{Kind: "transition", Stage: string(a.stage), SWI: snap.CurrentSWI, Summary: "failed: " + reason})
+	a.events.Add(audit.Event{Kind: audit.KindTransition, Stage: string(a.stage), SWI: snap.CurrentSWI, Summary: "failed: " + reason})
 	return s.fail(ctx, o, snap, a, reason, err)
 }
 
@@ -215,19 +215,19 @@ func (s *stepper) finish(ctx context.Context, o *observed, snap *pipeline.Snapsh
 // stage_max_retries invocations in a row failed this way.
 func (s *stepper) deferStep(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, err error) (Result, error) {
 	if snap.TransientFailures == nil {
-		snap.TransientFailures = map[string]int{}
+		snap.TransientFailures = map[pipeline.Stage]int{}
 	}
 	key := string(a.stage)
-	snap.TransientFailures[key]++
-	n, limit := snap.TransientFailures[key], s.d.Config.Budgets.StageMaxRetries
+	snap.TransientFailures[a.stage]++
+	n, limit := snap.TransientFailures[a.stage], s.d.Config.Budgets.StageMaxRetries
 	if limit > 0 && n > limit {
 		reason := fmt.Sprintf("%d invocations in a row failed with transient errors (stage_max_retries %d); last: %v", n, limit, err)
-		a.events.Add(audit.Event{Kind: "transition", Stage: key, SWI: snap.CurrentSWI, Summary: "failed: " + reason})
+		a.events.Add(audit.Event{Kind: audit.KindTransition, Stage: key, SWI: snap.CurrentSWI, Summary: "failed: " + reason})
 		return s.fail(ctx, o, snap, a, reason, err)
 	}
 	a.res.Outcome = OutcomeRetrying
 	a.res.Reason = fmt.Sprintf("transient failure %d of %d; the next run retries: %v", n, limit, err)
-	a.events.Add(audit.Event{Kind: "transition", Stage: key, SWI: snap.CurrentSWI, Summary: a.res.Reason})
+	a.events.Add(audit.Event{Kind: audit.KindTransition, Stage: key, SWI: snap.CurrentSWI, Summary: a.res.Reason})
 	if a.attempted {
 		// An outage is not an attempt: attempts bound the LLM's tries.
 		snap.AddAttempt(a.stage, -1)
@@ -250,7 +250,7 @@ type configurationError interface {
 // fail marks the pipeline failed with a structured report (ASSERT-PSM-006).
 func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, reason string, cause error) (Result, error) {
 	stage := a.stage
-	a.res = Result{Stage: string(pipeline.StageFailed), Action: "fail", Outcome: OutcomeFailed, Reason: reason}
+	a.res = Result{Stage: string(pipeline.StageFailed), Action: ActionFail, Outcome: OutcomeFailed, Reason: reason}
 	failure := audit.Failure{WorkItem: s.ref.Issue, Stage: string(stage), SWI: snap.CurrentSWI, Reason: reason}
 	var esc *escalation.Error
 	if errors.As(cause, &esc) {
@@ -267,7 +267,7 @@ func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot
 	snap.Failure = &pipeline.FailureRecord{Stage: stage, SWI: snap.CurrentSWI, Reason: reason, At: s.d.now()}
 	snap.Stage = pipeline.StageFailed
 	snap.Gate = nil
-	delete(snap.TransientFailures, string(stage))
+	delete(snap.TransientFailures, stage)
 	if err := s.writeState(ctx, o, *snap, nil, a.consumed); err != nil {
 		return a.res, asTransient(err)
 	}
@@ -292,7 +292,7 @@ func reasonOf(err error) string {
 
 // transitionEvent records where a finished stage led.
 func transitionEvent(snap pipeline.Snapshot, stage pipeline.Stage, outcome StepOutcome) audit.Event {
-	e := audit.Event{Kind: "transition", Stage: string(stage), SWI: snap.CurrentSWI}
+	e := audit.Event{Kind: audit.KindTransition, Stage: string(stage), SWI: snap.CurrentSWI}
 	if outcome == OutcomeWaiting && snap.Gate != nil {
 		e.Kind, e.Summary = "gate", fmt.Sprintf("%s finished; human gate waits for %s", stage, pipeline.LabelApprove)
 		return e

@@ -50,10 +50,10 @@ func Step(ctx context.Context, d Deps, ref Ref) (Result, error) {
 // record for the claim comment.
 func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool, error) {
 	if err := s.wake(ctx, o); err != nil {
-		return Result{Action: "wake_up"}, "", false, asTransient(err)
+		return Result{Action: ActionWakeUp}, "", false, asTransient(err)
 	}
 	v := pipeline.Decide(o.obs)
-	res := Result{Stage: string(v.Stage), Action: "wake_up", Reason: v.Reason}
+	res := Result{Stage: string(v.Stage), Action: ActionWakeUp, Reason: v.Reason}
 	// A waiting or finished item still gets a write when its labels are out
 	// of step with the snapshot (a crash, or someone else's edit), or a
 	// stale lock or a spent or refused approval label is left behind.
@@ -71,7 +71,7 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 		res.Outcome = outcomeOf(v)
 		return res, "", false, nil
 	case s.d.DryRun:
-		res.Action = string(v.Action) + " (dry run)"
+		res.Action = StepAction(string(v.Action) + " (dry run)")
 		res.Outcome = outcomeOf(v)
 		res.Reason = "would advance: " + v.Reason
 		if v.Decision != pipeline.DecisionRun {
@@ -87,10 +87,10 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 	}
 	won, err := s.acquire(ctx, &o.wakeFacts)
 	if err != nil {
-		return Result{Stage: res.Stage, Action: "lock"}, "", false, asTransient(err)
+		return Result{Stage: res.Stage, Action: ActionLock}, "", false, asTransient(err)
 	}
 	if !won {
-		res.Action, res.Outcome, res.Reason = "lock", OutcomeBackedOff, "another run won the lock"
+		res.Action, res.Outcome, res.Reason = ActionLock, OutcomeBackedOff, "another run won the lock"
 		return res, "", false, nil
 	}
 	// The claim round read the comments: decide again on fresh state, since
@@ -110,12 +110,12 @@ func (s *stepper) first(ctx context.Context, o *observed) (Result, string, bool,
 // confirm the lock is still ours) and acts on the state it finds.
 func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, error) {
 	if err := s.readComments(ctx, &o.wakeFacts); err != nil {
-		return Result{Action: "wake_up"}, "", true, asTransient(err)
+		return Result{Action: ActionWakeUp}, "", true, asTransient(err)
 	}
 	if w, ok := s.policy().Winner(s.claims, s.d.now()); !ok || w.CommentID != s.claim.CommentID {
 		// Our claim expired and another run took the lock over: stop
 		// without a write; the lock is no longer ours to release.
-		return Result{Action: "lock", Outcome: OutcomeBackedOff, Reason: "the lock was taken over"}, "", false, nil
+		return Result{Action: ActionLock, Outcome: OutcomeBackedOff, Reason: "the lock was taken over"}, "", false, nil
 	}
 	labels := o.issue.Labels
 	if o.labels.want != nil {
@@ -126,7 +126,7 @@ func (s *stepper) next(ctx context.Context, o *observed) (Result, string, bool, 
 	o.obs.Approval = pipeline.ApprovalVerdict{}
 	o.judged, o.labels.repaired = false, nil
 	if err := s.scanCommands(ctx, &o.wakeFacts, &o.cmd); err != nil {
-		return Result{Action: "wake_up"}, "", true, asTransient(err)
+		return Result{Action: ActionWakeUp}, "", true, asTransient(err)
 	}
 	s.liftStop(&o.wakeFacts, &o.cmd)
 	res, record, err := s.act(ctx, o)
@@ -140,18 +140,18 @@ func (s *stepper) act(ctx context.Context, o *observed) (Result, string, error) 
 	}
 	if o.obs.HasSnapshot && o.snap.Gate != nil && o.obs.Labels.Approve && !o.judged {
 		if err := s.judgeGate(ctx, &o.wakeFacts); err != nil {
-			return Result{Action: "wake_up"}, "", asTransient(err)
+			return Result{Action: ActionWakeUp}, "", asTransient(err)
 		}
 	}
 	if err := s.applyCommands(ctx, &o.wakeFacts, &o.cmd); err != nil {
-		return Result{Action: "commands"}, "", asTransient(err)
+		return Result{Action: ActionCommands}, "", asTransient(err)
 	}
 	v := pipeline.Decide(o.obs)
-	res := Result{Stage: string(v.Stage), Action: string(v.Action), Reason: v.Reason}
+	res := Result{Stage: string(v.Stage), Action: StepAction(v.Action), Reason: v.Reason}
 	if v.Decision != pipeline.DecisionRun {
-		res.Action = "repair_labels"
+		res.Action = ActionRepairLabels
 		if o.cmd.handled {
-			res.Action = "commands"
+			res.Action = ActionCommands
 		}
 		res.Outcome = outcomeOf(v)
 		return res, "", asTransient(s.repairLabels(ctx, o))

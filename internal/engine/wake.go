@@ -325,7 +325,7 @@ func (s *stepper) judgeGate(ctx context.Context, o *wakeFacts) error {
 		return fmt.Errorf("read permission of %s on %s: %w", p.MergedBy, s.ref.Repo, err)
 	}
 	if pipeline.CanApprove(perm) {
-		o.obs.Approval = pipeline.ApprovalVerdict{Approved: true, By: p.MergedBy, Via: "merge"}
+		o.obs.Approval = pipeline.ApprovalVerdict{Approved: true, By: p.MergedBy, Via: pipeline.ViaMerge}
 	}
 	return nil
 }

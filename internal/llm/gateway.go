@@ -181,7 +181,7 @@ func callEvent(rec CallRecord, err error) audit.Event {
 	if err != nil {
 		summary += " · failed: " + err.Error()
 	}
-	return audit.Event{Kind: "llm_call", Stage: rec.Stage, SWI: rec.SWI, Summary: summary}
+	return audit.Event{Kind: audit.KindLLMCall, Stage: rec.Stage, SWI: rec.SWI, Summary: summary}
 }
 
 func (g *Gateway) structured(ctx context.Context, call Call, out any) (CallRecord, error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/xval"
 
@@ -113,7 +114,7 @@ func ValidateSpecification(spec Specification, modules stagekit.Modules, constra
 			values[i] = xval.ExtractedValue{Interface: v.Interface, Parameter: v.Parameter, Value: v.Value, Artifact: "specification"}
 		}
 		for _, f := range xval.ValidateProposal(registry, values) {
-			if f.Severity != xval.SeverityBlocking {
+			if f.Severity != domain.SeverityBlocking {
 				continue
 			}
 			problems = append(problems, fmt.Sprintf(

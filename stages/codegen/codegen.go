@@ -194,7 +194,7 @@ func (e Executor) current(ctx context.Context, in engine.StageInput) (pipeline.S
 	if !ok {
 		var blocked []string
 		for _, r := range snap.SubWorkItems {
-			if r.Status != string(pipeline.SWICompleted) {
+			if r.Status != pipeline.SWICompleted {
 				blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
 			}
 		}
@@ -227,7 +227,7 @@ func (e Executor) check(ctx context.Context, r SWIRun, out CodeOutput) (changeSe
 	if err := stagekit.CheckGeneratedPaths(answerPaths(out)); err != nil {
 		var items []feedbackItem
 		for _, line := range strings.Split(err.Error(), "\n") {
-			items = append(items, feedbackItem{Severity: "blocking", Category: "constraint_violation", Message: line})
+			items = append(items, feedbackItem{Severity: domain.SeverityBlocking, Category: "constraint_violation", Message: line})
 		}
 		return cs, &attemptFailure{Summary: "generated paths are not allowed", Items: items}, nil
 	}
@@ -476,7 +476,7 @@ func answerFlood(out CodeOutput, caps config.Trust) *attemptFailure {
 	}
 	items := make([]feedbackItem, 0, len(problems))
 	for _, p := range problems {
-		items = append(items, feedbackItem{Severity: "blocking", Category: "constraint_violation", Message: p})
+		items = append(items, feedbackItem{Severity: domain.SeverityBlocking, Category: "constraint_violation", Message: p})
 	}
 	return &attemptFailure{Summary: "file flood: " + strings.Join(problems, "; "), Items: items}
 }

@@ -75,7 +75,7 @@ func newRegressFixture(t *testing.T) (*stagetest.BuildFixture, *stagetest.Counti
 		Files: []string{"calc.go", "add_test.go"}, Symbols: []string{"Add"}, Interfaces: []string{},
 		Tests: "TestAdd", DependsOn: []string{}}
 	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, it.Description, pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
-	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: it, Issue: n, Order: 1, Status: string(pipeline.SWIPending)}}
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: it, Issue: n, Order: 1, Status: pipeline.SWIPending}}
 	dom := &stagetest.CountingDomain{Client: stagetest.StartGoService(t)}
 	script := llm.NewScripted()
 	cfg := config.Default()

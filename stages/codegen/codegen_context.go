@@ -154,7 +154,7 @@ func (e Executor) ContextItems(ctx context.Context, in engine.StageInput, r SWIR
 		}
 		if ok {
 			shown[p] = true
-			cx.Targets = append(cx.Targets, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: "file-to-edit", Path: p, Content: c})
+			cx.Targets = append(cx.Targets, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: contextpack.KindFileToEdit, Path: p, Content: c})
 		}
 	}
 	cx.Targets = FocusTargets(cx.Targets, item.Symbols)
@@ -207,7 +207,7 @@ func (e Executor) ContextItems(ctx context.Context, in engine.StageInput, r SWIR
 			return cx, err
 		}
 		if ok {
-			kind := map[int]string{contextpack.PriorityConstraint: "constraint", contextpack.PriorityStandard: "standard"}[prio]
+			kind := map[int]contextpack.ItemKind{contextpack.PriorityConstraint: contextpack.KindConstraint, contextpack.PriorityStandard: contextpack.KindStandard}[prio]
 			cx.Items = append(cx.Items, contextpack.Item{Priority: prio, Kind: kind, Path: p, Content: c})
 		}
 	}
@@ -247,7 +247,7 @@ func MapNeighbours(ctx context.Context, base BaseTree, m *domain.RepoMapResult, 
 			continue
 		}
 		if d > neighbourFullDistance {
-			out = append(out, contextpack.Item{Priority: contextpack.PriorityOther, Kind: "skeleton",
+			out = append(out, contextpack.Item{Priority: contextpack.PriorityOther, Kind: contextpack.KindSkeleton,
 				Path: p.Dir + " (package " + p.Name + ")", Content: stagekit.PackageSkeleton(p), Distance: d})
 			continue
 		}
@@ -262,7 +262,7 @@ func MapNeighbours(ctx context.Context, base BaseTree, m *domain.RepoMapResult, 
 			if !ok {
 				continue
 			}
-			it := contextpack.Item{Priority: contextpack.PriorityOther, Kind: "file", Path: f.Path, Content: c, Distance: d}
+			it := contextpack.Item{Priority: contextpack.PriorityOther, Kind: contextpack.KindFile, Path: f.Path, Content: c, Distance: d}
 			if llm.EstimateTokens(c) > maxNeighbourTokens {
 				it.Kind, it.Content = "skeleton", stagekit.FileSkeleton(f)
 			}
@@ -294,7 +294,7 @@ func dirNeighbours(ctx context.Context, base BaseTree, all, dirs, targets []stri
 			return nil, err
 		}
 		if ok {
-			out = append(out, contextpack.Item{Priority: contextpack.PriorityOther, Kind: "file", Path: p, Content: c})
+			out = append(out, contextpack.Item{Priority: contextpack.PriorityOther, Kind: contextpack.KindFile, Path: p, Content: c})
 		}
 	}
 	return out, nil
@@ -323,11 +323,11 @@ func docPriority(p string) (int, bool) {
 func (e Executor) promptVars(in engine.StageInput, r SWIRun, cx codegenContext, feedback string) (map[string]any, error) {
 	var items []contextpack.Item
 	for _, p := range r.src.Own {
-		items = append(items, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: "interface", Path: p, Content: r.src.Interfaces[p]})
+		items = append(items, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: contextpack.KindInterface, Path: p, Content: r.src.Interfaces[p]})
 	}
 	items = append(items, cx.Targets...)
 	for _, p := range r.src.Direct {
-		items = append(items, contextpack.Item{Priority: contextpack.PriorityDependency, Kind: "dependency-output", Path: p, Content: r.src.Deps[p]})
+		items = append(items, contextpack.Item{Priority: contextpack.PriorityDependency, Kind: contextpack.KindDependencyOutput, Path: p, Content: r.src.Deps[p]})
 	}
 	items = append(items, cx.Items...)
 	items = contextpack.ExcludeScenarioItems(items, in.Config.Scenarios.Directory)
@@ -363,7 +363,7 @@ func (e Executor) promptVars(in engine.StageInput, r SWIRun, cx codegenContext, 
 	rest := []stagekit.SWIFileVar{}
 	for _, it := range pack.Items {
 		switch {
-		case it.Kind == "file-to-edit":
+		case it.Kind == contextpack.KindFileToEdit:
 			targets = append(targets, stagekit.SWIFileVar{Path: it.Path, Content: it.Content})
 		case it.Priority == contextpack.PriorityInterface:
 			fmt.Fprintf(&ifaces, "==> %s <==\n%s", it.Path, it.Content)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/contextpack"
 )
 
@@ -296,7 +297,7 @@ func EditFailure(probs []EditProblem) *attemptFailure {
 	var b strings.Builder
 	for _, p := range probs {
 		fmt.Fprintf(&b, "- %s: %s\n", p.Path, p.Message)
-		f.Items = append(f.Items, feedbackItem{Artifact: p.Path, Severity: "blocking", Category: "edit_not_applied", Message: p.Message})
+		f.Items = append(f.Items, feedbackItem{Artifact: p.Path, Severity: domain.SeverityBlocking, Category: "edit_not_applied", Message: p.Message})
 		if p.Nearest != "" {
 			fmt.Fprintf(&b, "  The closest text in %s is at %s\n", p.Path, indent(p.Nearest))
 		}

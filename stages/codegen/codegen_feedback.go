@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/finding"
 
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
@@ -14,7 +15,7 @@ import (
 type feedbackItem struct {
 	Artifact string
 	Location string
-	Severity string
+	Severity finding.Severity
 	Category string
 	Message  string
 }
@@ -41,7 +42,7 @@ func diagnosticItems(diags []domain.Diagnostic) []feedbackItem {
 		out = append(out, feedbackItem{
 			Artifact: d.Artifact,
 			Location: formatLocation(d.Location),
-			Severity: string(d.Severity),
+			Severity: d.Severity,
 			Category: string(d.Category),
 			Message:  d.Message,
 		})

@@ -48,7 +48,7 @@ func FocusTargets(targets []contextpack.Item, symbols []string) []contextpack.It
 	for total > MaxTargetTokens {
 		largest, size := -1, 0
 		for i, it := range out {
-			if n := llm.EstimateTokens(it.Content); !focused[i] && it.Kind == "file-to-edit" && n > size {
+			if n := llm.EstimateTokens(it.Content); !focused[i] && it.Kind == contextpack.KindFileToEdit && n > size {
 				largest, size = i, n
 			}
 		}

@@ -61,7 +61,7 @@ func newRootlibFixture(t *testing.T) (*stagetest.BuildFixture, *stagetest.Counti
 	snap.Artifacts.InterfaceBranch = ib
 	it := stagetest.ClampItem()
 	n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, it.Description, pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
-	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: it, Issue: n, Order: 1, Status: string(pipeline.SWIPending)}}
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: it, Issue: n, Order: 1, Status: pipeline.SWIPending}}
 	snap.Interfaces = []pipeline.InterfaceDecl{{ID: "IF-CLAMP", Name: "Clamp", File: "big.go", Summary: "existing API"}}
 	dom := &stagetest.CountingDomain{Client: stagetest.StartGoService(t)}
 	script := llm.NewScripted()

@@ -224,7 +224,7 @@ func placeFindings(fs []review.Finding, files []domain.Artifact) (inline, other 
 func remainingSWIs(snap *pipeline.Snapshot) int {
 	n := 0
 	for _, s := range snap.SubWorkItems {
-		if s.Status != string(pipeline.SWICompleted) {
+		if s.Status != pipeline.SWICompleted {
 			n++
 		}
 	}

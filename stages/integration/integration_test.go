@@ -45,7 +45,7 @@ func TestAssertINT001_PRReferencesWorkItems(t *testing.T) {
 
 	rec := f.Snap.SubWorkItems[0]
 	assert.Equal(t, pr.Number, rec.PR)
-	assert.Equal(t, string(pipeline.SWICompleted), rec.Status)
+	assert.Equal(t, pipeline.SWICompleted, rec.Status)
 	assert.Empty(t, f.Snap.CurrentSWI)
 	assert.Contains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.SWI), "cogworks:status:completed")
 	assert.NotContains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.SWI), "cogworks:status:in-progress")
@@ -85,7 +85,7 @@ func TestAssertINT002_NonBlockingFindingsInlineInOneCommentReview(t *testing.T) 
 	t.Parallel()
 	f := stagetest.NewShipFixture(t, false)
 	f.ScriptReviews(t, []review.Finding{stagetest.WarningFinding()}, nil, []review.Finding{stagetest.InfoFinding(),
-		{File: stagetest.ShipCodePath, Line: 3, Severity: review.SeverityInformational, Criterion: "docs", Explanation: "say what a frame is"}})
+		{File: stagetest.ShipCodePath, Line: 3, Severity: domain.SeverityInformational, Criterion: "docs", Explanation: "say what a frame is"}})
 	stagetest.ReviewThenIntegrate(t, f)
 
 	pr := stagetest.OnlyPull(t, f)
@@ -168,7 +168,7 @@ func TestIntegrationNextSWI(t *testing.T) {
 	t.Parallel()
 	f := stagetest.NewShipFixture(t, false)
 	f.Snap.SubWorkItems = append(f.Snap.SubWorkItems,
-		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "telemetry-sink", DependsOn: []string{stagetest.ShipSWIID}}, Order: 2, Status: string(pipeline.SWIPending)})
+		pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "telemetry-sink", DependsOn: []string{stagetest.ShipSWIID}}, Order: 2, Status: pipeline.SWIPending})
 	f.ScriptReviews(t, nil, nil, nil)
 	res := stagetest.ReviewThenIntegrate(t, f)
 
@@ -183,8 +183,8 @@ func TestFindingsOutsideTheDiffGoInTheReviewBody(t *testing.T) {
 	before := strings.Replace(stagetest.ShipCode, "PublishPeriodMS = 100", "PublishPeriodMS = 50", 1)
 	f := stagetest.NewShipFixtureOn(t, false, map[string]string{stagetest.ShipCodePath: before})
 	f.ScriptReviews(t, nil, nil, []review.Finding{
-		{File: stagetest.ShipCodePath, Line: 6, Severity: review.SeverityInformational, Criterion: "docs", Explanation: "say why 100 ms"},
-		{File: stagetest.ShipCodePath, Line: 12, Severity: review.SeverityInformational, Criterion: "style", Explanation: "the closing brace is lonely"},
+		{File: stagetest.ShipCodePath, Line: 6, Severity: domain.SeverityInformational, Criterion: "docs", Explanation: "say why 100 ms"},
+		{File: stagetest.ShipCodePath, Line: 12, Severity: domain.SeverityInformational, Criterion: "style", Explanation: "the closing brace is lonely"},
 	})
 	stagetest.ReviewThenIntegrate(t, f)
 

@@ -259,7 +259,7 @@ func (x Executor) check(ctx context.Context, in engine.StageInput, out Interface
 			Artifact: v.Artifact, Line: v.Location.Line, Domain: d.PrimaryDomain()})
 	}
 	for _, f := range xval.Validate(d.Registry, values) {
-		if f.Severity == xval.SeverityBlocking {
+		if f.Severity == domain.SeverityBlocking {
 			problems = append(problems, "contract violation: "+f.String())
 		}
 	}

@@ -176,11 +176,13 @@ func (w *subIssueWriter) write(ctx context.Context, it planner.SubWorkItem, orde
 		if !hasStatusLabel(issue.Labels) {
 			want = append(want, pipeline.StatusLabel(pipeline.SWIPending))
 		}
-		for _, l := range want {
-			if _, err := w.labels.Ensure(ctx, issue.Number, issue.Labels, l); err != nil {
-				return github.Issue{}, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
-			}
+		// issue was read in this step: its labels are current, and those
+		// missing go out in one request.
+		labels, _, err := w.labels.Add(ctx, issue.Number, issue.Labels, want...)
+		if err != nil {
+			return github.Issue{}, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
 		}
+		issue.Labels = labels
 	}
 	if !w.noSubIssues && !w.isLinked[issue.Number] {
 		if err := w.link(ctx, issue); err != nil {
@@ -221,11 +223,11 @@ func (w *subIssueWriter) link(ctx context.Context, issue github.Issue) error {
 // remediation cycles, cost, feedback, committed files, findings) and, for
 // the same issue too, its progress (status, branch, PR).
 func swiRecord(snap *pipeline.Snapshot, it planner.SubWorkItem, issue, order int) pipeline.SWI {
-	rec := pipeline.SWI{Status: string(pipeline.SWIPending)}
+	rec := pipeline.SWI{Status: pipeline.SWIPending}
 	if old := snap.SubWorkItem(it.ID); old != nil {
 		rec = *old
 		if old.Issue != issue {
-			rec.Status, rec.Branch, rec.PR = string(pipeline.SWIPending), "", 0
+			rec.Status, rec.Branch, rec.PR = pipeline.SWIPending, "", 0
 		}
 	}
 	rec.SubWorkItem, rec.Issue, rec.Order = it, issue, order

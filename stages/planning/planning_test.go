@@ -47,7 +47,7 @@ func TestAssertPLAN002_CycleFedBackForReplanning(t *testing.T) {
 	repo := testenv.Repo.String()
 	for i, r := range recs {
 		assert.Equal(t, i+1, r.Order)
-		assert.Equal(t, "pending", r.Status)
+		assert.Equal(t, pipeline.SWIPending, r.Status)
 		is, ok := f.Env.Sim.Issue(repo, r.Issue)
 		require.True(t, ok)
 		assert.Equal(t, fmt.Sprintf("[#%d %d/3] Item %s", f.Issue, i+1, r.ID), is.Title)

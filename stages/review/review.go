@@ -164,7 +164,7 @@ func (e Executor) constraintPass(ctx context.Context, snap *pipeline.Snapshot, r
 	}
 	for _, f := range xval.Validate(e.Deps.Registry, values) {
 		rf := ConstraintFinding(f)
-		if rf.Severity == review.SeverityBlocking {
+		if rf.Severity == domain.SeverityBlocking {
 			pass.Passed = false
 		}
 		pass.Findings = append(pass.Findings, rf)
@@ -187,7 +187,7 @@ func ConstraintFinding(f xval.Finding) review.Finding {
 	return review.Finding{
 		File:        f.Artifact,
 		Line:        f.Line,
-		Severity:    review.Severity(f.Severity),
+		Severity:    f.Severity,
 		Criterion:   strings.TrimSpace("interface " + f.InterfaceID + " " + f.Parameter),
 		Explanation: expl.String(),
 	}

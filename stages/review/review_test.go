@@ -23,7 +23,7 @@ import (
 )
 
 func blockingFinding() review.Finding {
-	return review.Finding{File: stagetest.ShipCodePath, Line: 10, Severity: review.SeverityBlocking, Criterion: "error handling",
+	return review.Finding{File: stagetest.ShipCodePath, Line: 10, Severity: domain.SeverityBlocking, Criterion: "error handling",
 		Explanation: "Publish discards the frame and always reports success"}
 }
 
@@ -169,7 +169,7 @@ func TestConstraintFindingCarriesCoordinates(t *testing.T) {
 	t.Parallel()
 	got := reviewstage.ConstraintFinding(xvalFinding())
 	assert.Equal(t, review.Finding{
-		File: "telemetry/publish.go", Line: 6, Severity: review.SeverityBlocking,
+		File: "telemetry/publish.go", Line: 6, Severity: domain.SeverityBlocking,
 		Criterion:   "interface SWD-IF-TEL-01 publish_period_ms",
 		Explanation: "value outside the contract's bounds (expected 50..200 ms, actual 20); owning domain firmware, violating domain software",
 	}, got)
@@ -177,7 +177,7 @@ func TestConstraintFindingCarriesCoordinates(t *testing.T) {
 
 func xvalFinding() xval.Finding {
 	return xval.Finding{
-		Severity: xval.SeverityBlocking, InterfaceID: "SWD-IF-TEL-01", Parameter: "publish_period_ms",
+		Severity: domain.SeverityBlocking, InterfaceID: "SWD-IF-TEL-01", Parameter: "publish_period_ms",
 		Expected: "50..200 ms", Actual: "20", OwnerDomain: "firmware", ViolatingDomain: "software",
 		Artifact: "telemetry/publish.go", Line: 6, Message: "value outside the contract's bounds",
 	}

@@ -245,7 +245,7 @@ func (e Executor) validate(ctx context.Context, in engine.StageInput, rec pipeli
 	judge := llmJudge{gw: e.Deps.Gateway(in.Snapshot), SWI: rec.ID}
 	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, sim, e.Deps.Twins, judge)
 	if errors.As(err, new(*llm.BudgetExceededError)) {
-		return scenario.Result{}, &escalation.Error{Reason: "cost budget exceeded"}
+		return scenario.Result{}, &escalation.Error{Reason: stagekit.ReasonBudget}
 	}
 	if err != nil {
 		return scenario.Result{}, fmt.Errorf("scenario validation of %s: %w", rec.ID, err)

@@ -32,6 +32,6 @@ func ConstraintItem(rules []config.ForbiddenImport) (item contextpack.Item, ok b
 	if text == "" {
 		return contextpack.Item{}, false
 	}
-	return contextpack.Item{Priority: contextpack.PriorityConstraint, Kind: "constraint",
+	return contextpack.Item{Priority: contextpack.PriorityConstraint, Kind: contextpack.KindConstraint,
 		Path: ".cogworks/config.toml [constraints]", Content: text}, true
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
@@ -21,17 +22,17 @@ import (
 func NextSWI(snap *pipeline.Snapshot) (pipeline.SWI, bool) {
 	recs := slices.Clone(snap.SubWorkItems)
 	slices.SortStableFunc(recs, func(a, b pipeline.SWI) int { return cmp.Compare(a.Order, b.Order) })
-	status := make(map[string]string, len(recs))
+	status := make(map[string]pipeline.SWIStatus, len(recs))
 	for _, r := range recs {
 		status[r.ID] = r.Status
 	}
 	for _, r := range recs {
-		if r.Status != string(pipeline.SWIPending) && r.Status != string(pipeline.SWIInProgress) {
+		if r.Status != pipeline.SWIPending && r.Status != pipeline.SWIInProgress {
 			continue
 		}
 		ready := true
 		for _, dep := range r.DependsOn {
-			if status[dep] != string(pipeline.SWICompleted) {
+			if status[dep] != pipeline.SWICompleted {
 				ready = false
 				break
 			}
@@ -140,13 +141,11 @@ func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, s
 				labels = append(labels, l)
 			}
 		}
-		if !pipeline.SameLabels(labels, issue.Labels) {
-			if _, err := gh.SetLabels(ctx, repo, rec.Issue, labels); err != nil {
-				return fmt.Errorf("set status %s of sub-work-item %s#%d: %w", status, repo, rec.Issue, err)
-			}
+		if _, _, err := idem.SetLabelSet(ctx, gh, repo, rec.Issue, issue.Labels, labels); err != nil {
+			return fmt.Errorf("set status %s of sub-work-item %s: %w", status, rec.ID, err)
 		}
 	}
-	rec.Status = string(status)
+	rec.Status = status
 	return nil
 }
 

@@ -21,10 +21,10 @@ func swiSnap(recs ...pipeline.SWI) *pipeline.Snapshot {
 func TestNextSWI(t *testing.T) {
 	t.Parallel()
 	const (
-		pending    = string(pipeline.SWIPending)
-		inProgress = string(pipeline.SWIInProgress)
-		completed  = string(pipeline.SWICompleted)
-		failed     = string(pipeline.SWIFailed)
+		pending    = pipeline.SWIPending
+		inProgress = pipeline.SWIInProgress
+		completed  = pipeline.SWICompleted
+		failed     = pipeline.SWIFailed
 	)
 	tests := []struct {
 		name   string
@@ -115,11 +115,11 @@ func TestSetSWIStatusIsIdempotent(t *testing.T) {
 	ctx := context.Background()
 	repo := testenv.Repo.String()
 	n := env.Sim.SeedIssue(repo, testenv.Bot, "swi", "body", pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
-	snap := swiSnap(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "a"}, Issue: n, Order: 1, Status: string(pipeline.SWIPending)})
+	snap := swiSnap(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "a"}, Issue: n, Order: 1, Status: pipeline.SWIPending})
 	gh := env.Client
 
 	require.NoError(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
-	assert.Equal(t, string(pipeline.SWIInProgress), snap.SubWorkItems[0].Status)
+	assert.Equal(t, pipeline.SWIInProgress, snap.SubWorkItems[0].Status)
 	assert.ElementsMatch(t, []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIInProgress)}, env.Sim.Labels(repo, n))
 
 	env.Sim.ResetRequests()

@@ -105,7 +105,7 @@ func NewBuildFixture(t *testing.T, dom stagekit.Domain, items []planner.SubWorkI
 		n := env.Sim.SeedIssue(repo, testenv.Bot, it.Title, it.Description,
 			pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIPending))
 		snap.SubWorkItems = append(snap.SubWorkItems, pipeline.SWI{
-			SubWorkItem: it, Issue: n, Order: i + 1, Status: string(pipeline.SWIPending),
+			SubWorkItem: it, Issue: n, Order: i + 1, Status: pipeline.SWIPending,
 		})
 	}
 	snap.Interfaces = []pipeline.InterfaceDecl{{ID: "IF-COUNTER", Name: "Counter", File: "widgets/counter.go", Summary: "counts"}}

@@ -3,5 +3,5 @@
 // and scenario validation (BuildFixture) and a review-and-integration
 // fixture (ShipFixture), each over the GitHub simulator with a scripted
 // LLM, running stages through stages.Executors. Tests only: no binary
-// links it (cmd/cogworks's TestBinariesDoNotLinkTestPackages).
+// links it (internal/linkguard's TestBinariesDoNotLinkTestPackages).
 package stagetest

@@ -137,7 +137,7 @@ func NewShipFixtureOn(t *testing.T, safety bool, base map[string]string) *ShipFi
 		SpecBranch: stagekit.SpecBranch(parent), SpecPR: 901,
 		InterfaceBranch: fmt.Sprintf("cogworks/%d/interfaces", parent), InterfacePR: 902,
 	}
-	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: ShipSWIID}, Issue: swi, Order: 1, Status: string(pipeline.SWIInProgress),
+	snap.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: ShipSWIID}, Issue: swi, Order: 1, Status: pipeline.SWIInProgress,
 		Committed: []string{ShipCodePath}}}
 	if safety {
 		snap.Classification = safetyClassification()
@@ -158,7 +158,7 @@ func (f *ShipFixture) ScriptReviews(t *testing.T, quality, architecture, securit
 	for tmpl, fs := range map[string][]review.Finding{"review_quality": quality, "review_architecture": architecture, "review_security": security} {
 		passed := true
 		for _, x := range fs {
-			if x.Severity == review.SeverityBlocking {
+			if x.Severity == domain.SeverityBlocking {
 				passed = false
 			}
 		}
@@ -224,13 +224,13 @@ func safetyClassification() *classify.Classification {
 
 // WarningFinding is a non-blocking review finding.
 func WarningFinding() review.Finding {
-	return review.Finding{File: ShipCodePath, Line: 9, Severity: review.SeverityWarning, Criterion: "naming",
+	return review.Finding{File: ShipCodePath, Line: 9, Severity: domain.SeverityWarning, Criterion: "naming",
 		Explanation: "parameter frame is unused"}
 }
 
 // InfoFinding is an informational review finding.
 func InfoFinding() review.Finding {
-	return review.Finding{File: ShipCodePath, Line: 0, Severity: review.SeverityInformational, Criterion: "docs",
+	return review.Finding{File: ShipCodePath, Line: 0, Severity: domain.SeverityInformational, Criterion: "docs",
 		Explanation: "consider a package example"}
 }
 

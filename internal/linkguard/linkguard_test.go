@@ -1,6 +1,4 @@
-//go:build e2e
-
-package main
+package linkguard_test
 
 import (
 	"os/exec"
@@ -14,9 +12,8 @@ import (
 // TestBinariesDoNotLinkTestPackages keeps test helpers out of production
 // code: no package linked into a binary may import testing or
 // net/http/httptest (nor this module's test fixtures), except the listed
-// third-party packages, which CogWorks cannot change. It runs with the e2e
-// tag, as CI does, because a test binary of package main links the whole
-// of cogworks (see sandbox_main_test.go).
+// third-party packages, which CogWorks cannot change. It runs in plain
+// `go test ./...`: it asks `go list`, so it links nothing of cogworks.
 func TestBinariesDoNotLinkTestPackages(t *testing.T) {
 	t.Parallel()
 	forbidden := map[string]bool{
