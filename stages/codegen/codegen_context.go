@@ -286,7 +286,7 @@ func dirNeighbours(ctx context.Context, base BaseTree, all, dirs, targets []stri
 	}
 	var out []contextpack.Item
 	for _, p := range all {
-		if shown[p] || stagekit.ExcludedContext(p) || !(slices.Contains(dirs, path.Dir(p)) || siblings[p]) || strings.HasSuffix(p, ".md") {
+		if shown[p] || stagekit.ExcludedContext(p) || !slices.Contains(dirs, path.Dir(p)) && !siblings[p] || strings.HasSuffix(p, ".md") {
 			continue
 		}
 		c, ok, err := readContextFile(ctx, base, p)
