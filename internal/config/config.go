@@ -89,6 +89,10 @@ type Sandbox struct {
 	CGO bool `toml:"cgo"`
 }
 
+// MaxSubIssues is how many sub-issues GitHub lets one issue have: each
+// sub-work-item is one, so a plan can have no more.
+const MaxSubIssues = 100
+
 // Pipeline holds [pipeline].
 type Pipeline struct {
 	LockTimeout     Duration `toml:"lock_timeout"`
@@ -340,8 +344,8 @@ func (c Config) Validate() error {
 	if c.Pipeline.LockTimeout.Duration <= 0 {
 		bad("pipeline.lock_timeout", "must be a positive duration, got %s", c.Pipeline.LockTimeout)
 	}
-	if c.Pipeline.MaxSubWorkItems < 1 {
-		bad("pipeline.max_sub_work_items", "must be ≥ 1, got %d", c.Pipeline.MaxSubWorkItems)
+	if c.Pipeline.MaxSubWorkItems < 1 || c.Pipeline.MaxSubWorkItems > MaxSubIssues {
+		bad("pipeline.max_sub_work_items", "must be between 1 and %d (GitHub's limit of sub-issues per issue), got %d", MaxSubIssues, c.Pipeline.MaxSubWorkItems)
 	}
 	for _, t := range c.Pipeline.SkipDesignFor {
 		if !slices.Contains(classificationTypes, t) {

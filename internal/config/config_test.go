@@ -77,6 +77,22 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 	assert.Contains(t, err.Error(), "llm.model")
 }
 
+// TestMaxSubWorkItemsIsBoundedByGitHubsSubIssueLimit: a plan of more
+// sub-work-items than GitHub's 100 sub-issues per issue cannot be filed;
+// the configuration says so instead of a failed link at planning.
+func TestMaxSubWorkItemsIsBoundedByGitHubsSubIssueLimit(t *testing.T) {
+	for _, n := range []int{1, 100} {
+		cfg := Default()
+		cfg.Pipeline.MaxSubWorkItems = n
+		assert.NoError(t, cfg.Validate(), n)
+	}
+	cfg := Default()
+	cfg.Pipeline.MaxSubWorkItems = 101
+	err := cfg.Validate()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "pipeline.max_sub_work_items: must be between 1 and 100 (GitHub's limit of sub-issues per issue), got 101")
+}
+
 func TestLoadReadsRepoFile(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".cogworks"), 0o755))

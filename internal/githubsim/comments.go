@@ -1,6 +1,7 @@
 package githubsim
 
 import (
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
@@ -169,6 +170,9 @@ func (s *Server) listSubIssues(c *call) {
 	c.json(http.StatusOK, out)
 }
 
+// maxSubIssues is GitHub's limit of sub-issues under one issue.
+const maxSubIssues = 100
+
 type subIssueReq struct {
 	SubIssueID    int64 `json:"sub_issue_id"`
 	ReplaceParent bool  `json:"replace_parent"`
@@ -193,6 +197,10 @@ func (s *Server) addSubIssue(c *call) {
 	}
 	if child == parent {
 		c.invalid(fieldError{Resource: "Issue", Field: "sub_issue_id", Code: "invalid", Message: "An issue cannot be a sub-issue of itself"})
+		return
+	}
+	if len(parent.subIssues) >= maxSubIssues && child.parent != parent.number {
+		c.invalid(fieldError{Resource: "Issue", Field: "sub_issue_id", Code: "custom", Message: fmt.Sprintf("Parent issue may not have more than %d sub-issues", maxSubIssues)})
 		return
 	}
 	if child.parent != 0 && !req.ReplaceParent {

@@ -169,6 +169,21 @@ func (s *Server) SeedIssue(repo, author, title, body string, labels ...string) i
 	return is.number
 }
 
+// SeedSubIssue links issue child under parent, as a person in the UI
+// would before the test starts (no request, so no rate limit); false when
+// either is unknown or child already has a parent.
+func (s *Server) SeedSubIssue(repo string, parent, child int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rp := s.repoLocked(repo)
+	if rp == nil || rp.issues[parent] == nil || rp.issues[child] == nil || rp.issues[child].parent != 0 {
+		return false
+	}
+	rp.issues[child].parent = parent
+	rp.issues[parent].subIssues = append(rp.issues[parent].subIssues, child)
+	return true
+}
+
 // SeedLabel defines a repository label, as `cogworks init` or a person in
 // the UI would before the test or demo starts.
 func (s *Server) SeedLabel(repo, name, color, description string) {

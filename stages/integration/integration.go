@@ -71,7 +71,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		Head: branch, Base: base,
 	})
 	if err != nil {
-		return engine.StageResult{}, emptyBranch(fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err), rec.ID, branch, base)
+		return engine.StageResult{}, e.emptyBranch(ctx, in.Repo, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err), rec.ID, branch, base)
 	}
 	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, created, branch, inline); err != nil {
 		return engine.StageResult{}, err
@@ -97,14 +97,25 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	return engine.StageResult{Event: pipeline.EventAllDone, Summary: summary + "; every sub-work-item is integrated", Warnings: e.Deps.Warnings}, nil
 }
 
-// emptyBranch turns GitHub's 422 "No commits between" on opening the
-// sub-work-item's PR into an escalation with its reason: the branch holds
-// nothing its base lacks (the change is already on the base, e.g. in the
-// interface PR). Asking GitHub is free on the common path, where reading
-// both branch heads first would cost two requests every time.
-func emptyBranch(err error, id, branch, base string) error {
+// emptyBranch settles GitHub's 422 "No commits between" on opening the
+// sub-work-item's PR. Asking GitHub is free on the common path, where
+// reading both branch heads first would cost two requests every time; on
+// the 422 they are read. A branch at its base's commit holds nothing the
+// base lacks (the change is already on the base, e.g. in the interface
+// PR): an escalation with that reason. A branch at another commit was
+// most likely pushed moments before and GitHub's comparison had not seen
+// it yet (a race real integrations meet): a transient failure, so the next
+// invocation opens the PR, bounded by stage_max_retries.
+func (e Executor) emptyBranch(ctx context.Context, repo github.Repo, err error, id, branch, base string) error {
 	if !errors.Is(err, github.ErrUnprocessable) || !strings.Contains(err.Error(), "No commits between") {
 		return err
+	}
+	head, herr := e.GitHub.GetBranchSHA(ctx, repo, branch)
+	baseSHA, berr := e.GitHub.GetBranchSHA(ctx, repo, base)
+	if herr == nil && berr == nil && head != baseSHA {
+		return &engine.TransientError{Err: fmt.Errorf(
+			"sub-work-item %s: GitHub found no commits between %s and %s although %s is at %s and %s at %s (a push GitHub had not yet seen): %w",
+			id, base, branch, branch, shortSHA(head), base, shortSHA(baseSHA), err)}
 	}
 	return &escalation.Error{Reason: fmt.Sprintf(
 		"sub-work-item %s: branch %s has no change against %s, so there is no PR to open (the change is already on %s)",
@@ -300,4 +311,12 @@ func prRef(n int) string {
 		return "—"
 	}
 	return "#" + strconv.Itoa(n)
+}
+
+// shortSHA is a commit's abbreviation as git prints it.
+func shortSHA(sha string) string {
+	if len(sha) > 7 {
+		return sha[:7]
+	}
+	return sha
 }

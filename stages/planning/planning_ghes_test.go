@@ -109,3 +109,25 @@ func TestPlanningSubIssueWithAnotherParentEscalates(t *testing.T) {
 	assert.Equal(t, "sub_issue_has_other_parent", esc.Code)
 	assert.Contains(t, esc.Reason, fmt.Sprintf("#%d", c.Issue))
 }
+
+// TestPlanningSubIssueLimitEscalatesWithItsReason: GitHub lets an issue
+// have 100 sub-issues. A parent already at the limit refuses the link
+// with the same 422 as a sub-issue with another parent; planning names the
+// limit instead of misdiagnosing "another parent".
+func TestPlanningSubIssueLimitEscalatesWithItsReason(t *testing.T) {
+	t.Parallel()
+	f := stagetest.NewFHFixture(t, nil)
+	f.AddJSON(t, prompts.Planning, stagetest.GoodPlan)
+	snap := f.PlanningSnapshot(t)
+	repo := testenv.Repo.String()
+	for i := range 100 {
+		n := f.Env.Sim.SeedIssue(repo, "alice", fmt.Sprintf("task %d", i), "")
+		require.True(t, f.Env.Sim.SeedSubIssue(repo, snap.WorkItem, n))
+	}
+
+	_, err := f.Run(t, pipeline.StagePlanning, snap)
+	var esc *escalation.Error
+	require.True(t, errors.As(err, &esc), "%v", err)
+	assert.Equal(t, "sub_issue_limit", esc.Code)
+	assert.Contains(t, esc.Reason, "already has 100 sub-issues, GitHub's limit")
+}

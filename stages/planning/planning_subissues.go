@@ -14,6 +14,7 @@ import (
 
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
@@ -212,6 +213,11 @@ func (w *subIssueWriter) link(ctx context.Context, issue github.Issue) error {
 		if is.Number == issue.Number {
 			return nil // already linked: a previous run got this far
 		}
+	}
+	if len(linked) >= config.MaxSubIssues {
+		return &escalation.Error{Code: "sub_issue_limit", Reason: fmt.Sprintf(
+			"#%d cannot become a sub-issue of #%d: #%d already has %d sub-issues, GitHub's limit; close or unlink sub-issues of #%d that CogWorks did not file, or split the work item, then add the cogworks:retry label",
+			issue.Number, w.Parent, w.Parent, len(linked), w.Parent)}
 	}
 	return &escalation.Error{Code: "sub_issue_has_other_parent", Reason: fmt.Sprintf(
 		"#%d cannot become a sub-issue of #%d: GitHub refused the link (%v) and it is not among #%d's sub-issues, so it most likely has another parent; remove it there and add the cogworks:retry label",
