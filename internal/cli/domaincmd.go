@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,8 +34,8 @@ type DomainCmdOptions struct {
 
 // Validate requires one listener and a domain.
 func (o *DomainCmdOptions) Validate() error {
-	if (o.Socket == "") == (o.HTTP == "") {
-		return errors.New("exactly one of --socket PATH or --http ADDR is required")
+	if err := oneListener(o.Socket, o.HTTP); err != nil {
+		return err
 	}
 	if o.DomainJSON == "" {
 		return errors.New("--domain-json is required")
@@ -92,14 +91,8 @@ func runDomainCmd(ctx context.Context, f *Factory, opts *DomainCmdOptions) error
 		return err
 	}
 	defer cleanup()
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := untilStdinEOF(ctx, f, opts.StopOnStdinEOF)
 	defer cancel()
-	if opts.StopOnStdinEOF && f.IO.In != nil {
-		go func() {
-			_, _ = io.Copy(io.Discard, f.IO.In)
-			cancel()
-		}()
-	}
 	logger := f.Logger().With("component", "domain-cmd", "domain", d.Name)
 	logger.Info("serving", "address", ln.Addr().String())
 	return cmdservice.Serve(ctx, ln, d, cmdservice.Options{

@@ -25,11 +25,29 @@ type DomainGoOptions struct {
 }
 
 // Validate requires exactly one of --socket and --http.
-func (o *DomainGoOptions) Validate() error {
-	if (o.Socket == "") == (o.HTTP == "") {
+func (o *DomainGoOptions) Validate() error { return oneListener(o.Socket, o.HTTP) }
+
+// oneListener requires exactly one of a built-in service's --socket and
+// --http.
+func oneListener(socket, http string) error {
+	if (socket == "") == (http == "") {
 		return errors.New("exactly one of --socket PATH or --http ADDR is required")
 	}
 	return nil
+}
+
+// untilStdinEOF returns ctx, ended also when standard input reaches end of
+// file if stop is set: the parent `cogworks process` holds its write end,
+// so a built-in service never outlives it, even when the parent is killed.
+func untilStdinEOF(ctx context.Context, f *Factory, stop bool) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if stop && f.IO.In != nil {
+		go func() {
+			_, _ = io.Copy(io.Discard, f.IO.In)
+			cancel()
+		}()
+	}
+	return ctx, cancel
 }
 
 // NewCmdDomainGo builds the hidden `cogworks domain-go`: the reference Go
@@ -71,14 +89,8 @@ func runDomainGo(ctx context.Context, f *Factory, opts *DomainGoOptions) error {
 		return err
 	}
 	defer cleanup()
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := untilStdinEOF(ctx, f, opts.StopOnStdinEOF)
 	defer cancel()
-	if opts.StopOnStdinEOF && f.IO.In != nil {
-		go func() {
-			_, _ = io.Copy(io.Discard, f.IO.In)
-			cancel()
-		}()
-	}
 	logger := f.Logger().With("component", "domain-go")
 	logger.Info("serving", "address", ln.Addr().String())
 	return goservice.Serve(ctx, ln, goservice.Options{
