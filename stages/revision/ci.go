@@ -1,0 +1,248 @@
+package revision
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cogworks/cogworks/idem"
+	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/cifeedback"
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/secrets"
+)
+
+// Infrastructure: CI failed, but not on the code (a cancelled job, a lost
+// runner, a job that never started): no cycle was spent and nothing was
+// written; a re-run is the remedy.
+const Infrastructure Action = "infrastructure"
+
+// CIReader is what reading a commit's CI results takes.
+type CIReader interface {
+	ListCheckRuns(ctx context.Context, repo github.Repo, ref string) ([]github.CheckRun, error)
+	ListCheckRunAnnotations(ctx context.Context, repo github.Repo, id int64) ([]github.Annotation, error)
+	ListWorkflowRuns(ctx context.Context, repo github.Repo, headSHA string) ([]github.WorkflowRun, error)
+	ListRunJobs(ctx context.Context, repo github.Repo, runID int64) ([]github.Job, error)
+	JobLog(ctx context.Context, repo github.Repo, jobID int64) (string, error)
+}
+
+// CIGitHub is what a CI-feedback cycle uses.
+type CIGitHub interface {
+	CIReader
+	idem.GitAPI
+	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
+	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
+	ListComments(ctx context.Context, repo github.Repo, number int) ([]github.Comment, error)
+	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
+}
+
+// CIReviser revises CogWorks's own pull requests on CI failures
+// (docs/commands.md "CI feedback"): the failing checks of the PR's head,
+// summarised and redacted by package cifeedback, are the feedback of one
+// code-generation attempt on the PR's branch, which ends in one
+// follow-up commit. An infrastructure failure spends no cycle; a cycle
+// whose commit fails the same way again, a cycle past the cap, or one
+// that changes nothing escalates in one comment on the PR saying what was
+// tried.
+//
+// A cycle keeps no state of its own: its commit carries a trailer naming
+// its PR, cycle and the failure it answered, read back from the branch.
+// A re-run after the commit finds the head moved (or its checks pending)
+// and writes nothing; an escalation comment carries a marker and is
+// written once.
+type CIReviser struct {
+	GitHub    CIGitHub
+	Generator Generator
+	// Bot is CogWorks's own login: only its PRs are revised.
+	Bot string
+	// MaxCycles caps the CI cycles per PR (config.Revision.Cycles(); 0
+	// means the default), counted apart from review cycles.
+	MaxCycles int
+	// Redactor removes secrets from everything CI wrote before it
+	// reaches a prompt or a comment (nil: token shapes only).
+	Redactor *secrets.Redactor
+	// FeedbackLimit bounds the feedback in bytes (0:
+	// cifeedback.DefaultLimit).
+	FeedbackLimit int
+}
+
+// ciTrailer is the commit trailer that names a CI revision commit.
+const ciTrailer = "Cogworks-CI-Revision: "
+
+// Cycle revises pr once if CI failed on the code at its head. failedHead,
+// when set, is the commit the triggering event reported: a head that has
+// moved since (a fix was pushed) makes the cycle do nothing.
+func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHead string) (Outcome, error) {
+	p, err := r.GitHub.GetPull(ctx, repo, pr)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("read %s#%d: %w", repo, pr, err)
+	}
+	if !strings.EqualFold(p.User, r.Bot) || !cogworksHead.MatchString(p.Head) || p.State != "open" || p.Merged {
+		return Outcome{Action: Ignored, Reason: fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr)}, nil
+	}
+	head, err := r.GitHub.GetBranchHead(ctx, repo, p.Head)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("read head of %s: %w", p.Head, err)
+	}
+	if failedHead != "" && failedHead != head.SHA {
+		return Outcome{Action: Ignored, Reason: fmt.Sprintf("the head moved from %s to %s since CI failed", short(failedHead), short(head.SHA))}, nil
+	}
+	checks, err := ReadChecks(ctx, r.GitHub, repo, head.SHA)
+	if err != nil {
+		return Outcome{}, err
+	}
+	v := cifeedback.Classify(checks, r.Redactor)
+	switch v.Kind {
+	case cifeedback.Passed, cifeedback.Pending:
+		return Outcome{Action: Ignored, Reason: fmt.Sprintf("CI at %s: %s", short(head.SHA), v.Kind)}, nil
+	case cifeedback.Infra:
+		return Outcome{Action: Infrastructure, Reason: "CI failed on the infrastructure, not the code: " + strings.Join(v.Infra, "; ")}, nil
+	}
+	sig := v.Signature()
+	last, err := r.lastCycle(ctx, repo, head, pr)
+	if err != nil {
+		return Outcome{}, err
+	}
+	cycle := last.cycle + 1
+	if last.cycle > 0 && last.failure == sig {
+		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v,
+			fmt.Sprintf("CI fails the same way after revision %d (%s): the fix fixed nothing", last.cycle, short(last.commit)))
+	}
+	if limit := (config.Revision{MaxCycles: r.MaxCycles}).Cycles(); cycle > limit {
+		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v,
+			fmt.Sprintf("the cap of %d CI revision cycles for this pull request is reached ([revision] max_cycles)", limit))
+	}
+	feedback := cifeedback.Feedback(pr, head.SHA, v, r.Redactor, r.FeedbackLimit)
+	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle, Feedback: feedback})
+	if err != nil {
+		return Outcome{}, fmt.Errorf("revise %s#%d on CI (cycle %d): %w", repo, pr, cycle, err)
+	}
+	if len(change.Files) == 0 && len(change.Delete) == 0 {
+		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v, "the revision changed nothing")
+	}
+	sha, changed, err := idem.WriteFiles(ctx, r.GitHub, repo, idem.Commit{
+		Branch: p.Head, From: p.Head, Files: change.Files, Delete: change.Delete,
+		Message: ciCommitMessage(pr, cycle, head.SHA, sig, change.Summary, v),
+	})
+	if err != nil {
+		return Outcome{}, fmt.Errorf("commit CI revision %d of %s#%d: %w", cycle, repo, pr, err)
+	}
+	if !changed {
+		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v, "the revision changed nothing")
+	}
+	return Outcome{Action: Revised, Cycle: cycle, Commit: sha, Reason: "CI failed: " + failingNames(v)}, nil
+}
+
+// failingNames lists the failing checks.
+func failingNames(v cifeedback.Verdict) string {
+	names := make([]string, len(v.Failures))
+	for i, f := range v.Failures {
+		names[i] = f.Check
+	}
+	return strings.Join(names, ", ")
+}
+
+// ciCommitMessage records the cycle, the commit whose failure it answers
+// and that failure's signature, so a later cycle can tell the same
+// failure from a new one.
+func ciCommitMessage(pr, cycle int, failed, sig, summary string, v cifeedback.Verdict) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cogworks #%d: revision %d on CI failure\n\n", pr, cycle)
+	if s := oneLine(summary); s != "" {
+		b.WriteString(s + "\n\n")
+	}
+	fmt.Fprintf(&b, "Failing checks at %s: %s\n", short(failed), oneLine(failingNames(v)))
+	fmt.Fprintf(&b, "\n%spr=%d cycle=%d failed=%s failure=%s\n", ciTrailer, pr, cycle, failed, sig)
+	return b.String()
+}
+
+// ciCycle is what the last CI revision commit recorded.
+type ciCycle struct {
+	cycle           int
+	commit, failure string
+}
+
+// lastCycle finds the newest CI revision commit of pr on the branch
+// (first parents from head, at most maxWalk commits: a human may have
+// pushed a few on top of it).
+func (r CIReviser) lastCycle(ctx context.Context, repo github.Repo, head github.Commit, pr int) (ciCycle, error) {
+	want := fmt.Sprintf("%spr=%d cycle=", ciTrailer, pr)
+	c, err := r.GitHub.GetCommit(ctx, repo, head.SHA)
+	if err != nil {
+		return ciCycle{}, fmt.Errorf("read commit %s: %w", head.SHA, err)
+	}
+	for range maxWalk {
+		for _, l := range strings.Split(c.Message, "\n") {
+			rest, ok := strings.CutPrefix(l, want)
+			if !ok {
+				continue
+			}
+			fields := strings.Fields(rest)
+			out := ciCycle{commit: c.SHA}
+			if len(fields) > 0 {
+				out.cycle, _ = strconv.Atoi(fields[0])
+			}
+			for _, f := range fields {
+				if v, ok := strings.CutPrefix(f, "failure="); ok {
+					out.failure = v
+				}
+			}
+			return out, nil
+		}
+		if len(c.Parents) == 0 {
+			break
+		}
+		next, err := r.GitHub.GetCommit(ctx, repo, c.Parents[0])
+		if errors.Is(err, github.ErrNotFound) {
+			break
+		}
+		if err != nil {
+			return ciCycle{}, fmt.Errorf("read commit %s: %w", c.Parents[0], err)
+		}
+		c = next
+	}
+	return ciCycle{}, nil
+}
+
+// escalate writes, once per failing head, a comment on the PR saying why
+// the loop stopped, what it tried, and what fails, and reports
+// Escalated.
+func (r CIReviser) escalate(ctx context.Context, repo github.Repo, pr int, head string, tried int, v cifeedback.Verdict, reason string) (Outcome, error) {
+	out := Outcome{Action: Escalated, Cycle: tried, Reason: reason}
+	key := audit.Key("ci-revision", strconv.Itoa(pr), head, "escalated")
+	comments, err := r.GitHub.ListComments(ctx, repo, pr)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("read comments of %s#%d: %w", repo, pr, err)
+	}
+	for _, c := range comments {
+		if k, ok := audit.FindKey(c.Body); ok && k == key && strings.EqualFold(c.User, r.Bot) {
+			return out, nil
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CI fails on %s and CogWorks stops revising this pull request: %s. A maintainer takes it from here.\n\n", short(head), reason)
+	if tried == 0 {
+		b.WriteString("No CI revision was committed.\n\n")
+	} else {
+		fmt.Fprintf(&b, "Tried: %d CI revision cycle(s); the last is the branch's commit with the trailer `%spr=%d cycle=%d`.\n\n", tried, ciTrailer, pr, tried)
+	}
+	b.WriteString("What fails:\n\n")
+	for _, f := range v.Failures {
+		fmt.Fprintf(&b, "- %s", audit.Untrusted(oneLine(f.Check)))
+		if len(f.Steps) > 0 {
+			fmt.Fprintf(&b, "; steps: %s", audit.Untrusted(oneLine(strings.Join(f.Steps, ", "))))
+		}
+		if len(f.Tests) > 0 {
+			fmt.Fprintf(&b, "; tests: %s", audit.Untrusted(oneLine(strings.Join(f.Tests, ", "))))
+		}
+		b.WriteString("\n")
+	}
+	body := audit.Format(audit.Comment{Key: key, Title: fmt.Sprintf("CI revision of #%d stopped", pr), Body: b.String()})
+	if _, err := r.GitHub.CreateComment(ctx, repo, pr, body); err != nil {
+		return Outcome{}, fmt.Errorf("escalate CI revision of %s#%d: %w", repo, pr, err)
+	}
+	return out, nil
+}
