@@ -31,7 +31,7 @@ const failingLog = "2026-11-27T10:00:01.1234567Z ##[group]Run go test ./...\n" +
 
 func testJob(conclusion, log string) githubsim.CIJob {
 	return githubsim.CIJob{Name: "test", Conclusion: conclusion, RunnerName: "GitHub Actions 3", Log: log,
-		Steps: []githubsim.CIStep{{Name: "Set up job", Conclusion: "success"}, {Name: "Run go test", Conclusion: conclusion}},
+		Steps:       []githubsim.CIStep{{Name: "Set up job", Conclusion: "success"}, {Name: "Run go test", Conclusion: conclusion}},
 		Annotations: []githubsim.CIAnnotation{{Path: "count_test.go", Line: 9, Message: "Count() = 0, want 1"}}}
 }
 
