@@ -159,6 +159,7 @@ func exerciseAdapter(t *testing.T, env *testenv.Env) {
 	require.ErrorIs(t, c.UpdatePullBranch(ctx, repo, pr.Number, ""), github.ErrBranchUpToDate)
 	env.Sim.SeedFiles(repo.String(), "main", map[string]string{"NEWS.md": "news\n"})
 	must(c.UpdatePullBranch(ctx, repo, pr.Number, head.SHA))
+	must(c.RetargetPull(ctx, repo, pr.Number, "main"))
 }
 
 // TestAdapterTrafficConformsToGitHub runs every adapter method against the
