@@ -230,3 +230,41 @@ func TestOneCICycleCosts(t *testing.T) {
 	assert.Equal(t, 3, writes)
 	assert.Equal(t, 11, reads)
 }
+
+// TestRedTeamCIFailureOnAPersonsCogWorksBranchChangesNothing: a person
+// opens a PR from a branch named like CogWorks's and makes its CI fail;
+// the payload's branch name passes the trigger, but the cycle reads the
+// PR's author from GitHub and writes nothing. Checked by removing the
+// author test from CIReviser.Cycle: the cycle then revises the person's
+// branch and the test fails.
+func TestRedTeamCIFailureOnAPersonsCogWorksBranchChangesNothing(t *testing.T) {
+	e := newPREnv(t)
+	const forged = "cogworks/1/forged"
+	e.Sim.SeedFiles(testenv.Repo.String(), forged, map[string]string{"count.go": codeOld + "// mine\n"})
+	theirs, err := e.ClientAs(t, "alice").CreatePull(context.Background(), testenv.Repo, github.NewPull{Title: "x", Head: forged, Base: "main"})
+	require.NoError(t, err)
+	ids, err := e.Sim.SeedWorkflowRun(testenv.Repo.String(), githubsim.CIRun{Branch: forged, Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
+	require.NoError(t, err)
+	gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
+	r := e.ciReviser(e.Client, gen, 3)
+	writes := e.writes()
+	events, err := e.Sim.WorkflowRunEvents(testenv.Repo.String(), ids.Run, 7)
+	require.NoError(t, err)
+	triggered := 0
+	for _, ev := range events {
+		res, err := webhook.ParseCI(ev.Event, ev.Body)
+		require.NoError(t, err)
+		pr, head, ignore := res.CITrigger()
+		if ignore != "" {
+			continue
+		}
+		triggered++
+		require.Equal(t, theirs.Number, pr)
+		out, err := r.Cycle(context.Background(), testenv.Repo, pr, head)
+		require.NoError(t, err)
+		assert.Equal(t, revision.Ignored, out.Action)
+	}
+	assert.Positive(t, triggered, "the payload alone cannot tell")
+	assert.Zero(t, gen.calls.Load())
+	assert.Equal(t, writes, e.writes())
+}
