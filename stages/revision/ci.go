@@ -123,10 +123,15 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 	if len(change.Files) == 0 && len(change.Delete) == 0 {
 		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v, "the revision changed nothing")
 	}
-	sha, changed, err := idem.WriteFiles(ctx, r.GitHub, repo, idem.Commit{
+	sha, changed, err := idem.WriteFiles(ctx, pinned{CIGitHub: r.GitHub, branch: p.Head, sha: head.SHA}, repo, idem.Commit{
 		Branch: p.Head, From: p.Head, Files: change.Files, Delete: change.Delete,
 		Message: ciCommitMessage(pr, cycle, head.SHA, sig, change.Summary, v),
 	})
+	if errors.Is(err, errHeadMoved) || errors.Is(err, github.ErrUnprocessable) {
+		// Another run (another delivery of the same failure) or a person
+		// pushed meanwhile: the fix answers a head that is gone.
+		return Outcome{Action: Ignored, Reason: "the head moved during the cycle; nothing committed"}, nil
+	}
 	if err != nil {
 		return Outcome{}, fmt.Errorf("commit CI revision %d of %s#%d: %w", cycle, repo, pr, err)
 	}
@@ -134,6 +139,28 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v, "the revision changed nothing")
 	}
 	return Outcome{Action: Revised, Cycle: cycle, Commit: sha, Reason: "CI failed: " + failingNames(v)}, nil
+}
+
+// errHeadMoved: the branch is no longer at the commit whose failure the
+// cycle answers.
+var errHeadMoved = errors.New("the branch head moved during the cycle")
+
+// pinned makes idem.WriteFiles build on the commit whose failure the
+// cycle answers, never on a newer head: the ref update is then a
+// fast-forward from that commit only, which GitHub refuses (422) once the
+// branch moved, so two cycles on one failure commit once however they
+// interleave, and a person's push in between is never overwritten.
+type pinned struct {
+	CIGitHub
+	branch, sha string
+}
+
+func (p pinned) GetBranchHead(ctx context.Context, repo github.Repo, branch string) (github.Commit, error) {
+	c, err := p.CIGitHub.GetBranchHead(ctx, repo, branch)
+	if err == nil && branch == p.branch && c.SHA != p.sha {
+		return github.Commit{}, fmt.Errorf("%s is at %s, not %s: %w", branch, short(c.SHA), short(p.sha), errHeadMoved)
+	}
+	return c, err
 }
 
 // failingNames lists the failing checks.

@@ -268,3 +268,43 @@ func TestRedTeamCIFailureOnAPersonsCogWorksBranchChangesNothing(t *testing.T) {
 	assert.Zero(t, gen.calls.Load())
 	assert.Equal(t, writes, e.writes())
 }
+
+// racingGen runs another cycle on the same failure while its own attempt
+// is generating (a second delivery handled concurrently).
+type racingGen struct {
+	fakeGen
+	other func()
+}
+
+func (g *racingGen) Revise(ctx context.Context, req revision.Request) (revision.Change, error) {
+	if g.other != nil {
+		run := g.other
+		g.other = nil
+		run()
+	}
+	return g.fakeGen.Revise(ctx, req)
+}
+
+func TestTwoCyclesOnOneFailureCommitOnce(t *testing.T) {
+	e := newPREnv(t)
+	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
+	inner := &fakeGen{files: map[string]string{"count.go": codeNew}}
+	outer := &racingGen{fakeGen: fakeGen{files: map[string]string{"count.go": codeNew + "// other\n"}}}
+	var innerOut revision.Outcome
+	outer.other = func() {
+		var err error
+		innerOut, err = e.ciReviser(e.NewClient(t, nil), inner, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
+		require.NoError(t, err)
+	}
+	out, err := e.ciReviser(e.Client, outer, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
+	require.NoError(t, err)
+	assert.Equal(t, revision.Revised, innerOut.Action)
+	assert.Equal(t, revision.Ignored, out.Action)
+	assert.Contains(t, out.Reason, "head moved")
+	head, err := e.Client.GetBranchHead(context.Background(), testenv.Repo, branch)
+	require.NoError(t, err)
+	assert.Equal(t, innerOut.Commit, head.SHA, "one commit: the first to land")
+	got, err := e.Client.GetFile(context.Background(), testenv.Repo, "count.go", branch)
+	require.NoError(t, err)
+	assert.Equal(t, codeNew, string(got))
+}
