@@ -491,6 +491,13 @@ func (s *Server) rerunFailedJobs(c *call) {
 	c.json(http.StatusCreated, map[string]any{})
 }
 
+// WebhookPayloads names the entries of GitHub's x-webhooks description
+// whose payload schemas the simulator's webhook payloads follow
+// (WorkflowRunEvents); the OpenAPI conformance tests check them.
+func WebhookPayloads() []string {
+	return []string{"check-run-completed", "check-suite-completed", "workflow-run-completed"}
+}
+
 // WorkflowRunEvents returns the deliveries GitHub makes when run runID
 // of repo completes: one check_run (completed) per job, check_suite
 // (completed) and workflow_run (completed), in payload shapes of
