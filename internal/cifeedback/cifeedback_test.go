@@ -46,7 +46,7 @@ func TestClassifyTellsInfrastructureFromCode(t *testing.T) {
 		{"pytest", []cifeedback.Check{job("test", "failure", readLog(t, "pytest.log"))}, cifeedback.Code, "",
 			[]string{"tests/test_count.py::test_count"}},
 		{"jest", []cifeedback.Check{job("test", "failure", readLog(t, "jest.log"))}, cifeedback.Code, "",
-			[]string{"counts widgets", "count › counts widgets"}},
+			[]string{"count › counts widgets"}},
 		{"vitest", []cifeedback.Check{job("test", "failure", readLog(t, "vitest.log"))}, cifeedback.Code, "",
 			[]string{"src/count.test.ts > count > counts widgets"}},
 		{"cargo test", []cifeedback.Check{job("test", "failure", readLog(t, "cargo.log"))}, cifeedback.Code, "",

@@ -60,11 +60,14 @@ func failingTests(lines []string) []string {
 			break
 		}
 	}
-	// vitest names a test twice: "suite > test" in its list, and
-	// "file > suite > test" in its summary; keep the longer.
+	// jest and vitest name a failing test twice: "test" or "suite > test"
+	// in their list, and "suite › test" or "file > suite > test" in
+	// their summary; keep the longer.
 	all := slices.Clone(out)
 	return slices.DeleteFunc(out, func(n string) bool {
-		return slices.ContainsFunc(all, func(m string) bool { return strings.HasSuffix(m, " > "+n) })
+		return slices.ContainsFunc(all, func(m string) bool {
+			return strings.HasSuffix(m, " > "+n) || strings.HasSuffix(m, " › "+n)
+		})
 	})
 }
 
