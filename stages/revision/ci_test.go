@@ -308,3 +308,70 @@ func TestTwoCyclesOnOneFailureCommitOnce(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, codeNew, string(got))
 }
+
+// ciCommits counts the CI revision commits on the branch.
+func (e prEnv) ciCommits(t *testing.T) int {
+	t.Helper()
+	ctx := context.Background()
+	head, err := e.Client.GetBranchHead(ctx, testenv.Repo, branch)
+	require.NoError(t, err)
+	n := 0
+	for sha := head.SHA; sha != ""; {
+		c, err := e.Client.GetCommit(ctx, testenv.Repo, sha)
+		require.NoError(t, err)
+		if strings.Contains(c.Message, "Cogworks-CI-Revision: ") {
+			n++
+		}
+		sha = ""
+		if len(c.Parents) > 0 {
+			sha = c.Parents[0]
+		}
+	}
+	return n
+}
+
+// TestCrashAtEveryWriteOfACIRevisionRecoversWithoutDuplicates: a crash
+// before or after each write of a CI cycle (tree, commit, ref update; the
+// escalation comment), then the same delivery again, leaves one commit
+// (or one comment) and generates again only while nothing was pushed.
+func TestCrashAtEveryWriteOfACIRevisionRecoversWithoutDuplicates(t *testing.T) {
+	for _, after := range []bool{false, true} {
+		for k := int64(1); k <= 3; k++ {
+			t.Run(fmt.Sprintf("after=%v write %d", after, k), func(t *testing.T) {
+				e := newPREnv(t)
+				e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
+				failed, err := e.Client.GetBranchHead(context.Background(), testenv.Repo, branch)
+				require.NoError(t, err)
+				gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
+				_, err = e.ciReviser(e.NewClient(t, &crashTransport{k: k, after: after}), gen, 3).
+					Cycle(context.Background(), testenv.Repo, e.pr, failed.SHA)
+				require.Error(t, err, "the crash surfaces")
+				out, err := e.ciReviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, failed.SHA)
+				require.NoError(t, err)
+				if pushed := k == 3 && after; pushed {
+					assert.Equal(t, revision.Ignored, out.Action, "the fix is on the branch: nothing more")
+					assert.EqualValues(t, 1, gen.calls.Load())
+				} else {
+					assert.Equal(t, revision.Revised, out.Action)
+				}
+				assert.Equal(t, 1, e.ciCommits(t), "one follow-up commit")
+			})
+		}
+	}
+	t.Run("escalation comment, answer lost", func(t *testing.T) {
+		e := newPREnv(t)
+		gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
+		e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
+		_, err := e.ciReviser(e.Client, gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
+		require.NoError(t, err)
+		e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
+		_, err = e.ciReviser(e.NewClient(t, &crashTransport{k: 1, after: true}), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
+		require.Error(t, err)
+		out, err := e.ciReviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
+		require.NoError(t, err)
+		assert.Equal(t, revision.Escalated, out.Action)
+		comments, err := e.Client.ListComments(context.Background(), testenv.Repo, e.pr)
+		require.NoError(t, err)
+		assert.Len(t, comments, 1, "one escalation comment")
+	})
+}
