@@ -105,6 +105,7 @@ func (s *Server) routes() {
 	s.handle("GET "+rp+"/pulls/{number}/files", s.repoHandler(s.listPullFiles))
 	s.handle("PUT "+rp+"/pulls/{number}/update-branch", s.repoHandler(s.updatePullBranch))
 
+	s.handle("GET "+rp+"/compare/{basehead}", s.repoHandler(s.compareCommits))
 	s.handle("GET "+rp+"/commits/{ref}/check-runs", s.repoHandler(s.listCheckRunsForRef))
 	s.handle("GET "+rp+"/commits/{ref}/check-suites", s.repoHandler(s.listCheckSuitesForRef))
 	s.handle("GET "+rp+"/check-runs/{check_run_id}/annotations", s.repoHandler(s.listCheckRunAnnotations))

@@ -160,6 +160,14 @@ func exerciseAdapter(t *testing.T, env *testenv.Env) {
 	env.Sim.SeedFiles(repo.String(), "main", map[string]string{"NEWS.md": "news\n"})
 	must(c.UpdatePullBranch(ctx, repo, pr.Number, head.SHA))
 	must(c.RetargetPull(ctx, repo, pr.Number, "main"))
+	mainHead, err := c.GetBranchHead(ctx, repo, "main")
+	must(err)
+	prHead, err := c.GetBranchHead(ctx, repo, branch)
+	must(err)
+	cmp, err := c.Compare(ctx, repo, mainHead.SHA, prHead.SHA)
+	must(err)
+	require.NotEmpty(t, cmp.MergeBase)
+	require.NotEmpty(t, cmp.Files)
 }
 
 // TestAdapterTrafficConformsToGitHub runs every adapter method against the

@@ -75,6 +75,7 @@ var AdapterReads = map[string][]string{
 		"check_runs[].head_sha", "check_runs[].app.slug", "check_runs[].output.title", "check_runs[].output.summary"},
 	"checks/list-annotations":             {"[].path", "[].start_line", "[].annotation_level", "[].message"},
 	"actions/list-workflow-runs-for-repo": {"workflow_runs[].id", "workflow_runs[].head_sha", "workflow_runs[].status", "workflow_runs[].conclusion"},
+	"repos/compare-commits-with-basehead": {"merge_base_commit.sha", "files[].filename", "files[].status"},
 	"actions/list-jobs-for-workflow-run":  {"jobs[].id", "jobs[].name", "jobs[].status", "jobs[].conclusion", "jobs[].runner_name", "jobs[].steps"},
 }
 

@@ -141,6 +141,7 @@ func newProbeSim(t *testing.T, opts ...githubsim.Option) *probeSim {
 	p.vars["checks/list-for-ref:ref"], p.vars["checks/list-suites-for-ref:ref"] = "feature", "feature"
 	p.vars["actions/list-workflow-runs-for-repo:query"] = "head_sha=" + branch.Commit.SHA
 	p.bodies["pulls/update-branch"] = "{}"
+	p.vars["basehead"] = "main...feature"
 	return p
 }
 

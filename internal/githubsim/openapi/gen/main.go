@@ -205,6 +205,12 @@ func packageVersion(spec string) (string, error) {
 
 // findPath returns the description's path key with op's shape.
 func findPath(paths map[string]any, o op) (string, error) {
+	// A route spelled as GitHub spells the path is that path, even where
+	// another template matches too (compare/{basehead} and the older
+	// compare/{base}...{head}).
+	if _, ok := paths[o.path]; ok {
+		return o.path, nil
+	}
 	var found []string
 	for key := range paths {
 		if openapi.SameTemplate(key, o.path) {
