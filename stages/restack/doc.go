@@ -9,8 +9,10 @@
 // It is idempotent and keeps no state: a pull request already on the
 // right base is not retargeted, and an up-to-date branch is left as it
 // is, so a re-run (the cron, a redelivered event) writes nothing more.
-// A merge conflict is reported, never resolved here: it is the feedback
-// of a revision (stages/revision) or a maintainer's.
+// A merge conflict is reported by Restack; Resolver turns it into a
+// revision whose feedback is the conflict (the files both sides changed,
+// in their three versions), committed as a merge of the base into the
+// branch and pushed as a fast-forward.
 //
 // Stability: part of CogWorks's Go API with package stages; until v1.0.0
 // of the module its exported names may change in any minor release.
