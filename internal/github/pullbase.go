@@ -20,12 +20,17 @@ func (c *Client) RetargetPull(ctx context.Context, repo Repo, number int, base s
 	return nil
 }
 
-// Comparison is what separates head from base: their merge base and the
-// files head changed since it (GitHub's three-dot compare).
+// Comparison is what separates head from base: their merge base, and
+// the commits and files head has since it (GitHub's three-dot compare).
 type Comparison struct {
 	MergeBase string
 	// Files are the changed files; a renamed file also names its old path.
 	Files []ChangedFile
+	// Commits are head's commits since the merge base, oldest first (SHA,
+	// message and parents); past 200 the middle ones are left out.
+	Commits []Commit
+	// TotalCommits is how many commits head has since the merge base.
+	TotalCommits int
 }
 
 // ChangedFile is one file of a comparison.
@@ -40,16 +45,34 @@ type ChangedFile struct {
 // GitHub lists at most 300 files; a comparison past that is refused here
 // rather than read short.
 func (c *Client) Compare(ctx context.Context, repo Repo, base, head string) (Comparison, error) {
-	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, repo.Owner, repo.Name, base, head, &gh.ListOptions{PerPage: 1})
+	const perPage = 100
+	what := fmt.Sprintf("compare %s...%s in %s", base, head, repo)
+	cmp, _, err := c.gh.Repositories.CompareCommits(ctx, repo.Owner, repo.Name, base, head, &gh.ListOptions{PerPage: perPage})
 	if err != nil {
-		return Comparison{}, convertError(fmt.Sprintf("compare %s...%s in %s", base, head, repo), err)
+		return Comparison{}, convertError(what, err)
 	}
 	if len(cmp.Files) >= 300 {
-		return Comparison{}, fmt.Errorf("compare %s...%s in %s: %d files or more, past what GitHub lists", base, head, repo, len(cmp.Files))
+		return Comparison{}, fmt.Errorf("%s: %d files or more, past what GitHub lists", what, len(cmp.Files))
 	}
-	out := Comparison{MergeBase: cmp.GetMergeBaseCommit().GetSHA()}
+	out := Comparison{MergeBase: cmp.GetMergeBaseCommit().GetSHA(), TotalCommits: cmp.GetTotalCommits()}
 	for _, f := range cmp.Files {
 		out.Files = append(out.Files, ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename(), Status: f.GetStatus()})
+	}
+	commits := cmp.Commits
+	if last := (out.TotalCommits + perPage - 1) / perPage; last > 1 {
+		// The newest commits are on the last page.
+		more, _, err := c.gh.Repositories.CompareCommits(ctx, repo.Owner, repo.Name, base, head, &gh.ListOptions{PerPage: perPage, Page: last})
+		if err != nil {
+			return Comparison{}, convertError(what, err)
+		}
+		commits = append(commits, more.Commits...)
+	}
+	for _, rc := range commits {
+		cm := Commit{SHA: rc.GetSHA(), Message: rc.GetCommit().GetMessage(), TreeSHA: rc.GetCommit().GetTree().GetSHA()}
+		for _, p := range rc.Parents {
+			cm.Parents = append(cm.Parents, p.GetSHA())
+		}
+		out.Commits = append(out.Commits, cm)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package githubsim
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -53,9 +54,13 @@ func (s *Server) compareCommits(c *call) {
 	case len(behind) > 0:
 		status = "behind"
 	}
+	// Oldest first, paginated (files are not).
+	oldest := slices.Clone(ahead)
+	slices.Reverse(oldest)
+	lo, hi := c.paginate(len(oldest))
 	commits := []any{}
-	for i := len(ahead) - 1; i >= 0; i-- { // oldest first
-		commits = append(commits, c.restCommitJSON(ahead[i]))
+	for _, sha := range oldest[lo:hi] {
+		commits = append(commits, c.restCommitJSON(sha))
 	}
 	files := []any{}
 	for _, f := range c.treeDiff(mb, head) {

@@ -34,7 +34,7 @@ type CIGitHub interface {
 	CIReader
 	idem.GitAPI
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
-	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
+	Compare(ctx context.Context, repo github.Repo, base, head string) (github.Comparison, error)
 	ListComments(ctx context.Context, repo github.Repo, number int) ([]github.Comment, error)
 	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
 }
@@ -49,7 +49,8 @@ type CIGitHub interface {
 // tried.
 //
 // A cycle keeps no state of its own: its commit carries a trailer naming
-// its PR, cycle and the failure it answered, read back from the branch.
+// its PR, cycle and the failure it answered, read back from the PR's
+// commits.
 // A re-run after the commit finds the head moved (or its checks pending)
 // and writes nothing; an escalation comment carries a marker and is
 // written once.
@@ -102,14 +103,14 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 		return Outcome{Action: Infrastructure, Reason: "CI failed on the infrastructure, not the code: " + strings.Join(v.Infra, "; ")}, nil
 	}
 	sig := v.Signature()
-	last, err := r.lastCycle(ctx, repo, head, pr)
+	last, err := r.lastCycle(ctx, repo, p, head)
 	if err != nil {
 		return Outcome{}, err
 	}
 	cycle := last.cycle + 1
 	if last.cycle > 0 && last.failure == sig {
 		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v,
-			fmt.Sprintf("CI fails the same way after revision %d (%s): the fix fixed nothing", last.cycle, short(last.commit)))
+			fmt.Sprintf("CI fails the same way after the CI revision %s: the fix fixed nothing", short(last.commit)))
 	}
 	if limit := (config.Revision{MaxCycles: r.MaxCycles}).Cycles(); cycle > limit {
 		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v,
@@ -186,52 +187,54 @@ func ciCommitMessage(pr, cycle int, failed, sig, summary string, v cifeedback.Ve
 	return b.String()
 }
 
-// ciCycle is what the last CI revision commit recorded.
+// ciCycle is what the PR's CI revision commits record: how many there
+// are, and the newest's commit and failure.
 type ciCycle struct {
 	cycle           int
 	commit, failure string
 }
 
-// lastCycle finds the newest CI revision commit of pr on the branch
-// (first parents from head, at most maxWalk commits: a human may have
-// pushed a few on top of it).
-func (r CIReviser) lastCycle(ctx context.Context, repo github.Repo, head github.Commit, pr int) (ciCycle, error) {
-	want := fmt.Sprintf("%spr=%d cycle=", ciTrailer, pr)
-	c, err := r.GitHub.GetCommit(ctx, repo, head.SHA)
+// lastCycle reads pr's CI revision commits among the pull request's own
+// commits (one compare of its head against its base, so a person's
+// pushes on top hide none): how many there are, and the newest one's
+// failure. Only the bot's trailer format counts; a person's commit
+// copying it could at worst bring the cap or the escalation nearer.
+func (r CIReviser) lastCycle(ctx context.Context, repo github.Repo, p github.PullRequest, head github.Commit) (ciCycle, error) {
+	base, err := r.GitHub.GetBranchHead(ctx, repo, p.Base)
 	if err != nil {
-		return ciCycle{}, fmt.Errorf("read commit %s: %w", head.SHA, err)
+		return ciCycle{}, fmt.Errorf("read head of %s: %w", p.Base, err)
 	}
-	for range maxWalk {
+	cmp, err := r.GitHub.Compare(ctx, repo, base.SHA, head.SHA)
+	if err != nil {
+		return ciCycle{}, err
+	}
+	want := fmt.Sprintf("%spr=%d cycle=", ciTrailer, p.Number)
+	var out ciCycle
+	newest := 0
+	for _, c := range cmp.Commits {
 		for _, l := range strings.Split(c.Message, "\n") {
 			rest, ok := strings.CutPrefix(l, want)
 			if !ok {
 				continue
 			}
 			fields := strings.Fields(rest)
-			out := ciCycle{commit: c.SHA}
+			k := 0
 			if len(fields) > 0 {
-				out.cycle, _ = strconv.Atoi(fields[0])
+				k, _ = strconv.Atoi(fields[0])
 			}
-			for _, f := range fields {
-				if v, ok := strings.CutPrefix(f, "failure="); ok {
-					out.failure = v
+			out.cycle++
+			if k >= newest {
+				newest, out.commit, out.failure = k, c.SHA, ""
+				for _, f := range fields {
+					if v, ok := strings.CutPrefix(f, "failure="); ok {
+						out.failure = v
+					}
 				}
 			}
-			return out, nil
-		}
-		if len(c.Parents) == 0 {
 			break
 		}
-		next, err := r.GitHub.GetCommit(ctx, repo, c.Parents[0])
-		if errors.Is(err, github.ErrNotFound) {
-			break
-		}
-		if err != nil {
-			return ciCycle{}, fmt.Errorf("read commit %s: %w", c.Parents[0], err)
-		}
-		c = next
 	}
-	return ciCycle{}, nil
+	return out, nil
 }
 
 // escalate writes, once per failing head, a comment on the PR saying why

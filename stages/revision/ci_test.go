@@ -168,7 +168,7 @@ func TestSameCIFailureTwiceStopsAndEscalatesWithWhatItTried(t *testing.T) {
 		out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, "")
 		require.NoError(t, err)
 		assert.Equal(t, revision.Escalated, out.Action)
-		assert.Contains(t, out.Reason, "the same way after revision 1")
+		assert.Contains(t, out.Reason, "the same way after the CI revision")
 	}
 	assert.EqualValues(t, 1, gen.calls.Load(), "no second attempt at the same failure")
 	comments, err := e.Client.ListComments(context.Background(), testenv.Repo, e.pr)
@@ -178,6 +178,26 @@ func TestSameCIFailureTwiceStopsAndEscalatesWithWhatItTried(t *testing.T) {
 	assert.Contains(t, comments[0].Body, fmt.Sprintf("Cogworks-CI-Revision: pr=%d cycle=1", e.pr), "what it tried")
 	assert.Contains(t, comments[0].Body, "TestCount")
 	assert.NotContains(t, comments[0].Body, leaked)
+}
+
+func TestCIRevisionCapCountsEveryCycleOfThePR(t *testing.T) {
+	e := newPREnv(t)
+	gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
+	r := e.ciReviser(e.Client, gen, 1)
+	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
+	out, err := r.Cycle(context.Background(), testenv.Repo, e.pr, "")
+	require.NoError(t, err)
+	require.Equal(t, revision.Revised, out.Action)
+	// A maintainer pushes many commits on top; CI then fails anew.
+	for i := range 7 {
+		require.NoError(t, e.ClientAs(t, "alice").PutFile(context.Background(), testenv.Repo, fmt.Sprintf("notes/%d.md", i), branch, "note", []byte("n\n")))
+	}
+	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", strings.ReplaceAll(failingLog, "TestCount", "TestOther"))}})
+	out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, "")
+	require.NoError(t, err)
+	assert.Equal(t, revision.Escalated, out.Action, "the earlier cycle still counts, however deep under other commits")
+	assert.Contains(t, out.Reason, "cap of 1")
+	assert.EqualValues(t, 1, gen.calls.Load())
 }
 
 func TestCIRevisionStopsAtTheCap(t *testing.T) {
@@ -201,9 +221,10 @@ func TestCIRevisionStopsAtTheCap(t *testing.T) {
 // TestOneCICycleCosts counts the GitHub requests of one CI-feedback
 // cycle on a failed job (benchmarks/README.md): the PR, the head, the
 // check runs, the workflow runs, the failed run's jobs, the annotations,
-// the log (one API request; the download is off the API), the branch's
-// commits searched for an earlier CI revision (up to five), and the
-// commit's three writes.
+// the log (one API request; the download is off the API), the base's
+// head and the compare that lists the PR's commits (for earlier CI
+// revisions), the head again for the commit, and the commit's three
+// writes.
 func TestOneCICycleCosts(t *testing.T) {
 	e := newPREnv(t)
 	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
@@ -228,7 +249,7 @@ func TestOneCICycleCosts(t *testing.T) {
 	t.Logf("one CI revision cycle: %d reads, %d writes, %d log download:\n%s", reads, writes, downloads, strings.Join(paths, "\n"))
 	assert.Equal(t, 1, downloads)
 	assert.Equal(t, 3, writes)
-	assert.Equal(t, 11, reads)
+	assert.Equal(t, 10, reads)
 }
 
 // TestRedTeamCIFailureOnAPersonsCogWorksBranchChangesNothing: a person
