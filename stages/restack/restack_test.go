@@ -135,3 +135,53 @@ func TestRestackTouchesOnlyCogWorksPullRequestsAndReportsConflicts(t *testing.T)
 	assert.NotContains(t, res.Updated, theirs.Number, "a person's PR is never touched")
 	assert.Equal(t, "# mine\n", e.file(t, "feature", "README.md"))
 }
+
+// requestsSince splits the simulator's requests after start into reads
+// and writes (benchmarks/README.md).
+func (e stackEnv) requestsSince(start int) (reads, writes int) {
+	for _, r := range e.Sim.Requests()[start:] {
+		if r.Method == http.MethodGet {
+			reads++
+		} else {
+			writes++
+		}
+	}
+	return reads, writes
+}
+
+// TestRestackAndResolveCosts pins the GitHub requests of a restack pass
+// after a lower PR's merge (the open PRs; per CogWorks PR its base's
+// merged PR, followed down to a base no PR merged; the retarget and the
+// update-branch) and of resolving one conflicting file (PR, both heads,
+// the compare both ways, the file's three versions, the branch's tree;
+// tree, merge commit, fast-forward).
+func TestRestackAndResolveCosts(t *testing.T) {
+	e := newStack(t)
+	ctx := context.Background()
+	e.mergeAs(t, "alice", e.lowerPR)
+	e.Sim.SeedFiles(testenv.Repo.String(), "main", map[string]string{"NEWS.md": "news\n"})
+	start := len(e.Sim.Requests())
+	_, err := restack.Restacker{GitHub: e.Client, Bot: testenv.Bot}.Restack(ctx, testenv.Repo)
+	require.NoError(t, err)
+	reads, writes := e.requestsSince(start)
+	assert.Equal(t, 3, reads, "restack reads")
+	assert.Equal(t, 2, writes, "restack writes")
+	start = len(e.Sim.Requests())
+	_, err = restack.Restacker{GitHub: e.Client, Bot: testenv.Bot}.Restack(ctx, testenv.Repo)
+	require.NoError(t, err)
+	reads, writes = e.requestsSince(start)
+	t.Logf("a second pass: %d reads, %d writes", reads, writes)
+	assert.Equal(t, 2, reads, "second pass reads")
+	assert.Equal(t, 1, writes, "second pass: update-branch, refused as up to date")
+
+	e.Sim.SeedFiles(testenv.Repo.String(), upper, map[string]string{"README.md": "# widgets, upper\n"})
+	e.Sim.SeedFiles(testenv.Repo.String(), "main", map[string]string{"README.md": "# widgets, main\n"})
+	start = len(e.Sim.Requests())
+	out, err := restack.Resolver{GitHub: e.NewClient(t, nil), Generator: &resolveGen{files: map[string]string{"README.md": "# widgets, both\n"}}, Bot: testenv.Bot}.
+		Resolve(ctx, testenv.Repo, e.upperPR)
+	require.NoError(t, err)
+	require.Equal(t, "revised", string(out.Action), out.Reason)
+	reads, writes = e.requestsSince(start)
+	assert.Equal(t, 9, reads, "resolve reads")
+	assert.Equal(t, 3, writes, "resolve writes")
+}
