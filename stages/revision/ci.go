@@ -50,10 +50,9 @@ type CIGitHub interface {
 //
 // A cycle keeps no state of its own: its commit carries a trailer naming
 // its PR, cycle and the failure it answered, read back from the PR's
-// commits.
-// A re-run after the commit finds the head moved (or its checks pending)
-// and writes nothing; an escalation comment carries a marker and is
-// written once.
+// commits. A re-run after the commit finds the head moved (or its checks
+// pending) and writes nothing; an escalation comment carries a marker and
+// is written once.
 type CIReviser struct {
 	GitHub    CIGitHub
 	Generator Generator
