@@ -37,6 +37,8 @@ var testPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`^\s*(?:FAIL|×|❯)\s+(\S+\.(?:test|spec)\.[cm]?[jt]sx?\s+>\s+.+?)(?:\s+\d+m?s)?$`), // vitest
 	regexp.MustCompile(`^\s*[✕×]\s+(.+?)(?:\s+\(?\d+(?:\.\d+)?\s*m?s\)?)?$`),                             // jest / vitest list
 	regexp.MustCompile(`^\s*●\s+(.+›.+?)\s*$`),                                                           // jest failure heading
+	regexp.MustCompile(`^\[ERROR\]\s+(?:\S+\.)?(\w+\.\w+)(?::\d+)? `),                                    // maven surefire summary
+	regexp.MustCompile(`^(\S+ > \S.*?) FAILED$`),                                                         // gradle
 }
 
 // maxTests bounds the test names listed per check.
@@ -75,7 +77,8 @@ func failingTests(lines []string) []string {
 // linter diagnostics, assertion output, panics and GitHub's ##[error].
 var errorLine = regexp.MustCompile(`^\s*--- FAIL:|^FAIL\s|^FAILED |^##\[error\]|^panic: |\.go:\d+(:\d+)?: |\.py:\d+: |\.[cm]?[jt]sx?:\d+:\d+|` +
 	`^E\s{2,}|^\s*(Error|error|AssertionError|assert)[:\[ ]|^error\[E\d+\]|^test \S+ \.\.\. FAILED$|^\s*[✕×●]\s|` +
-	`^\s*(Expected|Received|expected|actual|got|want)\b|^thread '.*' panicked at`)
+	`^\s*(Expected|Received|expected|actual|got|want)\b|^thread '.*' panicked at|^\[ERROR\] |<<< FAILURE!|` +
+	`^\S+ > \S.* FAILED$|Error at \S+\.java:\d+|^\s+at \S+\(\S+\.java:\d+\)`)
 
 const (
 	// contextAfter is how many lines follow each error line.
