@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // reexecEnv makes the test binary act as the cogworks binary, so the
@@ -53,7 +52,7 @@ func testBuiltin(t *testing.T, stderr io.Writer) *builtinDomain {
 
 func TestBuiltinDomainStartsHandshakesAndStops(t *testing.T) {
 	t.Parallel()
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	b := testBuiltin(t, logs)
 	ctx := context.Background()
 	cfg, err := b.Start(ctx)
@@ -141,29 +140,10 @@ func TestDomainServicesChoice(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for the child's output copier and the
-// parent's logger writing at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
-}
-
 func TestBuiltinDomainChildEnvironmentIsAllowListed(t *testing.T) {
 	t.Parallel()
 	const token = "ghs_plantedBUILTINtoken42"
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	b := testBuiltin(t, logs)
 	b.Env = append(b.Env, "COGWORKS_GITHUB_TOKEN="+token, "COGWORKS_LLM_API_KEY="+token, "GITHUB_TOKEN="+token,
 		"ACTIONS_RUNTIME_TOKEN="+token, "GOOGLE_APPLICATION_CREDENTIALS="+token, "GOPRIVATE=example.com/private")

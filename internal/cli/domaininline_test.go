@@ -16,20 +16,12 @@ import (
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
-
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
-}
 
 func TestInlineSendsTheRepositoryInsteadOfItsPath(t *testing.T) {
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":      "module example.com/w\n\ngo 1.22\n",
 		"w.go":        "package w\n\nfunc Old() {}\n",
 		"sub/s.go":    "package sub\n",
@@ -65,7 +57,7 @@ func TestInlinedRequestIsEnoughForTheGoService(t *testing.T) {
 	client, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: sock})
 	require.NoError(t, err)
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":      "module example.com/w\n\ngo 1.22\n",
 		"lib/lib.go":  "package lib\n\n// Answer is used by w.go.\nconst Answer = 42\n",
 		"w.go":        "package w\n",

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/testkit"
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/domaintest"
@@ -33,7 +34,7 @@ func TestDetectLanguages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := t.TempDir()
-			writeTree(t, ws, tt.files)
+			testkit.WriteTree(t, ws, tt.files)
 			var got []string
 			for _, l := range detectLanguages(ws) {
 				got = append(got, l.Name+"@"+l.Marker)
@@ -76,9 +77,9 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := t.TempDir()
-			writeTree(t, ws, repo)
+			testkit.WriteTree(t, ws, repo)
 			if tt.services != "" {
-				writeTree(t, ws, map[string]string{".cogworks/services.toml": tt.services})
+				testkit.WriteTree(t, ws, map[string]string{".cogworks/services.toml": tt.services})
 			}
 			f := &Factory{IO: IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Getenv: func(string) string { return "" }}
 			c := checkServices(context.Background(), f, ws, tt.domains)
@@ -109,6 +110,6 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 func TestInitSaysNothingForAGoModule(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{"go.mod": "module x\n"})
+	testkit.WriteTree(t, ws, map[string]string{"go.mod": "module x\n"})
 	assert.Empty(t, initServicesNote(ws), "the built-in Go service covers it")
 }

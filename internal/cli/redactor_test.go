@@ -19,6 +19,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // testPEM returns a fresh PKCS#1 RSA key in PEM. 1024 bits keeps the
@@ -78,7 +79,7 @@ func TestFactoryRedactorCoversEverySecretOfTheEnvironment(t *testing.T) {
 func TestBuiltinDomainOutputIsRedacted(t *testing.T) {
 	t.Parallel()
 	const key = "llm-key-in-child-output"
-	logs := &syncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	f := &Factory{IO: IOStreams{ErrOut: logs}, Getenv: func(k string) string {
 		if k == "COGWORKS_LLM_API_KEY" {
 			return key

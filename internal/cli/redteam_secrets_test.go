@@ -23,6 +23,7 @@ import (
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -47,7 +48,7 @@ func assertNoLeak(t *testing.T, text, secret, where string) {
 // secretEnvFactory is a production factory (the GitHub client built from
 // the environment, the production stage executors) against the
 // simulator, with the given extra environment.
-func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (*Factory, *syncBuffer) {
+func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (*Factory, *testkit.SyncBuffer) {
 	t.Helper()
 	ghToken := "ghs_" + strings.Repeat("R", 36)
 	env.Sim.AddToken(ghToken, testenv.Bot)
@@ -59,7 +60,7 @@ func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (
 	for k, v := range extra {
 		vars[k] = v
 	}
-	var errOut syncBuffer
+	var errOut testkit.SyncBuffer
 	f := NewFactory(IOStreams{Out: &bytes.Buffer{}, ErrOut: &errOut})
 	f.Getenv = func(k string) string { return vars[k] }
 	f.Environ = func() []string { return nil }

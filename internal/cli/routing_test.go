@@ -13,6 +13,7 @@ import (
 	"github.com/cogworks/cogworks/domain/domaintest"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // TestWiringChoosesTheServiceByArtifactType registers an out-of-process
@@ -30,7 +31,7 @@ func TestWiringChoosesTheServiceByArtifactType(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	ws := t.TempDir()
-	writeTree(t, ws, map[string]string{
+	testkit.WriteTree(t, ws, map[string]string{
 		"pyproject.toml":          "[project]\nname = \"pkg\"\n",
 		"src/pkg/__init__.py":     "",
 		".cogworks/services.toml": "[[services]]\nname = \"python\"\ntransport = \"http\"\nendpoint = \"" + srv.URL + "\"\n",

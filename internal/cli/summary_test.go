@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -35,7 +36,7 @@ func TestTriggerCheckNeedsNothing(t *testing.T) {
 				"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
 			}
 			var clients, executors int
-			var errOut syncBuffer
+			var errOut testkit.SyncBuffer
 			f := &Factory{IO: IOStreams{Out: &errOut, ErrOut: &errOut}, Getenv: func(k string) string { return env[k] }}
 			f.GitHub = func(context.Context) (Client, error) { clients++; return nil, errors.New("no client in this test") }
 			f.Executors = func(context.Context, Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 func TestTwinSandboxNetworkNeedsRepositoryAndOperator(t *testing.T) {
@@ -31,7 +32,7 @@ func TestTwinSandboxNetworkNeedsRepositoryAndOperator(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			env := map[string]string{sandbox.AllowNetworkEnv: tt.operator, sandbox.UnsafeEnv: tt.unsafe, "PATH": "/usr/bin", "COGWORKS_GITHUB_TOKEN": "ghs_x"}
-			f := &Factory{IO: IOStreams{ErrOut: &syncBuffer{}}, Getenv: func(k string) string { return env[k] },
+			f := &Factory{IO: IOStreams{ErrOut: &testkit.SyncBuffer{}}, Getenv: func(k string) string { return env[k] },
 				ProbeSandbox: func(context.Context) sandbox.Isolation { return ns }}
 			cfg := config.Default()
 			cfg.Sandbox.Network = tt.repo
