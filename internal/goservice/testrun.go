@@ -249,6 +249,7 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 	if err != nil {
 		return nil, err
 	}
+	batch := testBatch{converter: converter, binDir: binDir, bins: bins, args: args}
 	module := ws.modulePath()
 	var todo []testPackage
 	for _, ip := range slices.Sorted(maps.Keys(bins)) {
@@ -268,7 +269,7 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			runs[i], errs[i] = r.runTest(ctx, ws, st, converter, binDir, p, bins[p.ImportPath], args)
+			runs[i], errs[i] = r.runTest(ctx, ws, st, batch, p)
 		})
 	}
 	wg.Wait()
@@ -278,10 +279,23 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 	return runs, errors.Join(errs...)
 }
 
-// runTest runs one test binary with its output piped to the host's
+// testBatch is what the runs of one request's test binaries share.
+type testBatch struct {
+	// converter is the host's test2json.
+	converter string
+	// binDir holds the compiled test binaries.
+	binDir string
+	// bins maps an import path to its test binary.
+	bins map[string]string
+	// args are the binaries' -test.* flags.
+	args []string
+}
+
+// runTest runs p's test binary of b with its output piped to the host's
 // test2json, and folds the events as they come (bounded memory whatever
 // the test prints).
-func (r *runner) runTest(ctx context.Context, ws *workspace, st step, converter, binDir string, p testPackage, bin string, args []string) (testRun, error) {
+func (r *runner) runTest(ctx context.Context, ws *workspace, st step, b testBatch, p testPackage) (testRun, error) {
+	converter, binDir, bin, args := b.converter, b.binDir, b.bins[p.ImportPath], b.args
 	run := testRun{pkg: p}
 	rd, wr, err := os.Pipe()
 	if err != nil {
