@@ -143,7 +143,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 	base := toolEnv(r.environ, tc.settings, tc.goroot, cgo)
 	if !st.offline && st.program == "" && !ws.downloaded && needsDownload(ws.dir) {
 		env := appendGoFlags(base, "-mod=mod")
-		res, err := r.run(ctx, ws, tc, st, env, true, true, "mod", "download")
+		res, err := r.run(ctx, ws, tc, st, access{env: env, network: true, download: true}, "mod", "download")
 		if err != nil {
 			return res, err
 		}
@@ -154,8 +154,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 	}
 	env := append(appendGoFlags(base, "-mod=mod"), "GOPROXY=off")
 	env = append(env, st.env...)
-	network := cfg.Sandbox.Network && r.allowNet
-	return r.run(ctx, ws, tc, st, env, network, false, args...)
+	return r.run(ctx, ws, tc, st, access{env: env, network: cfg.Sandbox.Network && r.allowNet}, args...)
 }
 
 // needsDownload reports whether the workspace's module requires others.
@@ -164,9 +163,21 @@ func needsDownload(dir string) bool {
 	return err == nil && strings.Contains(string(data), "require")
 }
 
+// access is what one go command of a step is given, decided per command
+// (the module download before a step gets more than the step itself).
+type access struct {
+	// env is the command's whole environment.
+	env []string
+	// network lets the command reach the network.
+	network bool
+	// download makes the module cache writable (the download command).
+	download bool
+}
+
 // run runs one go command, sandboxed or (with the operator's opt-out on a
 // host without isolation) as a plain process group.
-func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, env []string, network, download bool, args ...string) (result, error) {
+func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, acc access, args ...string) (result, error) {
+	env := acc.env
 	if err := r.baselineWorkspace(ws); err != nil {
 		return result{}, err
 	}
@@ -180,7 +191,7 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 	var cmd *exec.Cmd
 	wait := func() error { return cmd.Run() }
 	if r.iso.Available() {
-		policy, cleanup, err := r.policy(ws, tc, st, env, network, download)
+		policy, cleanup, err := r.policy(ws, tc, st, acc)
 		if err != nil {
 			return result{}, err
 		}
@@ -246,7 +257,7 @@ const workspaceMount = "/cogworks/workspace"
 // read-only with .git and (outside scenario runs) the held-out scenarios
 // masked, the workspace writable, and a build cache private to the
 // tenant (see cacheKey) over the host's (read-only) one.
-func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, network, download bool) (sandbox.Policy, func(), error) {
+func (r *runner) policy(ws *workspace, tc toolchain, st step, acc access) (sandbox.Policy, func(), error) {
 	if err := os.MkdirAll(tc.modcache, 0o755); err != nil {
 		return sandbox.Policy{}, nil, extserver.Errorf(domain.CodeInternalError, "create module cache %s: %v", tc.modcache, err)
 	}
@@ -255,11 +266,11 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 		// Every request's workspace is at the same path (see
 		// workspaceMount): without -trimpath that keeps build-cache hits.
 		Binds:   append([]sandbox.Bind{{Source: ws.dir, Target: workspaceMount}}, st.binds...),
-		Network: network,
+		Network: acc.network,
 		Dir:     path.Join(workspaceMount, st.dir),
 		Limits:  r.limits,
 	}
-	if download {
+	if acc.download {
 		p.ReadWrite = append(p.ReadWrite, tc.modcache)
 	} else {
 		p.ReadOnly = append(p.ReadOnly, tc.modcache)
@@ -283,7 +294,7 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 		return sandbox.Policy{}, nil, err
 	}
 	p.Overlays = []sandbox.Overlay{ov}
-	p.Env = append(env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
+	p.Env = append(acc.env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
 	return p, func() { cleanup(); r.trimCacheLayer(ov.Upper) }, nil
 }
 
