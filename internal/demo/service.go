@@ -1,0 +1,95 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/cogworks/cogworks/internal/cmdservice"
+)
+
+// NodeToolsEnv names the directory whose node_modules holds the
+// TypeScript sample's dev dependencies (typescript, @types/node), which
+// .ci/run installs; DefaultNodeTools is where it installs them when the
+// variable is unset. The sandbox has no network, so the TypeScript
+// sample's set-up links this prepared node_modules instead of `npm ci`.
+const (
+	NodeToolsEnv     = "COGWORKS_NODE_TOOLS"
+	defaultNodeTools = ".cache/cogworks/node-tools"
+	// NodeToolsInstall is the command that prepares it (as .ci/run does).
+	NodeToolsInstall = "npm install --no-audit --no-fund --prefix DIR typescript@5.9.3 @types/node@20.19.43"
+)
+
+// NodeTools returns the node tools directory (NodeToolsEnv, else
+// ~/.cache/cogworks/node-tools) and whether tsc is installed there.
+func NodeTools(getenv func(string) string) (string, error) {
+	dir := getenv(NodeToolsEnv)
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("node tools: %w", err)
+		}
+		dir = filepath.Join(home, defaultNodeTools)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "tsc")); err != nil {
+		return dir, fmt.Errorf("no typescript in %s (set %s, or run: %s)", dir, NodeToolsEnv, strings.ReplaceAll(NodeToolsInstall, "DIR", dir))
+	}
+	return dir, nil
+}
+
+// Service returns the command domain the sample is served by and the
+// service's options: the sample's [[domains]] table resolved against its
+// preset, with the TypeScript set-up linking the prepared node_modules
+// (bound read-only into the sandbox). It fails, saying what to install,
+// when the sample's toolchain is missing on this host.
+func (s Sample) Service(ctx context.Context, getenv func(string) string) (cmdservice.Domain, cmdservice.Options, error) {
+	cd := s.Domain
+	var opts cmdservice.Options
+	switch s.Name {
+	case "python":
+		if !cmdservice.PytestAvailable(ctx, os.Environ()) {
+			return cmdservice.Domain{}, opts, errors.New("the python sample needs a python with pytest (Debian: apt-get install python3-pytest)")
+		}
+	case "typescript":
+		if _, err := exec.LookPath("node"); err != nil {
+			return cmdservice.Domain{}, opts, fmt.Errorf("the typescript sample needs node and npm: %w", err)
+		}
+		dir, err := NodeTools(getenv)
+		if err != nil {
+			return cmdservice.Domain{}, opts, fmt.Errorf("the typescript sample: %w", err)
+		}
+		cd.Setup = fmt.Sprintf("ln -s '%s/node_modules' node_modules", dir)
+		opts.ToolDirs = []string{dir}
+	case "rust":
+		if _, err := exec.LookPath("cargo"); err != nil {
+			return cmdservice.Domain{}, opts, fmt.Errorf("the rust sample needs cargo: %w", err)
+		}
+	}
+	d, err := cmdservice.Resolve(cd)
+	if err != nil {
+		return cmdservice.Domain{}, opts, fmt.Errorf("sample %s: %w", s.Name, err)
+	}
+	return d, opts, nil
+}
+
+// Serve serves the sample's command domain service on a unix socket at
+// sock until ctx is cancelled; the returned channel receives Serve's
+// result.
+func (s Sample) Serve(ctx context.Context, sock string, getenv func(string) string) (<-chan error, error) {
+	d, opts, err := s.Service(ctx, getenv)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("sample %s: listen %s: %w", s.Name, sock, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmdservice.Serve(ctx, ln, d, opts) }()
+	return done, nil
+}
