@@ -92,47 +92,55 @@ type langRun struct {
 	provider *recordingProvider
 	results  []engine.Result
 	issue    int
-	router   *domain.Router
 	ws       string
 	wall     time.Duration
 }
 
-// runLangPipeline carries the sample's bug report through the whole
-// pipeline on the simulator with the sample's scripted LLM and the real
-// toolchain behind the built-in command domain service, routed by
-// artifact type.
-func runLangPipeline(t *testing.T, s demo.Sample, services ...domain.ServiceConfig) *langRun {
+// langServices connects to services and routes over them by artifact
+// type, as cogworks process does.
+func langServices(t *testing.T, services ...domain.ServiceConfig) (*domain.Router, []xval.ServiceInfo) {
 	t.Helper()
-	ctx := context.Background()
-	env := testenv.New(t)
-	env.Sim.Relax(githubsim.RuleSecondaryRateLimit)
-	repo := testenv.Repo.String()
-	env.Sim.SeedFiles(repo, "main", s.Files)
-	ws := t.TempDir()
-	e2eWrite(t, ws, s.Files)
-
-	set := domain.Connect(ctx, services)
-	router := domain.NewRouter(set)
+	set := domain.Connect(context.Background(), services)
 	var infos []xval.ServiceInfo
 	for _, st := range set.Services() {
 		require.True(t, st.Available(), "service %s: %v", st.Config.Name, st.Err)
 		infos = append(infos, xval.ServiceInfo{Name: st.Config.Name, Domain: st.Domain()})
 	}
-	provider := &recordingProvider{inner: s.Provider()}
+	return domain.NewRouter(set), infos
+}
+
+// runLangPipeline carries the issue through the whole pipeline on the
+// simulator with a scripted LLM and the real toolchains behind dom.
+func runLangPipeline(t *testing.T, files map[string]string, title, body string, provider llm.Provider, dom stagekit.Domain, infos []xval.ServiceInfo) *langRun {
+	t.Helper()
+	ctx := context.Background()
+	env := testenv.New(t)
+	env.Sim.Relax(githubsim.RuleSecondaryRateLimit)
+	repo := testenv.Repo.String()
+	env.Sim.SeedFiles(repo, "main", files)
+	ws := t.TempDir()
+	e2eWrite(t, ws, files)
+
+	rec := &recordingProvider{inner: provider}
 	deps := stages.Deps{GitHub: env.Client, Deps: stagekit.Deps{
-		LLM: llm.NewGateway(provider, prompts.Set{}), Domain: router, Workspace: ws,
+		LLM: llm.NewGateway(rec, prompts.Set{}), Domain: dom, Workspace: ws,
 		Services: infos, Clock: env.Clock.Now,
 	}}
 	cfg := config.Default()
 	cfg.Scenarios.Trajectories = 1
-	ed := engine.Deps{GitHub: env.Client, Executors: stages.Executors(deps), Config: cfg, RunID: "e2e-" + s.Name,
+	ed := engine.Deps{GitHub: env.Client, Executors: stages.Executors(deps), Config: cfg, RunID: "e2e-langs",
 		BotLogin: testenv.Bot, Clock: env.Clock.Now}
-	n := env.Sim.SeedIssue(repo, "alice", s.IssueTitle, s.IssueBody, pipeline.LabelRun)
+	n := env.Sim.SeedIssue(repo, "alice", title, body, pipeline.LabelRun)
 	start := time.Now()
 	results, err := engine.Run(ctx, ed, engine.Ref{Repo: testenv.Repo, Issue: n}, 20)
-	run := &langRun{env: env, provider: provider, results: results, issue: n, router: router, ws: ws, wall: time.Since(start)}
+	run := &langRun{env: env, provider: rec, results: results, issue: n, ws: ws, wall: time.Since(start)}
 	require.NoError(t, err, "results: %+v", results)
 	require.Equal(t, engine.OutcomeComplete, results[len(results)-1].Outcome, "results: %+v", results)
+	var ran []string
+	for _, r := range results {
+		ran = append(ran, r.Stage)
+	}
+	assert.Equal(t, []string{"intake", "planning", "code-generation", "scenario-validation", "review", "integration"}, ran)
 	return run
 }
 
@@ -173,13 +181,9 @@ func TestLanguageSamplesEndToEnd(t *testing.T) {
 			requireLangToolchain(t, err)
 			opts.TestTimeout = 5 * time.Minute
 			sock := cmdservicetest.Start(t, d, opts)
-			run := runLangPipeline(t, s, domain.ServiceConfig{Name: name, Transport: domain.TransportUnix, Endpoint: sock})
+			router, infos := langServices(t, domain.ServiceConfig{Name: name, Transport: domain.TransportUnix, Endpoint: sock})
+			run := runLangPipeline(t, s.Files, s.IssueTitle, s.IssueBody, s.Provider(), router, infos)
 
-			var ran []string
-			for _, r := range run.results {
-				ran = append(ran, r.Stage)
-			}
-			assert.Equal(t, []string{"intake", "planning", "code-generation", "scenario-validation", "review", "integration"}, ran)
 			codegen := run.provider.templates("code_generation")
 			require.Len(t, codegen, 2, "one failing attempt, one fix")
 			assert.NotContains(t, codegen[0], s.Feedback)
@@ -193,7 +197,7 @@ func TestLanguageSamplesEndToEnd(t *testing.T) {
 				}
 			}
 			assert.Contains(t, fixed, s.Fixed, "the PR holds the second attempt")
-			res, err := run.router.Simulate(ctx, domain.Request{WorkItem: "final", Repository: domain.Repository{Path: run.ws}, Artifacts: arts},
+			res, err := router.Simulate(ctx, domain.Request{WorkItem: "final", Repository: domain.Repository{Path: run.ws}, Artifacts: arts},
 				domain.SimulateParams{Timeout: "4m"})
 			require.NoError(t, err)
 			assert.True(t, res.Passed, "the PR branch's tests: %s", res.Output)
