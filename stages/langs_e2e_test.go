@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -121,10 +122,13 @@ func runLangPipeline(t *testing.T, files map[string]string, title, body string, 
 	ws := t.TempDir()
 	e2eWrite(t, ws, files)
 
+	// As cogworks process does: the registry of the checkout, empty here.
+	reg, err := xval.LoadRegistry(filepath.Join(ws, ".cogworks", "interfaces"))
+	require.NoError(t, err)
 	rec := &recordingProvider{inner: provider}
 	deps := stages.Deps{GitHub: env.Client, Deps: stagekit.Deps{
 		LLM: llm.NewGateway(rec, prompts.Set{}), Domain: dom, Workspace: ws,
-		Services: infos, Clock: env.Clock.Now,
+		Registry: reg, Services: infos, Clock: env.Clock.Now,
 	}}
 	cfg := config.Default()
 	cfg.Scenarios.Trajectories = 1

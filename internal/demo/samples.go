@@ -31,8 +31,9 @@ type Sample struct {
 	// Domain is the [[domains]] table a team writes for this repository.
 	Domain config.Domain
 	// Feedback is the toolchain's text that the second code attempt
-	// answers (a failing test's name, a compiler error code).
-	Feedback string
+	// answers (a failing test's name, a compiler error code), and Tool
+	// what reported it.
+	Feedback, Tool string
 	// FixedPath is the file the fix changes and Fixed a part of it only
 	// the second (fixed) answer writes.
 	FixedPath, Fixed string

@@ -55,6 +55,7 @@ func pythonSample() Sample {
 			"`Stock.remove` must raise `ValueError` when fewer than `qty` are on hand, and leave the count unchanged.",
 		Domain:    config.Domain{Name: "python", Preset: "python"},
 		Feedback:  feedback,
+		Tool:      "pytest's JUnit XML report",
 		FixedPath: "inventory/stock.py", Fixed: pyRemoveFixed,
 		Rules: bugFix("inventory", desc, []string{"inventory/stock.py", "tests/test_remove.py"}, feedback,
 			change("Refuse removals beyond what is on hand.", []edit{{"inventory/stock.py", pyRemoveOld, pyRemoveBroken}}, file{"tests/test_remove.py", pyRemoveTest}),
@@ -95,6 +96,7 @@ func typescriptSample() Sample {
 		// (see NodeTools).
 		Domain:    config.Domain{Name: "typescript", Preset: "typescript"},
 		Feedback:  "TS2322",
+		Tool:      "tsc --noEmit",
 		FixedPath: "src/slug.ts", Fixed: tsSlugFixed,
 		Rules: bugFix("src", desc, []string{"src/slug.ts", "src/punctuation.test.ts"}, "TS2322",
 			change("Keep the words only.", []edit{{"src/slug.ts", tsSlugOld, tsSlugBroken}}, file{"src/punctuation.test.ts", tsSlugTest}),
@@ -153,6 +155,7 @@ func rustSample() Sample {
 		IssueBody:  "`percent(1, 0)` panics with \"attempt to divide by zero\". It must return `None` for an empty whole.",
 		Domain:     config.Domain{Name: "rust", Preset: "rust"},
 		Feedback:   feedback,
+		Tool:       "cargo test",
 		FixedPath:  "src/lib.rs", Fixed: rsPercentFixed,
 		Rules: bugFix("src", desc, []string{"src/lib.rs"}, feedback,
 			change("Return an Option.", []edit{{"src/lib.rs", rsPercentOld, rsPercentBroken}, {"src/lib.rs", rsTestOld, rsTestNew}}),

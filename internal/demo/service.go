@@ -78,9 +78,8 @@ func (s Sample) Service(ctx context.Context, getenv func(string) string) (cmdser
 }
 
 // Serve serves the sample's command domain service on a unix socket at
-// sock until ctx is cancelled; the returned channel receives Serve's
-// result.
-func (s Sample) Serve(ctx context.Context, sock string, getenv func(string) string) (<-chan error, error) {
+// sock until stop is called (stop waits for the service to shut down).
+func (s Sample) Serve(ctx context.Context, sock string, getenv func(string) string) (stop func() error, err error) {
 	d, opts, err := s.Service(ctx, getenv)
 	if err != nil {
 		return nil, err
@@ -89,7 +88,55 @@ func (s Sample) Serve(ctx context.Context, sock string, getenv func(string) stri
 	if err != nil {
 		return nil, fmt.Errorf("sample %s: listen %s: %w", s.Name, sock, err)
 	}
+	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- cmdservice.Serve(ctx, ln, d, opts) }()
-	return done, nil
+	return func() error { cancel(); return <-done }, nil
+}
+
+// Setup is what one demo run is seeded with: the repository, the issue,
+// the scripted LLM and, for a non-Go sample, the sample (whose command
+// domain service the demo serves instead of the Go one).
+type Setup struct {
+	Owner, Name           string
+	Files                 map[string]string
+	IssueTitle, IssueBody string
+	Script                *RuleProvider
+	// Sample is the non-Go sample; nil for the Go demo.
+	Sample *Sample
+}
+
+// NewSetup returns the demo's seed for sample ("" or "go": the Go
+// repository, whose plan has one sub-work-item when oneSWI is set).
+func NewSetup(sample string, oneSWI bool) (Setup, error) {
+	if sample == "" || sample == "go" {
+		files, err := Files()
+		if err != nil {
+			return Setup{}, err
+		}
+		newScript := Script
+		if oneSWI {
+			newScript = OneSWIScript
+		}
+		script, err := newScript()
+		if err != nil {
+			return Setup{}, err
+		}
+		return Setup{Owner: Owner, Name: Name, Files: files, IssueTitle: IssueTitle, IssueBody: IssueBody, Script: script}, nil
+	}
+	s, err := LoadSample(sample)
+	if err != nil {
+		return Setup{}, err
+	}
+	return Setup{Owner: s.Owner, Name: s.Repo, Files: s.Files, IssueTitle: s.IssueTitle, IssueBody: s.IssueBody, Script: s.Provider(), Sample: &s}, nil
+}
+
+// Epilogue says, for a sample whose second code attempt answered the
+// toolchain's report of the first, what was reported; "" otherwise.
+func (s Setup) Epilogue() string {
+	if s.Sample == nil || s.Script.Answered("code_generation", s.Sample.Feedback) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\nThe first code attempt failed the real toolchain (%s: %q); the second answered that report and is the PR.\n",
+		s.Sample.Tool, s.Sample.Feedback)
 }
