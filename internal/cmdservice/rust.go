@@ -20,7 +20,8 @@ type rustToolchain struct {
 // findRust locates cargo on the PATH of environ. A cargo under the
 // system directories needs nothing; one elsewhere gets its directory
 // (and its link target's) bound, and a rustup home — RUSTUP_HOME, else
-// $HOME/.rustup — bound and named. CARGO_HOME is left to its default
+// $HOME/.rustup — bound and named. Never ~/.cargo itself: its
+// credentials.toml holds registry tokens. CARGO_HOME is left to its default
 // under the sandbox's writable HOME: a crate without dependencies
 // needs nothing from the host's registry cache.
 func findRust(environ []string) rustToolchain {

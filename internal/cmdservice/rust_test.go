@@ -38,6 +38,9 @@ func TestFindRust(t *testing.T) {
 			rt := findRust(tt.environ)
 			assert.Equal(t, tt.wantDirs, rt.dirs)
 			assert.Equal(t, tt.wantEnv, rt.env)
+			// ~/.cargo itself holds credentials.toml (registry tokens):
+			// only its bin directory is bound.
+			assert.NotContains(t, rt.dirs, filepath.Join(home, ".cargo"))
 		})
 	}
 }
