@@ -41,7 +41,7 @@ func TestWithRepack(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var limits []int
-			err := WithRepack("sub-work-item 2", func(limit int) (int, error) {
+			used, err := WithRepack("sub-work-item 2", NoLimit, func(limit int) (int, error) {
 				limits = append(limits, limit)
 				packed := 10000
 				if limit != NoLimit {
@@ -50,6 +50,7 @@ func TestWithRepack(t *testing.T) {
 				return packed, tt.answers[len(limits)-1]
 			})
 			assert.Equal(t, tt.wantLimits, limits)
+			assert.Equal(t, limits[len(limits)-1], used, "the limit the last prompt was packed to")
 			switch {
 			case tt.escalates:
 				var esc *escalation.Error
@@ -65,4 +66,18 @@ func TestWithRepack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWithRepackStartsFromTheGivenLimit: a later attempt of the same work
+// starts from the limit an earlier repack settled on.
+func TestWithRepackStartsFromTheGivenLimit(t *testing.T) {
+	t.Parallel()
+	var limits []int
+	used, err := WithRepack("architecture of #1", 7500, func(limit int) (int, error) {
+		limits = append(limits, limit)
+		return limit - 100, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []int{7500}, limits)
+	assert.Equal(t, 7500, used)
 }

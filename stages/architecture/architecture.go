@@ -109,11 +109,13 @@ func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, b
 	}
 	gw := d.Gateway(snap)
 	var spec Specification
+	limit := contextpack.NoLimit // lowered for good by a repack
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		var s Specification
 		// A prompt over the model's window is repacked smaller once,
 		// then escalated with the figures.
-		err := contextpack.WithRepack(fmt.Sprintf("architecture of #%d", n), func(limit int) (int, error) {
+		var err error
+		limit, err = contextpack.WithRepack(fmt.Sprintf("architecture of #%d", n), limit, func(limit int) (int, error) {
 			pack, err := packArchitecture(docs, in, limit)
 			if err != nil {
 				return 0, err

@@ -12,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/pipeline"
 
+	"github.com/cogworks/cogworks/stages/architecture"
 	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
@@ -63,4 +64,26 @@ func TestArchitectureRepacksOnOverflow(t *testing.T) {
 			assert.Contains(t, esc.Reason, "129000 tokens, the model takes 128000")
 		})
 	}
+}
+
+// TestArchitectureRepackHoldsForLaterAttempts: once repacked, a later
+// attempt (after a specification the checks rejected) is sent at the
+// smaller size straight away, not refused at the old size first.
+func TestArchitectureRepackHoldsForLaterAttempts(t *testing.T) {
+	t.Parallel()
+	f := stagetest.NewFHFixture(t, nil)
+	f.Cfg.Constraints = stagetest.SpecConstraints
+	bad := stagetest.ValidSpec()
+	bad.AffectedModules = append(bad.AffectedModules, architecture.SpecModule{Name: "odometer"})
+	f.Script.AddAnswer(prompts.Architecture, overflowAnswer(140000, 128000))
+	f.AddJSON(t, prompts.Architecture, bad)
+	f.AddJSON(t, prompts.Architecture, stagetest.ValidSpec())
+	snap := f.Snapshot()
+	snap.Classification = &stagetest.SampleClassification
+	_, err := f.Run(t, pipeline.StageArchitecture, snap)
+	require.NoError(t, err)
+	require.Equal(t, 3, f.Requests(prompts.Architecture), "refused, repacked and rejected, then accepted: no second refusal")
+	third := f.UserPrompt(t, prompts.Architecture, 2)
+	assert.Contains(t, third, "odometer", "the third prompt carries the rejection's feedback")
+	assert.NotContains(t, third, "brake never imports telemetry", "and the smaller context")
 }

@@ -145,12 +145,14 @@ func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, 
 	var passed changeSet
 	var passedAt int
 	exhausted := fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts)
+	limit := contextpack.NoLimit // lowered for good by a repack
 	_, err := stagekit.AttemptLoop(ctx, maxAttempts, exhausted, func(ctx context.Context, k int, retry string) (*stagekit.Rejection, error) {
 		feedback := strings.TrimSpace(strings.Join(stagekit.NonEmpty(earlier, retry), "\n\n"))
 		var out CodeOutput
 		// A prompt over the model's window is repacked smaller once,
 		// then escalated with the figures.
-		err := contextpack.WithRepack("sub-work-item "+rec.ID, func(limit int) (int, error) {
+		var err error
+		limit, err = contextpack.WithRepack("sub-work-item "+rec.ID, limit, func(limit int) (int, error) {
 			vars, packed, err := e.promptVars(in, r, cx, feedback, limit)
 			if err != nil {
 				return packed, err
