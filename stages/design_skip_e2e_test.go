@@ -28,6 +28,7 @@ import (
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/internal/webhook"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -92,7 +93,7 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 		env.Sim.SeedLabel(repo, name, color, desc)
 	}
 	ws := t.TempDir()
-	e2eWrite(t, ws, files)
+	testkit.WriteTree(t, ws, files)
 
 	reg, err := xval.LoadRegistry(filepath.Join(ws, ".cogworks", "interfaces"))
 	require.NoError(t, err)

@@ -34,7 +34,7 @@ func TestRulesetRefusalIsNamed(t *testing.T) {
 			sim.SetBranchRuleset("o/r", "")
 			require.NoError(t, c.CreateBranch(ctx, simRepo, "cogworks/8", main))
 			sim.SetBranchRuleset("o/r", "cogworks/*")
-			return c.PutFile(ctx, simRepo, "a.txt", "cogworks/8", "m", []byte("a"))
+			return c.PutFile(ctx, simRepo, github.FileCommit{Path: "a.txt", Branch: "cogworks/8", Message: "m", Content: []byte("a")})
 		}, 409},
 	}
 	for _, tt := range tests {
