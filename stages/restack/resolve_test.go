@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/stages/restack"
 	"github.com/cogworks/cogworks/stages/revision"
@@ -33,7 +34,7 @@ func TestAConflictBecomesARevisionWhoseFeedbackIsTheConflict(t *testing.T) {
 	// maintainer also pushed a commit of their own on the branch; main
 	// gains a file too.
 	e.Sim.SeedFiles(testenv.Repo.String(), lower, map[string]string{"README.md": "# widgets, counted\n"})
-	require.NoError(t, e.ClientAs(t, "alice").PutFile(ctx, testenv.Repo, "NOTES.md", lower, "Add notes", []byte("by hand\n")))
+	require.NoError(t, e.ClientAs(t, "alice").PutFile(ctx, testenv.Repo, github.FileCommit{Path: "NOTES.md", Branch: lower, Message: "Add notes", Content: []byte("by hand\n")}))
 	e.Sim.SeedFiles(testenv.Repo.String(), "main", map[string]string{"README.md": "# widgets, documented\n", "NEWS.md": "news\n"})
 	human, err := e.Client.GetBranchHead(ctx, testenv.Repo, lower)
 	require.NoError(t, err)

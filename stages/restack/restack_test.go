@@ -78,7 +78,7 @@ func TestMergedLowerPRLeavesTheStackRetargetedAndUpToDate(t *testing.T) {
 	e := newStack(t)
 	ctx := context.Background()
 	// A maintainer pushes a commit of their own on the upper branch.
-	require.NoError(t, e.ClientAs(t, "alice").PutFile(ctx, testenv.Repo, "NOTES.md", upper, "Add notes", []byte("by hand\n")))
+	require.NoError(t, e.ClientAs(t, "alice").PutFile(ctx, testenv.Repo, github.FileCommit{Path: "NOTES.md", Branch: upper, Message: "Add notes", Content: []byte("by hand\n")}))
 	human, err := e.Client.GetBranchHead(ctx, testenv.Repo, upper)
 	require.NoError(t, err)
 	// The lower PR is merged, and main moves on.

@@ -190,7 +190,7 @@ func TestCIRevisionCapCountsEveryCycleOfThePR(t *testing.T) {
 	require.Equal(t, revision.Revised, out.Action)
 	// A maintainer pushes many commits on top; CI then fails anew.
 	for i := range 7 {
-		require.NoError(t, e.ClientAs(t, "alice").PutFile(context.Background(), testenv.Repo, fmt.Sprintf("notes/%d.md", i), branch, "note", []byte("n\n")))
+		require.NoError(t, e.ClientAs(t, "alice").PutFile(context.Background(), testenv.Repo, github.FileCommit{Path: fmt.Sprintf("notes/%d.md", i), Branch: branch, Message: "note", Content: []byte("n\n")}))
 	}
 	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", strings.ReplaceAll(failingLog, "TestCount", "TestOther"))}})
 	out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, "")
