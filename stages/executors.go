@@ -10,6 +10,7 @@ import (
 	"github.com/cogworks/cogworks/stages/interfaces"
 	"github.com/cogworks/cogworks/stages/planning"
 	"github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/revision"
 	scenariostage "github.com/cogworks/cogworks/stages/scenario"
 )
 
@@ -35,4 +36,13 @@ func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 		pipeline.StageReview:      review.New(shared, d.GitHub),
 		pipeline.StageIntegration: integration.New(shared, d.GitHub),
 	}
+}
+
+// Reviser returns the revision of the work items' PRs on review feedback
+// (engine.Deps.Reviser): code generation's attempt and the review passes,
+// with the same ports as their stages.
+func Reviser(d Deps) engine.PRReviser {
+	return revision.Step{GitHub: d.GitHub,
+		Code:   codegen.New(codegen.Deps{Deps: d.Deps, Baselines: d.Baselines}, d.GitHub),
+		Review: review.New(d.Deps, d.GitHub)}
 }

@@ -19,6 +19,7 @@ import (
 type GitHub interface {
 	Reader
 	idem.GitAPI
+	GetIssue(ctx context.Context, repo github.Repo, number int) (github.Issue, error)
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
 	ReplyToReviewComment(ctx context.Context, repo github.Repo, number int, commentID int64, body string) (github.InlineComment, error)
