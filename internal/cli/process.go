@@ -15,6 +15,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/stages"
 )
 
 // ProcessOptions are the flags of `cogworks process`.
@@ -156,6 +157,10 @@ func stepIssue(ctx context.Context, f *Factory, opts *ProcessOptions, t EventTar
 		return nil, err
 	}
 	report.BudgetTokens, report.BudgetUSD = deps.Config.Budgets.PipelineMaxTokens, deps.Config.Budgets.PipelineMaxCostUSD
+	if t.RevisePR != 0 {
+		res, err := engine.Revise(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.RevisePR})
+		return []engine.Result{res}, err
+	}
 	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges, CommentEvent: t.CommentEvent, Known: t.Known}, opts.MaxSteps)
 	if opts.SummaryFile != "" || opts.OutputsFile != "" {
 		if snap, serr := ReadSnapshot(ctx, f, t.Repo, t.Issue); serr == nil {
@@ -217,6 +222,7 @@ func (f *Factory) engineDepsWith(ctx context.Context, gh Client, repo github.Rep
 		if err != nil {
 			return engine.Deps{}, err
 		}
+		deps.Reviser = stages.ReviserOf(gh, deps.Executors)
 	}
 	return deps, nil
 }

@@ -95,7 +95,10 @@ type Deps struct {
 	// skip_design_for).
 	Machine  *pipeline.Machine
 	Registry RegistryValidator
-	Config   config.Config
+	// Reviser runs revision cycles of the work items' PRs (Revise); nil
+	// when revisions are not wired.
+	Reviser PRReviser
+	Config  config.Config
 	// RunID identifies this invocation in lock claims.
 	RunID string
 	// BotLogin is CogWorks's own login. Only comments it wrote are state
