@@ -278,6 +278,11 @@ func runProcessAll(ctx context.Context, f *Factory, opts *ProcessAllOptions) (er
 		})
 	}
 	_ = g.Wait()
+	if opts.CommandWindow > 0 {
+		rs, err := reviseFound(ctx, f, gh, scope, opts.commandsSince, depsFor, opts)
+		results = append(results, rs...)
+		errs = append(errs, err)
+	}
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Issue < results[j].Issue })
 	if err := printResults(f.IO.Out, opts.Output, results); err != nil {
 		return err
@@ -396,4 +401,45 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 		errs = append(errs, m.Push(context.WithoutCancel(ctx), opts.Pushgateway, "cogworks", grouping))
 	}
 	return errors.Join(errs...)
+}
+
+// reviseFound runs a revision step for each of the bot's open PRs in scope
+// updated in the command window (engine.RevisionQuery): the reviews whose
+// events were dropped. A PR with nothing awaiting an answer costs reads only.
+func reviseFound(ctx context.Context, f *Factory, gh Client, scope string, since time.Time, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
+	bot, err := f.botLogin(ctx, gh)
+	if err != nil {
+		return nil, err
+	}
+	prs, err := gh.SearchIssues(ctx, engine.RevisionQuery(scope, bot, since))
+	if err != nil && !errors.Is(err, github.ErrIncompleteSearch) {
+		return nil, fmt.Errorf("search pull requests to revise in %s: %w", scope, err)
+	}
+	var results []engine.Result
+	var errs []error
+	for _, pr := range prs {
+		full := opts.Repo
+		if opts.Org != "" {
+			full = pr.Repository
+		}
+		repo, err := github.ParseRepo(full)
+		if err != nil || !pr.IsPullRequest || !inShard(pr.Number, opts.shardK, opts.shardN) {
+			continue
+		}
+		d, err := depsFor(ctx, repo)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if d.Reviser == nil {
+			continue
+		}
+		d.RunID = newRunID()
+		res, err := engine.Revise(ctx, d, engine.RevisionRef{Repo: repo, PR: pr.Number})
+		results = append(results, res)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s#%d: %w", repo, pr.Number, err))
+		}
+	}
+	return results, errors.Join(errs...)
 }
