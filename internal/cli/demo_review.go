@@ -83,4 +83,3 @@ func ledgerTotal(l pipeline.Ledger) (calls, in, out int) {
 	}
 	return calls, in, out
 }
-
