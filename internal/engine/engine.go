@@ -176,7 +176,7 @@ const (
 // StepActions lists every action a Result can carry, without the dry-run
 // suffix.
 func StepActions() []StepAction {
-	return []StepAction{ActionWakeUp, ActionLock, ActionCommands, ActionRepairLabels, ActionRefuseState, ActionFail,
+	return []StepAction{ActionWakeUp, ActionLock, ActionCommands, ActionRepairLabels, ActionRefuseState, ActionFail, ActionRevise,
 		StepAction(pipeline.ActionExecute), StepAction(pipeline.ActionPassGate), StepAction(pipeline.ActionRetry)}
 }
 
