@@ -129,6 +129,14 @@ func (s *stepper) revise(ctx context.Context, o *observed, pr int) (Result, stri
 		res.Outcome, res.Reason = OutcomeWaiting, "no revision now: "+err.Error()
 		return res, "", false, nil
 	}
+	if o.obs.Lock == pipeline.LockFresh && len(s.policy().Live(s.claims, s.d.now())) == 0 {
+		// A bare label (a run killed before its claim): its age decides, as at wake_up.
+		at, err := s.processingLabelAt(ctx)
+		if err != nil {
+			return res, "", false, asTransient(err)
+		}
+		o.obs.Lock = s.policy().Evaluate(true, at, nil, s.d.now())
+	}
 	if o.obs.Lock == pipeline.LockFresh {
 		res.Outcome, res.Reason = OutcomeBackedOff, "another run holds the lock; the next event or cron run revises"
 		return res, "", false, nil
