@@ -10,7 +10,7 @@ var usage = map[Name]string{
 	Approve: "pass the gate that is waiting for a human (like the `cogworks:approve` label)",
 	Retry:   "resume a failed or stopped pipeline (like the `cogworks:retry` label)",
 	Stop:    "halt the pipeline; nothing runs until `/cogworks retry` or `cogworks:run` is applied again",
-	Fix:     "on a CogWorks pull request: revise it now on its writers' unanswered inline review comments (one commit, one reply per thread, at most `[revision] max_cycles` per PR)",
+	Fix:     "on a CogWorks pull request's conversation: revise it on the text after `fix` and its writers' unanswered inline review comments (one commit, one answer each, at most `[revision] max_cycles` per PR)",
 	Status:  "answer with a link to the status comment",
 	Help:    "answer with this list",
 }

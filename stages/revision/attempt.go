@@ -101,9 +101,16 @@ func escalated(err error) (string, bool) {
 // per thread on what happened to the file it is on.
 func change(req Request, rv codegen.Revision) Change {
 	c := Change{Files: rv.Files, Delete: rv.Deleted, Summary: strings.TrimSpace(rv.Notes), Notes: map[int64]string{}}
+	var paths []string
+	for p := range rv.Files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
 	for _, t := range req.Threads {
 		_, written := rv.Files[t.Path]
 		switch {
+		case t.Conversation:
+			c.Notes[t.ID] = fmt.Sprintf("changed %s. %s", strings.Join(append(paths, rv.Deleted...), ", "), c.Summary)
 		case written:
 			c.Notes[t.ID] = fmt.Sprintf("changed %s. %s", t.Path, c.Summary)
 		case slices.Contains(rv.Deleted, t.Path):

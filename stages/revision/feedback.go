@@ -17,6 +17,9 @@ const (
 	SourceReview Source = "review"
 	// SourceCI is a failing check or workflow run on the PR's head.
 	SourceCI Source = "ci"
+	// SourceCommand is a writer's `/cogworks fix …` comment on the PR's
+	// conversation.
+	SourceCommand Source = "command"
 )
 
 // Item is one piece of feedback a revision attempt must answer: small and
@@ -42,6 +45,9 @@ type Item struct {
 
 // Item is the feedback the thread gives.
 func (t Thread) Item() Item {
+	if t.Conversation {
+		return Item{Source: SourceCommand, ID: t.ID, Author: t.Author, Why: t.Why, Text: t.Body}
+	}
 	return Item{Source: SourceReview, ID: t.ID, Author: t.Author, Why: t.Why, Path: t.Path, Line: t.Line,
 		Hunk: t.DiffHunk, Text: t.Body, Context: t.ReviewBody}
 }
@@ -80,6 +86,8 @@ func Render(pr int, items []Item) string {
 		switch it.Source {
 		case SourceReview:
 			fmt.Fprintf(&b, "\n## Thread %d: %s (reviewer with %s)\n", it.ID, where, it.Why)
+		case SourceCommand:
+			fmt.Fprintf(&b, "\n## Comment %d on the conversation: a `/cogworks fix` request (by someone with %s)\n", it.ID, it.Why)
 		default:
 			fmt.Fprintf(&b, "\n## %s: %s\n", audit.Untrusted(string(it.Source)), where)
 		}

@@ -23,6 +23,7 @@ type GitHub interface {
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
 	ReplyToReviewComment(ctx context.Context, repo github.Repo, number int, commentID int64, body string) (github.InlineComment, error)
+	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
 }
 
 // Request is what a Generator revises: the PR's branch at Head, and the
@@ -242,7 +243,14 @@ func (r Reviser) reply(ctx context.Context, repo github.Repo, pr, cycle int, thr
 	out := Outcome{Action: action, Cycle: cycle, Commit: rec.commit, Reason: reason}
 	for _, t := range threads {
 		body := replyBody(t, rec, action, reason) + "\n\n" + audit.Marker(replyKey(pr, cycle, t.ID))
-		if _, err := r.GitHub.ReplyToReviewComment(ctx, repo, pr, t.ID, body); err != nil {
+		if t.Conversation {
+			// A /cogworks fix comment has no thread: the answer quotes
+			// nothing of it and names it by id.
+			body = fmt.Sprintf("Answer to `/cogworks fix` (comment %d): %s", t.ID, body)
+			if _, err := r.GitHub.CreateComment(ctx, repo, pr, body); err != nil {
+				return Outcome{}, fmt.Errorf("answer /cogworks fix comment %d of %s#%d: %w", t.ID, repo, pr, err)
+			}
+		} else if _, err := r.GitHub.ReplyToReviewComment(ctx, repo, pr, t.ID, body); err != nil {
 			return Outcome{}, fmt.Errorf("reply to review thread %d of %s#%d: %w", t.ID, repo, pr, err)
 		}
 		out.Threads = append(out.Threads, t.ID)
