@@ -388,3 +388,34 @@ func TestRevisionCrashAtEveryWriteRecoversWithoutDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// TestRevisionFixCommandEndToEnd: a maintainer's `/cogworks fix …` on the
+// PR's conversation arrives without a branch (an issue_comment payload):
+// the step finds the work item from the PR, revises on the comment's text
+// and answers it once on the conversation.
+func TestRevisionFixCommandEndToEnd(t *testing.T) {
+	t.Parallel()
+	f := newRevFixture(t, 3)
+	ctx := context.Background()
+	_, err := f.Env.ClientAs(t, "alice").CreateComment(ctx, testenv.Repo, f.pr, "/cogworks fix say what Inc adds to")
+	require.NoError(t, err)
+	f.answer(t, "// Inc adds one to the count.", "// Value returns the count.")
+	res, err := engine.Revise(ctx, f.deps(nil), engine.RevisionRef{Repo: testenv.Repo, PR: f.pr})
+	require.NoError(t, err)
+	assert.Equal(t, engine.OutcomeAdvanced, res.Outcome, res.Reason)
+	assert.Equal(t, f.Parent, res.Issue, "the work item, from the PR's branch")
+	assert.Equal(t, 1, f.revisionCommits(t))
+	prompts := f.Requests("code_generation")
+	require.Len(t, prompts, 2)
+	assert.Contains(t, prompts[1], "say what Inc adds to")
+	comments, err := f.Env.Client.ListComments(ctx, testenv.Repo, f.pr)
+	require.NoError(t, err)
+	answers := 0
+	for _, c := range comments {
+		if c.User == testenv.Bot && strings.Contains(c.Body, "Answer to `/cogworks fix`") {
+			answers++
+			assert.Contains(t, c.Body, "Revised in ")
+		}
+	}
+	assert.Equal(t, 1, answers)
+}
