@@ -64,6 +64,7 @@ func TestFactory(t *testing.T, env *testenv.Env) (*factory.Factory, *bytes.Buffe
 	return f, &out, &errOut
 }
 
+// Execute runs the whole command tree on f with args, as main does.
 func Execute(t *testing.T, f *factory.Factory, args ...string) error {
 	t.Helper()
 	root := root.NewCmdRoot(f, "test")
@@ -71,6 +72,7 @@ func Execute(t *testing.T, f *factory.Factory, args ...string) error {
 	return root.ExecuteContext(context.Background())
 }
 
+// WriteTree writes files (slash paths to contents) under dir.
 func WriteTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
@@ -80,6 +82,8 @@ func WriteTree(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
+// TestDirs is an installation-directory layout under the test's temporary
+// directory.
 func TestDirs(t *testing.T) *installdir.Dirs {
 	t.Helper()
 	d, err := installdir.New(t.TempDir(), nil)

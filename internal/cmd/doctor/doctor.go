@@ -332,6 +332,8 @@ func checkRegistry(workspace string, cfg config.Config) factory.Check {
 	return c
 }
 
+// CheckServices handshakes the domain services the workspace registers
+// (and the built-in one) and reports which answered.
 func CheckServices(ctx context.Context, f *factory.Factory, workspace string, domains []config.Domain) factory.Check {
 	c := factory.Check{Name: "domain services"}
 	path := domain.ServicesPath(workspace, f.Env("COGWORKS_DOMAIN_SERVICES_CONFIG"))

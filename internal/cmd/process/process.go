@@ -168,6 +168,7 @@ func writeReport(f *factory.Factory, opts *ProcessOptions, r factory.RunReport) 
 	return nil
 }
 
+// PrintResults writes one line per step result, as text or JSON lines.
 func PrintResults(w io.Writer, format string, results []engine.Result) error {
 	for _, r := range results {
 		if format == "json" {
