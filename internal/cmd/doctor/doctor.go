@@ -19,7 +19,6 @@ import (
 	"github.com/cogworks/cogworks/internal/cmdservice"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/gitremote"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/sandbox"
@@ -62,7 +61,7 @@ check did not pass. warn means CogWorks could not tell; it does not fail.` +
   cogworks doctor --offline                 # no LLM request; repo from $GITHUB_REPOSITORY`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			gitremote.DefaultTarget(f, &opts.Repo, &opts.Workspace)
+			factory.DefaultTarget(f, &opts.Repo, &opts.Workspace)
 			if err := opts.Validate(); err != nil {
 				return &factory.UsageError{Err: err}
 			}

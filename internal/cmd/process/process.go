@@ -62,7 +62,7 @@ it repeats until the pipeline waits, finishes, fails or K steps ran.`,
 				opts.Workspace = factory.DefaultWorkspace(f)
 			}
 			if opts.Repo == "" && opts.EventPath == "" {
-				opts.Repo = gitremote.DefaultRepo(f, opts.Workspace)
+				opts.Repo = gitremote.DefaultRepo(f.Env, opts.Workspace)
 			}
 			if !cmd.Flags().Changed("summary-file") {
 				opts.SummaryFile = f.Env("GITHUB_STEP_SUMMARY")
