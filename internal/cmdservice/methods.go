@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	// sev: this package has a finding type of its own.
 	sev "github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/internal/beneath"
@@ -37,7 +38,7 @@ func (s *service) prepare(ctx context.Context, req domain.Request) (*workspace, 
 	}
 	if res.exitCode != 0 {
 		ws.Remove()
-		return nil, failf(domain.CodeToolFailed, "set-up %q of domain %s exited %d: %s", s.d.Setup, s.d.Name, res.exitCode, tail(res.output))
+		return nil, extserver.Errorf(domain.CodeToolFailed, "set-up %q of domain %s exited %d: %s", s.d.Setup, s.d.Name, res.exitCode, tail(res.output))
 	}
 	return ws, nil
 }
@@ -59,7 +60,7 @@ func (s *service) validate(ctx context.Context, req domain.Request) (any, error)
 		}
 		found, err := readFindings(s.d.LintOutput, res.output)
 		if err != nil {
-			return nil, failf(domain.CodeToolFailed, "read the output of %q: %v", c, err)
+			return nil, extserver.Errorf(domain.CodeToolFailed, "read the output of %q: %v", c, err)
 		}
 		n := len(diags)
 		for _, f := range found {
@@ -167,7 +168,7 @@ func (s *service) normalise(ctx context.Context, req domain.Request) (any, error
 		}
 		data, err := beneath.ReadFile(ws.dir, path.Clean(filepath.ToSlash(a.Path)), maxArtifactRead)
 		if err != nil {
-			return nil, failf(domain.CodeToolFailed, "read %s after formatting: %v", a.Path, err)
+			return nil, extserver.Errorf(domain.CodeToolFailed, "read %s after formatting: %v", a.Path, err)
 		}
 		if string(data) != a.Content {
 			out.Changed = true

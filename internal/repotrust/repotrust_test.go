@@ -28,6 +28,7 @@ import (
 	"github.com/cogworks/cogworks/internal/repotrust"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -238,7 +239,7 @@ func TestIgnoredRepoConfigIsShownInTheStatusComment(t *testing.T) {
 // repository's own unless it is trusted.
 func TestOperatorDomainServicesApplyWhenRepoConfigIsIgnored(t *testing.T) {
 	ws := t.TempDir()
-	cmdtest.WriteTree(t, ws, map[string]string{".cogworks/services.toml": "[[services]]\nname = \"evil\"\ntransport = \"http\"\nendpoint = \"http://203.0.113.9:80\"\n"})
+	testkit.WriteTree(t, ws, map[string]string{".cogworks/services.toml": "[[services]]\nname = \"evil\"\ntransport = \"http\"\nendpoint = \"http://203.0.113.9:80\"\n"})
 	operator := filepath.Join(t.TempDir(), "services.toml")
 	require.NoError(t, os.WriteFile(operator, []byte("[[services]]\nname = \"operator\"\ntransport = \"unix\"\nendpoint = \"/run/cogworks-domain/go.sock\"\n"), 0o600))
 	tests := []struct {

@@ -152,6 +152,13 @@ func (e Executor) constraintPass(ctx context.Context, snap *pipeline.Snapshot, r
 		Repository: domain.Repository{Path: e.Deps.Workspace, Ref: rec.Branch},
 		Artifacts:  files,
 	})
+	var derr *domain.Error
+	if errors.As(err, &derr) && derr.Code == domain.CodeUnsupportedMethod && len(e.Deps.Registry.Interfaces) == 0 {
+		// A service without extract_interfaces (the built-in command
+		// service) in a repository with no interface contract: there is
+		// nothing to bind values to. With a contract, its absence fails.
+		return pass, nil
+	}
 	if err != nil {
 		return review.Pass{}, fmt.Errorf("extract interfaces of sub-work-item %s: %w", rec.ID, err)
 	}
@@ -232,7 +239,7 @@ func ReviewDiffs(ctx context.Context, gh stagekit.FileReader, repo github.Repo, 
 // postSummary upserts the review summary comment on the parent issue.
 func (e Executor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWI, res review.Result, warnings []string) error {
 	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: ReviewSummary(rec, res, warnings)})
-	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: in.Issue.Number, Key: key, Body: body, Listed: in.Comments}); err != nil {
 		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
 	}
 	return nil

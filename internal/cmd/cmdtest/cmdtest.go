@@ -3,9 +3,6 @@ package cmdtest
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/cogworks/cogworks/internal/cmd/factory"
@@ -22,25 +19,6 @@ import (
 // ReexecEnv makes the test binary act as the cogworks binary, so the
 // built-in domain service can be started as a real child process.
 const ReexecEnv = "COGWORKS_CLI_TEST_REEXEC"
-
-// SyncBuffer is a bytes.Buffer safe for the child's output copier and the
-// parent's logger writing at once.
-type SyncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *SyncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *SyncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
-}
 
 // TestFactory returns a Factory wired to a simulator with test executors
 // that finish every stage.
@@ -70,16 +48,6 @@ func Execute(t *testing.T, f *factory.Factory, args ...string) error {
 	root := root.NewCmdRoot(f, "test")
 	root.SetArgs(args)
 	return root.ExecuteContext(context.Background())
-}
-
-// WriteTree writes files (slash paths to contents) under dir.
-func WriteTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
 }
 
 // TestDirs is an installation-directory layout under the test's temporary

@@ -20,6 +20,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -38,7 +39,7 @@ func testBuiltin(t *testing.T, stderr io.Writer) *factory.BuiltinDomain {
 
 func TestBuiltinDomainStartsHandshakesAndStops(t *testing.T) {
 	t.Parallel()
-	logs := &cmdtest.SyncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	b := testBuiltin(t, logs)
 	ctx := context.Background()
 	cfg, err := b.Start(ctx)
@@ -129,7 +130,7 @@ func TestDomainServicesChoice(t *testing.T) {
 func TestBuiltinDomainChildEnvironmentIsAllowListed(t *testing.T) {
 	t.Parallel()
 	const token = "ghs_plantedBUILTINtoken42"
-	logs := &cmdtest.SyncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	b := testBuiltin(t, logs)
 	b.Env = append(b.Env, "COGWORKS_GITHUB_TOKEN="+token, "COGWORKS_LLM_API_KEY="+token, "GITHUB_TOKEN="+token,
 		"ACTIONS_RUNTIME_TOKEN="+token, "GOOGLE_APPLICATION_CREDENTIALS="+token, "GOPRIVATE=example.com/private")

@@ -18,11 +18,12 @@ import (
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 func TestInlineSendsTheRepositoryInsteadOfItsPath(t *testing.T) {
 	repo := t.TempDir()
-	cmdtest.WriteTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":      "module example.com/w\n\ngo 1.22\n",
 		"w.go":        "package w\n\nfunc Old() {}\n",
 		"sub/s.go":    "package sub\n",
@@ -58,7 +59,7 @@ func TestInlinedRequestIsEnoughForTheGoService(t *testing.T) {
 	client, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: sock})
 	require.NoError(t, err)
 	repo := t.TempDir()
-	cmdtest.WriteTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":      "module example.com/w\n\ngo 1.22\n",
 		"lib/lib.go":  "package lib\n\n// Answer is used by w.go.\nconst Answer = 42\n",
 		"w.go":        "package w\n",

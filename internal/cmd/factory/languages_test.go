@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/cmd/doctor"
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/cmd/initcmd"
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/testkit"
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/domaintest"
@@ -37,7 +37,7 @@ func TestDetectLanguages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := t.TempDir()
-			cmdtest.WriteTree(t, ws, tt.files)
+			testkit.WriteTree(t, ws, tt.files)
 			var got []string
 			for _, l := range factory.DetectLanguages(ws) {
 				got = append(got, l.Name+"@"+l.Marker)
@@ -80,9 +80,9 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := t.TempDir()
-			cmdtest.WriteTree(t, ws, repo)
+			testkit.WriteTree(t, ws, repo)
 			if tt.services != "" {
-				cmdtest.WriteTree(t, ws, map[string]string{".cogworks/services.toml": tt.services})
+				testkit.WriteTree(t, ws, map[string]string{".cogworks/services.toml": tt.services})
 			}
 			f := &factory.Factory{IO: factory.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Getenv: func(string) string { return "" }}
 			c := doctor.CheckServices(context.Background(), f, ws, tt.domains)
@@ -113,6 +113,6 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 func TestInitSaysNothingForAGoModule(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
-	cmdtest.WriteTree(t, ws, map[string]string{"go.mod": "module x\n"})
+	testkit.WriteTree(t, ws, map[string]string{"go.mod": "module x\n"})
 	assert.Empty(t, initcmd.InitServicesNote(ws), "the built-in Go service covers it")
 }

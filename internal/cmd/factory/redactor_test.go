@@ -21,6 +21,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // testPEM returns a fresh PKCS#1 RSA key in PEM. 1024 bits keeps the
@@ -80,7 +81,7 @@ func TestFactoryRedactorCoversEverySecretOfTheEnvironment(t *testing.T) {
 func TestBuiltinDomainOutputIsRedacted(t *testing.T) {
 	t.Parallel()
 	const key = "llm-key-in-child-output"
-	logs := &cmdtest.SyncBuffer{}
+	logs := &testkit.SyncBuffer{}
 	f := &factory.Factory{IO: factory.IOStreams{ErrOut: logs}, Getenv: func(k string) string {
 		if k == "COGWORKS_LLM_API_KEY" {
 			return key

@@ -25,6 +25,7 @@ import (
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -49,7 +50,7 @@ func assertNoLeak(t *testing.T, text, secret, where string) {
 // secretEnvFactory is a production factory (the GitHub client built from
 // the environment, the production stage executors) against the
 // simulator, with the given extra environment.
-func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (*factory.Factory, *cmdtest.SyncBuffer) {
+func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (*factory.Factory, *testkit.SyncBuffer) {
 	t.Helper()
 	ghToken := "ghs_" + strings.Repeat("R", 36)
 	env.Sim.AddToken(ghToken, testenv.Bot)
@@ -61,7 +62,7 @@ func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (
 	for k, v := range extra {
 		vars[k] = v
 	}
-	var errOut cmdtest.SyncBuffer
+	var errOut testkit.SyncBuffer
 	f := factory.NewFactory(factory.IOStreams{Out: &bytes.Buffer{}, ErrOut: &errOut})
 	f.Getenv = func(k string) string { return vars[k] }
 	f.Environ = func() []string { return nil }

@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // TestWiringChoosesTheServiceByArtifactType registers an out-of-process
@@ -31,7 +32,7 @@ func TestWiringChoosesTheServiceByArtifactType(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	ws := t.TempDir()
-	cmdtest.WriteTree(t, ws, map[string]string{
+	testkit.WriteTree(t, ws, map[string]string{
 		"pyproject.toml":          "[project]\nname = \"pkg\"\n",
 		"src/pkg/__init__.py":     "",
 		".cogworks/services.toml": "[[services]]\nname = \"python\"\ntransport = \"http\"\nendpoint = \"" + srv.URL + "\"\n",

@@ -24,6 +24,7 @@ import (
 	"github.com/cogworks/cogworks/internal/installdir"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -33,7 +34,7 @@ import (
 // stage's request carried them, and a code-generation test read them.
 func TestRedTeam_InlineSendsNoHeldOutScenario(t *testing.T) {
 	repo := t.TempDir()
-	cmdtest.WriteTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":                      "module example.com/w\n",
 		".cogworks/config.toml":       "[scenarios]\ndirectory = \"qa/held\"\n",
 		".cogworks/scenarios/a.toml":  "held out\n",
@@ -153,7 +154,7 @@ func TestRedTeam_ServeTenantsShareNoBuildCache(t *testing.T) {
 	step := func(installation int64, repo github.Repo, test string) string {
 		t.Helper()
 		ws := t.TempDir()
-		cmdtest.WriteTree(t, ws, map[string]string{
+		testkit.WriteTree(t, ws, map[string]string{
 			"go.mod": "module example.com/w\n\ngo 1.22\n",
 			"w/w.go": "package w\n",
 			"w/x_test.go": "package w\n\nimport (\n\t\"os\"\n\t\"path/filepath\"\n\t\"testing\"\n)\n\nfunc TestX(t *testing.T) {\n\tp := filepath.Join(os.Getenv(\"GOCACHE\"), " +

@@ -6,10 +6,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 func TestTwinSandboxNetworkNeedsRepositoryAndOperator(t *testing.T) {
@@ -33,7 +33,7 @@ func TestTwinSandboxNetworkNeedsRepositoryAndOperator(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			env := map[string]string{sandbox.AllowNetworkEnv: tt.operator, sandbox.UnsafeEnv: tt.unsafe, "PATH": "/usr/bin", "COGWORKS_GITHUB_TOKEN": "ghs_x"}
-			f := &factory.Factory{IO: factory.IOStreams{ErrOut: &cmdtest.SyncBuffer{}}, Getenv: func(k string) string { return env[k] },
+			f := &factory.Factory{IO: factory.IOStreams{ErrOut: &testkit.SyncBuffer{}}, Getenv: func(k string) string { return env[k] },
 				ProbeSandbox: func(context.Context) sandbox.Isolation { return ns }}
 			cfg := config.Default()
 			cfg.Sandbox.Network = tt.repo

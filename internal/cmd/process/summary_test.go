@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -38,7 +39,7 @@ func TestTriggerCheckNeedsNothing(t *testing.T) {
 				"GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary.md"),
 			}
 			var clients, executors int
-			var errOut cmdtest.SyncBuffer
+			var errOut testkit.SyncBuffer
 			f := &factory.Factory{IO: factory.IOStreams{Out: &errOut, ErrOut: &errOut}, Getenv: func(k string) string { return env[k] }}
 			f.GitHub = func(context.Context) (factory.Client, error) {
 				clients++
