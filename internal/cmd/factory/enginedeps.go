@@ -48,6 +48,8 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Rep
 	return deps, nil
 }
 
+// NewRunID names one invocation in its run records ("run-" and 12 hex
+// digits).
 func NewRunID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
