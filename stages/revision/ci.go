@@ -116,7 +116,8 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 			fmt.Sprintf("the cap of %d CI revision cycles for this pull request is reached ([revision] max_cycles)", limit))
 	}
 	feedback := cifeedback.Feedback(pr, head.SHA, v, r.Redactor, r.FeedbackLimit)
-	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle, Feedback: feedback})
+	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle,
+		Items: ciItems(v), Feedback: feedback})
 	if err != nil {
 		return Outcome{}, fmt.Errorf("revise %s#%d on CI (cycle %d): %w", repo, pr, cycle, err)
 	}
@@ -161,6 +162,24 @@ func (p pinned) GetBranchHead(ctx context.Context, repo github.Repo, branch stri
 		return github.Commit{}, fmt.Errorf("%s is at %s, not %s: %w", branch, short(c.SHA), short(p.sha), errHeadMoved)
 	}
 	return c, err
+}
+
+// ciItems are the failing checks as feedback items (SourceCI): the
+// check, its failing tests, and its first annotation's place. Feedback
+// carries the whole summary.
+func ciItems(v cifeedback.Verdict) []Item {
+	items := make([]Item, 0, len(v.Failures))
+	for _, f := range v.Failures {
+		it := Item{Source: SourceCI, Text: f.Check}
+		if len(f.Tests) > 0 {
+			it.Text += ": " + strings.Join(f.Tests, ", ")
+		}
+		if len(f.Annotations) > 0 {
+			it.Path, it.Line = f.Annotations[0].Path, f.Annotations[0].Line
+		}
+		items = append(items, it)
+	}
+	return items
 }
 
 // failingNames lists the failing checks.

@@ -90,6 +90,8 @@ func TestFailingCheckRunWithALogYieldsAFixCommitAndAGreenRunEndsIt(t *testing.T)
 	assert.Contains(t, gen.last.Feedback, "Run go test")
 	assert.Contains(t, gen.last.Feedback, "count_test.go:9")
 	assert.NotContains(t, gen.last.Feedback, leaked, "a secret in the log never reaches the prompt")
+	require.Len(t, gen.last.Items, 1)
+	assert.Equal(t, revision.Item{Source: revision.SourceCI, Text: "test: TestCount", Path: "count_test.go", Line: 9}, gen.last.Items[0])
 	assert.Equal(t, before.SHA, gen.last.Head)
 
 	head, err := e.Client.GetBranchHead(context.Background(), testenv.Repo, branch)

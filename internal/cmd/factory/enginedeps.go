@@ -8,6 +8,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/stages"
 )
 
 // EngineDeps wires the step function for one repository.
@@ -42,10 +43,13 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Rep
 		if err != nil {
 			return engine.Deps{}, err
 		}
+		deps.Reviser = stages.ReviserOf(gh, deps.Executors)
 	}
 	return deps, nil
 }
 
+// NewRunID names one invocation in its run records ("run-" and 12 hex
+// digits).
 func NewRunID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])

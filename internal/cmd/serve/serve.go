@@ -162,6 +162,7 @@ after a refusal); the process-all cron recovers the rest. Also serves
 	return cmd
 }
 
+// RunServe serves webhooks until ctx is done.
 func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error {
 	if f.Metrics == nil {
 		f.Metrics = metrics.New(metrics.Options{ProcessCollectors: true})
@@ -353,6 +354,8 @@ func (a *appSource) InstallationChanged(action string, id int64) {
 	}
 }
 
+// TokenSource is the client source of a single token: one client for
+// every installation.
 type TokenSource struct {
 	Client factory.Client
 	bot    string
@@ -465,8 +468,13 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if bot := r.Clients.BotLogin(); bot != "" {
 		d.BotLogin = bot // the App's "<slug>[bot]"; with a token, engineDepsWith asked GitHub
 	}
+	results, err := reviseJob(ctx, d, job)
+	if err != nil || job.RevisionOnly {
+		return results, err
+	}
 	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: CommandEvent(job.Comments)}
-	return engine.Run(ctx, d, ref, r.MaxSteps)
+	more, err := engine.Run(ctx, d, ref, r.MaxSteps)
+	return append(results, more...), err
 }
 
 // CommandEvent reports whether a job's comments include a new comment by
@@ -478,4 +486,17 @@ func CommandEvent(comments []server.CommentEvent) bool {
 		}
 	}
 	return false
+}
+
+// reviseJob runs the revisions a job's review deliveries asked for.
+func reviseJob(ctx context.Context, d engine.Deps, job server.Job) ([]engine.Result, error) {
+	var results []engine.Result
+	for _, pr := range job.Revise {
+		res, err := engine.Revise(ctx, d, engine.RevisionRef{Repo: job.Repo, Issue: job.Issue, PR: pr})
+		results = append(results, res)
+		if err != nil {
+			return results, err
+		}
+	}
+	return results, nil
 }
