@@ -90,7 +90,10 @@ func (s *stepper) watchDesign(ctx context.Context, o *wakeFacts, snap *pipeline.
 		// A snapshot from before 4.4.0: pin what runs from here on.
 		snap.Design = &now
 		return false, nil
-	case snap.Amended != nil && v.Action == pipeline.ActionPassGate:
+	case snap.Amended != nil && (v.Action == pipeline.ActionPassGate || snap.Gate == nil):
+		// Approved now, or approved by a step an outage interrupted
+		// before its re-plan was written: only passing the pause's gate
+		// clears it with Amended still set.
 		if !now.Same(*snap.Amended) {
 			if n := len(snap.Approvals); n > 0 {
 				snap.Approvals[n-1].Refused = "the design changed again while the gate waited"

@@ -101,7 +101,7 @@ type Deps struct {
 	// Design watches the design files the plan was made from and
 	// re-plans on an amended one (design.go); nil when not wired.
 	Design DesignWatcher
-	Config  config.Config
+	Config config.Config
 	// RunID identifies this invocation in lock claims.
 	RunID string
 	// BotLogin is CogWorks's own login. Only comments it wrote are state
