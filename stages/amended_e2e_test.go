@@ -344,3 +344,39 @@ func TestAmendedSpecReplanCrashAtEveryWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestAmendedSpecAddsAndRetiresSubWorkItems: an amended plan without c
+// and with a new d files d as a sub-issue, tells c's issue it is obsolete
+// (CogWorks never closes issues) and leaves a and b without a write.
+func TestAmendedSpecAddsAndRetiresSubWorkItems(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t)
+	repo := testenv.Repo.String()
+	built := f.untilBuilt(t)
+	recA, recB, recC := *built.SubWorkItem("a"), *built.SubWorkItem("b"), *built.SubWorkItem("c")
+	f.amend(t)
+	f.Env.Sim.ResetRequests()
+	f.step(t)
+	plan := amendItems("Item b")
+	plan.SubWorkItems[2] = stagetest.Item("d", nil)
+	f.AddJSON(t, prompts.Planning, plan)
+	require.True(t, f.Env.Sim.LabelIssue(repo, f.Issue, "alice", pipeline.LabelApprove))
+	res := f.step(t)
+	assert.Contains(t, res.Reason, "added d; changed none; obsolete c")
+	snap := f.StatusSnapshot(t)
+	require.Len(t, snap.SubWorkItems, 3)
+	assert.Nil(t, snap.SubWorkItem("c"))
+	d := snap.SubWorkItem("d")
+	require.NotNil(t, d)
+	assert.Greater(t, d.Order, recC.Order, "a new item comes after the filed ones")
+	issue, ok := f.Env.Sim.Issue(repo, d.Issue)
+	require.True(t, ok)
+	assert.Equal(t, f.Issue, issue.Parent, "linked as a sub-issue")
+	assert.Equal(t, 1, f.commentsOn(recC.Issue, "Re-planned: obsolete"))
+	cIssue, _ := f.Env.Sim.Issue(repo, recC.Issue)
+	assert.Equal(t, "open", cIssue.State, "never closed by CogWorks")
+	assert.Equal(t, recA, *snap.SubWorkItem("a"))
+	assert.Equal(t, recB, *snap.SubWorkItem("b"))
+	assert.Empty(t, f.writesTo(recA))
+	assert.Empty(t, f.writesTo(recB))
+}
