@@ -179,6 +179,17 @@ func (f *amendFixture) writesTo(rec pipeline.SWI) []string {
 	return out
 }
 
+// writes counts the write requests since the last reset.
+func (f *amendFixture) writes() int {
+	n := 0
+	for _, r := range f.Env.Sim.Requests() {
+		if r.Method != http.MethodGet {
+			n++
+		}
+	}
+	return n
+}
+
 // contentReads counts the contents API reads since the last reset.
 func (f *amendFixture) contentReads() int {
 	n := 0
@@ -238,6 +249,7 @@ func TestAmendedSpecReplansOneSubWorkItem(t *testing.T) {
 	f.Env.Sim.ResetRequests()
 	res := f.step(t)
 	assert.Equal(t, 6, f.contentReads(), "2 for the spec, 2 for each interface file")
+	assert.LessOrEqual(t, f.writes(), 5, "lock label, claim, status, record, labels (benchmarks/README.md)")
 	assert.Equal(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
 	snap := f.StatusSnapshot(t)
 	require.NotNil(t, snap.Gate)
@@ -261,8 +273,12 @@ func TestAmendedSpecReplansOneSubWorkItem(t *testing.T) {
 	// A writer's approval re-plans: the amended plan changes b only.
 	f.AddJSON(t, prompts.Planning, amendItems("Item b, reset at midnight"))
 	require.True(t, f.Env.Sim.LabelIssue(repo, f.Issue, "alice", pipeline.LabelApprove))
+	assert.Empty(t, f.writesTo(recA), "no write to a by the pause or the refused approval")
+	assert.Empty(t, f.writesTo(recB))
+	f.Env.Sim.ResetRequests()
 	res = f.step(t)
 	assert.Equal(t, engine.OutcomeAdvanced, res.Outcome, res.Reason)
+	assert.LessOrEqual(t, f.writes(), 7, "the re-plan's writes (benchmarks/README.md)")
 	assert.Contains(t, res.Reason, "changed b")
 	snap = f.StatusSnapshot(t)
 	assert.Nil(t, snap.Gate)

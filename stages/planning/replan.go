@@ -202,13 +202,9 @@ func (r Replanner) amendedPlan(ctx context.Context, in engine.StageInput) ([]pla
 		}
 		return items, nil
 	}
-	files, err := r.designFiles(ctx, in)
+	spec, err := r.amendedSpec(ctx, in)
 	if err != nil {
 		return nil, err
-	}
-	spec := files[stagekit.SpecPath(n)]
-	if in.Snapshot.Skips(pipeline.StageArchitecture) {
-		spec = strings.TrimSpace("# " + in.Issue.Title + "\n\n" + in.Issue.Body)
 	}
 	items, err := r.planOn(ctx, in, spec)
 	if err != nil {
@@ -223,6 +219,25 @@ func (r Replanner) amendedPlan(ctx context.Context, in engine.StageInput) ([]pla
 		return nil, fmt.Errorf("post the amended plan of #%d: %w", n, err)
 	}
 	return items, nil
+}
+
+// amendedSpec is the specification the amendment approved: its kept
+// text, else (too long to keep) the file as it reads now, which the
+// engine checked has the approved digest.
+func (r Replanner) amendedSpec(ctx context.Context, in engine.StageInput) (string, error) {
+	snap := in.Snapshot
+	if snap.Skips(pipeline.StageArchitecture) {
+		return strings.TrimSpace("# " + in.Issue.Title + "\n\n" + in.Issue.Body), nil
+	}
+	p := stagekit.SpecPath(snap.WorkItem)
+	if f, ok := snap.Amended.File(p); ok && !snap.Amended.Omitted {
+		return f.Text, nil
+	}
+	files, err := r.designFiles(ctx, in)
+	if err != nil {
+		return "", err
+	}
+	return files[p], nil
 }
 
 // tell upserts a keyed notice on a sub-work-item's issue.
