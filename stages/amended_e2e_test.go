@@ -46,7 +46,7 @@ func amendItems(bTitle string) planner.Plan {
 	return planner.Plan{SubWorkItems: []planner.SubWorkItem{stagetest.Item("a", []string{"IF-1"}), b, stagetest.Item("c", nil)}}
 }
 
-func newAmendFixture(t *testing.T) *amendFixture {
+func newAmendFixture(t *testing.T, edits ...func(*pipeline.Snapshot)) *amendFixture {
 	t.Helper()
 	f := &amendFixture{FHFixture: stagetest.NewFHFixture(t, nil)}
 	f.ref = engine.Ref{Repo: testenv.Repo, Issue: f.Issue}
@@ -56,6 +56,9 @@ func newAmendFixture(t *testing.T) *amendFixture {
 	snap := f.PlanningSnapshot(t)
 	snap.Stage = pipeline.StagePlanning
 	snap.Artifacts.InterfaceBranch = "main"
+	for _, edit := range edits {
+		edit(snap)
+	}
 	status, err := audit.StatusComment(*snap, pipeline.StateMachine(), audit.StatusOptions{})
 	require.NoError(t, err)
 	_, err = f.Env.Client.CreateComment(ctx, testenv.Repo, f.Issue, status)
@@ -157,6 +160,25 @@ func (f *amendFixture) amend(t *testing.T) {
 	f.Env.Sim.SeedFiles(testenv.Repo.String(), stagekit.SpecBranch(f.Issue), map[string]string{stagekit.SpecPath(f.Issue): amendedSpec})
 }
 
+// TestAmendedMergedSpecOnTheDefaultBranch: a spec PR merged to pass the
+// architecture gate is watched on the default branch, where a maintainer
+// edits it afterwards; the spec branch, left behind, is not read.
+func TestAmendedMergedSpecOnTheDefaultBranch(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t, func(snap *pipeline.Snapshot) {
+		snap.Approvals = append(snap.Approvals, pipeline.Approval{Stage: pipeline.StageArchitecture, By: "alice", Via: pipeline.ViaMerge})
+	})
+	repo := testenv.Repo.String()
+	spec, err := f.Env.Client.GetFile(context.Background(), testenv.Repo, stagekit.SpecPath(f.Issue), stagekit.SpecBranch(f.Issue))
+	require.NoError(t, err)
+	f.Env.Sim.SeedFiles(repo, "main", map[string]string{stagekit.SpecPath(f.Issue): string(spec)})
+	f.untilBuilt(t)
+	f.Env.Sim.SeedFiles(repo, "main", map[string]string{stagekit.SpecPath(f.Issue): amendedSpec})
+	res := f.step(t)
+	assert.Equal(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
+	assert.Contains(t, f.statusBody(t), "+Hourly counter, reset at midnight.")
+}
+
 // writesTo lists the write requests since the last reset that touched
 // sub-work-item rec: its issue, its PR or its branch.
 func (f *amendFixture) writesTo(rec pipeline.SWI) []string {
@@ -242,13 +264,13 @@ func TestAmendedSpecReplansOneSubWorkItem(t *testing.T) {
 	recA, recB := *built.SubWorkItem("a"), *built.SubWorkItem("b")
 	require.NotZero(t, recA.PR)
 
-	// The watch reads each design file once per step: the spec (not on
-	// main yet, so on its branch after a 404 on main) and the two
-	// interface files (absent from main and the default branch alike).
+	// The watch reads each design file once per step: the spec on its
+	// branch, and the two interface files (absent from the interface
+	// branch and the default branch alike).
 	f.amend(t)
 	f.Env.Sim.ResetRequests()
 	res := f.step(t)
-	assert.Equal(t, 6, f.contentReads(), "2 for the spec, 2 for each interface file")
+	assert.Equal(t, 5, f.contentReads(), "1 for the spec, 2 for each interface file (absent from both refs)")
 	assert.LessOrEqual(t, f.writes(), 5, "lock label, claim, status, record, labels (benchmarks/README.md)")
 	assert.Equal(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
 	snap := f.StatusSnapshot(t)

@@ -44,10 +44,17 @@ func NewReplanner(d stagekit.Deps, gh ReplanGitHub) Replanner {
 var _ engine.DesignWatcher = Replanner{}
 
 // Design implements engine.DesignWatcher. The specification is read on
-// the default branch once its PR was merged there, else on the spec
-// branch (a push to the open spec PR is an amendment too); each interface
-// file on the interface branch, else on the default branch. That is one
-// contents read per file, two for a specification not merged yet.
+// the default branch when the architecture gate was passed by merging the
+// spec PR, else on the spec branch (a push to the open spec PR is an
+// amendment), and on the default branch once that branch is gone; each
+// interface file on the interface branch, else on the default branch.
+// That is one contents read per file, which the client's file cache
+// shares with the stages that read the same files in the same run.
+//
+// A spec PR merged after a label approval and edited on the default
+// branch later is noticed only once its branch is deleted: reading both
+// refs on every step would cost a request per step for a 404 while the
+// PR is open.
 func (r Replanner) Design(ctx context.Context, in engine.StageInput) (pipeline.DesignBasis, error) {
 	files, err := r.designFiles(ctx, in)
 	if err != nil {
@@ -71,7 +78,11 @@ func (r Replanner) designFiles(ctx context.Context, in engine.StageInput) (map[s
 			branch = stagekit.SpecBranch(snap.WorkItem)
 		}
 		p := stagekit.SpecPath(snap.WorkItem)
-		c, err := r.readFirst(ctx, in.Repo, p, "", branch)
+		refs := []string{branch, ""}
+		if mergedAtGate(snap, pipeline.StageArchitecture) {
+			refs = []string{"", branch}
+		}
+		c, err := r.readFirst(ctx, in.Repo, p, refs...)
 		if err != nil {
 			return nil, err
 		}
@@ -89,6 +100,14 @@ func (r Replanner) designFiles(ctx context.Context, in engine.StageInput) (map[s
 		files[decl.File] = c
 	}
 	return files, nil
+}
+
+// mergedAtGate reports that the gate after stage was passed by merging
+// its PR.
+func mergedAtGate(snap *pipeline.Snapshot, stage pipeline.Stage) bool {
+	return slices.ContainsFunc(snap.Approvals, func(a pipeline.Approval) bool {
+		return a.Stage == stage && a.Via == pipeline.ViaMerge && a.Refused == ""
+	})
 }
 
 // readFirst reads path at the first ref that has it ("" is the default
