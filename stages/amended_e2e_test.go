@@ -418,3 +418,29 @@ func TestAmendedSpecAddsAndRetiresSubWorkItems(t *testing.T) {
 	assert.Empty(t, f.writesTo(recA))
 	assert.Empty(t, f.writesTo(recB))
 }
+
+// TestAmendedAgainAfterApprovalReopensThePause: an approval binds the
+// amended text the pause showed; a second amendment before the step that
+// would re-plan reopens the pause on the new text and spends the approval.
+func TestAmendedAgainAfterApprovalReopensThePause(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t)
+	repo := testenv.Repo.String()
+	built := f.untilBuilt(t)
+	f.amend(t)
+	f.step(t)
+	require.True(t, f.Env.Sim.LabelIssue(repo, f.Issue, "alice", pipeline.LabelApprove))
+	f.Env.Sim.SeedFiles(repo, stagekit.SpecBranch(f.Issue), map[string]string{stagekit.SpecPath(f.Issue): amendedSpec + "\nAnd weekly.\n"})
+	res := f.step(t)
+	assert.Equal(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
+	snap := f.StatusSnapshot(t)
+	require.NotNil(t, snap.Gate)
+	assert.True(t, snap.Gate.Refused)
+	assert.Contains(t, snap.Gate.Reason, "changed again")
+	assert.Contains(t, f.statusBody(t), "+And weekly.")
+	assert.Equal(t, 1, f.Requests(prompts.Planning), "no re-plan on a text nobody approved")
+	assert.Equal(t, built.SubWorkItems, snap.SubWorkItems)
+	require.NotEmpty(t, snap.Approvals)
+	assert.NotEmpty(t, snap.Approvals[len(snap.Approvals)-1].Refused, "the approval is spent")
+	assert.NotContains(t, f.Env.Sim.Labels(repo, f.Issue), pipeline.LabelApprove)
+}
