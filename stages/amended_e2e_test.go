@@ -444,3 +444,32 @@ func TestAmendedAgainAfterApprovalReopensThePause(t *testing.T) {
 	assert.NotEmpty(t, snap.Approvals[len(snap.Approvals)-1].Refused, "the approval is spent")
 	assert.NotContains(t, f.Env.Sim.Labels(repo, f.Issue), pipeline.LabelApprove)
 }
+
+// TestRedTeamAmendedSpecIsNotBuiltUnapproved: whoever can push to the
+// spec PR's branch (any workflow with contents: write, a collaborator who
+// is not the approver) amends the approved specification after the plan
+// was made, hoping code generation builds the unapproved text. The design
+// pin stops it: the next step pauses and builds nothing, and an outsider's
+// approval neither re-plans nor resumes. Without the pin (engine.Deps
+// with no DesignWatcher, checked by removing it) the same step goes on to
+// build c, reading the spec as it then is.
+func TestRedTeamAmendedSpecIsNotBuiltUnapproved(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t)
+	repo := testenv.Repo.String()
+	built := f.untilBuilt(t)
+	pulls := len(f.Env.Sim.Pulls(repo))
+	f.amend(t)
+	for _, approver := range []string{"", "mallory"} {
+		if approver != "" {
+			require.True(t, f.Env.Sim.LabelIssue(repo, f.Issue, approver, pipeline.LabelApprove))
+		}
+		res := f.step(t)
+		assert.Equal(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
+		snap := f.StatusSnapshot(t)
+		assert.NotNil(t, snap.Gate)
+		assert.Equal(t, built.SubWorkItems, snap.SubWorkItems, "nothing built, nothing re-planned")
+		assert.Len(t, f.Env.Sim.Pulls(repo), pulls, "c was not built")
+		assert.Equal(t, 1, f.Requests(prompts.Planning))
+	}
+}
