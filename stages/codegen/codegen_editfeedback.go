@@ -120,7 +120,7 @@ func ElisionMarker(old, content string) string {
 
 // isElision reports whether one trimmed line is an elision marker.
 func isElision(t string) bool {
-	if isEllipsis(t) {
+	if isEllipsis(t) || strings.HasPrefix(t, "⋮") { // ⋮ is CogWorks's own mark of lines a focused file leaves out
 		return true
 	}
 	body, ok := commentBody(t)

@@ -67,6 +67,7 @@ func TestElisionMarker(t *testing.T) {
 		{"rust", "#[test]\nfn t() {\n    assert!(x);\n}", "#[test]\nfn t() {}", ""},
 		{"java", "public int total() {\n    // existing implementation\n    return sum;\n}", "public int total() {\n    return sum;\n}", "// existing implementation"},
 		{"java", "/**\n * Totals the cart.\n */", "/** Cart. */", ""},
+		{"any: copied from a focused file", "def a():\n⋮ lines 3–9 not shown\n    return 1", "def a():\n    x = 1\n    return 1", "⋮ lines 3–9 not shown"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang+"/"+tt.want, func(t *testing.T) {
