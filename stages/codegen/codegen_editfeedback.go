@@ -152,6 +152,41 @@ func commentBody(t string) (string, bool) {
 	return "", false
 }
 
+// newElisionPhrase matches the comments that, in `new`, can only stand
+// for code the model left out: stricter than in `old`, since `new` may
+// legitimately bring a comment saying something is "unchanged".
+var newElisionPhrase = regexp.MustCompile(`(?i)^(rest of (the )?(file|code|function|method|class|module|body|implementation|struct|impl)|existing (code|implementation|imports|methods|functions|fields|tests))\b`)
+
+// NewElisionMarker returns the first line of new that stands for omitted
+// code — a comment of only an ellipsis or starting with one
+// (`// ... existing code ...`, `# ...`), "rest of the file", "existing
+// code", or CogWorks's own ⋮ — and is neither in old nor in the file
+// (content), "" when there is none. Such an edit applies, and deletes the
+// code the marker stands for. A bare `...` line is not a marker here: it
+// is Python's (a stub's body) and JavaScript's.
+func NewElisionMarker(newText, old, content string) string {
+	for _, l := range strings.Split(newText, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.Contains(old, t) || strings.Contains(content, t) {
+			continue
+		}
+		if strings.HasPrefix(t, "⋮") {
+			return t
+		}
+		body, ok := commentBody(t)
+		if ok && (isEllipsis(body) || strings.HasPrefix(body, "...") || strings.HasPrefix(body, "…") || newElisionPhrase.MatchString(body)) {
+			return t
+		}
+	}
+	return ""
+}
+
+// elidedNew is the feedback for a `new` that elides lines.
+func elidedNew(where, marker string) string {
+	return where + ": `new` contains an elision marker (`" + marker + "`); elision markers are not allowed: `new` replaces `old` exactly as written, " +
+		"so the marker would replace the code it stands for — write every line of `new` in full, or make `old` smaller"
+}
+
 // elidedOld is the feedback for an `old` that does not occur because it
 // elides lines.
 func elidedOld(where, marker string) string {

@@ -77,6 +77,27 @@ func TestElisionMarker(t *testing.T) {
 	}
 }
 
+func TestNewElisionMarker(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		lang, new, old, content, want string
+	}{
+		{"go", "func A() {\n\t// ... existing code ...\n\ty()\n}", "func A() {\n\tx()\n}", "func A() {\n\tx()\n}", "// ... existing code ..."},
+		{"go: a real comment about unchanged state", "\t// the buffer stays unchanged on error\n\treturn nil", "\treturn err", "\treturn err", ""},
+		{"python", "def add(a, b):\n    # rest of the function\n    return a + b", "def add(a, b):\n    return a - b", "def add(a, b):\n    return a - b", "# rest of the function"},
+		{"python: a stub's ... is code", "class P(Protocol):\n    def f(self):\n        ...", "class P(Protocol):\n    pass", "class P(Protocol):\n    pass", ""},
+		{"typescript", "export function total() {\n  // ...\n  return sum;\n}", "export function total() {\n  return 0;\n}", "x", "// ..."},
+		{"rust: kept from old", "fn a() {\n    // ... keep\n    b();\n}", "fn a() {\n    // ... keep\n}", "fn a() {\n    // ... keep\n}", ""},
+		{"java", "void run() {\n    /* existing implementation */\n    log();\n}", "void run() {\n}", "void run() {\n}", "/* existing implementation */"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			t.Parallel()
+			assert.Equal(t, tt.want, codegen.NewElisionMarker(tt.new, tt.old, tt.content))
+		})
+	}
+}
+
 // TestApplyAnswerFeedbackNamesTheMistake: the two first-answer mistakes
 // that each cost an attempt on real fixes get feedback that says what to
 // do, in every language: the path meant, and that `old` may not elide.
@@ -117,6 +138,8 @@ func TestApplyAnswerFeedbackNamesTheMistake(t *testing.T) {
 			[]string{"the nearest existing path is `src/main/java/com/acme/Cart.java`"}, nil},
 		{"java", codegen.CodeEdit{Path: "src/main/java/com/acme/Cart.java", Old: "int total() {\n        ...\n    }", New: "x"},
 			[]string{"elision marker (`...`)"}, nil},
+		{"go: new elides what old quotes", codegen.CodeEdit{Path: "telemetry/publish.go", Old: "func Publish() {\n\tsend()\n\tlog()\n}", New: "func Publish() {\n\t// ... existing code ...\n\tflush()\n}"},
+			[]string{"`new` contains an elision marker (`// ... existing code ...`)", "write every line of `new` in full"}, nil},
 		{"any: a plain mismatch stays as it was", codegen.CodeEdit{Path: "src/lib.rs", Old: "pub fn two()", New: "x"},
 			[]string{"`old` does not occur in the file"}, []string{"elision"}},
 		{"any: nothing near", codegen.CodeEdit{Path: "docs/guide.md", Old: "a", New: "b"},

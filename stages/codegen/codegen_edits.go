@@ -204,6 +204,8 @@ func ApplyAnswer(ctx context.Context, base BaseTree, out CodeOutput) (changeSet,
 		case n > 1:
 			probs = append(probs, EditProblem{Path: p, Message: fmt.Sprintf("%s: `old` occurs %d times (lines %s); include more surrounding lines so it occurs once",
 				where, n, strings.Join(matchLines(c, e.Old), ", "))})
+		case NewElisionMarker(e.New, e.Old, c) != "":
+			probs = append(probs, EditProblem{Path: p, Message: elidedNew(where, NewElisionMarker(e.New, e.Old, c))})
 		default:
 			cs.Files[p] = strings.Replace(c, e.Old, e.New, 1)
 		}
