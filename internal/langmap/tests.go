@@ -16,9 +16,10 @@ import (
 //   - Python (pytest): test* functions and test* methods of Test* classes
 //     or unittest.TestCase subclasses in test_*.py / *_test.py files; the
 //     package is the file (pytest's JUnit "file");
-//   - TypeScript/JavaScript (vitest, jest): test()/it() calls whose title
-//     is a literal, inside describe() blocks with literal titles, named
-//     "describe > test"; the package is the file;
+//   - TypeScript/JavaScript (vitest, jest, node:test): test()/it() calls
+//     whose title is a literal, inside describe()/suite() blocks with
+//     literal titles, named "describe > test" (vitest's form; testverdict
+//     also matches jest's and node's); the package is the file;
 //   - Rust (libtest): #[test] functions (and #[tokio::test]-style
 //     attributes) named by their module path in the crate (tests::adds);
 //     the package is left empty (libtest names no file);
@@ -198,7 +199,7 @@ func tsTests(p string, src []byte) []domain.TestDeclaration {
 			continue
 		}
 		fn := t.text
-		if t.kind != tIdent || !slices.Contains([]string{"describe", "test", "it", "xit", "xtest", "xdescribe", "fit", "fdescribe"}, fn) ||
+		if t.kind != tIdent || !slices.Contains([]string{"describe", "suite", "test", "it", "xit", "xtest", "xdescribe", "fit", "fdescribe"}, fn) ||
 			i > 0 && toks[i-1].text == "." {
 			continue
 		}
@@ -214,7 +215,7 @@ func tsTests(p string, src []byte) []domain.TestDeclaration {
 			continue
 		}
 		title, named := literal(toks[j+1])
-		if strings.HasSuffix(fn, "describe") {
+		if strings.HasSuffix(fn, "describe") || fn == "suite" { // suite: node:test's describe
 			stack = append(stack, tsFrame{title: title, depth: depth + 1, named: named, skip: skip})
 			continue
 		}

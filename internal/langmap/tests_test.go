@@ -75,6 +75,8 @@ class Legacy(unittest.TestCase):
 				{Name: "cart > empty > is zero", Package: "web/src/cart.test.ts", Line: 9, EndLine: 9},
 				{Name: "top level", Package: "web/src/cart.test.ts", Line: 13, EndLine: 15},
 			}},
+		{name: "node:test suites", path: "src/slug.test.ts", src: "import { suite, test } from 'node:test'\nsuite('slug', () => {\n  test('joins', () => {})\n})\n",
+			want: []domain.TestDeclaration{{Name: "slug > joins", Package: "src/slug.test.ts", Line: 3, EndLine: 3}}},
 		{name: "javascript in __tests__", path: "lib/__tests__/sum.js", src: "it('adds', () => {})\n",
 			want: []domain.TestDeclaration{{Name: "adds", Package: "lib/__tests__/sum.js", Line: 1, EndLine: 1}}},
 		{name: "typescript: not a test file", path: "web/src/cart.ts", src: "test('x', () => {})\n"},

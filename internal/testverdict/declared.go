@@ -83,7 +83,8 @@ func declLines(content string, d domain.TestDeclaration) string {
 // test: the same name, or one run of it as runners name them — a pytest
 // or JUnit parameter set (name[1-2], name(int)[1]), a libtest path
 // reported with fewer or more module segments (tests::adds), a jest
-// title path written with spaces where the declaration has " > ".
+// title path written with spaces where the declaration has " > ", or
+// node --test's innermost title.
 // Go's names never carry these separators: a Go test matches exactly.
 func nameMatches(reported, declared string) bool {
 	if reported == declared {
@@ -95,14 +96,20 @@ func nameMatches(reported, declared string) bool {
 	if strings.HasSuffix(declared, "::"+reported) || strings.HasSuffix(reported, "::"+declared) {
 		return true
 	}
-	return strings.Contains(declared, " > ") && reported == strings.ReplaceAll(declared, " > ", " ")
+	if !strings.Contains(declared, " > ") {
+		return false
+	}
+	// jest-junit joins the describe titles with spaces; node --test names
+	// the test by its own title (the describe is its <testsuite>).
+	return reported == strings.ReplaceAll(declared, " > ", " ") || reported == declared[strings.LastIndex(declared, " > ")+3:]
 }
 
 // samePackage reports whether a reported test's package is the declared
 // one: InDir's rule, or a Python file reported as its dotted module (a
 // JUnit report without file names: classname tests.test_calc or
 // tests.test_calc.TestCalc for tests/test_calc.py), or a file reported
-// relative to a sub-project (src/cart.test.ts for web/src/cart.test.ts).
+// relative to a sub-project (src/cart.test.ts for web/src/cart.test.ts),
+// or a declared file whose run is reported under no file or module.
 func samePackage(reported, declared string) bool {
 	if InDir(reported, declared) {
 		return true
@@ -120,7 +127,13 @@ func samePackage(reported, declared string) bool {
 			m = rest
 		}
 	}
-	return strings.Contains(reported, "/") && strings.HasSuffix(declared, "/"+strings.TrimPrefix(reported, "./"))
+	if strings.Contains(reported, "/") && strings.HasSuffix(declared, "/"+strings.TrimPrefix(reported, "./")) {
+		return true
+	}
+	// A declared file (not a Go directory) reported under a package that
+	// names no file or module — node --test's classname "test", jest's
+	// describe titles — cannot be compared: the name decides.
+	return path.Ext(declared) != "" && !strings.ContainsAny(reported, "/.")
 }
 
 // runOf reports whether t is a run of the declared test d.
