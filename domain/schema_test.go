@@ -1,7 +1,6 @@
 package domain_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 const schemaDir = "../schemas/extension-api"
@@ -19,16 +19,8 @@ func TestSchemasUpToDate(t *testing.T) {
 	t.Parallel()
 	docs, err := domain.GenerateSchemas()
 	require.NoError(t, err)
-	if os.Getenv("UPDATE") == "1" {
-		require.NoError(t, os.MkdirAll(schemaDir, 0o755))
-		for name, data := range docs {
-			require.NoError(t, os.WriteFile(filepath.Join(schemaDir, domain.SchemaFileName(name)), data, 0o644))
-		}
-	}
 	for _, name := range domain.SchemaNames() {
-		got, err := os.ReadFile(filepath.Join(schemaDir, domain.SchemaFileName(name)))
-		require.NoError(t, err, "schema %s missing; run with UPDATE=1", name)
-		assert.Equal(t, string(docs[name]), string(got), "schema %s drifted; run with UPDATE=1", name)
+		testkit.Golden(t, filepath.Join(schemaDir, domain.SchemaFileName(name)), string(docs[name]))
 	}
 	files, err := filepath.Glob(filepath.Join(schemaDir, "*.schema.json"))
 	require.NoError(t, err)

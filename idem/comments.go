@@ -35,13 +35,24 @@ func FindComment(comments []github.Comment, author, key string) (github.Comment,
 	return github.Comment{}, false
 }
 
-// UpsertComment makes the comment with the given key read body: it creates
-// it when absent, edits it in place when different, and sends nothing when
-// it already matches. body must contain the key's marker (audit.Format
-// adds it). comments is the issue's comment list as last read; pass nil
-// to have it listed. author is the bot's login: a comment by anyone else
+// KeyedComment is the comment UpsertComment makes an issue hold.
+type KeyedComment struct {
+	// Issue is the issue's (or pull request's) number.
+	Issue int
+	// Key names the comment; Body must contain its marker (audit.Format
+	// adds it).
+	Key  string
+	Body string
+	// Listed is the issue's comment list as last read; nil has it listed.
+	Listed []github.Comment
+}
+
+// UpsertComment makes the comment with c's key read c.Body: it creates it
+// when absent, edits it in place when different, and sends nothing when
+// it already matches. author is the bot's login: a comment by anyone else
 // is never adopted or edited, whatever marker it carries.
-func UpsertComment(ctx context.Context, api CommentAPI, repo github.Repo, number int, comments []github.Comment, author, key, body string) (github.Comment, bool, error) {
+func UpsertComment(ctx context.Context, api CommentAPI, repo github.Repo, author string, c KeyedComment) (github.Comment, bool, error) {
+	number, comments, key, body := c.Issue, c.Listed, c.Key, c.Body
 	if !strings.Contains(body, audit.Marker(key)) {
 		return github.Comment{}, false, fmt.Errorf("upsert comment %s on %s#%d: body lacks its key marker", key, repo, number)
 	}

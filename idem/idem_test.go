@@ -118,24 +118,24 @@ func TestUpsertComment(t *testing.T) {
 	key := audit.Key("1", "status")
 	body := audit.Format(audit.Comment{Key: key, Title: "status", Body: "v1"})
 
-	c, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
+	c, changed, err := idem.UpsertComment(ctx, env.Client, repo, testenv.Bot, idem.KeyedComment{Issue: n, Key: key, Body: body})
 	require.NoError(t, err)
 	assert.True(t, changed)
 
 	env.Sim.ResetRequests()
-	_, changed, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
+	_, changed, err = idem.UpsertComment(ctx, env.Client, repo, testenv.Bot, idem.KeyedComment{Issue: n, Key: key, Body: body})
 	require.NoError(t, err)
 	assert.False(t, changed)
 	assert.Zero(t, writes(env.Sim), "same body: nothing written")
 
 	body2 := audit.Format(audit.Comment{Key: key, Title: "status", Body: "v2"})
-	c2, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body2)
+	c2, changed, err := idem.UpsertComment(ctx, env.Client, repo, testenv.Bot, idem.KeyedComment{Issue: n, Key: key, Body: body2})
 	require.NoError(t, err)
 	assert.True(t, changed)
 	assert.Equal(t, c.ID, c2.ID, "edited in place, never re-posted")
 	assert.Len(t, env.Sim.Comments(repo.String(), n), 1)
 
-	_, _, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, "no marker")
+	_, _, err = idem.UpsertComment(ctx, env.Client, repo, testenv.Bot, idem.KeyedComment{Issue: n, Key: key, Body: "no marker"})
 	assert.ErrorContains(t, err, "lacks its key marker")
 }
 
@@ -147,11 +147,11 @@ func TestUpsertCommentOverGitHubsLimitIsIdempotent(t *testing.T) {
 	n := env.Sim.SeedIssue(repo.String(), "alice", "t", "b")
 	key := audit.Key("1", "report")
 	body := audit.Format(audit.Comment{Key: key, Title: "report", Body: strings.Repeat("line\n", 20_000)})
-	_, changed, err := idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
+	_, changed, err := idem.UpsertComment(ctx, env.Client, repo, testenv.Bot, idem.KeyedComment{Issue: n, Key: key, Body: body})
 	require.NoError(t, err)
 	assert.True(t, changed)
 	env.Sim.ResetRequests()
-	_, changed, err = idem.UpsertComment(ctx, env.Client, repo, n, nil, testenv.Bot, key, body)
+	_, changed, err = idem.UpsertComment(ctx, env.Client, repo, testenv.Bot, idem.KeyedComment{Issue: n, Key: key, Body: body})
 	require.NoError(t, err)
 	assert.False(t, changed)
 	assert.Zero(t, writes(env.Sim), "the cut body is already there")
@@ -208,16 +208,16 @@ func TestAssertIDEM002_DuplicateSubIssueCreationIsPrevented(t *testing.T) {
 	ni := github.NewIssue{Title: "[#42 1/2] Counter", Body: "Part of #42\n" + marker, Labels: []string{pipeline.LabelSubWorkItem}}
 	filter := github.IssueFilter{Labels: []string{pipeline.LabelSubWorkItem}}
 
-	first, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, marker, filter, ni)
+	first, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, idem.MarkedIssue{Marker: marker, Filter: filter, New: ni})
 	require.NoError(t, err)
 	assert.True(t, created)
-	second, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, marker, filter, ni)
+	second, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, idem.MarkedIssue{Marker: marker, Filter: filter, New: ni})
 	require.NoError(t, err)
 	assert.False(t, created, "the existing sub-issue is detected and used")
 	assert.Equal(t, first.Number, second.Number)
 
-	other, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, "<!-- cogworks:swi=42/swi-2 -->", filter,
-		github.NewIssue{Title: "second", Body: "<!-- cogworks:swi=42/swi-2 -->", Labels: []string{pipeline.LabelSubWorkItem}})
+	other, created, err := idem.FindOrCreateIssue(ctx, env.Client, repo, testenv.Bot, idem.MarkedIssue{Marker: "<!-- cogworks:swi=42/swi-2 -->", Filter: filter,
+		New: github.NewIssue{Title: "second", Body: "<!-- cogworks:swi=42/swi-2 -->", Labels: []string{pipeline.LabelSubWorkItem}}})
 	require.NoError(t, err)
 	assert.True(t, created, "a different marker is a different sub-issue")
 	assert.NotEqual(t, first.Number, other.Number)

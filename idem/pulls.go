@@ -38,11 +38,19 @@ func Owned(pr github.PullRequest, author, base string) bool {
 	return author != "" && pr.User == author && (base == "" || pr.Base == base)
 }
 
-// FindOwnPull returns the bot's PR from head to base (open first, else any
-// state; a merged or closed one counts because a human acted on it).
+// Branches names a pull request by its head and base branches.
+type Branches struct {
+	Head string
+	// Base is the branch the PR merges into; "" accepts any.
+	Base string
+}
+
+// FindOwnPull returns the bot's PR from b.Head to b.Base (open first, else
+// any state; a merged or closed one counts because a human acted on it).
 // foreign is an open PR on the head that is not the bot's, which blocks
-// opening one; it is reported, never adopted. An empty base accepts any.
-func FindOwnPull(ctx context.Context, api PullAPI, repo github.Repo, author, head, base string) (own github.PullRequest, found bool, foreign *github.PullRequest, err error) {
+// opening one; it is reported, never adopted.
+func FindOwnPull(ctx context.Context, api PullAPI, repo github.Repo, author string, b Branches) (own github.PullRequest, found bool, foreign *github.PullRequest, err error) {
+	head, base := b.Head, b.Base
 	if author == "" {
 		return github.PullRequest{}, false, nil, fmt.Errorf("find PR for head %s in %s: %w", head, repo, ErrNoIdentity)
 	}
@@ -78,7 +86,7 @@ func FindOwnPull(ctx context.Context, api PullAPI, repo github.Repo, author, hea
 // from a concurrent creation is treated as found when the bot's PR is
 // then there.
 func FindOrCreatePull(ctx context.Context, api PullAPI, repo github.Repo, author string, p github.NewPull) (github.PullRequest, bool, error) {
-	pr, ok, foreign, err := FindOwnPull(ctx, api, repo, author, p.Head, p.Base)
+	pr, ok, foreign, err := FindOwnPull(ctx, api, repo, author, Branches{Head: p.Head, Base: p.Base})
 	if err != nil || ok {
 		return pr, false, err
 	}
@@ -99,7 +107,7 @@ func CreateOrFindPull(ctx context.Context, api PullAPI, repo github.Repo, author
 	}
 	pr, err = api.CreatePull(ctx, repo, p)
 	if errors.Is(err, github.ErrUnprocessable) {
-		found, ok, foreign, ferr := FindOwnPull(ctx, api, repo, author, p.Head, p.Base)
+		found, ok, foreign, ferr := FindOwnPull(ctx, api, repo, author, Branches{Head: p.Head, Base: p.Base})
 		if ferr != nil {
 			return github.PullRequest{}, false, ferr
 		}
@@ -122,12 +130,23 @@ type IssueAPI interface {
 	CreateIssue(ctx context.Context, repo github.Repo, i github.NewIssue) (github.Issue, error)
 }
 
+// MarkedIssue is the issue FindOrCreateIssue finds by its marker or opens.
+type MarkedIssue struct {
+	// Marker identifies the issue; New.Body must contain it.
+	Marker string
+	// Filter narrows the search (e.g. by the cogworks:sub-work-item
+	// label); closed issues are searched too unless it says otherwise.
+	Filter github.IssueFilter
+	// New is the issue opened when none is found.
+	New github.NewIssue
+}
+
 // FindOrCreateIssue returns the issue author wrote whose body contains
-// marker, creating it only when none exists (ASSERT-IDEM-002). Issues
+// m.Marker, creating m.New only when none exists (ASSERT-IDEM-002). Issues
 // opened by anyone else are ignored: anyone can open an issue carrying a
-// copied marker. filter narrows the search (e.g. by the
-// cogworks:sub-work-item label); closed issues are searched too.
-func FindOrCreateIssue(ctx context.Context, api IssueAPI, repo github.Repo, author, marker string, filter github.IssueFilter, ni github.NewIssue) (github.Issue, bool, error) {
+// copied marker.
+func FindOrCreateIssue(ctx context.Context, api IssueAPI, repo github.Repo, author string, m MarkedIssue) (github.Issue, bool, error) {
+	marker, filter, ni := m.Marker, m.Filter, m.New
 	if !strings.Contains(ni.Body, marker) {
 		return github.Issue{}, false, fmt.Errorf("create issue %q in %s: body lacks marker %s", ni.Title, repo, marker)
 	}

@@ -1,30 +1,18 @@
 package pipeline
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
-// mermaidGolden compares got with testdata/<name>, rewriting it when UPDATE=1.
-func mermaidGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if os.Getenv("UPDATE") == "1" {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "golden file missing; run with UPDATE=1")
-	require.Equal(t, string(want), got)
-}
-
 func TestMermaidGolden(t *testing.T) {
-	mermaidGolden(t, "pipeline_machine.mmd", StateMachine().Mermaid("interface-design"))
+	testkit.Golden(t, filepath.Join("testdata", "pipeline_machine.mmd"), StateMachine().Mermaid("interface-design"))
 }
 
 func TestMermaidStructure(t *testing.T) {

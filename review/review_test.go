@@ -1,11 +1,11 @@
 package review
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/cogworks/cogworks/finding"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"pgregory.net/rapid"
@@ -83,7 +83,7 @@ func TestAssertREVIEW004_BlockingFindingsFedBack(t *testing.T) {
 	assert.Contains(t, act.Feedback, "telemetry/can.go:12 [blocking] (SWD-IF-CAN-01 max_bus_load): bus load 0.55 exceeds max 0.50")
 	assert.Contains(t, act.Feedback, "cmd/main.go:40 [blocking] (secrets): API key logged")
 	assert.NotContains(t, act.Feedback, "not fed back")
-	golden(t, "feedback.golden", act.Feedback)
+	testkit.Golden(t, filepath.Join("testdata", "feedback.golden"), act.Feedback)
 }
 
 func TestAssertREVIEW005_EscalateAfterMaxCycles(t *testing.T) {
@@ -160,15 +160,4 @@ func clonePasses(ps []Pass) []Pass {
 		out[i].Findings = append([]Finding(nil), p.Findings...)
 	}
 	return out
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if os.Getenv("UPDATE") != "" {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run with UPDATE=1")
-	assert.Equal(t, string(want), got)
 }

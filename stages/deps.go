@@ -27,7 +27,7 @@ type GitHub interface {
 	integration.GitHub
 }
 
-// Deps are what the wiring (internal/cli) assembles for the executors: the
+// Deps are what the wiring (internal/cmd/factory) assembles for the executors: the
 // GitHub client, the ports and settings every stage shares, and the
 // held-out scenarios with their twins, which Executors hands to scenario
 // validation alone.

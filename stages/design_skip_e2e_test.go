@@ -25,6 +25,7 @@ import (
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
@@ -58,7 +59,7 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 	files["telemetry/publish.go"] = e2eCode(2)
 	env.Sim.SeedFiles(repo, "main", files)
 	ws := t.TempDir()
-	e2eWrite(t, ws, files)
+	testkit.WriteTree(t, ws, files)
 
 	reg, err := xval.LoadRegistry(filepath.Join(ws, ".cogworks", "interfaces"))
 	require.NoError(t, err)

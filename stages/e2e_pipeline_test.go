@@ -27,6 +27,7 @@ import (
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
@@ -213,15 +214,6 @@ func e2eScript(t *testing.T, script *llm.Scripted) {
 	add("review_security", pass())
 }
 
-func e2eWrite(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
-}
-
 func e2eWrites(env *testenv.Env) []string {
 	var out []string
 	for _, r := range env.Sim.Requests() {
@@ -245,7 +237,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	repo := testenv.Repo.String()
 	env.Sim.SeedFiles(repo, "main", e2eRepoFiles)
 	ws := t.TempDir()
-	e2eWrite(t, ws, e2eRepoFiles)
+	testkit.WriteTree(t, ws, e2eRepoFiles)
 
 	reg, err := xval.LoadRegistry(filepath.Join(ws, ".cogworks", "interfaces"))
 	require.NoError(t, err)

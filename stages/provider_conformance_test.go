@@ -23,6 +23,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/planner"
 
 	"github.com/cogworks/cogworks/stages/architecture"
@@ -251,15 +252,7 @@ func requestGolden(t *testing.T, path string, body []byte) {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	require.NoError(t, enc.Encode(doc))
-	got := buf.String()
-	if os.Getenv("UPDATE") == "1" {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file %s (run with UPDATE=1)", path)
-	assert.Equal(t, string(want), got, "request body changed: %s (UPDATE=1 rewrites it after review)", path)
+	testkit.Golden(t, path, buf.String())
 }
 
 // TestReviewPassesShareACachedPrefix renders the three review passes of

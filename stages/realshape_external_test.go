@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 
@@ -178,7 +179,7 @@ func TestRealShapeExternalCaseFormat(t *testing.T) {
 			repo[p] = content
 		}
 	}
-	e2eWrite(t, filepath.Join(dir, "repo"), repo)
+	testkit.WriteTree(t, filepath.Join(dir, "repo"), repo)
 	scenario := base[".cogworks/scenarios/pathcmp_test.go"]
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "scenario_test.go"), []byte(scenario), 0o644))
 	ec := map[string]any{

@@ -30,6 +30,7 @@ import (
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
@@ -270,7 +271,7 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	base := realBase(t, c)
 	env.Sim.SeedFiles(repo, "main", base)
 	ws := t.TempDir()
-	e2eWrite(t, ws, base)
+	testkit.WriteTree(t, ws, base)
 	scenarios, err := scenario.LoadScenarios(ctx, os.DirFS(ws), ".cogworks/scenarios")
 	require.NoError(t, err)
 	dom := &stagetest.CountingDomain{Client: svc}

@@ -1,7 +1,6 @@
 package xval
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 const goodRoot = "testdata/good"
@@ -142,12 +143,7 @@ func TestSemanticErrors(t *testing.T) {
 
 func TestPublishedSchemaMatchesEmbedded(t *testing.T) {
 	published := filepath.Join("..", "schemas", "interface-registry.schema.json")
-	if os.Getenv("UPDATE") != "" {
-		require.NoError(t, os.WriteFile(published, SchemaJSON(), 0o644))
-	}
-	got, err := os.ReadFile(published)
-	require.NoError(t, err)
-	assert.True(t, bytes.Equal(SchemaJSON(), got), "schemas/interface-registry.schema.json differs from xval/schema/; run with UPDATE=1")
+	testkit.Golden(t, published, string(SchemaJSON()))
 }
 
 func copyDir(t *testing.T, from, to string) string {

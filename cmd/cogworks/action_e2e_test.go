@@ -84,7 +84,7 @@ func runAsAction(t *testing.T, bin string, env map[string]string) actionRun {
 // labels, built from GitHub's own example payload.
 func issuesEvent(t *testing.T, sim *githubsim.Server, repo string, n int, label, path string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "cli", "testdata", "events", "labeled.payload.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "internal", "cmd", "factory", "testdata", "events", "labeled.payload.json"))
 	require.NoError(t, err)
 	var p map[string]any
 	require.NoError(t, json.Unmarshal(data, &p))

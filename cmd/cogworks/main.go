@@ -9,7 +9,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/cogworks/cogworks/internal/cli"
+	"github.com/cogworks/cogworks/internal/cmd/factory"
+	"github.com/cogworks/cogworks/internal/cmd/root"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -29,14 +30,14 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "cogworks:", err)
 		return 1
 	}
-	f := cli.NewFactory(cli.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
-	stopServices := cli.Wire(f)
+	f := factory.NewFactory(factory.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
+	stopServices := factory.Wire(f)
 	defer stopServices()
-	root := cli.NewCmdRoot(f, version)
+	root := root.NewCmdRoot(f, version)
 	if err := root.ExecuteContext(ctx); err != nil {
 		// The error may quote a secret (a provider's answer, a URL).
 		fmt.Fprintln(os.Stderr, "cogworks:", f.Redactor().Redact(err.Error()))
-		return cli.ExitCode(err)
+		return factory.ExitCode(err)
 	}
 	return 0
 }

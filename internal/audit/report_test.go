@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 )
@@ -55,7 +57,7 @@ func sampleSnapshot() pipeline.Snapshot {
 }
 
 func TestCostTableGolden(t *testing.T) {
-	golden(t, "cost_table.md", CostTable(sampleLedger(), sampleSWIs(), 500000, 10))
+	testkit.Golden(t, filepath.Join("testdata", "cost_table.md"), CostTable(sampleLedger(), sampleSWIs(), 500000, 10))
 }
 
 func TestCostTable(t *testing.T) {
@@ -92,7 +94,7 @@ func TestStatusCommentGolden(t *testing.T) {
 		BudgetTokens: 500000, BudgetUSD: 10,
 	})
 	require.NoError(t, err)
-	golden(t, "status.md", out)
+	testkit.Golden(t, filepath.Join("testdata", "status.md"), out)
 }
 
 func TestStatusCommentEmbedsEverything(t *testing.T) {
@@ -162,7 +164,7 @@ func sampleFailure() Failure {
 }
 
 func TestFailureReportGolden(t *testing.T) {
-	golden(t, "failure_report.md", FailureReport(sampleFailure()))
+	testkit.Golden(t, filepath.Join("testdata", "failure_report.md"), FailureReport(sampleFailure()))
 }
 
 func TestAssertPSM006_FailureReportListsEveryAttempt(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	// sev: this package has a finding type of its own.
 	sev "github.com/cogworks/cogworks/finding"
 	"github.com/cogworks/cogworks/internal/beneath"
@@ -44,7 +45,7 @@ func (s *service) setup(ctx context.Context, ws *workspace) error {
 		return err
 	}
 	if res.exitCode != 0 {
-		return failf(domain.CodeToolFailed, "set-up %q of domain %s exited %d: %s", s.d.Setup, s.d.Name, res.exitCode, tail(res.output))
+		return extserver.Errorf(domain.CodeToolFailed, "set-up %q of domain %s exited %d: %s", s.d.Setup, s.d.Name, res.exitCode, tail(res.output))
 	}
 	return nil
 }
@@ -66,7 +67,7 @@ func (s *service) validate(ctx context.Context, req domain.Request) (any, error)
 		}
 		found, err := readFindings(s.d.LintOutput, res.output)
 		if err != nil {
-			return nil, failf(domain.CodeToolFailed, "read the output of %q: %v", c, err)
+			return nil, extserver.Errorf(domain.CodeToolFailed, "read the output of %q: %v", c, err)
 		}
 		n := len(diags)
 		for _, f := range found {
@@ -174,7 +175,7 @@ func (s *service) normalise(ctx context.Context, req domain.Request) (any, error
 		}
 		data, err := beneath.ReadFile(ws.dir, path.Clean(filepath.ToSlash(a.Path)), maxArtifactRead)
 		if err != nil {
-			return nil, failf(domain.CodeToolFailed, "read %s after formatting: %v", a.Path, err)
+			return nil, extserver.Errorf(domain.CodeToolFailed, "read %s after formatting: %v", a.Path, err)
 		}
 		if string(data) != a.Content {
 			out.Changed = true

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // DefaultWorkspaceBytes bounds what a request's commands add to its
@@ -52,10 +53,10 @@ func diskUsage(dirs ...string) (int64, error) {
 func checkQuota(ws *workspace, reportDir string, base, quota int64) error {
 	used, err := diskUsage(ws.dir, reportDir)
 	if err != nil {
-		return failf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
+		return extserver.Errorf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
 	}
 	if added := used - base; added > quota {
-		return failf(domain.CodeToolFailed, "the commands wrote %d bytes into the workspace, beyond its quota of %d", added, quota)
+		return extserver.Errorf(domain.CodeToolFailed, "the commands wrote %d bytes into the workspace, beyond its quota of %d", added, quota)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/langmap"
 )
 
@@ -28,11 +29,11 @@ func (d Domain) mapsLanguage() bool {
 // their part.
 func (s *service) repoMap(ctx context.Context, req domain.Request) (any, error) {
 	if req.Repository.Path == "" {
-		return nil, failf(domain.CodeInvalidRequest, "repo_map needs repository.path")
+		return nil, extserver.Errorf(domain.CodeInvalidRequest, "repo_map needs repository.path")
 	}
 	res, err := langmap.MapRequest(ctx, req)
 	if err != nil {
-		return nil, failf(domain.CodeInternalError, "repo_map of %s: %v", req.Repository.Path, err)
+		return nil, extserver.Errorf(domain.CodeInternalError, "repo_map of %s: %v", req.Repository.Path, err)
 	}
 	pkgs := res.Packages[:0]
 	for _, p := range res.Packages {

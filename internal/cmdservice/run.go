@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -62,7 +63,7 @@ type result struct {
 func (r *runner) run(ctx context.Context, ws *workspace, c command) (result, error) {
 	if !r.iso.Available() && !r.unsafe {
 		uerr := &sandbox.UnavailableError{Reason: r.iso.Reason}
-		return result{}, &methodError{code: domain.CodeToolFailed, msg: uerr.Error(), cause: uerr}
+		return result{}, &extserver.Error{Code: domain.CodeToolFailed, Message: uerr.Error(), Cause: uerr}
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -88,14 +89,14 @@ func (r *runner) run(ctx context.Context, ws *workspace, c command) (result, err
 		}
 		sc, err := sandbox.Command(ctx, p, []string{"/bin/sh", "-c", c.line})
 		if err != nil {
-			return result{}, failf(domain.CodeInternalError, "sandbox %q: %v", c.line, err)
+			return result{}, extserver.Errorf(domain.CodeInternalError, "sandbox %q: %v", c.line, err)
 		}
 		cmd, wait = sc.Cmd, sc.Run
 	} else {
 		r.logger.Warn("running a command WITHOUT a sandbox: "+sandbox.UnsafeEnv+"=1 is set and isolation is unavailable", "reason", r.iso.Reason, "command", c.line)
 		home, err := os.MkdirTemp("", "cogworks-home-")
 		if err != nil {
-			return result{}, failf(domain.CodeInternalError, "create throw-away HOME: %v", err)
+			return result{}, extserver.Errorf(domain.CodeInternalError, "create throw-away HOME: %v", err)
 		}
 		defer func() { _ = os.RemoveAll(home) }()
 		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", c.line)
@@ -114,7 +115,7 @@ func (r *runner) run(ctx context.Context, ws *workspace, c command) (result, err
 		return res, qerr
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return res, failf(domain.CodeTimeout, "%q did not finish within %s", c.line, c.timeout)
+		return res, extserver.Errorf(domain.CodeTimeout, "%q did not finish within %s", c.line, c.timeout)
 	}
 	var exitErr *exec.ExitError
 	switch {
@@ -124,9 +125,9 @@ func (r *runner) run(ctx context.Context, ws *workspace, c command) (result, err
 		res.exitCode = exitErr.ExitCode()
 		return res, nil
 	case ctx.Err() != nil:
-		return res, failf(domain.CodeTimeout, "%q cancelled: %v", c.line, ctx.Err())
+		return res, extserver.Errorf(domain.CodeTimeout, "%q cancelled: %v", c.line, ctx.Err())
 	}
-	return res, failf(domain.CodeToolFailed, "run %q: %v", c.line, err)
+	return res, extserver.Errorf(domain.CodeToolFailed, "run %q: %v", c.line, err)
 }
 
 // existing keeps the directories that exist (a bind of a missing source

@@ -2,18 +2,15 @@ package cmdservice
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -22,9 +19,6 @@ const (
 	ServiceName    = "cogworks-domain-cmd"
 	ServiceVersion = "0.1.0"
 )
-
-// maxRequestBytes bounds a request body.
-const maxRequestBytes = 64 << 20
 
 // Options configures the service. The zero value is usable.
 type Options struct {
@@ -80,13 +74,14 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// service holds d's methods; the embedded handler is the Extension API
+// server they are served by.
 type service struct {
+	*extserver.Handler
 	d    Domain
 	opts Options
 	run  *runner
 }
-
-type methodFunc func(ctx context.Context, req domain.Request) (any, error)
 
 // NewHandler returns the HTTP handler serving the Extension API for d.
 // It probes the host's isolation once unless opts.Isolation is given and,
@@ -107,6 +102,12 @@ func NewHandler(ctx context.Context, d Domain, opts Options) http.Handler {
 		s.run.toolDirs = append(s.run.toolDirs, py.prefixes...)
 		opts.Logger.Info("python", "interpreter", py.bin, "pytest", py.hasPytest)
 	}
+	s.Handler = extserver.NewHandler(extserver.Config{
+		Methods: s.methods(), Capabilities: s.capabilities(),
+		OnRequest: func(method, requestID string, took time.Duration, err error) {
+			opts.Logger.Info("request", "domain", s.d.Name, "method", method, "request_id", requestID, "duration", took, "error", err)
+		},
+	})
 	if !iso.Available() && !opts.UnsafeNoSandbox {
 		opts.Logger.Error("sandbox unavailable: the service refuses to run commands", "isolation", iso.String(), "fix", sandbox.Fix)
 	}
@@ -116,23 +117,7 @@ func NewHandler(ctx context.Context, d Domain, opts Options) http.Handler {
 // Serve answers Extension API requests for d on ln until ctx is
 // cancelled, then shuts down, waiting up to 10 seconds for requests.
 func Serve(ctx context.Context, ln net.Listener, d Domain, opts Options) error {
-	srv := &http.Server{Handler: NewHandler(ctx, d, opts), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shut down %s: %w", ln.Addr(), err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	}
-	return nil
+	return extserver.Serve(ctx, ln, NewHandler(ctx, d, opts))
 }
 
 // capabilities lists what d can answer: only methods it has commands for.
@@ -153,89 +138,16 @@ func (s *service) capabilities() []string {
 	return caps
 }
 
-func (s *service) methods() map[string]methodFunc {
-	all := map[string]methodFunc{
+// methods holds every method the service has; only the capabilities are
+// routed.
+func (s *service) methods() map[string]extserver.Method {
+	return map[string]extserver.Method{
 		domain.MethodHandshake: s.handshake,
 		domain.MethodValidate:  s.validate,
 		domain.MethodNormalise: s.normalise,
 		domain.MethodSimulate:  s.simulate,
 		domain.MethodRepoMap:   s.repoMap,
 	}
-	m := map[string]methodFunc{}
-	for _, c := range s.capabilities() {
-		m[c] = all[c]
-	}
-	return m
-}
-
-// ServeHTTP routes /extension/v1/<method> and /extension/v1/health.
-func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == domain.HealthPath && r.Method == http.MethodGet {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"status":"ok"}`)
-		return
-	}
-	method, ok := strings.CutPrefix(r.URL.Path, domain.PathPrefix)
-	if !ok || method == "" {
-		writeError(w, "", failf(domain.CodeInvalidRequest, "no Extension API route %s", r.URL.Path))
-		return
-	}
-	fn, ok := s.methods()[method]
-	if !ok {
-		writeError(w, "", failf(domain.CodeUnsupportedMethod, "method %q is not supported; capabilities: %s", method, strings.Join(s.capabilities(), ", ")))
-		return
-	}
-	if r.Method != http.MethodPost {
-		writeError(w, "", failf(domain.CodeInvalidRequest, "%s requires POST, got %s", r.URL.Path, r.Method))
-		return
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes))
-	if err != nil {
-		writeError(w, "", failf(domain.CodeInvalidRequest, "read request body: %v", err))
-		return
-	}
-	req, err := decodeRequest(method, body)
-	if err != nil {
-		writeError(w, req.RequestID, err)
-		return
-	}
-	start := time.Now()
-	result, err := fn(r.Context(), req)
-	s.opts.Logger.Info("request", "domain", s.d.Name, "method", method, "request_id", req.RequestID, "duration", time.Since(start), "error", err)
-	if err != nil {
-		writeError(w, req.RequestID, err)
-		return
-	}
-	raw, err := json.Marshal(result)
-	if err != nil {
-		writeError(w, req.RequestID, failf(domain.CodeInternalError, "encode result: %v", err))
-		return
-	}
-	writeJSON(w, http.StatusOK, domain.Response{RequestID: req.RequestID, Status: domain.StatusOK, Result: raw})
-}
-
-// decodeRequest parses and checks the envelope.
-func decodeRequest(method string, body []byte) (domain.Request, error) {
-	var req domain.Request
-	if err := json.Unmarshal(body, &req); err != nil {
-		return domain.Request{}, failf(domain.CodeInvalidRequest, "malformed request envelope: %v", err)
-	}
-	if req.RequestID == "" {
-		return req, failf(domain.CodeInvalidRequest, "field request_id is required")
-	}
-	if req.Method != method {
-		return req, failf(domain.CodeInvalidRequest, "field method %q does not match the route's method %q", req.Method, method)
-	}
-	if method == domain.MethodHandshake {
-		return req, nil // the handshake answers any version so the client can report both
-	}
-	if req.APIVersion == "" {
-		return req, failf(domain.CodeInvalidRequest, "field api_version is required")
-	}
-	if err := domain.CompatibleAPI(domain.APIVersion, req.APIVersion); err != nil {
-		return req, failf(domain.CodeAPIVersionMismatch, "request api_version %s is incompatible with the service's %s", req.APIVersion, domain.APIVersion)
-	}
-	return req, nil
 }
 
 func (s *service) handshake(context.Context, domain.Request) (any, error) {
@@ -249,49 +161,4 @@ func (s *service) handshake(context.Context, domain.Request) (any, error) {
 		InterfaceTypes:    []string{},
 		InterfaceVersions: map[string][]string{},
 	}, nil
-}
-
-// methodError is a failure with an Extension API error code.
-type methodError struct {
-	code  domain.ErrorCode
-	msg   string
-	cause error
-}
-
-func (e *methodError) Error() string { return string(e.code) + ": " + e.msg }
-
-func (e *methodError) Unwrap() error { return e.cause }
-
-func failf(code domain.ErrorCode, format string, args ...any) error {
-	return &methodError{code: code, msg: fmt.Sprintf(format, args...)}
-}
-
-var httpStatus = map[domain.ErrorCode]int{
-	domain.CodeInvalidRequest:     http.StatusBadRequest,
-	domain.CodeUnsupportedMethod:  http.StatusNotFound,
-	domain.CodeAPIVersionMismatch: http.StatusBadRequest,
-	domain.CodeArtifactNotFound:   http.StatusNotFound,
-	domain.CodeTimeout:            http.StatusGatewayTimeout,
-}
-
-func writeError(w http.ResponseWriter, requestID string, err error) {
-	var me *methodError
-	if !errors.As(err, &me) {
-		me = &methodError{code: domain.CodeInternalError, msg: err.Error()}
-	}
-	status, ok := httpStatus[me.code]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
-	writeJSON(w, status, domain.Response{
-		RequestID: requestID,
-		Status:    domain.StatusError,
-		Error:     &domain.ErrorBody{Code: me.code, Message: me.msg, Recoverable: me.code.Recoverable()},
-	})
-}
-
-func writeJSON(w http.ResponseWriter, status int, resp domain.Response) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(resp)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/beneath"
 	"github.com/cogworks/cogworks/internal/langmap"
 )
@@ -26,21 +27,21 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	var params domain.SimulateParams
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &params); err != nil {
-			return nil, failf(domain.CodeInvalidRequest, "params: %v", err)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params: %v", err)
 		}
 	}
 	timeout := s.opts.TestTimeout
 	if params.Timeout != "" {
 		d, err := time.ParseDuration(params.Timeout)
 		if err != nil || d <= 0 {
-			return nil, failf(domain.CodeInvalidRequest, "params.timeout %q is not a positive duration", params.Timeout)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params.timeout %q is not a positive duration", params.Timeout)
 		}
 		timeout = min(d, timeout)
 	}
 	line := s.d.Test
 	if params.Filter != "" {
 		if s.d.TestOne == "" {
-			return nil, failf(domain.CodeInvalidRequest, "params.filter %q: domain %s declares no test_one command", params.Filter, s.d.Name)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params.filter %q: domain %s declares no test_one command", params.Filter, s.d.Name)
 		}
 		line = strings.ReplaceAll(s.d.TestOne, "{filter}", shellQuote(params.Filter))
 	}
@@ -60,7 +61,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	// read.
 	reports, err := os.MkdirTemp("", "cogworks-report-")
 	if err != nil {
-		return nil, failf(domain.CodeInternalError, "create report directory: %v", err)
+		return nil, extserver.Errorf(domain.CodeInternalError, "create report directory: %v", err)
 	}
 	defer os.RemoveAll(reports)
 	start := time.Now()

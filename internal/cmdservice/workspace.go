@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/config"
 )
 
@@ -80,18 +81,18 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 	hidden := heldOut(req)
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
-			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
 	}
 	dir, err := os.MkdirTemp("", "cogworks-cmdws-")
 	if err != nil {
-		return nil, failf(domain.CodeInternalError, "create workspace: %v", err)
+		return nil, extserver.Errorf(domain.CodeInternalError, "create workspace: %v", err)
 	}
 	ws := &workspace{dir: dir, files: map[string]bool{}}
 	if repo := req.Repository.Path; repo != "" {
 		if info, err := os.Stat(repo); err != nil || !info.IsDir() {
 			ws.Remove()
-			return nil, failf(domain.CodeArtifactNotFound, "repository.path %q is not a readable directory", repo)
+			return nil, extserver.Errorf(domain.CodeArtifactNotFound, "repository.path %q is not a readable directory", repo)
 		}
 		if err := ws.copyTree(repo, hidden); err != nil {
 			ws.Remove()
@@ -111,17 +112,17 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			ws.Remove()
-			return nil, failf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
+			return nil, extserver.Errorf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
 		}
 		if err := os.WriteFile(dst, []byte(a.Content), 0o644); err != nil {
 			ws.Remove()
-			return nil, failf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
+			return nil, extserver.Errorf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
 		}
 		ws.files[rel] = true
 	}
 	if ws.baseBytes, err = diskUsage(dir); err != nil {
 		ws.Remove()
-		return nil, failf(domain.CodeInternalError, "measure workspace %s: %v", dir, err)
+		return nil, extserver.Errorf(domain.CodeInternalError, "measure workspace %s: %v", dir, err)
 	}
 	return ws, nil
 }
@@ -166,7 +167,7 @@ func (w *workspace) copyTree(repo string, hidden map[string]bool) error {
 		return nil
 	})
 	if err != nil {
-		return failf(domain.CodeInternalError, "copy repository %s: %v", repo, err)
+		return extserver.Errorf(domain.CodeInternalError, "copy repository %s: %v", repo, err)
 	}
 	return nil
 }

@@ -9,20 +9,13 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, c := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		require.NoError(t, os.MkdirAll(filepath.Dir(full), 0o755))
-		require.NoError(t, os.WriteFile(full, []byte(c), 0o644))
-	}
-}
+	"github.com/cogworks/cogworks/internal/testkit"
+)
 
 func TestLocalRepoListFilesSkipsGit(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testkit.WriteTree(t, dir, map[string]string{
 		"go.mod":                  "module x\n",
 		"brake/brake.go":          "package brake\n",
 		".git/HEAD":               "ref: refs/heads/main\n",
@@ -38,9 +31,9 @@ func TestLocalRepoListFilesSkipsGit(t *testing.T) {
 
 func TestLocalRepoReadFile(t *testing.T) {
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"secret.txt": "s3cret"})
+	testkit.WriteTree(t, outside, map[string]string{"secret.txt": "s3cret"})
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"brake/brake.go": "package brake\n"})
+	testkit.WriteTree(t, dir, map[string]string{"brake/brake.go": "package brake\n"})
 	require.NoError(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "escape.txt")))
 	repo := LocalRepo{Dir: dir}
 	ctx := context.Background()
@@ -70,7 +63,7 @@ func TestLocalRepoReadFile(t *testing.T) {
 
 func TestLocalRepoHonoursContext(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.go": "package a\n"})
+	testkit.WriteTree(t, dir, map[string]string{"a.go": "package a\n"})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := LocalRepo{Dir: dir}.ListFiles(ctx)

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -91,7 +90,7 @@ func TestRedTeamSharedIdentityForgedStateBlockIsIgnored(t *testing.T) {
 			id := statusID(t, f)
 			_, err := f.env.ClientAs(t, statesig.SharedLogin).EditComment(t.Context(), testenv.Repo, id, forgedStatusBody(t, f, forged, mac))
 			require.NoError(t, err)
-			var logs syncBuffer
+			var logs testkit.SyncBuffer
 			f.deps.Logger = slog.New(slog.NewTextHandler(&logs, nil))
 			for range 2 {
 				f.step(t)
@@ -314,24 +313,6 @@ func TestStalePayloadTextDoesNotPause(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, OutcomeAdvanced, res.Outcome, "the issue itself still reads as approved")
 	assert.Equal(t, 1, f.rec.count(pipeline.StageArchitecture))
-}
-
-// syncBuffer is a bytes.Buffer safe for a logger's concurrent writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestOutsiderTriggerApprovedByWritersCommand(t *testing.T) {

@@ -164,7 +164,7 @@ func (s *stepper) stepRecord(res Result, entered []pipeline.Stage, swi string, e
 // upsert writes a keyed comment idempotently and keeps o.comments current.
 func upsert(ctx context.Context, s *stepper, o *wakeFacts, key, body string) (github.Comment, bool, error) {
 	body = audit.Redact(body)
-	c, changed, err := idem.UpsertComment(ctx, s.d.GitHub, s.ref.Repo, s.ref.Issue, o.comments, s.d.BotLogin, key, body)
+	c, changed, err := idem.UpsertComment(ctx, s.d.GitHub, s.ref.Repo, s.d.BotLogin, idem.KeyedComment{Issue: s.ref.Issue, Key: key, Body: body, Listed: o.comments})
 	if err != nil {
 		return c, false, err
 	}

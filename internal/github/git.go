@@ -267,10 +267,23 @@ func (c *Client) contentsObject(ctx context.Context, repo Repo, filePath, ref st
 	return out, nil
 }
 
-// PutFile creates or updates one file on branch with a commit. Writing the
-// content the file already has is a no-op (no empty commit). Unsafe and
-// protected paths are refused before any request is sent.
-func (c *Client) PutFile(ctx context.Context, repo Repo, filePath, branch, message string, content []byte) error {
+// FileCommit is one file PutFile writes, with its commit.
+type FileCommit struct {
+	// Path is the file's path in the repository.
+	Path string
+	// Branch is the branch the commit goes on.
+	Branch string
+	// Message is the commit message.
+	Message string
+	// Content is the file's new content.
+	Content []byte
+}
+
+// PutFile creates or updates the file f.Path on f.Branch with a commit.
+// Writing the content the file already has is a no-op (no empty commit).
+// Unsafe and protected paths are refused before any request is sent.
+func (c *Client) PutFile(ctx context.Context, repo Repo, f FileCommit) error {
+	filePath, branch, message, content := f.Path, f.Branch, f.Message, f.Content
 	defer c.files.forget(repo, branch)
 	if err := c.manifest.Check(OpWriteGit); err != nil {
 		return err

@@ -133,9 +133,9 @@ func TestFiles(t *testing.T) {
 	_, err = c.GetFile(ctx, testRepo, "nope.md", "main")
 	require.ErrorIs(t, err, ErrNotFound)
 
-	require.NoError(t, c.PutFile(ctx, testRepo, "docs/new.md", "main", "add", []byte("new")))
-	require.NoError(t, c.PutFile(ctx, testRepo, "docs/spec.md", "main", "edit", []byte("# Spec v2\n")))
-	require.NoError(t, c.PutFile(ctx, testRepo, "docs/new.md", "main", "again", []byte("new")))
+	require.NoError(t, c.PutFile(ctx, testRepo, FileCommit{Path: "docs/new.md", Branch: "main", Message: "add", Content: []byte("new")}))
+	require.NoError(t, c.PutFile(ctx, testRepo, FileCommit{Path: "docs/spec.md", Branch: "main", Message: "edit", Content: []byte("# Spec v2\n")}))
+	require.NoError(t, c.PutFile(ctx, testRepo, FileCommit{Path: "docs/new.md", Branch: "main", Message: "again", Content: []byte("new")}))
 	assert.EqualValues(t, 1, created.Load())
 	assert.EqualValues(t, 1, updated.Load(), "unchanged content makes no commit")
 	assert.Equal(t, "# Spec v2\n", files["docs/spec.md"])

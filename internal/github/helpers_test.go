@@ -6,41 +6,22 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 var testRepo = Repo{Owner: "o", Name: "r"}
 
-// sleepRecorder replaces real waits in tests.
-type sleepRecorder struct {
-	mu    sync.Mutex
-	waits []time.Duration
-}
-
-func (s *sleepRecorder) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.waits = append(s.waits, d)
-	return ctx.Err()
-}
-
-func (s *sleepRecorder) recorded() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.waits...)
-}
-
 // newTestClient runs a Client against h served under /api/v3/.
-func newTestClient(t *testing.T, h http.Handler, mutate ...func(*Options)) (*Client, *sleepRecorder) {
+func newTestClient(t *testing.T, h http.Handler, mutate ...func(*Options)) (*Client, *testkit.SleepRecorder) {
 	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	rec := &sleepRecorder{}
-	opts := Options{BaseURL: srv.URL + "/api/v3/", Token: "test-token", Sleep: rec.sleep}
+	rec := &testkit.SleepRecorder{}
+	opts := Options{BaseURL: srv.URL + "/api/v3/", Token: "test-token", Sleep: rec.Sleep}
 	for _, m := range mutate {
 		m(&opts)
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/github"
 )
 
 // A file over 1 MB is refused by the contents API's default media type
@@ -30,7 +32,7 @@ func TestLargeFileReadAndWrite(t *testing.T) {
 	_, err = c.GetFile(ctx, simRepo, "data", "main")
 	require.ErrorContains(t, err, "is a dir")
 
-	require.NoError(t, c.PutFile(ctx, simRepo, "data/big.json", "main", "grow", []byte(big+"!")))
+	require.NoError(t, c.PutFile(ctx, simRepo, github.FileCommit{Path: "data/big.json", Branch: "main", Message: "grow", Content: []byte(big + "!")}))
 	got, err = c.GetFile(ctx, simRepo, "data/big.json", "main")
 	require.NoError(t, err)
 	assert.True(t, strings.HasSuffix(string(got), "!"), "the update landed")

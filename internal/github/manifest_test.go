@@ -44,7 +44,7 @@ func TestAssertINT003_DeniedOperationsFailLoudly(t *testing.T) {
 			return err
 		}, OpWriteProtectedPath},
 		{"put file in scenarios via ./ and case", func(c *Client) error {
-			return c.PutFile(ctx, testRepo, "./.CogWorks/Scenarios/x.toml", "main", "m", []byte("x"))
+			return c.PutFile(ctx, testRepo, FileCommit{Path: "./.CogWorks/Scenarios/x.toml", Branch: "main", Message: "m", Content: []byte("x")})
 		}, OpWriteProtectedPath},
 	}
 	for _, tt := range tests {
@@ -70,7 +70,7 @@ func TestUnsafePathsRefusedBeforeAnyRequest(t *testing.T) {
 			var pathErr *PathError
 			require.ErrorAs(t, err, &pathErr)
 			assert.Equal(t, p, pathErr.Path)
-			err = c.PutFile(context.Background(), testRepo, p, "main", "m", []byte("x"))
+			err = c.PutFile(context.Background(), testRepo, FileCommit{Path: p, Branch: "main", Message: "m", Content: []byte("x")})
 			require.ErrorAs(t, err, &pathErr)
 			assert.Zero(t, c.Requests())
 		})

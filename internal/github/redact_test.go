@@ -57,7 +57,7 @@ func TestEveryWriteIsRedacted(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.CreateCommit(ctx, testRepo, "commit "+leak, "tree", nil)
 	require.NoError(t, err)
-	require.NoError(t, c.PutFile(ctx, testRepo, "b.go", "main", "put "+leak, []byte(leak)))
+	require.NoError(t, c.PutFile(ctx, testRepo, FileCommit{Path: "b.go", Branch: "main", Message: "put " + leak, Content: []byte(leak)}))
 
 	require.Len(t, bodies, 9, "every write sent a request")
 	for req, body := range bodies {

@@ -154,10 +154,10 @@ func TestSimGitRoundTripAndPullRequest(t *testing.T) {
 	_, err = c.GetFile(ctx, simRepo, "src/can/can.go", "main")
 	require.ErrorIs(t, err, github.ErrNotFound)
 
-	require.NoError(t, c.PutFile(ctx, simRepo, "docs/spec.md", branch, "Add spec", []byte("# Spec\n")))
+	require.NoError(t, c.PutFile(ctx, simRepo, github.FileCommit{Path: "docs/spec.md", Branch: branch, Message: "Add spec", Content: []byte("# Spec\n")}))
 	assert.Equal(t, "# Spec\n", sim.BranchFiles("o/r", branch)["docs/spec.md"])
 	var denied *github.DeniedError
-	require.ErrorAs(t, c.PutFile(ctx, simRepo, ".cogworks/interfaces/can.toml", branch, "m", []byte("x")), &denied)
+	require.ErrorAs(t, c.PutFile(ctx, simRepo, github.FileCommit{Path: ".cogworks/interfaces/can.toml", Branch: branch, Message: "m", Content: []byte("x")}), &denied)
 	assert.Equal(t, "id = \"x\"\n", sim.BranchFiles("o/r", branch)[".cogworks/interfaces/can.toml"])
 
 	pr, err := c.CreatePull(ctx, simRepo, github.NewPull{Title: "SWI 1", Body: "Refs #1", Head: branch, Base: "main"})

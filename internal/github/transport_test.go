@@ -88,7 +88,7 @@ func TestRateLimitRetries(t *testing.T) {
 			got, err := c.GetIssue(context.Background(), testRepo, 1)
 			require.NoError(t, err)
 			assert.Equal(t, "ok", got.Title)
-			waits := rec.recorded()
+			waits := rec.Recorded()
 			require.Len(t, waits, 1)
 			assert.GreaterOrEqual(t, waits[0], tt.minWait)
 			assert.LessOrEqual(t, waits[0], tt.maxWait)
@@ -109,7 +109,7 @@ func TestRateLimitBeyondMaxDelayFailsTyped(t *testing.T) {
 	assert.Equal(t, time.Hour, rl.Wait)
 	assert.Equal(t, 429, rl.Status)
 	assert.Equal(t, "/api/v3/repos/o/r/issues/1", rl.Path)
-	assert.Empty(t, rec.recorded())
+	assert.Empty(t, rec.Recorded())
 	assert.EqualValues(t, 1, hits.Load())
 }
 
@@ -121,7 +121,7 @@ func TestPlainForbiddenIsNotRetried(t *testing.T) {
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 403, apiErr.Status)
-	assert.Empty(t, rec.recorded())
+	assert.Empty(t, rec.Recorded())
 	assert.EqualValues(t, 1, hits.Load())
 }
 
@@ -149,7 +149,7 @@ func TestServerErrorRetriedThenSucceeds(t *testing.T) {
 	require.Len(t, bodies, 3)
 	assert.Equal(t, bodies[0], bodies[2], "POST body is replayed on retry")
 	assert.JSONEq(t, `{"labels":["cogworks:run"]}`, bodies[2], "the form GitHub's description states")
-	waits := rec.recorded()
+	waits := rec.Recorded()
 	require.Len(t, waits, 2)
 	assert.InDelta(t, float64(750*time.Millisecond), float64(waits[0]), float64(250*time.Millisecond), "attempt 1 backoff in [0.5s,1s]")
 	assert.InDelta(t, float64(1500*time.Millisecond), float64(waits[1]), float64(500*time.Millisecond), "attempt 2 backoff in [1s,2s]")
@@ -169,7 +169,7 @@ func TestCreatingPostIsNotRepeatedAfterServerError(t *testing.T) {
 	assert.Equal(t, 502, apiErr.Status)
 	assert.True(t, apiErr.Transient(), "the step may be retried as a whole")
 	assert.EqualValues(t, 1, hits.Load(), "sent once")
-	assert.Empty(t, rec.recorded())
+	assert.Empty(t, rec.Recorded())
 }
 
 func TestServerErrorRetriesExhausted(t *testing.T) {
@@ -184,7 +184,7 @@ func TestServerErrorRetriesExhausted(t *testing.T) {
 	assert.True(t, apiErr.Transient())
 	assert.EqualValues(t, 3, hits.Load())
 	assert.EqualValues(t, 3, c.Requests())
-	assert.Len(t, rec.recorded(), 2)
+	assert.Len(t, rec.Recorded(), 2)
 }
 
 func TestNetworkErrorRetried(t *testing.T) {
@@ -203,7 +203,7 @@ func TestNetworkErrorRetried(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ok", got.Title)
 	assert.EqualValues(t, 2, c.Requests())
-	assert.Len(t, rec.recorded(), 1)
+	assert.Len(t, rec.Recorded(), 1)
 }
 
 func TestRetriesStopWhenContextCancelled(t *testing.T) {
@@ -378,7 +378,7 @@ func TestRetryWaitSources(t *testing.T) {
 			c, rec := newTestClient(t, scripted(t, &hits, tt.first(t), issueOK(t)))
 			_, err := c.GetIssue(context.Background(), testRepo, 1)
 			require.NoError(t, err)
-			waits := rec.recorded()
+			waits := rec.Recorded()
 			require.Len(t, waits, 1)
 			assert.GreaterOrEqual(t, waits[0], tt.minWait)
 			assert.LessOrEqual(t, waits[0], tt.maxWait)

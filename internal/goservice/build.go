@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // analyzerName matches a go vet analyzer flag name.
@@ -93,12 +94,12 @@ func (s *service) reviewRules(ctx context.Context, req domain.Request) (any, err
 	var p domain.ReviewRulesParams
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, failf(domain.CodeInvalidRequest, "params: %v", err)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params: %v", err)
 		}
 	}
 	for _, a := range p.Analyzers {
 		if !analyzerName.MatchString(a) {
-			return nil, failf(domain.CodeInvalidRequest, "params.analyzers: %q is not an analyzer name", a)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params.analyzers: %q is not an analyzer name", a)
 		}
 	}
 	ws, err := prepareWorkspace(req)
@@ -146,7 +147,7 @@ func (s *service) normalise(_ context.Context, req domain.Request) (any, error) 
 	out := domain.NormaliseResult{Diagnostics: []domain.Diagnostic{}, Artifacts: []domain.Artifact{}}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
-			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
 		if !strings.HasSuffix(a.Path, ".go") {
 			out.Artifacts = append(out.Artifacts, a)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // TestTestDeclarationsReadTheRequestsTree: the Go service declares the
@@ -16,7 +17,7 @@ import (
 func TestTestDeclarationsReadTheRequestsTree(t *testing.T) {
 	t.Parallel()
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":             "module example.com/m\n",
 		"calc/old_test.go":   "package calc\n\nimport \"testing\"\n\nfunc TestOld(t *testing.T) {}\n",
 		"calc/gone_test.go":  "package calc\n\nimport \"testing\"\n\nfunc TestGone(t *testing.T) {}\n",

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // offlineEnv keeps dependency checks from downloading anything: modules must
@@ -55,7 +56,7 @@ func decodeList(stdout []byte) ([]listedPackage, error) {
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
 			return pkgs, nil
 		} else if err != nil {
-			return nil, failf(domain.CodeToolFailed, "decode go list output: %v", err)
+			return nil, extserver.Errorf(domain.CodeToolFailed, "decode go list output: %v", err)
 		}
 		pkgs = append(pkgs, p)
 	}
@@ -73,7 +74,7 @@ func (s *service) dependencyGraph(ctx context.Context, req domain.Request) (any,
 		return nil, err
 	}
 	if res.exitCode != 0 && len(pkgs) == 0 {
-		return nil, failf(domain.CodeToolFailed, "go list ./...: %s", strings.TrimSpace(string(res.stderr)))
+		return nil, extserver.Errorf(domain.CodeToolFailed, "go list ./...: %s", strings.TrimSpace(string(res.stderr)))
 	}
 	out := domain.DependencyGraphResult{Packages: []domain.PackageNode{}}
 	for _, p := range pkgs {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // ContractDirective binds the constant declared directly below it to an
@@ -31,7 +32,7 @@ func (s *service) extractInterfaces(_ context.Context, req domain.Request) (any,
 	defer ws.Remove()
 	pkgs, err := parsePackages(ws)
 	if err != nil {
-		return nil, failf(domain.CodeInternalError, "scan workspace: %v", err)
+		return nil, extserver.Errorf(domain.CodeInternalError, "scan workspace: %v", err)
 	}
 	out := domain.ExtractResult{Declarations: []domain.Declaration{}, Values: []domain.ContractValue{}}
 	module := ws.modulePath()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/beneath"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/sandbox"
@@ -89,11 +90,11 @@ func (r *runner) setup(ctx context.Context) (toolchain, error) {
 	r.once.Do(func() {
 		bin, err := exec.LookPath(r.goBin)
 		if err != nil {
-			r.err = failf(domain.CodeToolNotFound, "go toolchain %q not found: %v", r.goBin, err)
+			r.err = extserver.Errorf(domain.CodeToolNotFound, "go toolchain %q not found: %v", r.goBin, err)
 			return
 		}
 		if bin, err = filepath.Abs(bin); err != nil {
-			r.err = failf(domain.CodeToolNotFound, "go toolchain %q: %v", r.goBin, err)
+			r.err = extserver.Errorf(domain.CodeToolNotFound, "go toolchain %q: %v", r.goBin, err)
 			return
 		}
 		vars := append([]string{"GOROOT", "GOMODCACHE", "GOCACHE"}, passedGoVars...)
@@ -101,12 +102,12 @@ func (r *runner) setup(ctx context.Context) (toolchain, error) {
 		cmd.Env = append(append([]string(nil), r.environ...), "GOTOOLCHAIN=local")
 		out, err := cmd.Output()
 		if err != nil {
-			r.err = failf(domain.CodeToolNotFound, "go toolchain %s: go env: %v", bin, err)
+			r.err = extserver.Errorf(domain.CodeToolNotFound, "go toolchain %s: go env: %v", bin, err)
 			return
 		}
 		var s goSettings
 		if err := json.Unmarshal(out, &s); err != nil {
-			r.err = failf(domain.CodeToolFailed, "go toolchain %s: decode go env: %v", bin, err)
+			r.err = extserver.Errorf(domain.CodeToolFailed, "go toolchain %s: decode go env: %v", bin, err)
 			return
 		}
 		r.tc = toolchain{goBin: bin, goroot: s["GOROOT"], modcache: s["GOMODCACHE"], gocache: s["GOCACHE"], settings: s}
@@ -129,7 +130,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 	}
 	if !r.iso.Available() && !r.unsafe {
 		uerr := &sandbox.UnavailableError{Reason: r.iso.Reason}
-		return result{}, &methodError{code: domain.CodeToolFailed, msg: uerr.Error(), cause: uerr}
+		return result{}, &extserver.Error{Code: domain.CodeToolFailed, Message: uerr.Error(), Cause: uerr}
 	}
 	cfg, err := config.Load(ws.repo)
 	if ws.repo == "" || err != nil {
@@ -142,7 +143,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 	base := toolEnv(r.environ, tc.settings, tc.goroot, cgo)
 	if !st.offline && st.program == "" && !ws.downloaded && needsDownload(ws.dir) {
 		env := appendGoFlags(base, "-mod=mod")
-		res, err := r.run(ctx, ws, tc, st, env, true, true, "mod", "download")
+		res, err := r.run(ctx, ws, tc, st, access{env: env, network: true, download: true}, "mod", "download")
 		if err != nil {
 			return res, err
 		}
@@ -153,8 +154,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 	}
 	env := append(appendGoFlags(base, "-mod=mod"), "GOPROXY=off")
 	env = append(env, st.env...)
-	network := cfg.Sandbox.Network && r.allowNet
-	return r.run(ctx, ws, tc, st, env, network, false, args...)
+	return r.run(ctx, ws, tc, st, access{env: env, network: cfg.Sandbox.Network && r.allowNet}, args...)
 }
 
 // needsDownload reports whether the workspace's module requires others.
@@ -163,9 +163,21 @@ func needsDownload(dir string) bool {
 	return err == nil && strings.Contains(string(data), "require")
 }
 
+// access is what one go command of a step is given, decided per command
+// (the module download before a step gets more than the step itself).
+type access struct {
+	// env is the command's whole environment.
+	env []string
+	// network lets the command reach the network.
+	network bool
+	// download makes the module cache writable (the download command).
+	download bool
+}
+
 // run runs one go command, sandboxed or (with the operator's opt-out on a
 // host without isolation) as a plain process group.
-func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, env []string, network, download bool, args ...string) (result, error) {
+func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, acc access, args ...string) (result, error) {
+	env := acc.env
 	if err := r.baselineWorkspace(ws); err != nil {
 		return result{}, err
 	}
@@ -179,21 +191,21 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 	var cmd *exec.Cmd
 	wait := func() error { return cmd.Run() }
 	if r.iso.Available() {
-		policy, cleanup, err := r.policy(ws, tc, st, env, network, download)
+		policy, cleanup, err := r.policy(ws, tc, st, acc)
 		if err != nil {
 			return result{}, err
 		}
 		defer cleanup()
 		sc, err := sandbox.Command(ctx, policy, append([]string{prog}, args...))
 		if err != nil {
-			return result{}, failf(domain.CodeInternalError, "sandbox go %v: %v", args, err)
+			return result{}, extserver.Errorf(domain.CodeInternalError, "sandbox go %v: %v", args, err)
 		}
 		cmd, wait = sc.Cmd, sc.Run
 	} else {
 		r.logger.Warn("running generated code WITHOUT a sandbox: "+sandbox.UnsafeEnv+"=1 is set and isolation is unavailable", "reason", r.iso.Reason, "command", "go "+strings.Join(args, " "))
 		home, err := os.MkdirTemp("", "cogworks-home-")
 		if err != nil {
-			return result{}, failf(domain.CodeInternalError, "create throw-away HOME: %v", err)
+			return result{}, extserver.Errorf(domain.CodeInternalError, "create throw-away HOME: %v", err)
 		}
 		defer func() { _ = os.RemoveAll(home) }()
 		cmd = exec.CommandContext(ctx, prog, args...)
@@ -212,7 +224,7 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 		return res, qerr
 	}
 	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return res, failf(domain.CodeTimeout, "go %v did not finish within %s", args, st.timeout)
+		return res, extserver.Errorf(domain.CodeTimeout, "go %v did not finish within %s", args, st.timeout)
 	}
 	var exitErr *exec.ExitError
 	switch {
@@ -222,11 +234,11 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 		res.exitCode = exitErr.ExitCode()
 		return res, nil
 	case errors.Is(err, exec.ErrNotFound):
-		return res, failf(domain.CodeToolNotFound, "go toolchain %q not found: %v", r.goBin, err)
+		return res, extserver.Errorf(domain.CodeToolNotFound, "go toolchain %q not found: %v", r.goBin, err)
 	case ctx.Err() != nil:
-		return res, failf(domain.CodeTimeout, "go %v cancelled: %v", args, ctx.Err())
+		return res, extserver.Errorf(domain.CodeTimeout, "go %v cancelled: %v", args, ctx.Err())
 	}
-	return res, failf(domain.CodeToolFailed, "run go %v: %v", args, err)
+	return res, extserver.Errorf(domain.CodeToolFailed, "run go %v: %v", args, err)
 }
 
 // gocacheTarget is where the build cache appears inside the sandbox.
@@ -245,20 +257,20 @@ const workspaceMount = "/cogworks/workspace"
 // read-only with .git and (outside scenario runs) the held-out scenarios
 // masked, the workspace writable, and a build cache private to the
 // tenant (see cacheKey) over the host's (read-only) one.
-func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, network, download bool) (sandbox.Policy, func(), error) {
+func (r *runner) policy(ws *workspace, tc toolchain, st step, acc access) (sandbox.Policy, func(), error) {
 	if err := os.MkdirAll(tc.modcache, 0o755); err != nil {
-		return sandbox.Policy{}, nil, failf(domain.CodeInternalError, "create module cache %s: %v", tc.modcache, err)
+		return sandbox.Policy{}, nil, extserver.Errorf(domain.CodeInternalError, "create module cache %s: %v", tc.modcache, err)
 	}
 	p := sandbox.Policy{
 		ReadOnly: []string{tc.goroot, filepath.Dir(tc.goBin)},
 		// Every request's workspace is at the same path (see
 		// workspaceMount): without -trimpath that keeps build-cache hits.
 		Binds:   append([]sandbox.Bind{{Source: ws.dir, Target: workspaceMount}}, st.binds...),
-		Network: network,
+		Network: acc.network,
 		Dir:     path.Join(workspaceMount, st.dir),
 		Limits:  r.limits,
 	}
-	if download {
+	if acc.download {
 		p.ReadWrite = append(p.ReadWrite, tc.modcache)
 	} else {
 		p.ReadOnly = append(p.ReadOnly, tc.modcache)
@@ -282,7 +294,7 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, env []string, netw
 		return sandbox.Policy{}, nil, err
 	}
 	p.Overlays = []sandbox.Overlay{ov}
-	p.Env = append(env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
+	p.Env = append(acc.env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
 	return p, func() { cleanup(); r.trimCacheLayer(ov.Upper) }, nil
 }
 
@@ -297,11 +309,11 @@ func (r *runner) cacheOverlay(tenant, repo, hostCache string) (sandbox.Overlay, 
 	dir := filepath.Join(r.cacheDir, key)
 	if !shared {
 		if err := os.MkdirAll(r.cacheDir, 0o700); err != nil {
-			return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create build cache %s: %v", r.cacheDir, err)
+			return sandbox.Overlay{}, nil, extserver.Errorf(domain.CodeInternalError, "create build cache %s: %v", r.cacheDir, err)
 		}
 		d, err := os.MkdirTemp(r.cacheDir, "request-")
 		if err != nil {
-			return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create request build cache in %s: %v", r.cacheDir, err)
+			return sandbox.Overlay{}, nil, extserver.Errorf(domain.CodeInternalError, "create request build cache in %s: %v", r.cacheDir, err)
 		}
 		dir = d
 		ov, cleanup, err := r.cacheLayer(dir, hostCache)
@@ -339,11 +351,11 @@ func cacheKey(tenant, repo string) (key string, shared bool) {
 func (r *runner) cacheLayer(dir, hostCache string) (sandbox.Overlay, func(), error) {
 	upper := filepath.Join(dir, "upper")
 	if err := os.MkdirAll(upper, 0o700); err != nil {
-		return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create build cache %s: %v", upper, err)
+		return sandbox.Overlay{}, nil, extserver.Errorf(domain.CodeInternalError, "create build cache %s: %v", upper, err)
 	}
 	work, err := os.MkdirTemp(dir, "work-")
 	if err != nil {
-		return sandbox.Overlay{}, nil, failf(domain.CodeInternalError, "create build cache work dir in %s: %v", dir, err)
+		return sandbox.Overlay{}, nil, extserver.Errorf(domain.CodeInternalError, "create build cache work dir in %s: %v", dir, err)
 	}
 	ov := sandbox.Overlay{Target: gocacheTarget, Upper: upper, Work: work}
 	if info, err := os.Stat(hostCache); err == nil && info.IsDir() && hostCache != "" {

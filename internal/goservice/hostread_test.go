@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // TestReadFileAfterSandboxedStep swaps the workspace's entries as a
@@ -20,14 +21,14 @@ import (
 // regular file reads as absent.
 func TestReadFileAfterSandboxedStep(t *testing.T) {
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":      "module example.com/m\n",
 		"lib/lib.go":  "package lib\n",
 		"app/app.go":  "package app\n",
 		"app/keep.go": "package app // kept\n",
 	})
 	host := t.TempDir()
-	writeTree(t, host, map[string]string{"lib/lib.go": "package secret\n", "secret": "host secret\n"})
+	testkit.WriteTree(t, host, map[string]string{"lib/lib.go": "package secret\n", "secret": "host secret\n"})
 	ws, err := prepareWorkspace(domain.Request{Repository: domain.Repository{Path: repo},
 		Artifacts: []domain.Artifact{{Path: "app/app.go", Content: "package app // new\n"}}})
 	require.NoError(t, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // Disk quotas of what generated code writes on the host. The sandbox's
@@ -61,7 +62,7 @@ func entryBytes(p string) int64 {
 // quotaError is a request that failed because generated code wrote more
 // than its quota.
 func quotaError(what string, used, quota int64) error {
-	return failf(domain.CodeToolFailed, "%s quota exceeded: generated code wrote %d MiB into it, the quota is %d MiB", what, used>>20, quota>>20)
+	return extserver.Errorf(domain.CodeToolFailed, "%s quota exceeded: generated code wrote %d MiB into it, the quota is %d MiB", what, used>>20, quota>>20)
 }
 
 // baselineWorkspace measures the workspace once, before its first go
@@ -72,7 +73,7 @@ func (r *runner) baselineWorkspace(ws *workspace) error {
 	}
 	used, err := diskUsage(ws.dir)
 	if err != nil {
-		return failf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
+		return extserver.Errorf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
 	}
 	ws.baseBytes, ws.baseKnown = used, true
 	return nil
@@ -88,7 +89,7 @@ func (r *runner) checkWorkspace(ws *workspace) error {
 	}
 	used, err := diskUsage(ws.dir)
 	if err != nil {
-		return failf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
+		return extserver.Errorf(domain.CodeInternalError, "measure workspace %s: %v", ws.dir, err)
 	}
 	if added := used - ws.baseBytes; added > quota {
 		return quotaError("workspace", added, quota)

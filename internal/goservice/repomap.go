@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // maxSignature bounds a one-line signature; a longer one (a huge composite
@@ -82,7 +83,7 @@ func (s *service) repoMap(ctx context.Context, req domain.Request) (any, error) 
 		return nil
 	})
 	if err != nil {
-		return nil, failf(domain.CodeInternalError, "scan workspace: %v", err)
+		return nil, extserver.Errorf(domain.CodeInternalError, "scan workspace: %v", err)
 	}
 	for _, dir := range slices.Sorted(maps.Keys(byDir)) {
 		pkg := byDir[dir]

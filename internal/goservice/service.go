@@ -2,19 +2,16 @@ package goservice
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -24,9 +21,6 @@ const (
 	ServiceVersion = "0.1.0"
 	Domain         = "software"
 )
-
-// maxRequestBytes bounds a request body.
-const maxRequestBytes = 64 << 20
 
 // Options configures the service. The zero value is usable.
 type Options struct {
@@ -101,12 +95,13 @@ var capabilities = []string{
 	domain.MethodExtractInterfaces, domain.MethodDependencyGraph, domain.MethodRepoMap,
 }
 
+// service holds the methods; the embedded handler is the Extension API
+// server they are served by.
 type service struct {
+	*extserver.Handler
 	opts Options
 	run  *runner
 }
-
-type methodFunc func(ctx context.Context, req domain.Request) (any, error)
 
 // NewHandler returns the HTTP handler serving the Extension API. Unless
 // opts.Isolation is given it probes the host's isolation once, and it
@@ -119,6 +114,12 @@ func NewHandler(opts Options) http.Handler {
 		limits: opts.Limits, environ: opts.Environ, cacheDir: opts.CacheDir, logger: opts.Logger,
 		workspaceBytes: opts.WorkspaceBytes, cacheBytes: opts.CacheBytes,
 	}}
+	s.Handler = extserver.NewHandler(extserver.Config{
+		Methods: s.methods(), Capabilities: capabilities,
+		OnRequest: func(method, requestID string, took time.Duration, err error) {
+			opts.Logger.Info("request", "method", method, "request_id", requestID, "duration", took, "isolation", string(iso.Mode), "error", err)
+		},
+	})
 	switch {
 	case iso.Available():
 		opts.Logger.Info("sandbox", "isolation", iso.String())
@@ -141,27 +142,11 @@ func ProbeIsolation(ctx context.Context, opts Options) sandbox.Isolation {
 // Serve answers Extension API requests on ln until ctx is cancelled, then
 // shuts down gracefully, waiting up to 10 seconds for in-flight requests.
 func Serve(ctx context.Context, ln net.Listener, opts Options) error {
-	srv := &http.Server{Handler: NewHandler(opts), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return fmt.Errorf("shut down %s: %w", ln.Addr(), err)
-	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	}
-	return nil
+	return extserver.Serve(ctx, ln, NewHandler(opts))
 }
 
-func (s *service) methods() map[string]methodFunc {
-	return map[string]methodFunc{
+func (s *service) methods() map[string]extserver.Method {
+	return map[string]extserver.Method{
 		domain.MethodHandshake:         s.handshake,
 		domain.MethodValidate:          s.validate,
 		domain.MethodNormalise:         s.normalise,
@@ -172,76 +157,6 @@ func (s *service) methods() map[string]methodFunc {
 		domain.MethodDependencyGraph:   s.dependencyGraph,
 		domain.MethodRepoMap:           s.repoMap,
 	}
-}
-
-// ServeHTTP routes /extension/v1/<method> and /extension/v1/health.
-func (s *service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == domain.HealthPath && r.Method == http.MethodGet {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"status":"ok"}`)
-		return
-	}
-	method, ok := strings.CutPrefix(r.URL.Path, domain.PathPrefix)
-	if !ok || method == "" {
-		writeError(w, "", failf(domain.CodeInvalidRequest, "no Extension API route %s", r.URL.Path))
-		return
-	}
-	fn, ok := s.methods()[method]
-	if !ok {
-		writeError(w, "", failf(domain.CodeUnsupportedMethod, "method %q is not supported; capabilities: %s", method, strings.Join(capabilities, ", ")))
-		return
-	}
-	if r.Method != http.MethodPost {
-		writeError(w, "", failf(domain.CodeInvalidRequest, "%s requires POST, got %s", r.URL.Path, r.Method))
-		return
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes))
-	if err != nil {
-		writeError(w, "", failf(domain.CodeInvalidRequest, "read request body: %v", err))
-		return
-	}
-	req, err := decodeRequest(method, body)
-	if err != nil {
-		writeError(w, req.RequestID, err)
-		return
-	}
-	start := time.Now()
-	result, err := fn(r.Context(), req)
-	s.opts.Logger.Info("request", "method", method, "request_id", req.RequestID, "duration", time.Since(start), "isolation", string(s.run.iso.Mode), "error", err)
-	if err != nil {
-		writeError(w, req.RequestID, err)
-		return
-	}
-	raw, err := json.Marshal(result)
-	if err != nil {
-		writeError(w, req.RequestID, failf(domain.CodeInternalError, "encode result: %v", err))
-		return
-	}
-	writeJSON(w, http.StatusOK, domain.Response{RequestID: req.RequestID, Status: domain.StatusOK, Result: raw})
-}
-
-// decodeRequest parses and checks the envelope.
-func decodeRequest(method string, body []byte) (domain.Request, error) {
-	var req domain.Request
-	if err := json.Unmarshal(body, &req); err != nil {
-		return domain.Request{}, failf(domain.CodeInvalidRequest, "malformed request envelope: %v", err)
-	}
-	if req.RequestID == "" {
-		return req, failf(domain.CodeInvalidRequest, "field request_id is required")
-	}
-	if req.Method != method {
-		return req, failf(domain.CodeInvalidRequest, "field method %q does not match the route's method %q", req.Method, method)
-	}
-	if method == domain.MethodHandshake {
-		return req, nil // the handshake answers any version so the client can report both
-	}
-	if req.APIVersion == "" {
-		return req, failf(domain.CodeInvalidRequest, "field api_version is required")
-	}
-	if err := domain.CompatibleAPI(domain.APIVersion, req.APIVersion); err != nil {
-		return req, failf(domain.CodeAPIVersionMismatch, "request api_version %s is incompatible with the service's %s", req.APIVersion, domain.APIVersion)
-	}
-	return req, nil
 }
 
 func (s *service) handshake(context.Context, domain.Request) (any, error) {
@@ -258,51 +173,4 @@ func (s *service) handshake(context.Context, domain.Request) (any, error) {
 			"signal":       {"1"},
 		},
 	}, nil
-}
-
-// methodError is a failure with an Extension API error code.
-type methodError struct {
-	code domain.ErrorCode
-	msg  string
-	// cause is a typed error a caller may branch on (e.g.
-	// *sandbox.UnavailableError).
-	cause error
-}
-
-func (e *methodError) Error() string { return string(e.code) + ": " + e.msg }
-
-func (e *methodError) Unwrap() error { return e.cause }
-
-func failf(code domain.ErrorCode, format string, args ...any) error {
-	return &methodError{code: code, msg: fmt.Sprintf(format, args...)}
-}
-
-var httpStatus = map[domain.ErrorCode]int{
-	domain.CodeInvalidRequest:     http.StatusBadRequest,
-	domain.CodeUnsupportedMethod:  http.StatusNotFound,
-	domain.CodeAPIVersionMismatch: http.StatusBadRequest,
-	domain.CodeArtifactNotFound:   http.StatusNotFound,
-	domain.CodeTimeout:            http.StatusGatewayTimeout,
-}
-
-func writeError(w http.ResponseWriter, requestID string, err error) {
-	var me *methodError
-	if !errors.As(err, &me) {
-		me = &methodError{code: domain.CodeInternalError, msg: err.Error()}
-	}
-	status, ok := httpStatus[me.code]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
-	writeJSON(w, status, domain.Response{
-		RequestID: requestID,
-		Status:    domain.StatusError,
-		Error:     &domain.ErrorBody{Code: me.code, Message: me.msg, Recoverable: me.code.Recoverable()},
-	})
-}
-
-func writeJSON(w http.ResponseWriter, status int, resp domain.Response) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(resp)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // ScenarioStage is the request stage (pipeline.StageScenarioValidation)
@@ -38,14 +39,14 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	var p domain.SimulateParams
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, failf(domain.CodeInvalidRequest, "params: %v", err)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params: %v", err)
 		}
 	}
 	timeout := s.opts.TestTimeout
 	if p.Timeout != "" {
 		d, err := time.ParseDuration(p.Timeout)
 		if err != nil || d <= 0 {
-			return nil, failf(domain.CodeInvalidRequest, "params.timeout %q is not a positive Go duration", p.Timeout)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params.timeout %q is not a positive Go duration", p.Timeout)
 		}
 		timeout = min(d, s.opts.TestTimeout)
 	}
@@ -55,7 +56,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	}
 	for _, pkg := range pkgs {
 		if strings.HasPrefix(pkg, "-") {
-			return nil, failf(domain.CodeInvalidRequest, "params.packages: %q is not a package pattern", pkg)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "params.packages: %q is not a package pattern", pkg)
 		}
 	}
 	ws, err := prepareWorkspace(req)
@@ -86,7 +87,7 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 	r := s.run
 	binDir, err := os.MkdirTemp("", "cogworks-tests-")
 	if err != nil {
-		return domain.SimulateResult{}, failf(domain.CodeInternalError, "create test binary directory: %v", err)
+		return domain.SimulateResult{}, extserver.Errorf(domain.CodeInternalError, "create test binary directory: %v", err)
 	}
 	defer func() { _ = os.RemoveAll(binDir) }()
 	built, err := r.compileTests(ctx, ws, st, binDir, 0, [][]string{ws.packagePatterns(pkgs...)})

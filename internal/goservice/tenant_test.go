@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/beneath"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 func TestCacheKeySeparatesTenants(t *testing.T) {
@@ -59,7 +60,7 @@ func TestAnonymousCacheLayerIsPrivateAndRemoved(t *testing.T) {
 // to an artifact placed among them, not under a configured directory.
 func TestWorkspaceLeavesOutHeldOutScenarios(t *testing.T) {
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":                      "module example.com/m\n",
 		".cogworks/config.toml":       "[scenarios]\ndirectory = \"qa/held\"\n",
 		".cogworks/scenarios/s1.toml": "secret one\n",

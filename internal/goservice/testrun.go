@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -64,7 +65,7 @@ func (r *runner) listPackages(ctx context.Context, ws *workspace, st step, patte
 		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
-			return nil, res, failf(domain.CodeToolFailed, "decode go list: %v", err)
+			return nil, res, extserver.Errorf(domain.CodeToolFailed, "decode go list: %v", err)
 		}
 		pkgs = append(pkgs, p)
 	}
@@ -212,7 +213,7 @@ func findBinaries(dir string, into map[string]string) error {
 		return nil
 	}
 	if err != nil {
-		return failf(domain.CodeInternalError, "read test binaries: %v", err)
+		return extserver.Errorf(domain.CodeInternalError, "read test binaries: %v", err)
 	}
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".test") {
@@ -221,7 +222,7 @@ func findBinaries(dir string, into map[string]string) error {
 		file := filepath.Join(dir, e.Name())
 		info, err := buildinfo.ReadFile(file)
 		if err != nil {
-			return failf(domain.CodeToolFailed, "read build info of %s: %v", e.Name(), err)
+			return extserver.Errorf(domain.CodeToolFailed, "read build info of %s: %v", e.Name(), err)
 		}
 		into[strings.TrimSuffix(info.Path, ".test")] = file
 	}
@@ -248,6 +249,7 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 	if err != nil {
 		return nil, err
 	}
+	batch := testBatch{converter: converter, binDir: binDir, bins: bins, args: args}
 	module := ws.modulePath()
 	var todo []testPackage
 	for _, ip := range slices.Sorted(maps.Keys(bins)) {
@@ -267,7 +269,7 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			runs[i], errs[i] = r.runTest(ctx, ws, st, converter, binDir, p, bins[p.ImportPath], args)
+			runs[i], errs[i] = r.runTest(ctx, ws, st, batch, p)
 		})
 	}
 	wg.Wait()
@@ -277,14 +279,27 @@ func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir st
 	return runs, errors.Join(errs...)
 }
 
-// runTest runs one test binary with its output piped to the host's
+// testBatch is what the runs of one request's test binaries share.
+type testBatch struct {
+	// converter is the host's test2json.
+	converter string
+	// binDir holds the compiled test binaries.
+	binDir string
+	// bins maps an import path to its test binary.
+	bins map[string]string
+	// args are the binaries' -test.* flags.
+	args []string
+}
+
+// runTest runs p's test binary of b with its output piped to the host's
 // test2json, and folds the events as they come (bounded memory whatever
 // the test prints).
-func (r *runner) runTest(ctx context.Context, ws *workspace, st step, converter, binDir string, p testPackage, bin string, args []string) (testRun, error) {
+func (r *runner) runTest(ctx context.Context, ws *workspace, st step, b testBatch, p testPackage) (testRun, error) {
+	converter, binDir, bin, args := b.converter, b.binDir, b.bins[p.ImportPath], b.args
 	run := testRun{pkg: p}
 	rd, wr, err := os.Pipe()
 	if err != nil {
-		return run, failf(domain.CodeInternalError, "pipe: %v", err)
+		return run, extserver.Errorf(domain.CodeInternalError, "pipe: %v", err)
 	}
 	defer rd.Close()
 	conv := exec.CommandContext(ctx, converter, "-t", "-p", p.ImportPath)
@@ -293,11 +308,11 @@ func (r *runner) runTest(ctx context.Context, ws *workspace, st step, converter,
 	events, err := conv.StdoutPipe()
 	if err != nil {
 		_ = wr.Close()
-		return run, failf(domain.CodeInternalError, "test2json: %v", err)
+		return run, extserver.Errorf(domain.CodeInternalError, "test2json: %v", err)
 	}
 	if err := conv.Start(); err != nil {
 		_ = wr.Close()
-		return run, failf(domain.CodeToolFailed, "start test2json: %v", err)
+		return run, extserver.Errorf(domain.CodeToolFailed, "start test2json: %v", err)
 	}
 	_ = rd.Close()
 	var collect sync.WaitGroup
@@ -311,7 +326,7 @@ func (r *runner) runTest(ctx context.Context, ws *workspace, st step, converter,
 		rel, err := filepath.Rel(binDir, bin)
 		if err != nil {
 			_ = wr.Close()
-			return run, failf(domain.CodeInternalError, "test binary %s: %v", bin, err)
+			return run, extserver.Errorf(domain.CodeInternalError, "test binary %s: %v", bin, err)
 		}
 		st.program = path.Join(testBinMount, filepath.ToSlash(rel))
 	}
@@ -319,7 +334,7 @@ func (r *runner) runTest(ctx context.Context, ws *workspace, st step, converter,
 	_ = wr.Close() // test2json sees EOF once the sandbox (all of it) is gone
 	collect.Wait()
 	if err := conv.Wait(); err != nil && runErr == nil {
-		runErr = failf(domain.CodeToolFailed, "test2json for %s: %v", p.ImportPath, err)
+		runErr = extserver.Errorf(domain.CodeToolFailed, "test2json for %s: %v", p.ImportPath, err)
 	}
 	run.events, run.output, run.exitCode = collected.events, collected.output, res.exitCode
 	return run, runErr
@@ -405,7 +420,7 @@ func (t *test2json) path(ctx context.Context, r *runner) (string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", failf(domain.CodeToolNotFound, "find test2json (go tool -n test2json): %v: %s", err, strings.TrimSpace(stderr.String()))
+		return "", extserver.Errorf(domain.CodeToolNotFound, "find test2json (go tool -n test2json): %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	t.file = strings.TrimSpace(string(out))
 	return t.file, nil

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // buildEvent is one event of `go build -json` (Go 1.24+), also interleaved
@@ -168,7 +169,7 @@ func (w *workspace) vetDiagnostics(stdout []byte) ([]domain.Diagnostic, error) {
 		if err := dec.Decode(&pkgs); errors.Is(err, io.EOF) {
 			break
 		} else if err != nil {
-			return nil, failf(domain.CodeToolFailed, "decode go vet -json output: %v", err)
+			return nil, extserver.Errorf(domain.CodeToolFailed, "decode go vet -json output: %v", err)
 		}
 		for _, pkg := range slices.Sorted(maps.Keys(pkgs)) {
 			for _, analyzer := range slices.Sorted(maps.Keys(pkgs[pkg])) {
@@ -176,7 +177,7 @@ func (w *workspace) vetDiagnostics(stdout []byte) ([]domain.Diagnostic, error) {
 				if err := json.Unmarshal(pkgs[pkg][analyzer], &findings); err != nil {
 					var e struct{ Error string }
 					if json.Unmarshal(pkgs[pkg][analyzer], &e) != nil || e.Error == "" {
-						return nil, failf(domain.CodeToolFailed, "decode go vet -json output: package %s analyzer %s: %v", pkg, analyzer, err)
+						return nil, extserver.Errorf(domain.CodeToolFailed, "decode go vet -json output: package %s analyzer %s: %v", pkg, analyzer, err)
 					}
 					diags = append(diags, domain.Diagnostic{Severity: domain.SeverityWarning,
 						Category: domain.CategoryStyleViolation, Message: analyzer + ": " + e.Error})

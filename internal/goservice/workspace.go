@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/domain/extserver"
 )
 
 // workspace is the repository as the toolchain must see it: the artifacts
@@ -102,7 +103,7 @@ func prepareWorkspaceCopying(req domain.Request, budget int64) (*workspace, erro
 	ws := &workspace{touched: map[string]bool{}, copyBudget: budget, tenant: req.Repository.Tenant}
 	for i, a := range req.Artifacts {
 		if err := checkArtifactPath(a.Path); err != nil {
-			return nil, failf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
+			return nil, extserver.Errorf(domain.CodeInvalidRequest, "artifacts[%d]: %v", i, err)
 		}
 	}
 	ws.heldOut = heldOutDirs(req)
@@ -126,25 +127,25 @@ func prepareWorkspaceCopying(req domain.Request, budget int64) (*workspace, erro
 	if req.Repository.Path != "" {
 		info, err := os.Stat(req.Repository.Path)
 		if err != nil || !info.IsDir() {
-			return nil, failf(domain.CodeArtifactNotFound, "repository.path %q is not a readable directory", req.Repository.Path)
+			return nil, extserver.Errorf(domain.CodeArtifactNotFound, "repository.path %q is not a readable directory", req.Repository.Path)
 		}
 		if ws.repo, err = filepath.Abs(req.Repository.Path); err != nil {
-			return nil, failf(domain.CodeInternalError, "resolve repository.path %q: %v", req.Repository.Path, err)
+			return nil, extserver.Errorf(domain.CodeInternalError, "resolve repository.path %q: %v", req.Repository.Path, err)
 		}
 	}
 	dir, err := os.MkdirTemp("", workspacePrefix)
 	if err != nil {
-		return nil, failf(domain.CodeInternalError, "create workspace: %v", err)
+		return nil, extserver.Errorf(domain.CodeInternalError, "create workspace: %v", err)
 	}
 	ws.dir = dir
 	if ws.repo != "" {
 		if err := ws.mirror(".", dirs, files, mirrorLinks); err != nil {
 			ws.Remove()
-			return nil, failf(domain.CodeInternalError, "link repository %s: %v", ws.repo, err)
+			return nil, extserver.Errorf(domain.CodeInternalError, "link repository %s: %v", ws.repo, err)
 		}
 		if err := ws.copyModuleFiles(); err != nil {
 			ws.Remove()
-			return nil, failf(domain.CodeInternalError, "copy module files of %s: %v", ws.repo, err)
+			return nil, extserver.Errorf(domain.CodeInternalError, "copy module files of %s: %v", ws.repo, err)
 		}
 	}
 	for i, a := range req.Artifacts {
@@ -154,11 +155,11 @@ func prepareWorkspaceCopying(req domain.Request, budget int64) (*workspace, erro
 		dst := filepath.Join(dir, filepath.FromSlash(path.Clean(a.Path)))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			ws.Remove()
-			return nil, failf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
+			return nil, extserver.Errorf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
 		}
 		if err := os.WriteFile(dst, []byte(a.Content), 0o644); err != nil {
 			ws.Remove()
-			return nil, failf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
+			return nil, extserver.Errorf(domain.CodeInternalError, "artifacts[%d] %s: %v", i, a.Path, err)
 		}
 	}
 	return ws, nil

@@ -14,22 +14,13 @@ import (
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/e2e"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
-
-// writeTree writes files (slash paths → content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
-	}
-}
 
 func layeredRepo(t *testing.T) string {
 	t.Helper()
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":          "module example.com/m\n\ngo 1.22\n",
 		"a/a.go":          "package a\n\n// A is one.\nfunc A() int { return 1 }\n",
 		"a/a_test.go":     "package a\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {\n\tif A() != 1 {\n\t\tt.Fatal(\"A\")\n\t}\n}\n",
@@ -50,7 +41,7 @@ func layeredRepo(t *testing.T) string {
 
 func TestPrepareWorkspaceWritesOnlyTheArtifacts(t *testing.T) {
 	repo := layeredRepo(t)
-	writeTree(t, repo, map[string]string{"a.txt": "root file\n", "big.bin": strings.Repeat("x", maxSiblingCopy+1)})
+	testkit.WriteTree(t, repo, map[string]string{"a.txt": "root file\n", "big.bin": strings.Repeat("x", maxSiblingCopy+1)})
 	ws, err := prepareWorkspace(domain.Request{
 		Repository: domain.Repository{Path: repo},
 		Artifacts: []domain.Artifact{
@@ -124,7 +115,7 @@ func TestPackagePatternsCoverLinkedTrees(t *testing.T) {
 func TestToolchainSeesLinkedPackages(t *testing.T) {
 	e2e.RequireToolchain(t)
 	repo := layeredRepo(t)
-	writeTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n\nfunc S() int { return \"x\" }\n"})
+	testkit.WriteTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n\nfunc S() int { return \"x\" }\n"})
 	s := NewHandler(Options{}).(*service)
 	ctx := context.Background()
 	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
@@ -139,7 +130,7 @@ func TestToolchainSeesLinkedPackages(t *testing.T) {
 	assert.Equal(t, "a/sub/s.go", diags[0].Location.File, "%+v", diags)
 	assert.Equal(t, domain.CategoryTypeError, diags[0].Category)
 
-	writeTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n"})
+	testkit.WriteTree(t, repo, map[string]string{"a/sub/s.go": "package sub\n"})
 	sim, err := s.simulate(ctx, withParams(t, req, domain.SimulateParams{Timeout: (time.Minute).String()}))
 	require.NoError(t, err)
 	out := sim.(domain.SimulateResult)
@@ -197,7 +188,7 @@ func TestRelPathMapsToolchainPaths(t *testing.T) {
 func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
 	e2e.RequireToolchain(t)
 	repo := t.TempDir()
-	writeTree(t, repo, map[string]string{
+	testkit.WriteTree(t, repo, map[string]string{
 		"go.mod":             "module example.com/emb\n\ngo 1.22\n",
 		"p/greeting.txt":     "hello\n",
 		"p/tpl/a.txt":        "a\n",
@@ -240,7 +231,7 @@ func TestTouchedPackageBuildsAndWritesLikeACheckout(t *testing.T) {
 // of the root copies no more than the budget; the rest stays links.
 func TestWorkspaceCopyBudget(t *testing.T) {
 	repo := layeredRepo(t)
-	writeTree(t, repo, map[string]string{"data/x.bin": strings.Repeat("x", 600), "data/y.bin": strings.Repeat("y", 600)})
+	testkit.WriteTree(t, repo, map[string]string{"data/x.bin": strings.Repeat("x", 600), "data/y.bin": strings.Repeat("y", 600)})
 	ws, err := prepareWorkspaceCopying(domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
 		{Path: "all.go", Content: "package m\n\nimport \"embed\"\n\n//go:embed *\nvar all embed.FS\n"},
 	}}, 1000)
@@ -269,7 +260,7 @@ func TestEmbeddedTreeLeavesLinksOut(t *testing.T) {
 	repo := layeredRepo(t)
 	outside := filepath.Join(t.TempDir(), "host-secret")
 	require.NoError(t, os.WriteFile(outside, []byte("secret\n"), 0o600))
-	writeTree(t, repo, map[string]string{"b/tpl/ok.txt": "ok\n"})
+	testkit.WriteTree(t, repo, map[string]string{"b/tpl/ok.txt": "ok\n"})
 	require.NoError(t, os.Symlink(outside, filepath.Join(repo, "b", "tpl", "evil.txt")))
 	ws, err := prepareWorkspace(domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
 		{Path: "b/embed.go", Content: "package b\n\nimport \"embed\"\n\n//go:embed tpl\nvar tpl embed.FS\n"},

@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // TestMapGolden maps each testdata/<language> repository and compares the
@@ -27,14 +28,7 @@ func TestMapGolden(t *testing.T) {
 			enc.SetEscapeHTML(false) // keep -> and <T> readable in the golden files
 			enc.SetIndent("", "  ")
 			require.NoError(t, enc.Encode(got))
-			b := buf.Bytes()
-			golden := filepath.Join("testdata", lang+".golden.json")
-			if os.Getenv("UPDATE") != "" {
-				require.NoError(t, os.WriteFile(golden, b, 0o644))
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err)
-			assert.True(t, bytes.Equal(want, b), "%s differs; run with UPDATE=1 and review the diff:\n%s", golden, b)
+			testkit.Golden(t, filepath.Join("testdata", lang+".golden.json"), buf.String())
 		})
 	}
 }

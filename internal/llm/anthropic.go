@@ -129,7 +129,8 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	headers.Set("x-api-key", a.APIKey)
 	headers.Set("anthropic-version", anthropicVersion)
 	base := firstNonEmpty(a.BaseURL, DefaultAnthropicBaseURL)
-	s, err := postAnswer(ctx, "anthropic", a.HTTPClient, a.now, strings.TrimRight(base, "/")+"/v1/messages", headers, body, a.Stream, a.IdleTimeout)
+	s, err := postAnswer(ctx, endpoint{provider: "anthropic", client: a.HTTPClient, now: a.now,
+		url: strings.TrimRight(base, "/") + "/v1/messages", headers: headers}, body, a.Stream, a.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}

@@ -13,19 +13,20 @@ import (
 
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/internal/retry"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // newTestGateway wires a gateway to p with recorded sleeps and identity
 // jitter.
-func newTestGateway(p Provider) (*Gateway, *sleepRecorder, *MemoryLedger) {
-	sr := &sleepRecorder{}
+func newTestGateway(p Provider) (*Gateway, *testkit.SleepRecorder, *MemoryLedger) {
+	sr := &testkit.SleepRecorder{}
 	ledger := NewMemoryLedger(0, 0)
 	g := &Gateway{
 		Provider: p,
 		Prompts:  staticPrompts(),
 		Ledger:   ledger,
 		Model:    "model-x",
-		Sleep:    sr.sleep,
+		Sleep:    sr.Sleep,
 		Jitter:   func(d time.Duration) time.Duration { return d },
 	}
 	return g, sr, ledger
@@ -157,7 +158,7 @@ func TestGatewayHonoursRetryAfter(t *testing.T) {
 	var out classify.Classification
 	rec, err := g.Structured(context.Background(), intakeCall(), &out)
 	require.NoError(t, err)
-	assert.Equal(t, []time.Duration{3 * time.Second}, sr.delays)
+	assert.Equal(t, []time.Duration{3 * time.Second}, sr.Recorded())
 	assert.Equal(t, 2, rec.Attempts)
 	assert.Equal(t, 0, rec.SchemaRetries)
 }
@@ -177,7 +178,7 @@ func TestGatewayTransientRetriesExhausted(t *testing.T) {
 	assert.Equal(t, 500, pe.Status)
 	assert.Equal(t, 5, ws.count(), "one request plus four transient retries")
 	assert.Equal(t, 5, rec.Attempts)
-	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}, sr.delays)
+	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}, sr.Recorded())
 }
 
 func TestGatewayDoesNotRetryPermanentErrors(t *testing.T) {
@@ -191,7 +192,7 @@ func TestGatewayDoesNotRetryPermanentErrors(t *testing.T) {
 		require.ErrorAs(t, err, &pe, "status %d", status)
 		assert.False(t, pe.Retryable)
 		assert.Equal(t, 1, ws.count(), "status %d is not retried", status)
-		assert.Empty(t, sr.delays)
+		assert.Empty(t, sr.Recorded())
 	}
 }
 
@@ -208,7 +209,7 @@ func TestGatewayGivesUpOnLongRetryAfter(t *testing.T) {
 	assert.Equal(t, DefaultMaxRetryAfter, tooLong.Limit)
 	var pe *ProviderError
 	require.ErrorAs(t, err, &pe, "the provider's error stays reachable")
-	assert.Empty(t, sr.delays)
+	assert.Empty(t, sr.Recorded())
 	assert.Equal(t, 1, ws.count())
 }
 

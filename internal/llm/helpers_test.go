@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -103,19 +102,6 @@ func openaiReply(content string) reply {
   "choices": [{"index": 0, "message": {"role": "assistant", "content": %s}, "finish_reason": "stop"}],
   "usage": {"prompt_tokens": 100, "completion_tokens": 30, "total_tokens": 130}
 }`, c)}
-}
-
-// sleepRecorder is an injectable Sleep that records delays.
-type sleepRecorder struct {
-	mu     sync.Mutex
-	delays []time.Duration
-}
-
-func (s *sleepRecorder) sleep(ctx context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.delays = append(s.delays, d)
-	return ctx.Err()
 }
 
 // staticPrompts renders every template to fixed prompts naming the

@@ -120,7 +120,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		// Usage arrives in the last chunk only when asked for.
 		body.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: param.NewOpt(true)}
 	}
-	s, err := postAnswer(ctx, name, o.HTTPClient, o.now, url, headers, body, stream, o.IdleTimeout)
+	s, err := postAnswer(ctx, endpoint{provider: name, client: o.HTTPClient, now: o.now, url: url, headers: headers}, body, stream, o.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}

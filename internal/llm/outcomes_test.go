@@ -210,7 +210,7 @@ func TestProviderFailuresAreClassified(t *testing.T) {
 			var out classify.Classification
 			rec, err := g.Structured(context.Background(), intakeCall(), &out)
 			assert.Equal(t, tt.attempts, rec.Attempts)
-			assert.Equal(t, tt.sleeps, sr.delays)
+			assert.Equal(t, tt.sleeps, sr.Recorded())
 			if tt.ok {
 				require.NoError(t, err)
 				return

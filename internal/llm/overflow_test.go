@@ -40,7 +40,7 @@ func TestContextOverflowIsTyped(t *testing.T) {
 			assert.Equal(t, tt.prompt, overflow.PromptTokens)
 			assert.Equal(t, tt.limit, overflow.Limit)
 			assert.Equal(t, 1, ws.count(), "the same prompt is not sent again")
-			assert.Empty(t, sleeps.delays)
+			assert.Empty(t, sleeps.Recorded())
 			assert.NotContains(t, err.Error(), "configuration error")
 			assert.Contains(t, err.Error(), "context window")
 			var pe *ProviderError

@@ -68,7 +68,8 @@ func (o *OpenAI) completeResponses(ctx context.Context, req Request, model strin
 		return Response{}, err
 	}
 	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
-	s, err := postAnswer(ctx, name, o.HTTPClient, o.now, strings.TrimRight(base, "/")+"/responses", headers, body, o.Stream, o.IdleTimeout)
+	s, err := postAnswer(ctx, endpoint{provider: name, client: o.HTTPClient, now: o.now,
+		url: strings.TrimRight(base, "/") + "/responses", headers: headers}, body, o.Stream, o.IdleTimeout)
 	if err != nil {
 		return Response{}, err
 	}

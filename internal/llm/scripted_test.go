@@ -77,7 +77,7 @@ func TestScriptedExhaustionIsNotRetried(t *testing.T) {
 	var ex *ScriptExhaustedError
 	require.ErrorAs(t, err, &ex)
 	assert.Len(t, s.Requests(), 2)
-	assert.Empty(t, sr.delays)
+	assert.Empty(t, sr.Recorded())
 }
 
 func TestScriptedErrorAnswer(t *testing.T) {
@@ -89,7 +89,7 @@ func TestScriptedErrorAnswer(t *testing.T) {
 	rec, err := g.Structured(context.Background(), intakeCall(), &out)
 	require.NoError(t, err)
 	assert.Equal(t, 2, rec.Attempts)
-	assert.Len(t, sr.delays, 1)
+	assert.Len(t, sr.Recorded(), 1)
 }
 
 func TestScriptedAddJSON(t *testing.T) {

@@ -34,18 +34,18 @@ type streamed struct {
 }
 
 // postStream POSTs body with "stream": true added.
-func postStream(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, body any, idle time.Duration) (*streamed, error) {
+func postStream(ctx context.Context, e endpoint, body any, idle time.Duration) (*streamed, error) {
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return nil, fmt.Errorf("%s provider: encode request: %w", provider, err)
+		return nil, fmt.Errorf("%s provider: encode request: %w", e.provider, err)
 	}
 	payload = withStream(payload)
 	if idle <= 0 {
 		idle = DefaultStreamIdleTimeout
 	}
-	h := headers.Clone()
-	h.Set("Accept", "text/event-stream")
-	x, resp, err := send(ctx, provider, client, now, url, h, payload, idle)
+	e.headers = e.headers.Clone()
+	e.headers.Set("Accept", "text/event-stream")
+	x, resp, err := send(ctx, e, payload, idle)
 	if err != nil {
 		return nil, err
 	}
@@ -82,11 +82,11 @@ func (s *streamed) close() {
 
 // postAnswer POSTs body, streamed when stream is set, else in one piece
 // within the client's time-out.
-func postAnswer(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, body any, stream bool, idle time.Duration) (*streamed, error) {
+func postAnswer(ctx context.Context, e endpoint, body any, stream bool, idle time.Duration) (*streamed, error) {
 	if stream {
-		return postStream(ctx, provider, client, now, url, headers, body, idle)
+		return postStream(ctx, e, body, idle)
 	}
-	raw, err := postJSON(ctx, provider, client, now, url, headers, body)
+	raw, err := postJSON(ctx, e, body)
 	if err != nil {
 		return nil, err
 	}

@@ -173,7 +173,7 @@ func TestStalledOrCutStreamIsNotResentBlindly(t *testing.T) {
 				}
 				paths, _ := s.requests()
 				assert.Len(t, paths, 1, "not re-sent within the call")
-				assert.Empty(t, sleeps.delays)
+				assert.Empty(t, sleeps.Recorded())
 			})
 		}
 	}
@@ -193,5 +193,5 @@ func TestUnsentRequestIsStillRetried(t *testing.T) {
 	var pe *ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.False(t, pe.Sent)
-	assert.Len(t, sleeps.delays, 2)
+	assert.Len(t, sleeps.Recorded(), 2)
 }

@@ -34,10 +34,23 @@ type exchange struct {
 	sent     atomic.Bool
 }
 
-// send POSTs payload. For 2xx answers it returns the open response, whose
-// body the caller reads and closes before calling x.close; other answers
-// and transport failures come back classified.
-func send(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, payload []byte, idle time.Duration) (*exchange, *http.Response, error) {
+// endpoint is where a provider's request goes and what carries it.
+type endpoint struct {
+	// provider names the provider in errors.
+	provider string
+	// client sends the request (nil: http.DefaultClient).
+	client *http.Client
+	// now is the clock Retry-After dates are read against (nil: time.Now).
+	now     func() time.Time
+	url     string
+	headers http.Header
+}
+
+// send POSTs payload to e. For 2xx answers it returns the open response,
+// whose body the caller reads and closes before calling x.close; other
+// answers and transport failures come back classified.
+func send(ctx context.Context, e endpoint, payload []byte, idle time.Duration) (*exchange, *http.Response, error) {
+	provider, client, now, url := e.provider, e.client, e.now, e.url
 	x := &exchange{provider: provider, parent: ctx, idle: idle}
 	x.ctx, x.cancel = context.WithCancelCause(ctx)
 	if client == nil {
@@ -61,7 +74,7 @@ func send(ctx context.Context, provider string, client *http.Client, now func() 
 		x.close()
 		return nil, nil, fmt.Errorf("%s provider: build request for %s: %w", provider, url, err)
 	}
-	httpReq.Header = headers.Clone()
+	httpReq.Header = e.headers.Clone()
 	httpReq.Header.Set("Content-Type", "application/json")
 	resp, err := client.Do(httpReq)
 	if err != nil {
@@ -134,14 +147,14 @@ func (b *idleBody) Read(p []byte) (int, error) {
 // *ContextOverflowError). It stays a plain net/http call rather than the
 // SDK clients because the gateway owns the retry policy and needs the raw
 // status, error code and Retry-After.
-func postJSON(ctx context.Context, provider string, client *http.Client, now func() time.Time, url string, headers http.Header, body any) ([]byte, error) {
+func postJSON(ctx context.Context, e endpoint, body any) ([]byte, error) {
 	payload, err := json.Marshal(body)
 	if err != nil {
-		return nil, fmt.Errorf("%s provider: encode request: %w", provider, err)
+		return nil, fmt.Errorf("%s provider: encode request: %w", e.provider, err)
 	}
-	h := headers.Clone()
-	h.Set("Accept", "application/json")
-	x, resp, err := send(ctx, provider, client, now, url, h, payload, 0)
+	e.headers = e.headers.Clone()
+	e.headers.Set("Accept", "application/json")
+	x, resp, err := send(ctx, e, payload, 0)
 	if err != nil {
 		return nil, err
 	}

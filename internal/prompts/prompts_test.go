@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 type file struct {
@@ -84,7 +86,7 @@ func TestEveryTemplateRendersGolden(t *testing.T) {
 			assert.Contains(t, system, DataPolicy)
 			assert.Equal(t, 1, strings.Count(system, DataPolicy), "policy not duplicated")
 			got := "=== system ===\n" + system + "\n=== user ===\n" + user
-			golden(t, filepath.Join("testdata", name+".golden"), got)
+			testkit.Golden(t, filepath.Join("testdata", name+".golden"), got)
 		})
 	}
 }
@@ -227,18 +229,6 @@ func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, []byte(content), 0o644))
-}
-
-// golden compares got with the golden file, rewriting it when UPDATE=1.
-func golden(t *testing.T, path, got string) {
-	t.Helper()
-	if os.Getenv("UPDATE") == "1" {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file %s (run with UPDATE=1)", path)
-	assert.Equal(t, string(want), got)
 }
 
 func TestUntrustedDataCannotMoveTheCacheBreak(t *testing.T) {

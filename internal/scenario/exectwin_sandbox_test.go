@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,27 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 const twinToken = "ghs_plantedTWINtoken0123"
-
-// lockedBuffer collects a twin's output from the runner's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 func confinedRunner(t *testing.T, dir string, out io.Writer, network bool) *ExecTwinRunner {
 	t.Helper()
@@ -64,7 +46,7 @@ func TestExecTwinRunner_SandboxedTwinSeesNoSecretAndCannotWrite(t *testing.T) {
 		}
 	}()
 	port := strings.TrimPrefix(ln.Addr().String(), "127.0.0.1:")
-	out := &lockedBuffer{}
+	out := &testkit.SyncBuffer{}
 	r := confinedRunner(t, dir, out, false)
 	script := `env; cat .git/config; cat /proc/*/environ; echo x > pwned || echo WRITE-DENIED;
 		(echo > /dev/tcp/127.0.0.1/` + port + `) 2>/dev/null && echo DIALED || echo DIAL-FAILED; echo TWIN-RAN; sleep 30`
@@ -88,7 +70,7 @@ func TestExecTwinRunner_SandboxedTwinSeesNoSecretAndCannotWrite(t *testing.T) {
 
 func TestExecTwinRunner_StopKillsDetachedChildren(t *testing.T) {
 	requireTools(t, "sh", "setsid", "sleep")
-	out := &lockedBuffer{}
+	out := &testkit.SyncBuffer{}
 	r := confinedRunner(t, t.TempDir(), out, false)
 	tag := "31.4159"
 	twin := Twin{Name: "forker", Start: []string{"sh", "-c", "setsid sleep " + tag + " & echo STARTED; sleep 30"}, Ready: fastReady(Readiness{})}

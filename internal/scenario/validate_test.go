@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // fakeSim records every call and answers from a script indexed by call
@@ -378,22 +381,10 @@ func TestAssertSCEN010_ResultsInAuditTrail(t *testing.T) {
 	} {
 		assert.Contains(t, md, want)
 	}
-	assertGolden(t, "audit_failed.md", md)
-	assertGolden(t, "feedback_failed.txt", res.Feedback())
+	testkit.Golden(t, filepath.Join("testdata", "golden", "audit_failed.md"), md)
+	testkit.Golden(t, filepath.Join("testdata", "golden", "feedback_failed.txt"), res.Feedback())
 	assert.NotContains(t, md, "HOLDOUT-TEST-CODE")
 	assert.Len(t, history["SCN-A"], 17, "the caller's history is not mutated")
-}
-
-func assertGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := "testdata/golden/" + name
-	if os.Getenv("UPDATE") == "1" {
-		require.NoError(t, os.MkdirAll("testdata/golden", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run with UPDATE=1 to create %s", path)
-	assert.Equal(t, string(want), got)
 }
 
 func TestValidate_LoadedSpecExampleEndToEnd(t *testing.T) {

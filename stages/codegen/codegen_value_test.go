@@ -20,11 +20,61 @@ import (
 	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
-// ASSERT-CODE-001…004 and -007 on a value domain service
-// (stagetest.ValueDomain): code generation's feedback logic, with the
-// service's answers written down instead of computed by the toolchain, so
-// that plain go test exercises it. codegen_toolchain_e2e_test.go has the
-// same cases against the real Go service (-tags e2e).
+// ASSERT-CODE-001…004 and -007 are written once, in codeScenarios, and run
+// against the domain service the caller gives: here on a value domain
+// service (stagetest.ValueDomain) whose answers are written down instead of
+// computed by the toolchain, so that plain go test exercises code
+// generation's feedback logic; codegen_toolchain_e2e_test.go runs the same
+// scenarios against the real Go service (-tags e2e).
+
+func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
+	t.Parallel()
+	runOnValueFake(t, "ASSERT-CODE-001")
+}
+
+func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
+	t.Parallel()
+	runOnValueFake(t, "ASSERT-CODE-002")
+}
+
+func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
+	t.Parallel()
+	runOnValueFake(t, "ASSERT-CODE-003")
+}
+
+func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing.T) {
+	t.Parallel()
+	runOnValueFake(t, "ASSERT-CODE-004")
+}
+
+func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
+	t.Parallel()
+	runOnValueFake(t, "ASSERT-CODE-007")
+}
+
+// codeScenario is one ASSERT-CODE scenario.
+type codeScenario struct {
+	// value is what the Go service would answer in this scenario, written
+	// down.
+	value *stagetest.ValueDomain
+	// run is the scenario's body against dom.
+	run func(t *testing.T, dom stagekit.Domain)
+}
+
+// runOnValueFake runs scenario id on its value domain service.
+func runOnValueFake(t *testing.T, id string) {
+	t.Helper()
+	s := scenarioFor(t, id)
+	s.run(t, s.value)
+}
+
+// scenarioFor returns scenario id of codeScenarios.
+func scenarioFor(t *testing.T, id string) codeScenario {
+	t.Helper()
+	s, ok := codeScenarios(t)[id]
+	require.True(t, ok, "no scenario %s", id)
+	return s
+}
 
 // widgetsPkg is the package the fixture's tests live in.
 const widgetsPkg = "example.com/widgets/widgets"
@@ -44,20 +94,63 @@ func simpleRuns(bad string, fail domain.SimulateResult) func(domain.Request, dom
 	}
 }
 
-func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
-	t.Parallel()
+// codeScenarios is the table of ASSERT-CODE scenarios, by ASSERT id.
+func codeScenarios(t *testing.T) map[string]codeScenario {
+	// broken does not compile: a string returned as an int.
 	broken := strings.Replace(stagetest.SimpleCode, "return s.n }", `return "many" }`, 1)
-	line := lineOf(t, broken, `return "many"`)
-	dom := &stagetest.ValueDomain{
-		ValidateFn: func(req domain.Request) []domain.Diagnostic {
-			if !stagetest.Carries(req, stagetest.SimplePath, `return "many"`) {
-				return nil
-			}
-			return []domain.Diagnostic{{Artifact: stagetest.SimplePath, Location: domain.Location{File: stagetest.SimplePath, Line: line, Column: 36},
-				Severity: domain.SeverityBlocking, Category: domain.CategoryTypeError, Message: `cannot use "many" (untyped string constant) as int value in return statement`}}
+	brokenLine := lineOf(t, broken, `return "many"`)
+	return map[string]codeScenario{
+		"ASSERT-CODE-001": {
+			value: &stagetest.ValueDomain{
+				ValidateFn: func(req domain.Request) []domain.Diagnostic {
+					if !stagetest.Carries(req, stagetest.SimplePath, `return "many"`) {
+						return nil
+					}
+					return []domain.Diagnostic{{Artifact: stagetest.SimplePath, Location: domain.Location{File: stagetest.SimplePath, Line: brokenLine, Column: 36},
+						Severity: domain.SeverityBlocking, Category: domain.CategoryTypeError, Message: `cannot use "many" (untyped string constant) as int value in return statement`}}
+				},
+				SimulateFn: simpleRuns("", domain.SimulateResult{}),
+			},
+			run: func(t *testing.T, dom stagekit.Domain) { validationDiagnosticsAreFedBack(t, dom, broken, brokenLine) },
 		},
-		SimulateFn: simpleRuns("", domain.SimulateResult{}),
+		"ASSERT-CODE-002": {
+			value: &stagetest.ValueDomain{SimulateFn: simpleRuns("s.n += 2",
+				stagetest.FailingRun(widgetsPkg, "TestSimple", domain.Location{File: stagetest.SimpleTestPath, Line: 10}, "simple_test.go:10: got 4, want 2", domain.ExplainsAssertion))},
+			run: selfExplanatoryTestFailureIsFedVerbatim,
+		},
+		"ASSERT-CODE-003": {
+			value: &stagetest.ValueDomain{SimulateFn: simpleRuns("s.n--",
+				stagetest.FailingRun(widgetsPkg, "TestSimple", domain.Location{File: stagetest.SimpleTestPath, Line: 9}, "simple_test.go:9: counter misbehaves", ""))},
+			run: obscureTestFailureIsInterpreted,
+		},
+		"ASSERT-CODE-004": {
+			value: &stagetest.ValueDomain{NormaliseFn: func(req domain.Request) []domain.Diagnostic {
+				if !stagetest.Carries(req, stagetest.SimplePath, "func {") {
+					return nil
+				}
+				return []domain.Diagnostic{{Artifact: stagetest.SimplePath, Location: domain.Location{File: stagetest.SimplePath, Line: 3, Column: 6},
+					Severity: domain.SeverityBlocking, Category: domain.CategorySyntaxError, Message: "expected 'IDENT', found '{'"}}
+			}},
+			run: retryBudgetExhaustionEscalatesWithEveryAttempt,
+		},
+		"ASSERT-CODE-007": {
+			// Six compiles only with a's and b's code: the service says so
+			// when a run lacks either.
+			value: &stagetest.ValueDomain{SimulateFn: func(req domain.Request, _ domain.SimulateParams) domain.SimulateResult {
+				if !stagetest.Carries(req, "widgets/n.go", "") {
+					return domain.SimulateResult{Passed: true}
+				}
+				if !stagetest.Carries(req, "widgets/a.go", "func DoubleA") || !stagetest.Carries(req, "widgets/b.go", "func TripleB") {
+					return stagetest.FailingRun(widgetsPkg, "TestSix", domain.Location{File: "widgets/n.go", Line: 4}, "undefined: DoubleA", domain.ExplainsCompileError)
+				}
+				return stagetest.PassingRun(widgetsPkg, "TestSix")
+			}},
+			run: dependentSWIReceivesDependencyOutputs,
+		},
 	}
+}
+
+func validationDiagnosticsAreFedBack(t *testing.T, dom stagekit.Domain, broken string, line int) {
 	f := stagetest.NewBuildFixture(t, dom, []planner.SubWorkItem{stagetest.SimpleItem()}, nil)
 	f.Code(t, map[string]string{stagetest.SimplePath: broken, stagetest.SimpleTestPath: stagetest.SimpleTest})
 	f.Code(t, map[string]string{stagetest.SimplePath: stagetest.SimpleCode, stagetest.SimpleTestPath: stagetest.SimpleTest})
@@ -73,24 +166,27 @@ func TestAssertCODE001_ValidationDiagnosticsAreFedBack(t *testing.T) {
 	assert.Contains(t, reqs[1], "[blocking type_error]", "the diagnostic's severity")
 	assert.Contains(t, reqs[1], `cannot use "many"`, "the diagnostic's message")
 
+	repo := testenv.Repo.String()
 	branch := fmt.Sprintf("cogworks/%d/swi-1", f.Parent)
-	files := f.Env.Sim.BranchFiles(testenv.Repo.String(), branch)
+	files := f.Env.Sim.BranchFiles(repo, branch)
 	assert.Equal(t, stagetest.SimpleCode, files[stagetest.SimplePath], "the second attempt is committed")
+	assert.Equal(t, stagetest.CounterInterface, files["widgets/counter.go"], "stacked on the interface branch")
 	rec := f.Snap.SubWorkItem("counter-simple")
 	require.NotNil(t, rec)
+	assert.Equal(t, branch, rec.Branch)
 	assert.Equal(t, pipeline.SWIInProgress, rec.Status)
+	assert.Equal(t, "counter-simple", f.Snap.CurrentSWI)
+	assert.Contains(t, f.Env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIInProgress))
+	assert.NotContains(t, f.Env.Sim.Labels(repo, rec.Issue), pipeline.StatusLabel(pipeline.SWIPending))
+	assert.Equal(t, []string{stagetest.SimplePath, stagetest.SimpleTestPath}, rec.Committed)
 	assert.Equal(t, 2, rec.Usage.Calls, "calls booked per SWI")
 }
 
-func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
-	t.Parallel()
-	wrong := strings.Replace(stagetest.SimpleCode, "s.n++", "s.n += 2", 1)
-	loc := domain.Location{File: stagetest.SimpleTestPath, Line: 10}
-	dom := &stagetest.ValueDomain{SimulateFn: simpleRuns("s.n += 2",
-		stagetest.FailingRun(widgetsPkg, "TestSimple", loc, "simple_test.go:10: got 4, want 2", domain.ExplainsAssertion))}
+func selfExplanatoryTestFailureIsFedVerbatim(t *testing.T, dom stagekit.Domain) {
+	overcounting := strings.Replace(stagetest.SimpleCode, "s.n++", "s.n += 2", 1)
 	f := stagetest.NewBuildFixture(t, dom, []planner.SubWorkItem{stagetest.SimpleItem()}, nil)
 	f.Snap.SubWorkItem("counter-simple").Feedback = "Review: NewSimple lacks a doc comment example."
-	f.Code(t, map[string]string{stagetest.SimplePath: wrong, stagetest.SimpleTestPath: stagetest.SimpleTest})
+	f.Code(t, map[string]string{stagetest.SimplePath: overcounting, stagetest.SimpleTestPath: stagetest.SimpleTest})
 	f.Code(t, map[string]string{stagetest.SimplePath: stagetest.SimpleCode, stagetest.SimpleTestPath: stagetest.SimpleTest})
 
 	_, err := f.Run(t, pipeline.StageCodeGeneration)
@@ -99,24 +195,26 @@ func TestAssertCODE002_SelfExplanatoryTestFailureIsFedVerbatim(t *testing.T) {
 	require.Len(t, reqs, 2)
 	assert.Contains(t, reqs[0], "NewSimple lacks a doc comment example", "earlier review feedback is included")
 	assert.Contains(t, reqs[1], "got 4, want 2", "the test output goes back as it is")
-	assert.Contains(t, reqs[1], "simple_test.go:10", "with its location")
+	assert.Contains(t, reqs[1], "simple_test.go:", "with its location")
 	assert.Empty(t, f.Requests("interpret_failure"), "no interpretation for a self-explanatory failure")
 	assert.Empty(t, f.Snap.SubWorkItem("counter-simple").Feedback, "consumed feedback is cleared")
 }
 
-func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
-	t.Parallel()
-	wrong := strings.Replace(stagetest.SimpleCode, "s.n++", "s.n--", 1)
-	loc := domain.Location{File: stagetest.SimpleTestPath, Line: 9}
-	dom := &stagetest.ValueDomain{SimulateFn: simpleRuns("s.n--",
-		stagetest.FailingRun(widgetsPkg, "TestSimple", loc, "simple_test.go:9: counter misbehaves", ""))}
+func obscureTestFailureIsInterpreted(t *testing.T, dom stagekit.Domain) {
+	decrementing := strings.Replace(stagetest.SimpleCode, "s.n++", "s.n--", 1)
+	// obscureTest fails with a message that does not say what went wrong.
+	obscureTest := strings.Replace(stagetest.SimpleTest, `if got, want := c.Value(), 2; got != want {
+		t.Fatalf("got %d, want %d", got, want)
+	}`, `if c.Value() != 2 {
+		t.Fatal("counter misbehaves")
+	}`, 1)
 	f := stagetest.NewBuildFixture(t, dom, []planner.SubWorkItem{stagetest.SimpleItem()}, nil)
-	f.Code(t, map[string]string{stagetest.SimplePath: wrong, stagetest.SimpleTestPath: stagetest.SimpleTest})
+	f.Code(t, map[string]string{stagetest.SimplePath: decrementing, stagetest.SimpleTestPath: obscureTest})
 	require.NoError(t, f.Script.AddJSON("interpret_failure", codegen.Interpretation{
 		Summary: "TestSimple sees the wrong count", LikelyCause: "Inc decrements the counter instead of incrementing it",
 		SuggestedFix: "use s.n++ in Inc", Locations: []string{stagetest.SimplePath},
 	}))
-	f.Code(t, map[string]string{stagetest.SimplePath: stagetest.SimpleCode, stagetest.SimpleTestPath: stagetest.SimpleTest})
+	f.Code(t, map[string]string{stagetest.SimplePath: stagetest.SimpleCode, stagetest.SimpleTestPath: obscureTest})
 
 	_, err := f.Run(t, pipeline.StageCodeGeneration)
 	require.NoError(t, err)
@@ -131,15 +229,7 @@ func TestAssertCODE003_ObscureTestFailureIsInterpreted(t *testing.T) {
 	assert.Contains(t, reqs[1], "use s.n++ in Inc")
 }
 
-func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing.T) {
-	t.Parallel()
-	dom := &stagetest.ValueDomain{NormaliseFn: func(req domain.Request) []domain.Diagnostic {
-		if !stagetest.Carries(req, stagetest.SimplePath, "func {") {
-			return nil
-		}
-		return []domain.Diagnostic{{Artifact: stagetest.SimplePath, Location: domain.Location{File: stagetest.SimplePath, Line: 3, Column: 6},
-			Severity: domain.SeverityBlocking, Category: domain.CategorySyntaxError, Message: "expected 'IDENT', found '{'"}}
-	}}
+func retryBudgetExhaustionEscalatesWithEveryAttempt(t *testing.T, dom stagekit.Domain) {
 	f := stagetest.NewBuildFixture(t, dom, []planner.SubWorkItem{stagetest.SimpleItem()}, nil)
 	f.Cfg.Budgets.SubWorkItemMaxRetries = 2
 	f.Code(t, map[string]string{".github/workflows/ci.yml": "on: push\n", stagetest.SimplePath: stagetest.SimpleCode})
@@ -161,8 +251,7 @@ func TestAssertCODE004_RetryBudgetExhaustionEscalatesWithEveryAttempt(t *testing
 	assert.False(t, ok, "nothing committed")
 }
 
-func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
-	t.Parallel()
+func dependentSWIReceivesDependencyOutputs(t *testing.T, dom stagekit.Domain) {
 	const (
 		aCode = "package widgets\n\n// DoubleA doubles n.\nfunc DoubleA(n int) int { return 2 * n }\n"
 		bCode = "package widgets\n\n// TripleB triples n.\nfunc TripleB(n int) int { return 3 * n }\n"
@@ -174,17 +263,6 @@ func TestAssertCODE007_DependentSWIReceivesDependencyOutputs(t *testing.T) {
 		{ID: "b", Title: "Tripling", Files: []string{"widgets/b.go"}, Interfaces: []string{"IF-COUNTER"}},
 		{ID: "n", Title: "Six", Files: []string{"widgets/n.go"}, Interfaces: []string{"IF-COUNTER"}, DependsOn: []string{"a", "b"}},
 	}
-	// Six compiles only with a's and b's code: the service says so when a
-	// run lacks either.
-	dom := &stagetest.ValueDomain{SimulateFn: func(req domain.Request, _ domain.SimulateParams) domain.SimulateResult {
-		if !stagetest.Carries(req, "widgets/n.go", "") {
-			return domain.SimulateResult{Passed: true}
-		}
-		if !stagetest.Carries(req, "widgets/a.go", "func DoubleA") || !stagetest.Carries(req, "widgets/b.go", "func TripleB") {
-			return stagetest.FailingRun(widgetsPkg, "TestSix", domain.Location{File: "widgets/n.go", Line: 4}, "undefined: DoubleA", domain.ExplainsCompileError)
-		}
-		return stagetest.PassingRun(widgetsPkg, "TestSix")
-	}}
 	f := stagetest.NewBuildFixture(t, dom, items, nil)
 	repo := testenv.Repo.String()
 	for i, c := range map[string]string{"a": aCode, "b": bCode} {

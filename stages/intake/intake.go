@@ -73,8 +73,8 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	})
 	body := ClassificationComment(final, raw.SafetyAffecting, scope)
 	k := stagekit.Key(in.Issue.Number, "classification")
-	if _, _, err := idem.UpsertComment(ctx, x.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, k,
-		audit.Format(audit.Comment{Key: k, Title: "Classification", Body: body})); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, x.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: in.Issue.Number, Key: k,
+		Body: audit.Format(audit.Comment{Key: k, Title: "Classification", Body: body}), Listed: in.Comments}); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post the classification of #%d: %w", in.Issue.Number, err)
 	}
 	if scope != nil {

@@ -71,7 +71,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		Head: branch, Base: base,
 	})
 	if err != nil {
-		return engine.StageResult{}, e.emptyBranch(ctx, in.Repo, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err), rec.ID, branch, base)
+		return engine.StageResult{}, e.emptyBranch(ctx, in.Repo, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err), rec.ID, idem.Branches{Head: branch, Base: base})
 	}
 	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, created, branch, inline); err != nil {
 		return engine.StageResult{}, err
@@ -91,7 +91,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "cost")
 	body := audit.Format(audit.Comment{Key: key, Title: "Cost report", Body: "Every sub-work-item has its PR; CogWorks never merges them — humans do, bottom-up.\n\n" +
 		audit.CostTable(snap.Ledger, snap.SubWorkItems, in.Config.Budgets.PipelineMaxTokens, in.Config.Budgets.PipelineMaxCostUSD)})
-	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: in.Issue.Number, Key: key, Body: body, Listed: in.Comments}); err != nil {
 		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
 	}
 	return engine.StageResult{Event: pipeline.EventAllDone, Summary: summary + "; every sub-work-item is integrated", Warnings: e.Deps.Warnings}, nil
@@ -106,7 +106,8 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 // most likely pushed moments before and GitHub's comparison had not seen
 // it yet (a race real integrations meet): a transient failure, so the next
 // invocation opens the PR, bounded by stage_max_retries.
-func (e Executor) emptyBranch(ctx context.Context, repo github.Repo, err error, id, branch, base string) error {
+func (e Executor) emptyBranch(ctx context.Context, repo github.Repo, err error, id string, b idem.Branches) error {
+	branch, base := b.Head, b.Base
 	if !errors.Is(err, github.ErrUnprocessable) || !strings.Contains(err.Error(), "No commits between") {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/internal/testverdict"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -71,14 +71,7 @@ func TestPRBodyGolden(t *testing.T) {
 		Warnings:       []string{`domain service "pcb" (domain electrical) is unavailable: cross-domain validation for electrical was skipped`},
 		Other:          []review.Finding{stagetest.InfoFinding()},
 	})
-	path := filepath.Join("testdata", "pr_body.golden")
-	if os.Getenv("UPDATE") != "" {
-		require.NoError(t, os.MkdirAll("testdata", 0o755))
-		require.NoError(t, os.WriteFile(path, []byte(body), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, string(want), body)
+	testkit.Golden(t, filepath.Join("testdata", "pr_body.golden"), body)
 }
 
 func TestAssertINT002_NonBlockingFindingsInlineInOneCommentReview(t *testing.T) {

@@ -94,7 +94,7 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return engine.StageResult{Event: pipeline.EventDone,
 			Summary: fmt.Sprintf("interface design changes nothing (%d interfaces, %d files, every one equal to `%s`): no interface PR opened", len(design.Interfaces), len(design.Files), base)}, nil
 	}
-	pr, err := x.publish(ctx, in, branch, base, design, exists)
+	pr, err := x.publish(ctx, in, idem.Branches{Head: branch, Base: base}, design, exists)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -161,10 +161,11 @@ func (x Executor) design(ctx context.Context, in engine.StageInput) (Interfaces,
 	return design, err
 }
 
-// publish commits the designed files to branch (from base) and finds or
+// publish commits the designed files to b.Head (from b.Base) and finds or
 // opens the interface PR (opens it straight away when exists says the bot
-// has none on branch).
-func (x Executor) publish(ctx context.Context, in engine.StageInput, branch, base string, design Interfaces, exists bool) (github.PullRequest, error) {
+// has none on the branch).
+func (x Executor) publish(ctx context.Context, in engine.StageInput, b idem.Branches, design Interfaces, exists bool) (github.PullRequest, error) {
+	branch, base := b.Head, b.Base
 	d, n := x.Deps, in.Issue.Number
 	files := make(map[string]string, len(design.Files))
 	for _, f := range design.Files {

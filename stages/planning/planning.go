@@ -86,7 +86,7 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		if err != nil {
 			return engine.StageResult{}, err
 		}
-		if _, _, err := idem.UpsertComment(ctx, x.GitHub, in.Repo, n, comments, in.BotLogin, planKey, audit.Format(comment)); err != nil {
+		if _, _, err := idem.UpsertComment(ctx, x.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: n, Key: planKey, Body: audit.Format(comment), Listed: comments}); err != nil {
 			return engine.StageResult{}, fmt.Errorf("post the plan of #%d: %w", n, err)
 		}
 	}

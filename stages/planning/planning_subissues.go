@@ -60,7 +60,7 @@ func (w *subIssueWriter) postTaskList(ctx context.Context, comments []github.Com
 	}
 	k := stagekit.Key(w.Parent, "sub-work-items")
 	body := audit.Format(audit.Comment{Key: k, Title: "Sub-work-items", Body: b.String()})
-	if _, _, err := idem.UpsertComment(ctx, w.GitHub, w.repo, w.Parent, comments, w.bot, k, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, w.GitHub, w.repo, w.bot, idem.KeyedComment{Issue: w.Parent, Key: k, Body: body, Listed: comments}); err != nil {
 		return fmt.Errorf("post the sub-work-item task list of #%d: %w", w.Parent, err)
 	}
 	return nil
@@ -164,12 +164,12 @@ func (w *subIssueWriter) write(ctx context.Context, it planner.SubWorkItem, orde
 	if w.swiIssues == nil {
 		w.swiIssues = &swiIssueList{api: w.GitHub, filter: filter}
 	}
-	issue, created, err := idem.FindOrCreateIssue(ctx, w.swiIssues, w.repo, w.bot, marker, filter,
-		github.NewIssue{
+	issue, created, err := idem.FindOrCreateIssue(ctx, w.swiIssues, w.repo, w.bot, idem.MarkedIssue{Marker: marker, Filter: filter,
+		New: github.NewIssue{
 			Title:  fmt.Sprintf("[#%d %d/%d] %s", n, order, w.total, stagekit.OneLine(it.Title)),
 			Body:   stagekit.SubIssueBody(n, marker, it, w.issueOf),
 			Labels: append(slices.Clone(want), pipeline.StatusLabel(pipeline.SWIPending)),
-		})
+		}})
 	if err != nil {
 		return github.Issue{}, fmt.Errorf("sub-work-item %s of #%d: %w", it.ID, n, err)
 	}

@@ -232,7 +232,7 @@ func ReviewDiffs(ctx context.Context, gh stagekit.FileReader, repo github.Repo, 
 // postSummary upserts the review summary comment on the parent issue.
 func (e Executor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWI, res review.Result, warnings []string) error {
 	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: ReviewSummary(rec, res, warnings)})
-	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.Issue.Number, in.Comments, in.BotLogin, key, body); err != nil {
+	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: in.Issue.Number, Key: key, Body: body, Listed: in.Comments}); err != nil {
 		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
 	}
 	return nil

@@ -259,7 +259,7 @@ func (e Executor) postResults(ctx context.Context, in engine.StageInput, rec pip
 	n := stagekit.WorkItem(in)
 	key := audit.Key(fmt.Sprint(n), "scenarios", rec.ID)
 	body := audit.Format(audit.Comment{Key: key, Title: "Scenario validation — " + rec.ID, Body: audit.Cap(res.AuditMarkdown())})
-	_, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, n, in.Comments, in.BotLogin, key, body)
+	_, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: n, Key: key, Body: body, Listed: in.Comments})
 	return err
 }
 

@@ -10,7 +10,7 @@ import (
 // declares the port it uses (its GitHub interface), composed from small
 // interfaces (idem's write ports and the read ports below), as prow
 // declares one client interface per plugin; stages.GitHub is only their
-// union, what internal/cli hands to stages.Executors.
+// union, what internal/cmd/factory hands to stages.Executors.
 
 // RepoInfoReader reads repository metadata (the default branch).
 type RepoInfoReader interface {

@@ -61,7 +61,7 @@ func RecordedOrNone(recorded, found int) bool {
 // that an outsider's PR blocking the branch fails the stage
 // (*idem.ForeignPullError) before anything is spent.
 func OwnPull(ctx context.Context, gh idem.PullAPI, in engine.StageInput, branch, base string) (github.PullRequest, bool, error) {
-	pr, found, foreign, err := idem.FindOwnPull(ctx, gh, in.Repo, in.BotLogin, branch, base)
+	pr, found, foreign, err := idem.FindOwnPull(ctx, gh, in.Repo, in.BotLogin, idem.Branches{Head: branch, Base: base})
 	if err != nil || found {
 		return pr, found, err
 	}

@@ -1,0 +1,69 @@
+package factory
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/stages/stagekit"
+)
+
+type domainTenantKey struct{}
+
+// WithDomainTenant names the tenant a step's domain-service requests are
+// for (see domain.Repository.Tenant). An outer call wins: serve names the
+// installation before productionExecutors would name the repository alone.
+func WithDomainTenant(ctx context.Context, tenant string) context.Context {
+	if DomainTenant(ctx) != "" {
+		return ctx
+	}
+	return context.WithValue(ctx, domainTenantKey{}, tenant)
+}
+
+func DomainTenant(ctx context.Context) string {
+	v, _ := ctx.Value(domainTenantKey{}).(string)
+	return v
+}
+
+// InstallationTenant is the tenant of a serve job: the installation and
+// the repository, so that neither a second repository of an installation
+// nor the same repository under another installation shares its caches.
+func InstallationTenant(installation int64, repo github.Repo) string {
+	return fmt.Sprintf("installation/%d/repo/%s", installation, repo)
+}
+
+// RepoTenant is the tenant of a step outside serve (one repository per
+// process: the Action, cron, a developer's `cogworks process`).
+func RepoTenant(repo github.Repo) string { return "repo/" + repo.String() }
+
+// TenantDomain stamps every request with the step's tenant.
+type TenantDomain struct {
+	Inner  stagekit.Domain
+	Tenant string
+}
+
+func (d TenantDomain) stamp(req domain.Request) domain.Request {
+	req.Repository.Tenant = d.Tenant
+	return req
+}
+
+func (d TenantDomain) Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error) {
+	return d.Inner.Validate(ctx, d.stamp(req))
+}
+
+func (d TenantDomain) Normalise(ctx context.Context, req domain.Request) (domain.NormaliseResult, error) {
+	return d.Inner.Normalise(ctx, d.stamp(req))
+}
+
+func (d TenantDomain) ReviewRules(ctx context.Context, req domain.Request, p domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
+	return d.Inner.ReviewRules(ctx, d.stamp(req), p)
+}
+
+func (d TenantDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
+	return d.Inner.Simulate(ctx, d.stamp(req), p)
+}
+
+func (d TenantDomain) ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error) {
+	return d.Inner.ExtractInterfaces(ctx, d.stamp(req))
+}

@@ -1,0 +1,53 @@
+package factory
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+
+	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/github"
+)
+
+// EngineDeps wires the step function for one repository.
+func (f *Factory) EngineDeps(ctx context.Context, repo github.Repo, workspace string, dryRun bool) (engine.Deps, error) {
+	cfg, err := f.LoadConfig(workspace)
+	if err != nil {
+		return engine.Deps{}, err
+	}
+	gh, err := f.Client(ctx)
+	if err != nil {
+		return engine.Deps{}, err
+	}
+	return f.EngineDepsWith(ctx, gh, repo, workspace, cfg, dryRun)
+}
+
+// EngineDepsWith wires the step function for one repository whose
+// configuration and files are already at hand.
+func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config, dryRun bool) (engine.Deps, error) {
+	bot, err := f.OwnLogin(ctx, gh)
+	if err != nil {
+		return engine.Deps{}, err
+	}
+	key, _ := f.SigningKey()
+	f.warnIdentity(bot, key)
+	deps := engine.Deps{
+		GitHub: gh, Config: cfg, RunID: NewRunID(), BotLogin: bot, StateKey: key,
+		Clock: f.Clock, Logger: f.Logger(), DryRun: dryRun,
+	}
+	// A dry run never executes a stage, so it needs no LLM key.
+	if f.Executors != nil && !dryRun {
+		deps.Executors, deps.Registry, err = f.Executors(ctx, gh, repo, workspace, cfg)
+		if err != nil {
+			return engine.Deps{}, err
+		}
+	}
+	return deps, nil
+}
+
+func NewRunID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "run-" + hex.EncodeToString(b[:])
+}

@@ -1,0 +1,66 @@
+package factory
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/webhook"
+)
+
+// EventTarget is the work item a GitHub event payload points at.
+type EventTarget struct {
+	Repo  github.Repo
+	Issue int
+	// Known is the issue as the payload showed it (issues and
+	// issue_comment events): the step takes its labels instead of reading
+	// the issue.
+	Known *github.Issue
+	// CheckMerges is set for pull_request events, whose merge may pass a
+	// gate.
+	CheckMerges bool
+	// CommentEvent is set for a new comment by a person that holds a
+	// /cogworks command: the step then reads the comments even on an
+	// issue without cogworks:run (a stopped pipeline).
+	CommentEvent bool
+	// Ignore explains why the event concerns no work item ("" otherwise).
+	Ignore string
+}
+
+// ReadEvent reads a GitHub event payload file (as in GITHUB_EVENT_PATH).
+func ReadEvent(path string) (EventTarget, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return EventTarget{}, fmt.Errorf("read event %s: %w", path, err)
+	}
+	t, err := ParseEvent(data)
+	if err != nil {
+		return EventTarget{}, fmt.Errorf("event %s: %w", path, err)
+	}
+	return t, nil
+}
+
+// ParseEvent extracts the target work item from an issues, issue_comment
+// or pull_request payload. An issue (or a comment on one) without the
+// cogworks:run label in the payload is ignored, unless the event is a new
+// comment holding a /cogworks command (a stopped pipeline has no label):
+// the payload carries the issue's labels after the event, so this trigger
+// check needs no GitHub request. A pull request targets the work item
+// named by its cogworks/<N>/… head branch; other PRs are ignored.
+func ParseEvent(data []byte) (EventTarget, error) {
+	p, err := webhook.Parse(data)
+	if err != nil {
+		return EventTarget{}, err
+	}
+	n, checkMerges, ignore, err := p.WorkItem()
+	if err != nil {
+		return EventTarget{}, err
+	}
+	t := EventTarget{Repo: p.Repo, Issue: n, CheckMerges: checkMerges, Ignore: ignore}
+	if p.Issue != nil {
+		t.Known = p.Issue
+		t.CommentEvent = p.CommandComment()
+		t.Ignore = p.Untriggered()
+	}
+	return t, nil
+}

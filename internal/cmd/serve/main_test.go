@@ -1,0 +1,11 @@
+package serve_test
+
+import (
+	"testing"
+
+	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
+)
+
+func TestMain(m *testing.M) {
+	cmdtest.Main(m)
+}
