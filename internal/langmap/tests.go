@@ -116,7 +116,7 @@ func pythonTests(p string, src []byte) []domain.TestDeclaration {
 		}
 		kw, name := toks[j].text, toks[j+1].text
 		switch {
-		case kw == "class" && j == 0 && (!inClass || ln.indent == classIndent):
+		case kw == "class" && j == 0 && ln.indent == 0: // pytest collects module-level classes
 			inClass = strings.HasPrefix(name, "Test") || slices.ContainsFunc(toks[2:], func(t token) bool { return t.text == "TestCase" })
 			classIndent, bodyIndent = ln.indent, -1
 			if skip {

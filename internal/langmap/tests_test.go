@@ -48,11 +48,17 @@ class Helper:
 class Legacy(unittest.TestCase):
     async def test_async(self):
         pass
+
+def test_local_class():
+    class TestLocal:
+        def test_not_collected(self):
+            pass
 `, want: []domain.TestDeclaration{
 			{Name: "test_add", Package: "tests/test_calc.py", Line: 4, EndLine: 5},
 			{Name: "test_param", Package: "tests/test_calc.py", Line: 7, EndLine: 12},
 			{Name: "test_method", Package: "tests/test_calc.py", Line: 22, EndLine: 23},
 			{Name: "test_async", Package: "tests/test_calc.py", Line: 33, EndLine: 34},
+			{Name: "test_local_class", Package: "tests/test_calc.py", Line: 36, EndLine: 39},
 		}},
 		{name: "python: not a test file", path: "src/calc/ops.py", src: "def test_x():\n    pass\n"},
 		{name: "typescript: describe paths, skips, computed titles", path: "web/src/cart.test.ts", src: "import { describe, it, expect, test } from 'vitest'\n" +
