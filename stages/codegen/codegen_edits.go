@@ -138,14 +138,15 @@ func ApplyAnswer(ctx context.Context, base BaseTree, out CodeOutput) (changeSet,
 	gone := map[string]bool{}
 	var probs []EditProblem
 	var listed []string
-	var listErr error
 	listOnce := false
 	// files lists the paths that exist now (listed once, on the first
-	// missing path: most answers have none).
+	// missing path: most answers have none). The suggestion it feeds is
+	// best effort: a listing that fails only leaves it out of the
+	// feedback (the reads below report a broken repository).
 	files := func() []string {
 		if !listOnce {
 			listOnce = true
-			listed, listErr = base.addressable(ctx)
+			listed, _ = base.addressable(ctx)
 		}
 		out := slices.DeleteFunc(slices.Clone(listed), func(p string) bool { return gone[p] })
 		for p := range cs.Files {
@@ -243,9 +244,6 @@ func ApplyAnswer(ctx context.Context, base BaseTree, out CodeOutput) (changeSet,
 		} else if ok {
 			cs.Deleted = append(cs.Deleted, p)
 		}
-	}
-	if listErr != nil {
-		return cs, nil, listErr
 	}
 	slices.Sort(cs.Deleted)
 	for p := range cs.Files {
