@@ -315,6 +315,22 @@ func TestWriteFilesBranchCreatedConcurrently(t *testing.T) {
 	assert.Equal(t, "b\n", files["docs/b.md"])
 }
 
+// TestWriteFilesRulesetRefusalIsNotARace: a ruleset restricting
+// cogworks/* refuses the branch's creation with a 422 like a concurrent
+// creation's; WriteFiles used to retry it and then report "branch created
+// concurrently". It must return the ruleset's refusal, after one attempt.
+func TestWriteFilesRulesetRefusalIsNotARace(t *testing.T) {
+	env := testenv.New(t)
+	ctx := context.Background()
+	env.Sim.SetBranchRuleset(repo.String(), "cogworks/**")
+	env.Sim.ResetRequests()
+	_, _, err := idem.WriteFiles(ctx, env.Client, repo, idem.Commit{Branch: "cogworks/9/spec", From: "main", Message: "m", Files: map[string]string{"docs/a.md": "a\n"}})
+	var rs *github.RulesetError
+	require.ErrorAs(t, err, &rs)
+	assert.NotContains(t, err.Error(), "concurrently")
+	assert.Equal(t, 3, writes(env.Sim), "tree, commit, one refused ref creation: no second attempt")
+}
+
 // racingBranch runs before just ahead of the first CreateBranch.
 type racingBranch struct {
 	idem.GitAPI

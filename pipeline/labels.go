@@ -241,6 +241,21 @@ func DependsOnLabel(issue int) string { return LabelDependsOnPrefix + strconv.It
 // OrderLabel returns the cogworks:order:<n> label.
 func OrderLabel(n int) string { return LabelOrderPrefix + strconv.Itoa(n) }
 
+// RepositoryLabels are the repository labels CogWorks uses with a fixed
+// name: `cogworks init` creates them and `doctor` checks them (the
+// per-issue depends-on and order labels are created on first use).
+func RepositoryLabels() []string {
+	names := []string{LabelRun, LabelApprove, LabelRetry, LabelProcessing,
+		LabelAwaitingReview, LabelSafetyCritical, LabelSubWorkItem}
+	for _, st := range AllStages() {
+		names = append(names, StageLabel(st))
+	}
+	for _, s := range []SWIStatus{SWIPending, SWIInProgress, SWICompleted, SWIFailed} {
+		names = append(names, StatusLabel(s))
+	}
+	return names
+}
+
 // Label colours, grouped by purpose.
 const (
 	colorTrigger  = "0e8a16" // green: a human starts or resumes work

@@ -4,10 +4,13 @@ package stages_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,6 +29,7 @@ import (
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/testkit"
+	"github.com/cogworks/cogworks/internal/webhook"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
@@ -38,12 +42,38 @@ import (
 	"github.com/cogworks/cogworks/stages/stagetest"
 )
 
+// Issue 29's budgets for a one-sub-work-item bug fix, intake to
+// integration with the labels `cogworks init` created: at most 60 GitHub
+// requests and 25 writes (the secondary limit allows 500 content-creating
+// requests an hour per identity).
+const (
+	bugFixRequestBudget = 60
+	bugFixWriteBudget   = 25
+)
+
+// issueWrite matches a write on an issue (labels, comments, the issue
+// itself) that GitHub echoes as an issues or issue_comment event.
+var issueWrite = regexp.MustCompile(`/issues/(\d+)(?:/labels|/comments)?$`)
+
+// namesJSON is labels as a payload's [{"name": …}] list.
+func namesJSON(t *testing.T, labels []string) string {
+	t.Helper()
+	out := make([]map[string]string, len(labels))
+	for i, l := range labels {
+		out[i] = map[string]string{"name": l}
+	}
+	data, err := json.Marshal(out)
+	require.NoError(t, err)
+	return string(data)
+}
+
 // TestBugFixSkipsDesignEndToEnd: a low-complexity bug fix runs intake →
 // planning → code generation → scenario validation → review →
 // integration on the simulator with the scripted LLM and the real Go
 // toolchain, with no specification or interface PR; planning and review
 // work from the issue text, and the skip is in the snapshot and the
-// status comment.
+// status comment. It also holds the fix to issue 29's request and write
+// budgets, and checks that the events its own writes cause are idle.
 func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -58,6 +88,10 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 	files["telemetry/api.go"] = e2eInterface
 	files["telemetry/publish.go"] = e2eCode(2)
 	env.Sim.SeedFiles(repo, "main", files)
+	for _, name := range pipeline.RepositoryLabels() { // what `cogworks init` created once
+		color, desc, _ := pipeline.LabelSpec(name)
+		env.Sim.SeedLabel(repo, name, color, desc)
+	}
 	ws := t.TempDir()
 	testkit.WriteTree(t, ws, files)
 
@@ -111,6 +145,34 @@ func TestBugFixSkipsDesignEndToEnd(t *testing.T) {
 	}
 	assert.Equal(t, []string{"intake", "planning", "code-generation", "scenario-validation", "review", "integration"}, ran)
 	assert.Empty(t, script.Remaining(), "every scripted answer was used")
+	requests, writes := len(env.Sim.Requests()), 0
+	var echoes []string // the issue events CogWorks's own writes cause
+	for _, r := range env.Sim.Requests() {
+		if r.Method == "GET" {
+			continue
+		}
+		writes++
+		if m := issueWrite.FindStringSubmatch(r.Path); m != nil {
+			echoes = append(echoes, m[1])
+		}
+	}
+	t.Logf("one-sub-work-item bug fix: %d GitHub requests, %d writes, %d steps in 1 invocation", requests, writes, len(results))
+	assert.LessOrEqual(t, requests, bugFixRequestBudget, "issue 29's budget for a one-sub-work-item bug fix")
+	assert.LessOrEqual(t, writes, bugFixWriteBudget, "issue 29's write budget: the secondary limit allows 500 writes an hour")
+	// Under an App identity every one of those writes comes back as an
+	// event; each must be decided from its payload, at no request.
+	require.NotEmpty(t, echoes)
+	for _, n := range echoes {
+		num, err := strconv.Atoi(n)
+		require.NoError(t, err)
+		is, ok := env.Sim.Issue(repo, num)
+		require.True(t, ok)
+		payload := fmt.Sprintf(`{"action":"labeled","issue":{"number":%d,"labels":%s},"sender":{"login":%q,"type":"Bot"},"repository":{"full_name":%q}}`,
+			num, namesJSON(t, is.Labels), testenv.Bot, repo)
+		p, err := webhook.Parse([]byte(payload))
+		require.NoError(t, err)
+		assert.NotEmpty(t, p.Untriggered(), "the echo of a write on #%d costs an invocation", num)
+	}
 
 	for _, pr := range env.Sim.Pulls(repo) {
 		assert.NotEqual(t, fmt.Sprintf("cogworks/%d/spec", parent), pr.Head, "no specification PR")

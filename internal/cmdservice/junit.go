@@ -54,7 +54,8 @@ type junitCaseResult struct {
 }
 
 // parseJUnit reads a JUnit XML report whose root is <testsuites> or a
-// single <testsuite> (nested suites included). A test with a failure or
+// single <testsuite> (nested suites included, and test cases directly
+// under <testsuites>, as node --test writes them). A test with a failure or
 // error anywhere, even alongside a skip, has failed.
 func parseJUnit(data []byte) ([]junitCaseResult, error) {
 	dec := xml.NewDecoder(bytes.NewReader(data))
@@ -75,13 +76,16 @@ func parseJUnit(data []byte) ([]junitCaseResult, error) {
 	var suites []junitSuite
 	switch root.Name.Local {
 	case "testsuites":
-		var ss struct {
-			Suites []junitSuite `xml:"testsuite"`
-		}
+		// node --test's reporter puts a test outside any describe()
+		// directly under <testsuites>: it is a suite of its own.
+		var ss junitSuite
 		if err := dec.DecodeElement(&ss, &root); err != nil {
 			return nil, fmt.Errorf("parse JUnit XML: %w", err)
 		}
 		suites = ss.Suites
+		if len(ss.Cases) > 0 {
+			suites = append([]junitSuite{{Cases: ss.Cases}}, suites...)
+		}
 	case "testsuite":
 		var s junitSuite
 		if err := dec.DecodeElement(&s, &root); err != nil {

@@ -12,7 +12,9 @@ import (
 var lineRE = regexp.MustCompile(`^([^\s:][^\s:]*):(\d+)(?::(\d+))?:?\s+(.+)$`)
 
 // levelRE reads a leading "error:"/"warning:"/"note:" of the message.
-var levelRE = regexp.MustCompile(`^(?i)(error|warning|note|info)(?:\[[^\]]*\]| [A-Z]+[0-9]+)?:\s*`)
+// The code after the level (rustc's "error[E0425]", tsc's "error TS2322")
+// is kept as the finding's rule: the model and the reader search by it.
+var levelRE = regexp.MustCompile(`^(?i)(error|warning|note|info)(?:\[([^\]]*)\]| ([A-Z]+[0-9]+))?:\s*`)
 
 // parseLines reads compiler-style lines (gcc, mypy, pyflakes, cargo
 // --message-format short; tsc's "file(line,col):" and Maven's "[ERROR]
@@ -38,6 +40,7 @@ func parseLines(out []byte) []finding {
 			if f.level == "info" {
 				f.level = "note"
 			}
+			f.rule = lm[2] + lm[3]
 			f.message = f.message[len(lm[0]):]
 		}
 		fs = append(fs, f)

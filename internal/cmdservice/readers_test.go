@@ -52,8 +52,8 @@ func TestParseLines(t *testing.T) {
 	assert.Equal(t, []finding{
 		{file: "src/a.py", line: 3, column: 1, level: "error", message: "'os' imported but unused"},
 		{file: "main.c", line: 10, column: 5, level: "warning", message: "unused variable 'x' [-Wunused-variable]"},
-		{file: "web/app.ts", line: 4, column: 7, level: "error", message: "Type 'string' is not assignable to type 'number'."},
-		{file: "src/lib.rs", line: 2, column: 5, level: "error", message: "cannot find value `y` in this scope"},
+		{file: "web/app.ts", line: 4, column: 7, level: "error", rule: "TS2322", message: "Type 'string' is not assignable to type 'number'."},
+		{file: "src/lib.rs", line: 2, column: 5, level: "error", rule: "E0425", message: "cannot find value `y` in this scope"},
 		{file: "/cogworks/workspace/src/main/java/A.java", line: 7, column: 12, level: "error", message: "cannot find symbol"},
 	}, parseLines([]byte(out)))
 }
@@ -135,4 +135,20 @@ func TestParseCargoTest(t *testing.T) {
 	assert.False(t, got[2].passed)
 	assert.Contains(t, got[2].output, "panicked at src/lib.rs:12:9")
 	assert.NotContains(t, got[2].output, "test result:")
+}
+
+// TestParseJUnitNodeTest reads node --test's JUnit reporter, which puts a
+// test outside any describe() directly under <testsuites> (before this
+// was read, every such test was missing and a run of them "ran no test").
+func TestParseJUnitNodeTest(t *testing.T) {
+	got, err := parseJUnit(readTestdata(t, "node-test.xml"))
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.Equal(t, "adds", got[0].name)
+	assert.True(t, got[0].passed)
+	assert.Equal(t, "subtracts", got[1].name)
+	assert.False(t, got[1].passed)
+	assert.Contains(t, got[1].output, "2 !== 1")
+	assert.Equal(t, "joins", got[2].name)
+	assert.True(t, got[2].passed)
 }

@@ -37,7 +37,9 @@ type runner struct {
 	// toolDirs are bound read-only (toolchains installed outside /usr,
 	// such as a pyenv interpreter's prefix).
 	toolDirs []string
-	logger   *slog.Logger
+	// env are toolchain variables every command gets (RUSTUP_HOME).
+	env    []string
+	logger *slog.Logger
 	// quota bounds what commands add to a workspace (see checkQuota).
 	quota int64
 }
@@ -68,7 +70,7 @@ func (r *runner) run(ctx context.Context, ws *workspace, c command) (result, err
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	out := sandbox.NewOutput(r.limits.OutputBytes)
-	env := append(sandbox.MinimalEnv(r.environ), "CI=true", "PYTHONDONTWRITEBYTECODE=1", "NO_COLOR=1")
+	env := append(append(sandbox.MinimalEnv(r.environ), "CI=true", "PYTHONDONTWRITEBYTECODE=1", "NO_COLOR=1"), r.env...)
 	var cmd *exec.Cmd
 	wait := func() error { return cmd.Run() }
 	if r.iso.Available() {

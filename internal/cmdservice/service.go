@@ -102,6 +102,12 @@ func NewHandler(ctx context.Context, d Domain, opts Options) http.Handler {
 		s.run.toolDirs = append(s.run.toolDirs, py.prefixes...)
 		opts.Logger.Info("python", "interpreter", py.bin, "pytest", py.hasPytest)
 	}
+	if d.uses("cargo") {
+		rt := findRust(opts.Environ)
+		s.run.toolDirs = append(s.run.toolDirs, rt.dirs...)
+		s.run.env = append(s.run.env, rt.env...)
+		opts.Logger.Info("rust", "dirs", rt.dirs, "env", rt.env)
+	}
 	s.Handler = extserver.NewHandler(extserver.Config{
 		Methods: s.methods(), Capabilities: s.capabilities(),
 		OnRequest: func(method, requestID string, took time.Duration, err error) {

@@ -161,13 +161,15 @@ type LLMDefaults struct {
 // serves its num_ctx (4096 unless OLLAMA_CONTEXT_LENGTH raises it; longer
 // prompts are silently truncated) and vLLM its --max-model-len. OpenAI's
 // default is a reasoning model, whose hidden reasoning counts against the
-// output limit, hence the larger one.
+// output limit, hence the larger one. The hosted defaults are the current
+// models of the shipped table (llm.TestProviderDefaultsAreCurrent): gpt-5.6-terra
+// is what OpenAI names as gpt-5's replacement.
 func ProviderDefaults(provider string) (LLMDefaults, bool) {
 	switch strings.ToLower(strings.TrimSpace(provider)) {
 	case "anthropic", "":
-		return LLMDefaults{Model: "claude-sonnet-4-6", ContextWindow: 200000, MaxTokens: 8192}, true
+		return LLMDefaults{Model: "claude-sonnet-5", ContextWindow: 200000, MaxTokens: 8192}, true
 	case "openai":
-		return LLMDefaults{Model: "gpt-5.4", ContextWindow: 200000, MaxTokens: 32768}, true
+		return LLMDefaults{Model: "gpt-5.6-terra", ContextWindow: 200000, MaxTokens: 32768}, true
 	case "ollama":
 		return LLMDefaults{Model: "qwen3-coder:30b", ContextWindow: 32768, MaxTokens: 8192}, true
 	case "vllm":

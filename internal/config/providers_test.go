@@ -15,8 +15,8 @@ func TestSwitchingProviderTakesItsDefaults(t *testing.T) {
 		window    int
 		maxOutput int
 	}{
-		{"default is a current Anthropic model", "", "claude-sonnet-4-6", 200000, 8192},
-		{"openai", "[llm]\nprovider = \"openai\"\n", "gpt-5.4", 200000, 32768},
+		{"default is a current Anthropic model", "", "claude-sonnet-5", 200000, 8192},
+		{"openai", "[llm]\nprovider = \"openai\"\n", "gpt-5.6-terra", 200000, 32768},
 		{"ollama gets a local model and window", "[llm]\nprovider = \"ollama\"\n", "qwen3-coder:30b", 32768, 8192},
 		{"vllm", "[llm]\nprovider = \"vllm\"\n", "Qwen/Qwen3-Coder-30B-A3B-Instruct", 32768, 8192},
 		{"explicit keys win", "[llm]\nprovider = \"ollama\"\nmodel = \"llama3.3:70b\"\ncontext_window = 65536\nmax_output_tokens = 4096\n", "llama3.3:70b", 65536, 4096},

@@ -15,6 +15,11 @@
 // (ASSERT-SCEN-002): ExcludeScenarios and ExcludeScenarioItems remove every
 // path inside the scenario directory, whatever its spelling.
 //
+// WithRepack is the one answer to a provider's refusal of a prompt over
+// the model's window (a Shrinker, *llm.ContextOverflowError): repack once
+// to the smaller budget the refusal's figures give, send again, then
+// escalate with both refusals' figures.
+//
 // Repository is the Code Repository port files are read through; LocalRepo
 // implements it over a working copy, and the GitHub-backed implementation
 // lives with the GitHub adapter.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,6 +32,8 @@ type RuleProvider struct {
 
 	mu    sync.Mutex
 	calls int
+	// used counts the answers of each rule, by index.
+	used map[int]int
 }
 
 // NewRuleProvider returns a provider answering by rules.
@@ -57,7 +60,7 @@ func (p *RuleProvider) Complete(ctx context.Context, req llm.Request) (llm.Respo
 		prompt.WriteString(m.Content)
 	}
 	text := prompt.String()
-	for _, r := range p.rules {
+	for i, r := range p.rules {
 		if r.Template != req.Template || !containsAll(text, r.When) || containsAny(text, r.Unless) {
 			continue
 		}
@@ -67,11 +70,29 @@ func (p *RuleProvider) Complete(ctx context.Context, req llm.Request) (llm.Respo
 		}
 		p.mu.Lock()
 		p.calls++
+		if p.used == nil {
+			p.used = map[int]int{}
+		}
+		p.used[i]++
 		p.mu.Unlock()
 		return llm.Response{Content: content, InputTokens: llm.EstimateRequestTokens(req),
 			OutputTokens: llm.EstimateTokens(string(content)), Model: p.Model}, nil
 	}
 	return llm.Response{}, fmt.Errorf("demo provider: no scripted answer for template %q with this prompt", req.Template)
+}
+
+// Answered reports how many requests for template were answered by a
+// rule that requires when in the prompt.
+func (p *RuleProvider) Answered(template, when string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for i, r := range p.rules {
+		if r.Template == template && slices.Contains(r.When, when) {
+			n += p.used[i]
+		}
+	}
+	return n
 }
 
 func containsAll(s string, subs []string) bool {

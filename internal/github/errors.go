@@ -104,6 +104,9 @@ func convertError(what string, err error) error {
 			e.Status = errResp.Response.StatusCode
 		}
 		err = e
+		if isRulesetRefusal(e.Status, e.Message) {
+			err = &RulesetError{Method: e.Method, Path: e.Path, Status: e.Status, Message: e.Message}
+		}
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }

@@ -176,6 +176,9 @@ func (c *call) prepareContentsWrite(req *contentsReq, p string, requireExisting 
 		c.message(http.StatusNotFound, "Branch "+branch+" not found")
 		return "", treeEntry{}, false
 	}
+	if c.rulesetRefuses(branch, http.StatusConflict, rulePull) {
+		return "", treeEntry{}, false
+	}
 	cur, exists := c.repo.lookupPath(c.repo.commitTree(head), p)
 	switch {
 	case exists && cur.mode == modeTree:

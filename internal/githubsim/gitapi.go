@@ -76,6 +76,9 @@ func (s *Server) createRef(c *call) {
 		c.message(http.StatusUnprocessableEntity, "Reference already exists")
 		return
 	}
+	if c.rulesetRefuses(req.Ref, http.StatusUnprocessableEntity, ruleCreation) {
+		return
+	}
 	c.repo.refs[req.Ref] = req.SHA
 	c.json(http.StatusCreated, c.refJSON(req.Ref, req.SHA))
 }
@@ -100,6 +103,9 @@ func (s *Server) updateRef(c *call) {
 	}
 	if !req.Force && !c.repo.isAncestor(old, req.SHA) {
 		c.message(http.StatusUnprocessableEntity, "Update is not a fast forward")
+		return
+	}
+	if c.rulesetRefuses(full, http.StatusUnprocessableEntity, ruleUpdate) {
 		return
 	}
 	c.repo.refs[full] = req.SHA

@@ -75,6 +75,9 @@ type repo struct {
 	// actionsCanCreatePulls is "Allow GitHub Actions to create and approve
 	// pull requests" (tokens.go).
 	actionsCanCreatePulls bool
+	// rulesetPattern is the branch glob an active ruleset restricts
+	// (rulesets.go); "" when none.
+	rulesetPattern string
 	// moved maps the numbers of transferred issues to "owner/name/issues/N".
 	moved map[int]string
 }

@@ -181,5 +181,13 @@ func IsReasoningModel(model string) bool {
 			return true
 		}
 	}
-	return strings.HasPrefix(m, "gpt-5")
+	// gpt-6 and later are reasoning models too (the table marks them
+	// supports_reasoning); a prefix list of "gpt-5" alone sent them
+	// max_tokens, which they refuse.
+	for _, p := range []string{"gpt-5", "gpt-6", "gpt-7", "gpt-8", "gpt-9"} {
+		if strings.HasPrefix(m, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -6,5 +6,9 @@ package llm
 // shipped table was generated from (go generate ./internal/llm).
 const ModelTableAsOf = "2026-09-23"
 
+// ModelTableCheckedOn is the day the npm registry was last asked: 0.1.8
+// was its newest release then, so no newer prices existed on that day.
+const ModelTableCheckedOn = "2026-11-27"
+
 // ModelTableSource names the sources of the shipped table.
-const ModelTableSource = "@pydantic/genai-prices 0.1.8 (2026-09-23) prices over LiteLLM-format limits, with modelgen/lifecycle.json"
+const ModelTableSource = "@pydantic/genai-prices 0.1.8 (2026-09-23, newest on 2026-11-27) prices over LiteLLM-format limits, with modelgen/lifecycle.json"

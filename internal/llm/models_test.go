@@ -95,7 +95,7 @@ func TestIsReasoningModel(t *testing.T) {
 	t.Parallel()
 	for model, want := range map[string]bool{
 		"gpt-5.4": true, "gpt-5-mini": true, "o3": true, "o4-mini": true, "o1-2024-12-17": true, "o3-mini-2025-01-31": true,
-		"openai/gpt-5.5":    true,
+		"openai/gpt-5.5": true, "gpt-5.6-terra": true, "gpt-6-sol": true, "gpt-6-luna": true,
 		"gpt-5-chat-latest": false, "gpt-4.1": false, "gpt-4o-mini": false, "claude-sonnet-4-6": false, "omni-x": false,
 	} {
 		assert.Equal(t, want, IsReasoningModel(model), model)

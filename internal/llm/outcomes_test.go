@@ -280,3 +280,22 @@ func TestRetriesMarkTheConversationForTheCache(t *testing.T) {
 	last := retry[len(retry)-1].(map[string]any)["content"].([]any)[0].(map[string]any)
 	assert.Equal(t, map[string]any{"type": "ephemeral"}, last["cache_control"])
 }
+
+// TestTruncationRetryStaysWithinBudget: the one larger request after a
+// truncated answer is checked against the budget like any other, with
+// the truncated answer's usage already booked; when it does not fit it is
+// not sent and the call ends with the budget's refusal.
+func TestTruncationRetryStaysWithinBudget(t *testing.T) {
+	t.Parallel()
+	ws := newWireServer(t, recorded(t, 200, "anthropic_truncated.json", nil), anthropicToolReply("classification", validClassification))
+	g, _, ledger := newTestGateway(anthropicProvider(ws))
+	g.MaxTokens, g.OutputLimit = 8192, 64000
+	g.Budget.MaxTokens = 20000 // the first request fits; 16,384 more after the cut answer do not
+	var out classify.Classification
+	_, err := g.Structured(context.Background(), intakeCall(), &out)
+	var be *BudgetExceededError
+	require.ErrorAs(t, err, &be)
+	assert.Equal(t, 1, ws.count(), "the larger request is not sent")
+	spent, _ := ledger.Spent()
+	assert.Positive(t, spent, "the truncated answer's usage is booked")
+}

@@ -77,12 +77,18 @@ func contextOverflow(pe *ProviderError, code string) *ContextOverflowError {
 }
 
 // SmallerBudget is the context budget to repack with after this
-// overflow, given the budget the refused prompt was packed to: scaled by
-// Limit/PromptTokens when the provider gave both, with a tenth more
-// margin for the estimate's error, else three quarters of it.
+// overflow, given the tokens the refused prompt's context was packed to
+// (contextpack.Shrinker). When the provider gave both figures it is the
+// smaller of two cuts: the context scaled by Limit/PromptTokens, and the
+// context less the whole excess — the context is only part of the prompt,
+// so scaling it alone can miss when the rest of the prompt is large —
+// each with a tenth of the limit more as margin for the estimate's error.
+// Without both figures it is three quarters of what was packed.
 func (e *ContextOverflowError) SmallerBudget(packed int) int {
 	if e.PromptTokens > 0 && e.Limit > 0 && e.Limit < e.PromptTokens {
-		return int(int64(packed) * int64(e.Limit) * 9 / (int64(e.PromptTokens) * 10))
+		scaled := int(int64(packed) * int64(e.Limit) * 9 / (int64(e.PromptTokens) * 10))
+		cut := packed - (e.PromptTokens - e.Limit) - e.Limit/10
+		return max(min(scaled, cut), 0)
 	}
 	return packed * 3 / 4
 }

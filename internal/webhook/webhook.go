@@ -197,7 +197,12 @@ func (p Payload) CommandComment() bool {
 // no runner and no request. An issues event may when the issue carries
 // cogworks:run. The payload holds the issue's labels after the event, so
 // the check costs no GitHub request; a label added later comes with its
-// own event. Pull request events are never untriggered here.
+// own event. An issues event sent by a bot is untriggered: CogWorks's
+// own label and issue writes echo back as events when it acts as a GitHub
+// App (a workflow's GITHUB_TOKEN triggers none), and stepping on them
+// would only read the state the run that wrote them left (serve ignores
+// every bot's event the same way; the cron finds a cogworks:run a bot
+// applied). Pull request events are never untriggered here.
 func (p Payload) Untriggered() string {
 	is := p.Issue
 	if is == nil || p.CommandComment() {
@@ -205,6 +210,9 @@ func (p Payload) Untriggered() string {
 	}
 	if p.Comment != nil {
 		return fmt.Sprintf("comment %d on #%d is not a new /cogworks command by a person", p.Comment.ID, is.Number)
+	}
+	if p.Sender.Type == "Bot" {
+		return fmt.Sprintf("issue #%d was changed by a bot (%s), not a person", is.Number, p.Sender.Login)
 	}
 	if is.HasLabel(pipeline.LabelRun) {
 		return ""

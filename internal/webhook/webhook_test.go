@@ -120,6 +120,13 @@ func TestUntriggeredNeedsTheRunLabelOrACommandComment(t *testing.T) {
 			`{"action":"labeled","label":{"name":"cogworks:status:in-progress"},"issue":{"number":5,"labels":[{"name":"cogworks:sub-work-item"},{"name":"cogworks:order:1"},{"name":"cogworks:status:in-progress"}]}}`, false, "issue #5 has no cogworks:run label"},
 		{"a sub-work-item opened by planning",
 			`{"action":"opened","issue":{"number":5,"labels":[{"name":"cogworks:sub-work-item"},{"name":"cogworks:status:pending"}]}}`, false, "issue #5 has no cogworks:run label"},
+		// CogWorks's own writes on the work item (the lock, a stage
+		// label) echo back as events under an App identity: idle, decided
+		// from the payload. Before, each cost an invocation's reads.
+		{"CogWorks's own label write on a work item",
+			`{"action":"labeled","label":{"name":"cogworks:processing"},"issue":{"number":4,"labels":[{"name":"cogworks:run"},{"name":"cogworks:processing"}]},"sender":{"login":"cogworks[bot]","type":"Bot"}}`, false, "issue #4 was changed by a bot (cogworks[bot]), not a person"},
+		{"a person's label on a work item",
+			`{"action":"labeled","label":{"name":"cogworks:approve"},"issue":{"number":4,"labels":[{"name":"cogworks:run"},{"name":"cogworks:approve"}]},"sender":{"login":"alice","type":"User"}}`, false, ""},
 		{"a person's command on a stopped pipeline",
 			`{"action":"created","issue":{"number":4,"labels":[]},"comment":{"id":1,"body":"/cogworks retry","user":{"login":"alice","type":"User"}}}`, true, ""},
 		{"an edited command",

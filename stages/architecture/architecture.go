@@ -109,16 +109,29 @@ func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, b
 	}
 	gw := d.Gateway(snap)
 	var spec Specification
+	limit := contextpack.NoLimit // lowered for good by a repack
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
-		vars := map[string]any{
-			"Title": in.Issue.Title, "Body": in.Issue.Body, "Classification": classification,
-			"Modules": modules.Names, "Context": docs,
-		}
-		if feedback != "" {
-			vars["Feedback"] = feedback
-		}
 		var s Specification
-		if _, err := gw.Structured(ctx, llm.Call{Stage: string(in.Stage), Template: prompts.Architecture, Vars: vars}, &s); err != nil {
+		// A prompt over the model's window is repacked smaller once,
+		// then escalated with the figures.
+		var err error
+		limit, err = contextpack.WithRepack(fmt.Sprintf("architecture of #%d", n), limit, func(limit int) (int, error) {
+			pack, err := packArchitecture(docs, in, limit)
+			if err != nil {
+				return 0, err
+			}
+			vars := map[string]any{
+				"Title": in.Issue.Title, "Body": in.Issue.Body, "Classification": classification,
+				"Modules": modules.Names, "Context": pack.Items,
+			}
+			if feedback != "" {
+				vars["Feedback"] = feedback
+			}
+			s = Specification{}
+			_, err = gw.Structured(ctx, llm.Call{Stage: string(in.Stage), Template: prompts.Architecture, Vars: vars}, &s)
+			return pack.Tokens, err
+		})
+		if err != nil {
 			return "", nil, err
 		}
 		if problems := ValidateSpecification(s, modules, in.Config.Constraints, d.Registry); len(problems) > 0 {
@@ -144,8 +157,7 @@ func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, b
 
 // architectureContext gathers ADRs (docs/adr/*.md, docs/decisions/**),
 // coding standards (CONTRIBUTING.md, docs/standards*.md) and the
-// configured architectural constraints, fitted into half the model's
-// context window (constraints are kept longest, then standards).
+// configured architectural constraints; packArchitecture fits them.
 func architectureContext(ctx context.Context, repo contextpack.Repository, in engine.StageInput) ([]contextpack.Item, error) {
 	files, err := stagekit.ReadRepoFiles(ctx, repo, func(p string) bool { return architectureDoc(p) != 0 })
 	if err != nil {
@@ -160,15 +172,27 @@ func architectureContext(ctx context.Context, repo contextpack.Repository, in en
 	if c, ok := stagekit.ConstraintItem(in.Config.Constraints.ForbiddenImports); ok {
 		items = append(items, c)
 	}
+	return items, nil
+}
+
+// packArchitecture fits the architecture context into half the model's
+// context window (constraints are kept longest, then standards), or into
+// limit unless it is contextpack.NoLimit (a repack after the provider refused the prompt as
+// over its window).
+func packArchitecture(items []contextpack.Item, in engine.StageInput, limit int) (contextpack.Pack, error) {
 	window := in.Config.LLM.ContextWindow
 	if window <= 0 {
 		window = archDefaultWindow
 	}
-	pack, err := contextpack.Assemble(items, window/2, llm.EstimateTokens)
-	if err != nil {
-		return nil, fmt.Errorf("assemble the architecture context: %w", err)
+	budget := window / 2
+	if limit != contextpack.NoLimit {
+		budget = min(budget, limit)
 	}
-	return pack.Items, nil
+	pack, err := contextpack.Assemble(items, budget, llm.EstimateTokens)
+	if err != nil {
+		return contextpack.Pack{}, fmt.Errorf("assemble the architecture context: %w", err)
+	}
+	return pack, nil
 }
 
 // architectureDoc returns the context priority of an architecture

@@ -12,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/contextpack"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
@@ -144,17 +145,25 @@ func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, 
 	var passed changeSet
 	var passedAt int
 	exhausted := fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts)
+	limit := contextpack.NoLimit // lowered for good by a repack
 	_, err := stagekit.AttemptLoop(ctx, maxAttempts, exhausted, func(ctx context.Context, k int, retry string) (*stagekit.Rejection, error) {
 		feedback := strings.TrimSpace(strings.Join(stagekit.NonEmpty(earlier, retry), "\n\n"))
-		vars, err := e.promptVars(in, r, cx, feedback)
-		if err != nil {
-			return nil, err
-		}
 		var out CodeOutput
-		_, err = r.gw.Structured(ctx, llm.Call{
-			Stage: string(pipeline.StageCodeGeneration), SWI: rec.ID,
-			Template: "code_generation", SchemaName: "code", Vars: vars,
-		}, &out)
+		// A prompt over the model's window is repacked smaller once,
+		// then escalated with the figures.
+		var err error
+		limit, err = contextpack.WithRepack("sub-work-item "+rec.ID, limit, func(limit int) (int, error) {
+			vars, packed, err := e.promptVars(in, r, cx, feedback, limit)
+			if err != nil {
+				return packed, err
+			}
+			out = CodeOutput{}
+			_, err = r.gw.Structured(ctx, llm.Call{
+				Stage: string(pipeline.StageCodeGeneration), SWI: rec.ID,
+				Template: "code_generation", SchemaName: "code", Vars: vars,
+			}, &out)
+			return packed, err
+		})
 		var se *llm.SchemaError
 		switch {
 		case errors.As(err, &se):

@@ -319,8 +319,11 @@ func docPriority(p string) (int, bool) {
 // promptVars assembles the context package within the configured window
 // (docs/spec.md §8) and renders it into the code_generation variables. The files
 // to edit and the SWI's interfaces are never dropped; the rest fits in
-// the context budget (codegenPromptTarget), farther neighbours dropped first.
-func (e Executor) promptVars(in engine.StageInput, r SWIRun, cx codegenContext, feedback string) (map[string]any, error) {
+// the context budget (codegenPromptTarget), farther neighbours dropped first;
+// a limit other than contextpack.NoLimit lowers that budget (a repack after the provider refused
+// the prompt as over its window, contextpack.WithRepack). It returns the
+// tokens packed.
+func (e Executor) promptVars(in engine.StageInput, r SWIRun, cx codegenContext, feedback string, limit int) (map[string]any, int, error) {
 	var items []contextpack.Item
 	for _, p := range r.src.Own {
 		items = append(items, contextpack.Item{Priority: contextpack.PriorityInterface, Kind: contextpack.KindInterface, Path: p, Content: r.src.Interfaces[p]})
@@ -349,13 +352,19 @@ func (e Executor) promptVars(in engine.StageInput, r SWIRun, cx codegenContext, 
 		}
 	}
 	window = min(window, fixed+max(codegenPromptTarget-fixed, codegenMinContext))
+	if limit != contextpack.NoLimit {
+		// The never-dropped items stay: if they alone are over the
+		// model's window, the provider refuses again and the repack
+		// escalates with its figures.
+		window = min(window, max(limit, fixed))
+	}
 	pack, err := contextpack.Assemble(items, max(window, 0), llm.EstimateTokens)
 	var overflow *contextpack.OverflowError
 	if errors.As(err, &overflow) {
-		return nil, &escalation.Error{Reason: fmt.Sprintf("sub-work-item %s: %v", r.rec.ID, err)}
+		return nil, 0, &escalation.Error{Reason: fmt.Sprintf("sub-work-item %s: %v", r.rec.ID, err)}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("assemble context for %s: %w", r.rec.ID, err)
+		return nil, 0, fmt.Errorf("assemble context for %s: %w", r.rec.ID, err)
 	}
 	var ifaces strings.Builder
 	targets := []stagekit.SWIFileVar{}
@@ -386,5 +395,5 @@ func (e Executor) promptVars(in engine.StageInput, r SWIRun, cx codegenContext, 
 	if feedback != "" {
 		vars["Feedback"] = feedback
 	}
-	return vars, nil
+	return vars, pack.Tokens, nil
 }

@@ -201,3 +201,35 @@ func TestReviewPassesReadTheDiffAgainstTheBase(t *testing.T) {
 	}
 	assert.Equal(t, 3, n)
 }
+
+// TestConstraintPassWithoutExtraction: a domain service that does not
+// offer extract_interfaces (the built-in command service) passes the
+// constraint pass of a repository with no interface contract — before,
+// every Python, TypeScript or Rust sub-work-item failed review on
+// "unsupported_method" — and still fails it where a contract exists.
+func TestConstraintPassWithoutExtraction(t *testing.T) {
+	t.Parallel()
+	unsupported := &domain.Error{Code: domain.CodeUnsupportedMethod, Message: `method "extract_interfaces" is not among the service's capabilities`}
+	for _, tt := range []struct {
+		name     string
+		contract bool
+	}{{"no contract", false}, {"a contract", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			f := stagetest.NewShipFixture(t, false)
+			f.Dom.ExtractErr = unsupported
+			if !tt.contract {
+				f.Deps.Registry = &xval.Registry{}
+			}
+			f.ScriptReviews(t, nil, nil, nil)
+			res, err := f.Run(t, pipeline.StageReview)
+			if tt.contract {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "extract interfaces")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, pipeline.EventDone, res.Event)
+		})
+	}
+}

@@ -75,6 +75,8 @@ type shipDomain struct {
 	// llmRequestsAtExtract records len(script.Requests()) per call.
 	LlmRequestsAtExtract []int
 	Artifacts            [][]domain.Artifact
+	// ExtractErr, when set, is ExtractInterfaces' answer.
+	ExtractErr error
 }
 
 func (f *shipDomain) ExtractInterfaces(_ context.Context, req domain.Request) (domain.ExtractResult, error) {
@@ -82,6 +84,9 @@ func (f *shipDomain) ExtractInterfaces(_ context.Context, req domain.Request) (d
 	defer f.mu.Unlock()
 	f.LlmRequestsAtExtract = append(f.LlmRequestsAtExtract, len(f.Script.Requests()))
 	f.Artifacts = append(f.Artifacts, req.Artifacts)
+	if f.ExtractErr != nil {
+		return domain.ExtractResult{}, f.ExtractErr
+	}
 	return domain.ExtractResult{Values: f.Values}, nil
 }
 

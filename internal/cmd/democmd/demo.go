@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -50,6 +51,9 @@ type DemoOptions struct {
 	// answers with githubsim.WithResponseLog to check them against
 	// GitHub's OpenAPI description).
 	SimOptions []githubsim.Option
+	// Sample is the sample repository: "go" (the default) or one of
+	// demo.SampleNames, served by the built-in command domain service.
+	Sample string
 }
 
 // DemoReport is what a demo run produced, for the summary and for tests.
@@ -117,6 +121,7 @@ table. With --keep the simulator stays up so you can browse it with curl.`,
 	}
 	cmd.Flags().BoolVar(&opts.Keep, "keep", false, "leave the simulator running and print its URL")
 	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:0", "simulator listen address (with --keep)")
+	cmd.Flags().StringVar(&opts.Sample, "sample", "go", "sample repository: go, or "+strings.Join(demo.SampleNames(), ", ")+" (the real toolchain through the built-in command domain service)")
 	return cmd
 }
 
@@ -138,13 +143,13 @@ func RunDemo(ctx context.Context, f *factory.Factory, opts *DemoOptions) (*DemoR
 		}
 	}
 	out := f.IO.Out
-	repo := github.Repo{Owner: demo.Owner, Name: demo.Name}
-	report := &DemoReport{Repo: repo}
-
-	files, err := demo.Files()
+	setup, err := demo.NewSetup(opts.Sample, opts.OneSWI)
 	if err != nil {
-		return nil, cleanup, err
+		return nil, cleanup, &factory.UsageError{Err: err}
 	}
+	repo := github.Repo{Owner: setup.Owner, Name: setup.Name}
+	report := &DemoReport{Repo: repo}
+	files := setup.Files
 	if opts.EditFiles != nil {
 		opts.EditFiles(files)
 	}
@@ -180,39 +185,46 @@ func RunDemo(ctx context.Context, f *factory.Factory, opts *DemoOptions) (*DemoR
 		return nil, cleanup, fmt.Errorf("domain service socket dir: %w", err)
 	}
 	cleanups = append(cleanups, func() { os.RemoveAll(sockDir) })
-	sock := filepath.Join(sockDir, "go.sock")
-	ln, err := goservice.ListenUnix(sock)
-	if err != nil {
-		return nil, cleanup, fmt.Errorf("start Go domain service: %w", err)
+	if setup.Sample != nil {
+		// A non-Go sample: its [[domains]] table served in-process by the
+		// built-in command domain service, with the real toolchain.
+		sock := filepath.Join(sockDir, "cmd.sock")
+		stop, err := setup.Sample.Serve(ctx, sock, f.Env)
+		if err != nil {
+			return nil, cleanup, err
+		}
+		cleanups = append(cleanups, func() { _ = stop() })
+		report.Socket = sock
+		files[".cogworks/services.toml"] = fmt.Sprintf("[[services]]\nname = %q\ntransport = \"unix\"\nendpoint = %q\n", setup.Sample.Name, sock)
+		fmt.Fprintf(out, "▶ built-in command domain service ([[domains]] preset %q) on unix socket %s\n", setup.Sample.Domain.Preset, sock)
+	} else {
+		sock := filepath.Join(sockDir, "go.sock")
+		ln, err := goservice.ListenUnix(sock)
+		if err != nil {
+			return nil, cleanup, fmt.Errorf("start Go domain service: %w", err)
+		}
+		handler := goservice.NewHandler(goservice.Options{})
+		if opts.WrapDomain != nil {
+			handler = opts.WrapDomain(handler)
+		}
+		svc := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+		served := make(chan struct{})
+		go func() { defer close(served); _ = svc.Serve(ln) }()
+		cleanups = append(cleanups, func() {
+			shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			defer cancel()
+			_ = svc.Shutdown(shutdownCtx) // in-flight requests get up to 10 s, as goservice.Serve allows
+			<-served
+		})
+		report.Socket = sock
+		files[".cogworks/services.toml"] = fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)
+		fmt.Fprintf(out, "▶ Go domain service on unix socket %s\n", sock)
 	}
-	handler := goservice.NewHandler(goservice.Options{})
-	if opts.WrapDomain != nil {
-		handler = opts.WrapDomain(handler)
-	}
-	svc := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan struct{})
-	go func() { defer close(served); _ = svc.Serve(ln) }()
-	cleanups = append(cleanups, func() {
-		shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		_ = svc.Shutdown(shutdownCtx) // in-flight requests get up to 10 s, as goservice.Serve allows
-		<-served
-	})
-	report.Socket = sock
-	files[".cogworks/services.toml"] = fmt.Sprintf("[[services]]\nname = \"go\"\ntransport = \"unix\"\nendpoint = %q\n", sock)
 	if err := demo.WriteWorkspace(ws, files); err != nil {
 		return nil, cleanup, err
 	}
-	fmt.Fprintf(out, "▶ Go domain service on unix socket %s\n", sock)
 
-	newScript := demo.Script
-	if opts.OneSWI {
-		newScript = demo.OneSWIScript
-	}
-	script, err := newScript()
-	if err != nil {
-		return nil, cleanup, err
-	}
+	script := setup.Script
 	streams := factory.IOStreams{In: f.IO.In, Out: out, ErrOut: io.Discard}
 	if f.Getenv != nil && f.Getenv("COGWORKS_DEMO_LOG") != "" {
 		streams.ErrOut = f.IO.ErrOut
@@ -229,10 +241,10 @@ func RunDemo(ctx context.Context, f *factory.Factory, opts *DemoOptions) (*DemoR
 	}
 	fmt.Fprintf(out, "▶ cogworks init created the %d CogWorks labels\n", len(initcmd.CogWorksLabels()))
 
-	n := sim.SeedIssue(repo.String(), DemoHuman, demo.IssueTitle, demo.IssueBody)
+	n := sim.SeedIssue(repo.String(), DemoHuman, setup.IssueTitle, setup.IssueBody)
 	sim.LabelIssue(repo.String(), n, DemoHuman, pipeline.LabelRun)
 	report.Issue = n
-	fmt.Fprintf(out, "▶ %s filed #%d %q and labelled it %s\n\n", DemoHuman, n, demo.IssueTitle, pipeline.LabelRun)
+	fmt.Fprintf(out, "▶ %s filed #%d %q and labelled it %s\n\n", DemoHuman, n, setup.IssueTitle, pipeline.LabelRun)
 
 	if err := driveDemo(ctx, df, sim, repo, ws, n, opts, report); err != nil {
 		// Show what was produced and spent up to the halt.
@@ -244,6 +256,7 @@ func RunDemo(ctx context.Context, f *factory.Factory, opts *DemoOptions) (*DemoR
 	if err := summarise(ctx, df, out, sim, report, ws); err != nil {
 		return report, cleanup, err
 	}
+	fmt.Fprint(out, setup.Epilogue())
 	return report, cleanup, nil
 }
 

@@ -76,7 +76,7 @@ func TestCostReportPrintsTheTableDate(t *testing.T) {
 	var out bytes.Buffer
 	b := envFactory(nil).Budget(config.Default())
 	require.NoError(t, factory.WriteCostReport(&out, pipeline.Snapshot{}, b))
-	assert.Contains(t, out.String(), "price: claude-sonnet-4-6 at $3 / $15 per million input / output tokens, cache reads $0.3 / writes $3.75")
+	assert.Contains(t, out.String(), "price: claude-sonnet-5 at $2 / $10 per million input / output tokens, cache reads $0.2 / writes $2.5")
 	assert.Contains(t, out.String(), "as of "+llm.ModelTableAsOf)
 }
 

@@ -152,17 +152,7 @@ func RenderConfigTemplate() ([]byte, error) {
 // CogWorksLabels are the repository labels CogWorks uses with a fixed
 // name: init creates them and doctor checks them (the per-issue
 // depends-on and order labels are created on first use).
-func CogWorksLabels() []string {
-	names := []string{pipeline.LabelRun, pipeline.LabelApprove, pipeline.LabelRetry, pipeline.LabelProcessing,
-		pipeline.LabelAwaitingReview, pipeline.LabelSafetyCritical, pipeline.LabelSubWorkItem}
-	for _, st := range pipeline.AllStages() {
-		names = append(names, pipeline.StageLabel(st))
-	}
-	for _, s := range []pipeline.SWIStatus{pipeline.SWIPending, pipeline.SWIInProgress, pipeline.SWICompleted, pipeline.SWIFailed} {
-		names = append(names, pipeline.StatusLabel(s))
-	}
-	return names
-}
+func CogWorksLabels() []string { return pipeline.RepositoryLabels() }
 
 func runInit(ctx context.Context, f *factory.Factory, opts *InitOptions) error {
 	var gh factory.Client

@@ -33,6 +33,9 @@ type genaiDump struct {
 	Package   string `json:"package"`
 	Version   string `json:"version"`
 	Published string `json:"published"`
+	// Checked is the day fetch.sh asked the registry: the release was the
+	// newest one then, so the prices are known current up to that day.
+	Checked   string `json:"checked"`
 	Providers []struct {
 		ID     string       `json:"id"`
 		Models []genaiModel `json:"models"`
@@ -77,10 +80,13 @@ func Build(src Sources) (Output, error) {
 	if err := json.Unmarshal(src.GenAIPrices, &genai); err != nil {
 		return Output{}, fmt.Errorf("genai-prices dump: %w", err)
 	}
-	if genai.Version == "" || len(genai.Published) < 10 {
-		return Output{}, fmt.Errorf("genai-prices dump: version and publication date are required")
+	if genai.Version == "" || len(genai.Published) < 10 || len(genai.Checked) < 10 {
+		return Output{}, fmt.Errorf("genai-prices dump: version, publication date and checked date are required (run modelgen/fetch.sh)")
 	}
-	asOf := genai.Published[:10]
+	asOf, checked := genai.Published[:10], genai.Checked[:10]
+	if checked < asOf {
+		return Output{}, fmt.Errorf("genai-prices dump: checked %s before the release's publication %s", checked, asOf)
+	}
 	var table map[string]map[string]any
 	if err := json.Unmarshal(src.LiteLLM, &table); err != nil {
 		return Output{}, fmt.Errorf("litellm table: %w", err)
@@ -164,10 +170,14 @@ package llm
 // shipped table was generated from (go generate ./internal/llm).
 const ModelTableAsOf = %[3]q
 
+// ModelTableCheckedOn is the day the npm registry was last asked: %[2]s
+// was its newest release then, so no newer prices existed on that day.
+const ModelTableCheckedOn = %[5]q
+
 // ModelTableSource names the sources of the shipped table.
 const ModelTableSource = %[4]q
 `, genai.Package, genai.Version, asOf,
-		genai.Package+" "+genai.Version+" ("+asOf+") prices over LiteLLM-format limits, with modelgen/lifecycle.json")))
+		genai.Package+" "+genai.Version+" ("+asOf+", newest on "+checked+") prices over LiteLLM-format limits, with modelgen/lifecycle.json", checked)))
 	if err != nil {
 		return Output{}, fmt.Errorf("format models_source.go: %w", err)
 	}

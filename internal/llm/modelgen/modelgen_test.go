@@ -46,6 +46,9 @@ func TestBuildMergesSources(t *testing.T) {
 	var table map[string]map[string]any
 	require.NoError(t, json.Unmarshal(out.ModelsJSON, &table))
 	assert.Contains(t, string(out.GoSource), `ModelTableAsOf = "2026-09-23"`, "dated by the genai-prices release")
+	// 0.1.8 was still the newest release when the registry was asked on
+	// 2026-11-27 (npm view @pydantic/genai-prices versions time).
+	assert.Contains(t, string(out.GoSource), `ModelTableCheckedOn = "2026-11-27"`)
 	tests := []struct {
 		model, field string
 		want         any
@@ -107,7 +110,7 @@ func TestMatchLogic(t *testing.T) {
 func TestAddedModelTakesItsOwnWindow(t *testing.T) {
 	t.Parallel()
 	out, err := Build(Sources{
-		GenAIPrices: []byte(`{"package":"p","version":"1","published":"2026-09-23","providers":[{"id":"openai","models":[
+		GenAIPrices: []byte(`{"package":"p","version":"1","published":"2026-09-23","checked":"2026-09-23","providers":[{"id":"openai","models":[
 			{"id":"old","match":{"equals":"old"},"context_window":1000,"prices":{"input_mtok":1,"output_mtok":2}},
 			{"id":"new","match":{"equals":"new"},"context_window":5000,"prices":{"input_mtok":3,"output_mtok":4}}]}]}`),
 		LiteLLM:   []byte(`{"old":{"litellm_provider":"openai","mode":"chat","max_input_tokens":1000,"max_output_tokens":100}}`),
@@ -119,4 +122,22 @@ func TestAddedModelTakesItsOwnWindow(t *testing.T) {
 	assert.Equal(t, 5000.0, table["new"]["max_input_tokens"])
 	assert.Equal(t, 100.0, table["new"]["max_output_tokens"])
 	assert.Equal(t, 3e-06, table["new"]["input_cost_per_token"])
+}
+
+// TestBuildDatesHonestly: the dump must say when the registry was asked,
+// and that day cannot precede the release it found.
+func TestBuildDatesHonestly(t *testing.T) {
+	t.Parallel()
+	for name, head := range map[string]string{
+		"no checked date":          `"published":"2026-09-23"`,
+		"checked before published": `"published":"2026-09-23","checked":"2026-09-01"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			src := readSources(t)
+			src.GenAIPrices = []byte(`{"package":"p","version":"1",` + head + `,"providers":[]}`)
+			_, err := Build(src)
+			assert.Error(t, err)
+		})
+	}
 }

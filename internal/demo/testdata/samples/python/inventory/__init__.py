@@ -1,0 +1,5 @@
+"""Stock keeping for a small warehouse."""
+
+from inventory.stock import Stock
+
+__all__ = ["Stock"]
