@@ -6,6 +6,11 @@ on a unix socket, Extension API 1.4. It validates Python files by
 compiling them and runs test_*.py files' top-level test functions with a
 tiny runner of its own, in a copy of the repository with the request's
 artifacts laid over it. Usage: service.py --socket PATH
+
+It is a sketch of the contract, not a service for untrusted code: it runs
+the repository's tests with no sandbox and reads their results from a file
+the tests could write (docs/domain-services.md, "Test verdicts", says what
+a real service must do instead).
 """
 
 import argparse
