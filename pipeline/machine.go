@@ -17,6 +17,9 @@ const (
 	StateExitComplete StateID = "exit_complete"
 	StateExitFailed   StateID = "exit_failed"
 	StateExitWaiting  StateID = "exit_waiting"
+	// StateRevision revises one of the item's open PRs on review
+	// feedback (issue 28) and leaves its stage as it was.
+	StateRevision StateID = "revision"
 )
 
 // StateKind is the SASS state type.
@@ -29,6 +32,9 @@ const (
 	KindGate        StateKind = "gate"
 	KindFailure     StateKind = "failure"
 	KindExit        StateKind = "exit"
+	// KindSide is work beside the stages (a revision of an open PR): it
+	// leaves the item's stage as it is and ends the step.
+	KindSide StateKind = "side"
 )
 
 // Idempotence is the SASS re-entry contract of a state.
@@ -236,6 +242,10 @@ func StateMachine() Machine {
 		State{ID: StateExitComplete, Kind: KindExit, Idempotence: SafeRepeat, Terminal: true},
 		State{ID: StateExitFailed, Kind: KindExit, Idempotence: SafeRepeat, Terminal: true},
 		State{ID: StateExitWaiting, Kind: KindExit, Idempotence: SafeRepeat, Terminal: true},
+		// A revision's commit carries a trailer naming its PR, cycle and
+		// threads, and each reply a marker: a re-entry reads them back and
+		// completes the cycle without a second commit or reply.
+		State{ID: StateRevision, Kind: KindSide, Idempotence: RequiresCheckpoint},
 	)
 
 	// wake_up: exit without writing, or resume.
@@ -298,6 +308,16 @@ func StateMachine() Machine {
 		edge(g, StateExitWaiting, EventGatePending, checked("guard_gate_"+stateKey(st)+"_pending",
 			"gate mode("+GateKey(st)+") == human-gated && !approval", func(in GuardInput) bool { return !gatePasses(in) }))
 	}
+
+	// Revisions of the item's open PRs on review feedback, beside the
+	// stages: the item stays where it was.
+	edge(StateWakeUp, StateRevision, EventRevise, checked("guard_revise",
+		"a writer's or trusted bot's review thread on an open PR of the item awaits an answer && snapshot != nil && !stopped && lock != fresh",
+		revisable))
+	edge(StateRevision, StateExitWaiting, EventRevised, checked("guard_revised",
+		"cycle <= revision.max_cycles && one follow-up commit && one reply per thread", withinRevisionCap))
+	edge(StateRevision, StateExitWaiting, EventRevisionStopped, guard("guard_revision_stopped",
+		"(cycle > revision.max_cycles || the cycle changed nothing) && every thread answered with why"))
 
 	// Explicit failure transitions.
 	for _, st := range operationalStages() {

@@ -28,13 +28,22 @@ const (
 	EventResume      Event = "resume"
 	EventResumeGate  Event = "resume_gate"
 	EventHalt        Event = "halt"
+	// EventRevise: wake_up found review feedback awaiting an answer on
+	// one of the item's open PRs (an event, /cogworks fix or the cron).
+	EventRevise Event = "revise"
+	// EventRevised: a revision cycle committed and answered every thread.
+	EventRevised Event = "revised"
+	// EventRevisionStopped: a cycle hit [revision] max_cycles or changed
+	// nothing, answered every thread with why and escalated.
+	EventRevisionStopped Event = "revision_stopped"
 )
 
 // Known reports whether a transition may be labelled with e.
 func (e Event) Known() bool {
 	switch e {
 	case EventDone, EventRemediate, EventNextSWI, EventAllDone, EventEscalate,
-		EventGatePassed, EventGatePending, EventNoOp, EventTerminal, EventResume, EventResumeGate, EventHalt:
+		EventGatePassed, EventGatePending, EventNoOp, EventTerminal, EventResume, EventResumeGate, EventHalt,
+		EventRevise, EventRevised, EventRevisionStopped:
 		return true
 	}
 	return false
@@ -65,6 +74,8 @@ type GuardInput struct {
 	Approved bool
 	// MaxRemediationCycles is budgets.review_max_remediation_cycles.
 	MaxRemediationCycles int
+	// MaxRevisionCycles is [revision] max_cycles, effective.
+	MaxRevisionCycles int
 }
 
 // TransitionError reports that no transition (or more than one) out of a

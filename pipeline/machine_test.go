@@ -323,3 +323,41 @@ func TestValidateMutationProperty(t *testing.T) {
 		require.Contains(t, err.Error(), want)
 	})
 }
+
+// TestStateMachineRevisionEdges: a revision leaves from wake_up and ends
+// the step where the item stood, a committed cycle only within the cap,
+// and a stopped pipeline is never revised.
+func TestStateMachineRevisionEdges(t *testing.T) {
+	m := StateMachine()
+	s, ok := m.State(StateRevision)
+	require.True(t, ok)
+	assert.Equal(t, KindSide, s.Kind)
+	tests := []struct {
+		name    string
+		from    StateID
+		on      Event
+		in      GuardInput
+		want    StateID
+		refused bool
+	}{
+		{"a review awaits an answer", StateWakeUp, EventRevise, GuardInput{Snapshot: Snapshot{Stage: StageIntegration}}, StateRevision, false},
+		{"a stopped pipeline is not revised", StateWakeUp, EventRevise, GuardInput{Snapshot: Snapshot{Stage: StageIntegration, Stopped: &StopRecord{By: "a"}}}, "", true},
+		{"no state, no revision", StateWakeUp, EventRevise, GuardInput{}, "", true},
+		{"a committed cycle within the cap", StateRevision, EventRevised, GuardInput{MaxRevisionCycles: 3,
+			Snapshot: Snapshot{Revisions: []RevisionRecord{{PR: 5, Cycle: 3, Action: RevisionRevised}}}}, StateExitWaiting, false},
+		{"a committed cycle past the cap", StateRevision, EventRevised, GuardInput{MaxRevisionCycles: 3,
+			Snapshot: Snapshot{Revisions: []RevisionRecord{{PR: 5, Cycle: 4, Action: RevisionRevised}}}}, "", true},
+		{"a stopped cycle", StateRevision, EventRevisionStopped, GuardInput{}, StateExitWaiting, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := m.Fire(tt.from, tt.on, tt.in)
+			if tt.refused {
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, tr.To)
+		})
+	}
+}

@@ -60,7 +60,7 @@ func (v *machineCheck) states() {
 		}
 		v.byID[s.ID] = s
 		switch s.Kind {
-		case KindCheckpoint, KindOperational, KindGate, KindFailure, KindExit:
+		case KindCheckpoint, KindOperational, KindGate, KindFailure, KindExit, KindSide:
 		default:
 			v.add(subject, "unknown kind %q", s.Kind)
 		}

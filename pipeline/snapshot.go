@@ -43,7 +43,12 @@ import (
 // reads then, and accepts a restored older block, as it always did) and
 // keeps every stage, gate and record; a 4.2 build reads a 4.1 snapshot as
 // sequence 0 with no text kept (see Seq and Labeled for what that checks).
-const SchemaVersion = "4.2.0"
+//
+// 4.3.0 adds Revisions, the revision cycles of the work item's PRs on
+// review feedback (issue 28). A MINOR change: a 4.2 build reads a 4.3
+// snapshot and only drops the record (the cap is counted from the bot's
+// own replies on the PR, not from the snapshot).
+const SchemaVersion = "4.3.0"
 
 // oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
 const oldestReadableMajor = 1
@@ -103,6 +108,9 @@ type Snapshot struct {
 	// Seq numbers the blocks CogWorks writes, one more on every write (0:
 	// written before 4.2.0); the MAC covers it with the rest of the block.
 	Seq int64 `json:"seq,omitempty"`
+	// Revisions are the last revision cycle of each of the work item's
+	// PRs that was revised on review feedback (4.3.0), in PR order.
+	Revisions []RevisionRecord `json:"revisions,omitempty"`
 	// Labeled is the stage label CogWorks had last written when it wrote
 	// this block: the stage before this block's, or an older one when a
 	// crash lost a label write. A block is current only while the stage

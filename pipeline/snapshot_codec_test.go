@@ -237,6 +237,11 @@ func genSnapshot() *rapid.Generator[Snapshot] {
 			s.ScenarioHistory = h
 		}
 		s.SubWorkItems = nilIfEmpty(rapid.SliceOfN(genSWI(), 0, 4).Draw(t, "sub-work-items"))
+		s.Revisions = nilIfEmpty(rapid.SliceOfN(rapid.Custom(func(t *rapid.T) RevisionRecord {
+			return RevisionRecord{PR: rapid.IntRange(1, 9999).Draw(t, "pr"), Cycle: rapid.IntRange(0, 9).Draw(t, "cycle"),
+				Action: RevisionAction(genText().Draw(t, "action")), Commit: genText().Draw(t, "commit"),
+				Threads: rapid.IntRange(0, 9).Draw(t, "threads"), Reason: genText().Draw(t, "reason"), At: genTime().Draw(t, "at")}
+		}), 0, 2).Draw(t, "revisions"))
 		return s
 	})
 }
@@ -302,7 +307,7 @@ func TestParseSnapshotReadsTheOlderMinor(t *testing.T) {
 	got.SubWorkItems[0].TestNotes = []string{"TestFlaky passed on a re-run"}
 	body, err := RenderSnapshot(got)
 	require.NoError(t, err)
-	assert.Contains(t, body, `"schema_version":"4.2.0"`)
+	assert.Contains(t, body, `"schema_version":"4.3.0"`)
 	again, _, err := ParseSnapshot(body)
 	require.NoError(t, err)
 	assert.Equal(t, got, again)

@@ -9,6 +9,7 @@ import (
 	"github.com/cogworks/cogworks/stages/interfaces"
 	"github.com/cogworks/cogworks/stages/planning"
 	"github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/revision"
 	scenariostage "github.com/cogworks/cogworks/stages/scenario"
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
@@ -25,6 +26,7 @@ type GitHub interface {
 	scenariostage.GitHub
 	review.GitHub
 	integration.GitHub
+	revision.GitHub
 }
 
 // Deps are what the wiring (internal/cmd/factory) assembles for the executors: the

@@ -10,6 +10,7 @@ import (
 	"github.com/cogworks/cogworks/stages/interfaces"
 	"github.com/cogworks/cogworks/stages/planning"
 	"github.com/cogworks/cogworks/stages/review"
+	"github.com/cogworks/cogworks/stages/revision"
 	scenariostage "github.com/cogworks/cogworks/stages/scenario"
 )
 
@@ -34,5 +35,37 @@ func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 		}, d.GitHub),
 		pipeline.StageReview:      review.New(shared, d.GitHub),
 		pipeline.StageIntegration: integration.New(shared, d.GitHub),
+	}
+}
+
+// Reviser returns the revision of the work items' PRs on review feedback
+// (engine.Deps.Reviser): code generation's attempt and the review passes,
+// with the same ports as their stages.
+func Reviser(d Deps) engine.PRReviser {
+	return revision.Step{GitHub: d.GitHub,
+		Code:   codegen.New(codegen.Deps{Deps: d.Deps, Baselines: d.Baselines}, d.GitHub),
+		Review: review.New(d.Deps, d.GitHub)}
+}
+
+// ReviserOf returns the revision built from the code-generation and review
+// executors of execs (as Executors made them; an executor wrapped by the
+// wiring is unwrapped through its Unwrap method), nil when execs holds
+// others (a test's fakes): revisions are then not wired.
+func ReviserOf(gh GitHub, execs map[pipeline.Stage]engine.StageExecutor) engine.PRReviser {
+	cg, ok1 := unwrap(execs[pipeline.StageCodeGeneration]).(codegen.Executor)
+	rv, ok2 := unwrap(execs[pipeline.StageReview]).(review.Executor)
+	if !ok1 || !ok2 || gh == nil {
+		return nil
+	}
+	return revision.Step{GitHub: gh, Code: cg, Review: rv}
+}
+
+func unwrap(e engine.StageExecutor) engine.StageExecutor {
+	for {
+		w, ok := e.(interface{ Unwrap() engine.StageExecutor })
+		if !ok {
+			return e
+		}
+		e = w.Unwrap()
 	}
 }

@@ -88,6 +88,9 @@ func TestThousands(t *testing.T) {
 func TestStatusCommentGolden(t *testing.T) {
 	s := sampleSnapshot()
 	s.Gate = &pipeline.GateRecord{Stage: pipeline.StageReview, SWI: "swi-2", Since: time.Date(2026, 3, 5, 8, 0, 0, 0, time.UTC), Reason: "safety-critical"}
+	// The status comment records each PR's last revision cycle (issue 28).
+	s.RecordRevision(pipeline.RevisionRecord{PR: 52, Cycle: 1, Action: pipeline.RevisionRevised, Commit: "0123456789abcdef",
+		Threads: 2, At: time.Date(2026, 3, 5, 9, 0, 0, 0, time.UTC)})
 	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{
 		Headline: "Review passed with 2 warnings; waiting for approval before integration",
 		Warnings: []string{"75% of the cost budget is spent"}, RejectedApprovals: []string{"mallory (read)"},

@@ -64,6 +64,7 @@ func StatusComment(s pipeline.Snapshot, m pipeline.Machine, opts StatusOptions) 
 	}
 	writeArtifacts(&b, art, s.SubWorkItems)
 	writeApprovals(&b, s.Approvals)
+	writeRevisions(&b, s.Revisions)
 	b.WriteString("#### Cost so far\n\n")
 	b.WriteString(CostTable(s.Ledger, s.SubWorkItems, opts.BudgetTokens, opts.BudgetUSD))
 	return Format(Comment{Key: StatusKey(s.WorkItem), Title: fmt.Sprintf("status of #%d", s.WorkItem), Body: b.String(), Hidden: block}), nil
@@ -174,6 +175,31 @@ func writeApprovals(b *strings.Builder, approvals []pipeline.Approval) {
 			fmt.Fprintf(b, " (SWI %s)", code(a.SWI))
 		}
 		fmt.Fprintf(b, " approved by @%s at %s via %s\n", oneLine(a.By), stamp(a.At), oneLine(string(a.Via)))
+	}
+	b.WriteString("\n")
+}
+
+// writeRevisions lists the last revision cycle of each PR revised on
+// review feedback.
+func writeRevisions(b *strings.Builder, revs []pipeline.RevisionRecord) {
+	if len(revs) == 0 {
+		return
+	}
+	b.WriteString("#### Revisions on review feedback\n\n")
+	for _, r := range revs {
+		fmt.Fprintf(b, "- PR %s: cycle %d %s", issueRef(r.PR), r.Cycle, oneLine(string(r.Action)))
+		if r.Commit != "" {
+			c := r.Commit
+			if len(c) > 12 {
+				c = c[:12]
+			}
+			fmt.Fprintf(b, " in %s", code(c))
+		}
+		fmt.Fprintf(b, ", %d thread(s) answered at %s", r.Threads, stamp(r.At))
+		if r.Reason != "" {
+			fmt.Fprintf(b, " — %s", oneLine(r.Reason))
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\n")
 }

@@ -19,11 +19,14 @@ const (
 	Stop    Name = "stop"
 	Status  Name = "status"
 	Help    Name = "help"
+	// Fix, on the conversation of a CogWorks pull request, asks for a
+	// revision of it on its writers' review threads (issue 28).
+	Fix     Name = "fix"
 	Unknown Name = "unknown"
 )
 
 // known are the subcommands in the order the help text lists them.
-var known = []Name{Approve, Retry, Stop, Status, Help}
+var known = []Name{Approve, Retry, Stop, Fix, Status, Help}
 
 // maxWord bounds the unknown word kept for the reply.
 const maxWord = 40

@@ -271,6 +271,8 @@ func script(oneSWI bool) (*RuleProvider, error) {
 			"interfaces": interfaces,
 		}},
 		{Template: "planning", Answer: map[string]any{"sub_work_items": plan}},
+		// The maintainer's review of the codec's PR (review.go).
+		{Template: "code_generation", When: []string{codecSWI, revisionMarker}, Answer: brakeDocEdits()},
 		{Template: "code_generation", When: []string{publisherSWI},
 			Answer: code("Publisher with an injectable clock.", file{"telemetry/publisher.go", publisherGo}, file{"telemetry/publisher_test.go", publisherTestGo})},
 		{Template: "code_generation", When: []string{codecSWI, "undefined: payload"},

@@ -217,6 +217,11 @@ func (s *stepper) command(ctx context.Context, o *wakeFacts, cs *commandState, c
 	snap := &o.snap
 	stage := string(snap.Stage)
 	switch cmd.Name {
+	case commands.Fix:
+		// Revisions answer review threads on a PR; the work item's issue
+		// has none (the PR comment's event starts the revision).
+		return fmt.Sprintf("%s, `%s %s` works on the conversation of one of CogWorks's pull requests: it revises that PR on its writers' inline review comments.",
+			who, commands.Prefix, commands.Fix), false, nil
 	case commands.Approve:
 		switch {
 		case snap.Stopped != nil:

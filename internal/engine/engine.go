@@ -95,7 +95,10 @@ type Deps struct {
 	// skip_design_for).
 	Machine  *pipeline.Machine
 	Registry RegistryValidator
-	Config   config.Config
+	// Reviser runs revision cycles of the work items' PRs (Revise); nil
+	// when revisions are not wired.
+	Reviser PRReviser
+	Config  config.Config
 	// RunID identifies this invocation in lock claims.
 	RunID string
 	// BotLogin is CogWorks's own login. Only comments it wrote are state
@@ -173,7 +176,7 @@ const (
 // StepActions lists every action a Result can carry, without the dry-run
 // suffix.
 func StepActions() []StepAction {
-	return []StepAction{ActionWakeUp, ActionLock, ActionCommands, ActionRepairLabels, ActionRefuseState, ActionFail,
+	return []StepAction{ActionWakeUp, ActionLock, ActionCommands, ActionRepairLabels, ActionRefuseState, ActionFail, ActionRevise,
 		StepAction(pipeline.ActionExecute), StepAction(pipeline.ActionPassGate), StepAction(pipeline.ActionRetry)}
 }
 

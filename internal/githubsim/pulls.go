@@ -419,6 +419,10 @@ func (s *Server) createReview(c *call) {
 	rv := &review{id: s.id(), pull: pr.number, author: c.actor, body: req.Body, state: state, commitID: commit}
 	if state != "PENDING" {
 		rv.submitted = c.now
+		// As on GitHub, a review updates the pull request (search's updated:).
+		if is := c.repo.issues[pr.number]; is != nil {
+			is.updated = c.now
+		}
 	}
 	c.repo.reviews = append(c.repo.reviews, rv)
 	for _, ic := range req.Comments {

@@ -124,6 +124,10 @@ func parseSearch(q string) searchQuery {
 		case "no":
 			sq.noLabel = strings.EqualFold(val, "label")
 		case "author":
+			// GitHub names an app's bot account app/<slug> in search.
+			if slug, ok := strings.CutPrefix(strings.ToLower(val), "app/"); ok {
+				val = slug + "[bot]"
+			}
 			sq.author = val
 		case "in":
 			sq.in = append(sq.in, strings.Split(strings.ToLower(val), ",")...)

@@ -132,3 +132,6 @@ func (w WarnExecutor) Execute(ctx context.Context, in engine.StageInput) (engine
 	}
 	return res, err
 }
+
+// Unwrap returns the wrapped executor (stages.ReviserOf builds revisions from it).
+func (w WarnExecutor) Unwrap() engine.StageExecutor { return w.Inner }

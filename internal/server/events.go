@@ -17,6 +17,14 @@ type Job struct {
 	// Comments are the issue_comment events (created) coalesced into this
 	// job, oldest first, for comment commands.
 	Comments []CommentEvent
+	// Revise are the work item's PRs whose review feedback (a review, an
+	// inline comment, /cogworks fix) asks for a revision (engine.Revise).
+	// A /cogworks fix comment's payload names no branch: its job has
+	// Issue 0 and the revision finds the item from the PR.
+	Revise []int
+	// RevisionOnly: every delivery merged into the job asked only for
+	// revisions, so the item is not stepped.
+	RevisionOnly bool
 }
 
 // CommentEvent is an issue comment as the webhook delivered it.
@@ -40,7 +48,7 @@ func (j Job) itemKey() itemKey {
 // job; ignore explains why the event concerns no work item.
 func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 	switch event {
-	case "issues", "issue_comment", "pull_request":
+	case "issues", "issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment":
 	default:
 		return Job{}, "", fmt.Errorf("event %q carries no work item", event)
 	}
@@ -49,6 +57,16 @@ func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 		return Job{}, "", fmt.Errorf("%s payload: %w", event, err)
 	}
 	job = Job{Repo: p.Repo, Installation: p.Installation}
+	if event == "pull_request_review" || event == "pull_request_review_comment" || (event == "issue_comment" && p.Issue != nil && p.Issue.IsPullRequest) {
+		// Only review feedback on a CogWorks PR is work here; the
+		// revision checks the author against GitHub before any write.
+		issue, pr, ignore := p.RevisionRequest(event)
+		if ignore != "" {
+			return job, ignore, nil
+		}
+		job.Issue, job.Revise, job.RevisionOnly = issue, []int{pr}, true
+		return job, "", nil
+	}
 	if p.Sender.Type == "Bot" {
 		// CogWorks's own writes (and other bots') echo back as events;
 		// stepping on them would only loop.

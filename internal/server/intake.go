@@ -237,6 +237,7 @@ type payloadShape struct {
 	Issue        json.RawMessage `json:"issue"`
 	Comment      json.RawMessage `json:"comment"`
 	PullRequest  json.RawMessage `json:"pull_request"`
+	Review       json.RawMessage `json:"review"`
 }
 
 // checkShape reports why body cannot be a delivery of event, or nil.
@@ -258,6 +259,10 @@ func checkShape(event string, body []byte) error {
 		ok = has(p.Issue) && has(p.Comment)
 	case "pull_request":
 		ok = has(p.PullRequest) && !has(p.Issue) && !has(p.Comment)
+	case "pull_request_review":
+		ok = has(p.PullRequest) && has(p.Review) && !has(p.Issue)
+	case "pull_request_review_comment":
+		ok = has(p.PullRequest) && has(p.Comment) && !has(p.Issue)
 	}
 	if !ok {
 		return fmt.Errorf("payload does not have the shape of a %s event", event)

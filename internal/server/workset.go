@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/cogworks/cogworks/internal/github"
 )
@@ -135,6 +136,12 @@ func (w *workSet) runningLen() int { return len(w.running) }
 // mergeJob folds a later event for the same item into a waiting job.
 func mergeJob(into *Job, job Job) {
 	into.CheckMerges = into.CheckMerges || job.CheckMerges
+	into.RevisionOnly = into.RevisionOnly && job.RevisionOnly
+	for _, pr := range job.Revise {
+		if !slices.Contains(into.Revise, pr) && len(into.Revise) < maxComments {
+			into.Revise = append(into.Revise, pr)
+		}
+	}
 	into.Comments = capComments(append(into.Comments, job.Comments...))
 }
 

@@ -86,7 +86,6 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if e.Deps.Domain == nil {
 		return engine.StageResult{}, fmt.Errorf("code generation: validating generated code: %w", &domain.NoServiceError{})
 	}
-	snap := in.Snapshot
 	r := SWIRun{in: in, repo: in.Repo, n: stagekit.WorkItem(in), baselines: e.Deps.Baselines}
 	if r.baselines == nil {
 		r.baselines = &BaselineCache{}
@@ -98,52 +97,69 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		}
 		return engine.StageResult{}, err
 	}
-	r.rec = rec
-	if r.Item, err = stagekit.PlanItem(ctx, e.GitHub, r.repo, rec); err != nil {
-		return engine.StageResult{}, err
-	}
-	info, err := e.GitHub.GetRepo(ctx, r.repo)
-	if err != nil {
-		return engine.StageResult{}, fmt.Errorf("read repository %s: %w", r.repo, err)
-	}
-	r.ref = info.DefaultBranch
-	if r.src, err = stagekit.LoadSWISources(ctx, e.GitHub, r.repo, in.BotLogin, snap, rec, r.Item); err != nil {
-		return engine.StageResult{}, err
-	}
-	if r.Base, err = e.baseTree(ctx, r); err != nil {
-		return engine.StageResult{}, err
-	}
-	issue, err := e.issueText(ctx, in, r.n)
+	r, cx, err := e.prepare(ctx, r, rec)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	cx, err := e.ContextItems(ctx, in, r)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	cx.Issue = issue
-	r.gw = e.Deps.Gateway(snap)
 
-	maxAttempts := in.Config.Budgets.SubWorkItemMaxRetries
-	if maxAttempts <= 0 {
-		maxAttempts = codegenDefaultRetries
-	}
-	passed, passedAt, err := e.generate(ctx, in, r, cx, maxAttempts)
+	passed, passedAt, _, err := e.generate(ctx, in, r, cx, maxAttempts(in.Config))
 	if err != nil {
 		return engine.StageResult{}, err
 	}
 	return e.commit(ctx, r, passed, passedAt)
 }
 
+// maxAttempts is the attempts one code generation step may make.
+func maxAttempts(c config.Config) int {
+	if n := c.Budgets.SubWorkItemMaxRetries; n > 0 {
+		return n
+	}
+	return codegenDefaultRetries
+}
+
+// prepare reads what an attempt on rec starts from: its plan item, the
+// default branch, its sources, the tree its answer edits and the context.
+func (e Executor) prepare(ctx context.Context, r SWIRun, rec pipeline.SWI) (SWIRun, codegenContext, error) {
+	in, snap := r.in, r.in.Snapshot
+	r.rec = rec
+	var err error
+	if r.Item, err = stagekit.PlanItem(ctx, e.GitHub, r.repo, rec); err != nil {
+		return r, codegenContext{}, err
+	}
+	info, err := e.GitHub.GetRepo(ctx, r.repo)
+	if err != nil {
+		return r, codegenContext{}, fmt.Errorf("read repository %s: %w", r.repo, err)
+	}
+	r.ref = info.DefaultBranch
+	if r.src, err = stagekit.LoadSWISources(ctx, e.GitHub, r.repo, in.BotLogin, snap, rec, r.Item); err != nil {
+		return r, codegenContext{}, err
+	}
+	if r.Base, err = e.baseTree(ctx, r); err != nil {
+		return r, codegenContext{}, err
+	}
+	issue, err := e.issueText(ctx, in, r.n)
+	if err != nil {
+		return r, codegenContext{}, err
+	}
+	cx, err := e.ContextItems(ctx, in, r)
+	if err != nil {
+		return r, codegenContext{}, err
+	}
+	cx.Issue = issue
+	r.gw = e.Deps.Gateway(snap)
+	return r, cx, nil
+}
+
 // generate asks for code until an answer passes check or maxAttempts were
 // made, each prompt carrying the feedback of earlier invocations and of
 // the previous attempt. It returns the passing changes and the attempt
 // that made them.
-func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, cx codegenContext, maxAttempts int) (changeSet, int, error) {
+func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, cx codegenContext, maxAttempts int) (changeSet, int, string, error) {
 	rec := r.rec
 	earlier := rec.Feedback
 	var passed changeSet
 	var passedAt int
+	var notes string
 	exhausted := fmt.Sprintf("sub-work-item %s: generated code still failed after %d attempts", rec.ID, maxAttempts)
 	limit := contextpack.NoLimit // lowered for good by a repack
 	_, err := stagekit.AttemptLoop(ctx, maxAttempts, exhausted, func(ctx context.Context, k int, retry string) (*stagekit.Rejection, error) {
@@ -178,10 +194,10 @@ func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, 
 		case fail != nil:
 			return fail.rejection(k), nil
 		}
-		passed, passedAt = files, k
+		passed, passedAt, notes = files, k, out.Notes
 		return nil, nil
 	})
-	return passed, passedAt, err
+	return passed, passedAt, notes, err
 }
 
 // current returns the SWI to work on, starting the next ready one when

@@ -70,35 +70,10 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return engine.StageResult{}, err
 	}
 
-	passes := []review.Pass{}
-	constraints, err := e.constraintPass(ctx, snap, *rec, files)
+	result, err := e.Passes(ctx, in, *rec, issue.Title, issue.Body, files)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	passes = append(passes, constraints)
-
-	diffs, err := ReviewDiffs(ctx, e.GitHub, in.Repo, stagekit.SWIBase(snap, *rec), files)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	vars, err := e.promptVars(ctx, in, issue.Title, issue.Body, diffs)
-	if err != nil {
-		return engine.StageResult{}, err
-	}
-	gw := e.Deps.Gateway(snap)
-	for _, p := range llmReviewPasses {
-		var out ReviewOutput
-		_, err := gw.Structured(ctx, llm.Call{
-			Stage: string(pipeline.StageReview), SWI: rec.ID, Template: p.template,
-			Vars: vars, SchemaName: "review",
-		}, &out)
-		if err != nil {
-			return engine.StageResult{}, stagekit.Escalate(fmt.Errorf("review pass %s of %s: %w", p.name, rec.ID, err), nil)
-		}
-		passes = append(passes, review.Pass{Name: p.name, Passed: out.Passed, Findings: out.Findings})
-	}
-
-	result := review.Aggregate(passes)
 	cycles := rec.RemediationCycles
 	action := review.NextAction(result, cycles, in.Config.Budgets.ReviewMaxRemediationCycles)
 	switch action.Kind {
@@ -136,6 +111,42 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		Summary:  fmt.Sprintf("review of %s passed with %d non-blocking finding(s)", rec.ID, len(result.NonBlocking)),
 		Warnings: e.Deps.Warnings,
 	}, nil
+}
+
+// Passes runs the four review passes on files, the sub-work-item rec's
+// files as they would be committed: the deterministic constraint pass and
+// the LLM passes, whose tokens the snapshot's ledger records. A revision
+// of a PR reviews its change this way, as for any attempt.
+func (e Executor) Passes(ctx context.Context, in engine.StageInput, rec pipeline.SWI, title, body string, files []domain.Artifact) (review.Result, error) {
+	snap := in.Snapshot
+	passes := []review.Pass{}
+	constraints, err := e.constraintPass(ctx, snap, rec, files)
+	if err != nil {
+		return review.Result{}, err
+	}
+	passes = append(passes, constraints)
+
+	diffs, err := ReviewDiffs(ctx, e.GitHub, in.Repo, stagekit.SWIBase(snap, rec), files)
+	if err != nil {
+		return review.Result{}, err
+	}
+	vars, err := e.promptVars(ctx, in, title, body, diffs)
+	if err != nil {
+		return review.Result{}, err
+	}
+	gw := e.Deps.Gateway(snap)
+	for _, p := range llmReviewPasses {
+		var out ReviewOutput
+		_, err := gw.Structured(ctx, llm.Call{
+			Stage: string(pipeline.StageReview), SWI: rec.ID, Template: p.template,
+			Vars: vars, SchemaName: "review",
+		}, &out)
+		if err != nil {
+			return review.Result{}, stagekit.Escalate(fmt.Errorf("review pass %s of %s: %w", p.name, rec.ID, err), nil)
+		}
+		passes = append(passes, review.Pass{Name: p.name, Passed: out.Passed, Findings: out.Findings})
+	}
+	return review.Aggregate(passes), nil
 }
 
 // constraintPass extracts the contract values from the SWI's files through

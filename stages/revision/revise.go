@@ -19,20 +19,25 @@ import (
 type GitHub interface {
 	Reader
 	idem.GitAPI
+	GetIssue(ctx context.Context, repo github.Repo, number int) (github.Issue, error)
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
 	ReplyToReviewComment(ctx context.Context, repo github.Repo, number int, commentID int64, body string) (github.InlineComment, error)
+	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
 }
 
 // Request is what a Generator revises: the PR's branch at Head, and the
-// feedback (Feedback(PR, Threads)) of its attempt.
+// feedback of its attempt, as items (Items) and rendered (Render).
 type Request struct {
-	Repo     github.Repo
-	PR       int
-	Branch   string
-	Head     string
-	Cycle    int
-	Threads  []Thread
+	Repo    github.Repo
+	PR      int
+	Branch  string
+	Head    string
+	Cycle   int
+	Threads []Thread
+	// Items are the feedback the attempt answers; Feedback is them
+	// rendered as untrusted data for the prompt.
+	Items    []Item
 	Feedback string
 }
 
@@ -44,6 +49,10 @@ type Change struct {
 	Summary string
 	// Notes are keyed by Thread.ID; a thread without one gets Summary.
 	Notes map[int64]string
+	// Reason, for a change of no files, says why nothing changed (the
+	// attempt failed its checks, the PR is not one code generation
+	// revises); empty means the attempt itself changed nothing.
+	Reason string
 }
 
 // Generator runs one code-generation attempt with review feedback; the
@@ -99,9 +108,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	// Only the bot's own open PRs on its own branches are revised
-	// (docs/trust.md): a review of anyone else's PR is no instruction.
-	if !strings.EqualFold(p.User, r.Trust.Bot) || !cogworksHead.MatchString(p.Head) || p.State != "open" || p.Merged {
+	if !r.ours(p) {
 		return Outcome{Action: Ignored, Reason: fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr)}, nil
 	}
 	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
@@ -139,8 +146,9 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 		reason := fmt.Sprintf("the revision cap of %d cycles for this pull request is reached ([revision] max_cycles); a maintainer takes it from here", limit)
 		return r.reply(ctx, repo, pr, cycle, st.pending, recorded{notes: map[int64]string{}}, Escalated, reason)
 	}
+	items := Items(st.pending)
 	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle,
-		Threads: st.pending, Feedback: Feedback(pr, st.pending)})
+		Threads: st.pending, Items: items, Feedback: Render(pr, items)})
 	if err != nil {
 		return Outcome{}, fmt.Errorf("revise %s#%d (cycle %d): %w", repo, pr, cycle, err)
 	}
@@ -149,7 +157,11 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 		rec.notes[id] = change.Notes[id]
 	}
 	if len(change.Files) == 0 && len(change.Delete) == 0 {
-		return r.reply(ctx, repo, pr, cycle, st.pending, rec, Escalated, "the revision changed nothing")
+		reason := "the revision changed nothing"
+		if change.Reason != "" {
+			reason = oneLine(change.Reason)
+		}
+		return r.reply(ctx, repo, pr, cycle, st.pending, rec, Escalated, reason)
 	}
 	sha, changed, err := idem.WriteFiles(ctx, r.GitHub, repo, idem.Commit{
 		Branch: p.Head, From: p.Head, Files: change.Files, Delete: change.Delete,
@@ -164,6 +176,35 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	}
 	rec.commit = sha
 	return r.reply(ctx, repo, pr, cycle, st.pending, rec, Revised, "")
+}
+
+// Pending reports whether PR pr is an open PR of CogWorks's with a
+// writer's (or trusted bot's) review thread awaiting an answer, and
+// otherwise why not. It only reads, so a caller can decide whether to take
+// the work item's lock at all: a review by an outsider or another bot
+// costs no write.
+func (r Reviser) Pending(ctx context.Context, repo github.Repo, pr int) (bool, string, error) {
+	p, err := r.GitHub.GetPull(ctx, repo, pr)
+	if err != nil {
+		return false, "", fmt.Errorf("read %s#%d: %w", repo, pr, err)
+	}
+	if !r.ours(p) {
+		return false, fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr), nil
+	}
+	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
+	if err != nil {
+		return false, "", err
+	}
+	if len(st.pending) == 0 {
+		return false, "no review thread of a writer or trusted bot awaits an answer", nil
+	}
+	return true, fmt.Sprintf("%d review thread(s) await an answer", len(st.pending)), nil
+}
+
+// ours reports whether p is an open PR the bot opened on its own branch
+// (docs/trust.md): a review of anyone else's PR is no instruction.
+func (r Reviser) ours(p github.PullRequest) bool {
+	return strings.EqualFold(p.User, r.Trust.Bot) && cogworksHead.MatchString(p.Head) && p.State == "open" && !p.Merged
 }
 
 func (r Reviser) cap() int {
@@ -202,7 +243,14 @@ func (r Reviser) reply(ctx context.Context, repo github.Repo, pr, cycle int, thr
 	out := Outcome{Action: action, Cycle: cycle, Commit: rec.commit, Reason: reason}
 	for _, t := range threads {
 		body := replyBody(t, rec, action, reason) + "\n\n" + audit.Marker(replyKey(pr, cycle, t.ID))
-		if _, err := r.GitHub.ReplyToReviewComment(ctx, repo, pr, t.ID, body); err != nil {
+		if t.Conversation {
+			// A /cogworks fix comment has no thread: the answer quotes
+			// nothing of it and names it by id.
+			body = fmt.Sprintf("Answer to `/cogworks fix` (comment %d): %s", t.ID, body)
+			if _, err := r.GitHub.CreateComment(ctx, repo, pr, body); err != nil {
+				return Outcome{}, fmt.Errorf("answer /cogworks fix comment %d of %s#%d: %w", t.ID, repo, pr, err)
+			}
+		} else if _, err := r.GitHub.ReplyToReviewComment(ctx, repo, pr, t.ID, body); err != nil {
 			return Outcome{}, fmt.Errorf("reply to review thread %d of %s#%d: %w", t.ID, repo, pr, err)
 		}
 		out.Threads = append(out.Threads, t.ID)

@@ -157,7 +157,7 @@ func TestWritersChangesRequestedYieldsOneCommitAndOneReplyPerThread(t *testing.T
 	require.NoError(t, err)
 	assert.Equal(t, revision.Ignored, again.Action)
 	assert.Equal(t, writes, e.writes())
-	assert.Equal(t, requests+2, len(e.Sim.Requests()), "the PR and its review comments, nothing more")
+	assert.Equal(t, requests+3, len(e.Sim.Requests()), "the PR, its review comments and its conversation, nothing more")
 	assert.EqualValues(t, 1, gen.calls.Load())
 }
 
@@ -333,12 +333,13 @@ func TestCrashAtEveryWriteOfARevisionRecoversWithoutDuplicates(t *testing.T) {
 	}
 }
 
-// TestOneCycleCostsFourteenRequests pins the GitHub traffic of one cycle
-// on two threads (benchmarks/README.md): 9 reads (PR, review comments,
-// the reviewer's permission, reviews, branch head, the branch's commits
+// TestOneCycleCostsFifteenRequests pins the GitHub traffic of one cycle
+// on two threads (benchmarks/README.md): 10 reads (PR, review comments,
+// the reviewer's permission, reviews, the conversation's comments for
+// /cogworks fix, branch head, the branch's commits
 // searched for this cycle's — 3 here, at most 5 —, the head again for
 // the commit) and 5 writes (tree, commit, ref, two replies).
-func TestOneCycleCostsFourteenRequests(t *testing.T) {
+func TestOneCycleCostsFifteenRequests(t *testing.T) {
 	e := newPREnv(t)
 	e.review(t, "alice", "REQUEST_CHANGES", map[int]string{3: "Say what it counts.", 6: "Remove the unused helper."})
 	start := len(e.Sim.Requests())
@@ -356,10 +357,106 @@ func TestOneCycleCostsFourteenRequests(t *testing.T) {
 		}
 	}
 	t.Logf("one revision cycle: %d reads, %d writes:\n%s", reads, writes, strings.Join(paths, "\n"))
-	assert.Equal(t, 9, reads)
+	assert.Equal(t, 10, reads)
 	assert.Equal(t, 5, writes)
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
 
 func itoa64(n int64) string { return fmt.Sprint(n) }
+
+// TestFixCommandOnTheConversationIsFeedback: a writer's `/cogworks fix …`
+// comment on the PR's conversation is feedback like a thread, quoted as
+// untrusted data, and answered once by a comment of the bot's; an
+// outsider's is no instruction, and a re-run answers nothing twice.
+func TestFixCommandOnTheConversationIsFeedback(t *testing.T) {
+	tests := []struct {
+		name, login string
+		want        revision.Action
+	}{
+		{"a maintainer", "alice", revision.Revised},
+		{"an outsider", "mallory", revision.Ignored},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newPREnv(t)
+			ctx := context.Background()
+			_, err := e.ClientAs(t, tt.login).CreateComment(ctx, testenv.Repo, e.pr, "/cogworks fix remove the unused helper")
+			require.NoError(t, err)
+			gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
+			out, err := e.reviser(e.Client, gen, 3).Cycle(ctx, testenv.Repo, e.pr)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, out.Action)
+			if tt.want == revision.Ignored {
+				assert.Zero(t, gen.calls.Load())
+				return
+			}
+			assert.Contains(t, gen.last.Feedback, "a `/cogworks fix` request")
+			assert.Contains(t, gen.last.Feedback, "remove the unused helper")
+			require.Len(t, gen.last.Items, 1)
+			assert.Equal(t, revision.SourceCommand, gen.last.Items[0].Source)
+			answers := func() int {
+				comments, err := e.Client.ListComments(ctx, testenv.Repo, e.pr)
+				require.NoError(t, err)
+				n := 0
+				for _, c := range comments {
+					if c.User == testenv.Bot && strings.Contains(c.Body, "Answer to `/cogworks fix`") {
+						n++
+						assert.Contains(t, c.Body, "Revised in "+out.Commit[:12])
+					}
+				}
+				return n
+			}
+			assert.Equal(t, 1, answers())
+			again, err := e.reviser(e.Client, gen, 3).Cycle(ctx, testenv.Repo, e.pr)
+			require.NoError(t, err)
+			assert.Equal(t, revision.Ignored, again.Action)
+			assert.Equal(t, 1, answers(), "answered once")
+			assert.Equal(t, 1, e.revisionCommits(t))
+		})
+	}
+}
+
+// TestCrashAtEveryWriteOfAFixCommandRecoversWithoutDuplicates: a cycle on
+// one inline thread and one `/cogworks fix` comment, killed at any of its
+// writes, ends with one commit, one reply in the thread and one answer
+// to the command.
+func TestCrashAtEveryWriteOfAFixCommandRecoversWithoutDuplicates(t *testing.T) {
+	setup := func(t *testing.T) prEnv {
+		e := newPREnv(t)
+		e.review(t, "alice", "REQUEST_CHANGES", map[int]string{3: "Say what it counts."})
+		_, err := e.ClientAs(t, "alice").CreateComment(context.Background(), testenv.Repo, e.pr, "/cogworks fix remove the unused helper")
+		require.NoError(t, err)
+		return e
+	}
+	answers := func(t *testing.T, e prEnv) int {
+		comments, err := e.Client.ListComments(context.Background(), testenv.Repo, e.pr)
+		require.NoError(t, err)
+		n := 0
+		for _, c := range comments {
+			if c.User == testenv.Bot && strings.Contains(c.Body, "Answer to `/cogworks fix`") {
+				n++
+			}
+		}
+		return n
+	}
+	for _, after := range []bool{false, true} {
+		for k := int64(1); k <= 5; k++ {
+			t.Run(fmt.Sprintf("after=%v write %d", after, k), func(t *testing.T) {
+				e := setup(t)
+				gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
+				_, err := e.reviser(e.NewClient(t, &crashTransport{k: k, after: after}), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
+				require.Error(t, err)
+				_, err = e.reviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
+				require.NoError(t, err)
+				assert.Equal(t, 1, e.revisionCommits(t))
+				replies := e.botReplies(t)
+				require.Len(t, replies, 1)
+				for _, bodies := range replies {
+					assert.Len(t, bodies, 1)
+				}
+				assert.Equal(t, 1, answers(t, e))
+			})
+		}
+	}
+}

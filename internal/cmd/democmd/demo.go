@@ -47,6 +47,9 @@ type DemoOptions struct {
 	// OneSWI plans one sub-work-item (the codec) instead of two: the
 	// smallest whole pipeline, whose requests the budget tests count.
 	OneSWI bool
+	// Review adds the review-and-revise cycle after the pipeline completes
+	// (demo_review.go); `cogworks demo` sets it.
+	Review bool
 	// SimOptions configure the GitHub simulator further (tests keep its
 	// answers with githubsim.WithResponseLog to check them against
 	// GitHub's OpenAPI description).
@@ -95,7 +98,7 @@ func (r *DemoReport) StepDeps(ctx context.Context) (engine.Deps, error) {
 
 // NewCmdDemo builds `cogworks demo`.
 func NewCmdDemo(f *factory.Factory) *cobra.Command {
-	opts := &DemoOptions{MaxRounds: 60}
+	opts := &DemoOptions{MaxRounds: 60, Review: true}
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the whole pipeline offline: simulated GitHub, scripted LLM, the real Go domain service",
@@ -252,6 +255,14 @@ func RunDemo(ctx context.Context, f *factory.Factory, opts *DemoOptions) (*DemoR
 			fmt.Fprintf(out, "(no summary: %v)\n", serr)
 		}
 		return report, cleanup, err
+	}
+	if opts.Review {
+		if err := demoReview(ctx, df, sim, ws, report); err != nil {
+			if serr := summarise(ctx, df, out, sim, report, ws); serr != nil {
+				fmt.Fprintf(out, "(no summary: %v)\n", serr)
+			}
+			return report, cleanup, err
+		}
 	}
 	if err := summarise(ctx, df, out, sim, report, ws); err != nil {
 		return report, cleanup, err

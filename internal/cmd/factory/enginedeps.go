@@ -8,6 +8,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/stages"
 )
 
 // EngineDeps wires the step function for one repository.
@@ -42,6 +43,7 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Rep
 		if err != nil {
 			return engine.Deps{}, err
 		}
+		deps.Reviser = stages.ReviserOf(gh, deps.Executors)
 	}
 	return deps, nil
 }

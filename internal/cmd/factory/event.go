@@ -23,6 +23,10 @@ type EventTarget struct {
 	// /cogworks command: the step then reads the comments even on an
 	// issue without cogworks:run (a stopped pipeline).
 	CommentEvent bool
+	// RevisePR is set when the event asks for a revision of that PR on
+	// review feedback (webhook.Payload.RevisionRequest); Issue is then
+	// its work item, 0 when only GitHub can tell.
+	RevisePR int
 	// Ignore explains why the event concerns no work item ("" otherwise).
 	Ignore string
 }
@@ -51,6 +55,9 @@ func ParseEvent(data []byte) (EventTarget, error) {
 	p, err := webhook.Parse(data)
 	if err != nil {
 		return EventTarget{}, err
+	}
+	if issue, pr, ignore := p.RevisionRequest(p.Event()); ignore == "" {
+		return EventTarget{Repo: p.Repo, Issue: issue, RevisePR: pr}, nil
 	}
 	n, checkMerges, ignore, err := p.WorkItem()
 	if err != nil {

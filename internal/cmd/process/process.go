@@ -139,6 +139,10 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 		return nil, err
 	}
 	report.BudgetTokens, report.BudgetUSD = deps.Config.Budgets.PipelineMaxTokens, deps.Config.Budgets.PipelineMaxCostUSD
+	if t.RevisePR != 0 {
+		res, err := engine.Revise(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.RevisePR})
+		return []engine.Result{res}, err
+	}
 	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges, CommentEvent: t.CommentEvent, Known: t.Known}, opts.MaxSteps)
 	if opts.SummaryFile != "" || opts.OutputsFile != "" {
 		if snap, serr := factory.ReadSnapshot(ctx, f, t.Repo, t.Issue); serr == nil {

@@ -281,6 +281,11 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 		})
 	}
 	_ = g.Wait()
+	if opts.CommandWindow > 0 {
+		rs, err := reviseFound(ctx, f, gh, scope, opts.CommandsSince, depsFor, opts)
+		results = append(results, rs...)
+		errs = append(errs, err)
+	}
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Issue < results[j].Issue })
 	if err := process.PrintResults(f.IO.Out, opts.Output, results); err != nil {
 		return err
@@ -399,4 +404,45 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 		errs = append(errs, m.Push(context.WithoutCancel(ctx), opts.Pushgateway, "cogworks", grouping))
 	}
 	return errors.Join(errs...)
+}
+
+// reviseFound runs a revision step for each of the bot's open PRs in scope
+// updated in the command window (engine.RevisionQuery): the reviews whose
+// events were dropped. A PR with nothing awaiting an answer costs reads only.
+func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, scope string, since time.Time, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
+	bot, err := f.OwnLogin(ctx, gh)
+	if err != nil {
+		return nil, err
+	}
+	prs, err := gh.SearchIssues(ctx, engine.RevisionQuery(scope, bot, since))
+	if err != nil && !errors.Is(err, github.ErrIncompleteSearch) {
+		return nil, fmt.Errorf("search pull requests to revise in %s: %w", scope, err)
+	}
+	var results []engine.Result
+	var errs []error
+	for _, pr := range prs {
+		full := opts.Repo
+		if opts.Org != "" {
+			full = pr.Repository
+		}
+		repo, err := github.ParseRepo(full)
+		if err != nil || !pr.IsPullRequest || !inShard(pr.Number, opts.shardK, opts.ShardN) {
+			continue
+		}
+		d, err := depsFor(ctx, repo)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if d.Reviser == nil {
+			continue
+		}
+		d.RunID = factory.NewRunID()
+		res, err := engine.Revise(ctx, d, engine.RevisionRef{Repo: repo, PR: pr.Number})
+		results = append(results, res)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s#%d: %w", repo, pr.Number, err))
+		}
+	}
+	return results, errors.Join(errs...)
 }

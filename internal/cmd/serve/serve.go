@@ -465,8 +465,13 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if bot := r.Clients.BotLogin(); bot != "" {
 		d.BotLogin = bot // the App's "<slug>[bot]"; with a token, engineDepsWith asked GitHub
 	}
+	results, err := reviseJob(ctx, d, job)
+	if err != nil || job.RevisionOnly {
+		return results, err
+	}
 	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: CommandEvent(job.Comments)}
-	return engine.Run(ctx, d, ref, r.MaxSteps)
+	more, err := engine.Run(ctx, d, ref, r.MaxSteps)
+	return append(results, more...), err
 }
 
 // CommandEvent reports whether a job's comments include a new comment by
@@ -478,4 +483,17 @@ func CommandEvent(comments []server.CommentEvent) bool {
 		}
 	}
 	return false
+}
+
+// reviseJob runs the revisions a job's review deliveries asked for.
+func reviseJob(ctx context.Context, d engine.Deps, job server.Job) ([]engine.Result, error) {
+	var results []engine.Result
+	for _, pr := range job.Revise {
+		res, err := engine.Revise(ctx, d, engine.RevisionRef{Repo: job.Repo, Issue: job.Issue, PR: pr})
+		results = append(results, res)
+		if err != nil {
+			return results, err
+		}
+	}
+	return results, nil
 }

@@ -1,0 +1,86 @@
+package pipeline
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// RevisionAction is what a revision cycle of a PR did (stages/revision).
+type RevisionAction string
+
+// Revision actions.
+const (
+	// RevisionIgnored: nothing awaited an answer; nothing was written.
+	RevisionIgnored RevisionAction = "ignored"
+	// RevisionRevised: one follow-up commit and one reply per thread.
+	RevisionRevised RevisionAction = "revised"
+	// RevisionEscalated: the cap was reached or the cycle changed
+	// nothing; each thread was told why, a maintainer takes over.
+	RevisionEscalated RevisionAction = "escalated"
+)
+
+// RevisionRecord is the last revision cycle of one PR, as the status
+// comment shows it.
+type RevisionRecord struct {
+	PR     int            `json:"pr"`
+	Cycle  int            `json:"cycle"`
+	Action RevisionAction `json:"action"`
+	Commit string         `json:"commit,omitempty"`
+	// Threads counts the review threads the cycle answered.
+	Threads int       `json:"threads,omitempty"`
+	Reason  string    `json:"reason,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// RecordRevision keeps r as its PR's last cycle.
+func (s *Snapshot) RecordRevision(r RevisionRecord) {
+	i := slices.IndexFunc(s.Revisions, func(x RevisionRecord) bool { return x.PR == r.PR })
+	if i >= 0 {
+		s.Revisions[i] = r
+		return
+	}
+	s.Revisions = append(s.Revisions, r)
+	slices.SortFunc(s.Revisions, func(a, b RevisionRecord) int { return a.PR - b.PR })
+}
+
+// Revision returns the last cycle recorded for pr.
+func (s Snapshot) Revision(pr int) (RevisionRecord, bool) {
+	i := slices.IndexFunc(s.Revisions, func(x RevisionRecord) bool { return x.PR == pr })
+	if i < 0 {
+		return RevisionRecord{}, false
+	}
+	return s.Revisions[i], true
+}
+
+// withinRevisionCap: the cycle just recorded is within [revision]
+// max_cycles, so it may have committed.
+func withinRevisionCap(in GuardInput) bool {
+	for _, r := range in.Snapshot.Revisions {
+		if r.Action == RevisionRevised && in.MaxRevisionCycles > 0 && r.Cycle > in.MaxRevisionCycles {
+			return false
+		}
+	}
+	return true
+}
+
+// revisable: a work item with state that is not stopped.
+func revisable(in GuardInput) bool {
+	return in.Snapshot.Stage != "" && in.Snapshot.Stopped == nil
+}
+
+// WorkItemOfBranch is the work item N of a branch CogWorks created
+// (cogworks/<N>/…), false for any other branch.
+func WorkItemOfBranch(ref string) (int, bool) {
+	rest, ok := strings.CutPrefix(ref, "cogworks/")
+	if !ok {
+		return 0, false
+	}
+	num, _, ok := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n <= 0 || num != strconv.Itoa(n) {
+		return 0, false
+	}
+	return n, true
+}
