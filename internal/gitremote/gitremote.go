@@ -7,45 +7,33 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/github"
 )
-
-// DefaultTarget fills in what the flags left empty: the checkout
-// (defaultWorkspace), then the repository (defaultRepo, which may read the
-// checkout's git config).
-func DefaultTarget(f *factory.Factory, repo, workspace *string) {
-	if *workspace == "" {
-		*workspace = factory.DefaultWorkspace(f)
-	}
-	if *repo == "" {
-		*repo = DefaultRepo(f, *workspace)
-	}
-}
 
 // DefaultRepo is the repository a command works on when --repo is not
 // given: $GITHUB_REPOSITORY (set in Actions), else the checkout's origin
 // remote when it points at the GitHub host CogWorks talks to, as gh does.
 // It returns "" when neither names one; the caller's usage error says so.
-func DefaultRepo(f *factory.Factory, workspace string) string {
-	if r := f.Env("GITHUB_REPOSITORY"); r != "" {
+// getenv reads the environment.
+func DefaultRepo(getenv func(string) string, workspace string) string {
+	if r := getenv("GITHUB_REPOSITORY"); r != "" {
 		return r
 	}
 	u, ok := OriginURL(workspace)
 	if !ok {
 		return ""
 	}
-	repo, ok := RepoFromRemote(u, GithubHost(f.Env("COGWORKS_GITHUB_API_URL")))
+	repo, ok := RepoFromRemote(u, GitHubHost(getenv("COGWORKS_GITHUB_API_URL")))
 	if !ok {
 		return ""
 	}
 	return repo.String()
 }
 
-// GithubHost is the web host of the GitHub instance whose API is apiURL:
+// GitHubHost is the web host of the GitHub instance whose API is apiURL:
 // github.com for the public API (or none set), the API's host for GitHub
 // Enterprise Server (https://ghe.example.com/api/v3).
-func GithubHost(apiURL string) string {
+func GitHubHost(apiURL string) string {
 	if apiURL == "" {
 		return "github.com"
 	}

@@ -47,10 +47,10 @@ func TestRepoFromRemote(t *testing.T) {
 }
 
 func TestGitHubHost(t *testing.T) {
-	assert.Equal(t, "github.com", gitremote.GithubHost(""))
-	assert.Equal(t, "github.com", gitremote.GithubHost("https://api.github.com"))
-	assert.Equal(t, "ghe.example.com", gitremote.GithubHost("https://ghe.example.com/api/v3"))
-	assert.Equal(t, "127.0.0.1", gitremote.GithubHost("http://127.0.0.1:8080"))
+	assert.Equal(t, "github.com", gitremote.GitHubHost(""))
+	assert.Equal(t, "github.com", gitremote.GitHubHost("https://api.github.com"))
+	assert.Equal(t, "ghe.example.com", gitremote.GitHubHost("https://ghe.example.com/api/v3"))
+	assert.Equal(t, "127.0.0.1", gitremote.GitHubHost("http://127.0.0.1:8080"))
 }
 
 // writeGitConfig makes dir a checkout whose git config has the given text.

@@ -21,6 +21,7 @@ func TestBinariesDoNotLinkTestPackages(t *testing.T) {
 		"net/http/httptest": true,
 		"github.com/cogworks/cogworks/internal/testenv":                 true,
 		"github.com/cogworks/cogworks/internal/goservice/goservicetest": true,
+		"github.com/cogworks/cogworks/internal/cmd/cmdtest":             true,
 	}
 	// go-abnf (pulled in by prometheus/common/expfmt for the metrics
 	// endpoint) imports testing in a non-test file.

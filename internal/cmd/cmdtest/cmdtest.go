@@ -42,6 +42,7 @@ func TestFactory(t *testing.T, env *testenv.Env) (*factory.Factory, *bytes.Buffe
 	return f, &out, &errOut
 }
 
+// Execute runs the whole command tree on f with args, as main does.
 func Execute(t *testing.T, f *factory.Factory, args ...string) error {
 	t.Helper()
 	root := root.NewCmdRoot(f, "test")
@@ -49,6 +50,8 @@ func Execute(t *testing.T, f *factory.Factory, args ...string) error {
 	return root.ExecuteContext(context.Background())
 }
 
+// TestDirs is an installation-directory layout under the test's temporary
+// directory.
 func TestDirs(t *testing.T) *installdir.Dirs {
 	t.Helper()
 	d, err := installdir.New(t.TempDir(), nil)

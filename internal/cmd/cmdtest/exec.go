@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 )
 
+// LookActionlint finds the actionlint binary on PATH or in ~/go/bin.
 func LookActionlint() (string, error) {
 	if p, err := exec.LookPath("actionlint"); err == nil {
 		return p, nil
@@ -21,6 +22,7 @@ func LookActionlint() (string, error) {
 	return p, nil
 }
 
+// RunCommand runs name with args and returns its combined output.
 func RunCommand(name string, args ...string) (string, error) {
 	out, err := exec.Command(name, args...).CombinedOutput()
 	return string(out), err

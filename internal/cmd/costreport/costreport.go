@@ -7,7 +7,6 @@ import (
 
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/gitremote"
 )
 
 // NewCmdCostReport builds `cogworks cost-report`.
@@ -28,7 +27,7 @@ config and what remains, and the model's price and where it comes from.` +
   cogworks cost-report --issue 42 --workspace ~/src/widgets   # repo from $GITHUB_REPOSITORY`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			gitremote.DefaultTarget(f, &repoName, &workspace)
+			factory.DefaultTarget(f, &repoName, &workspace)
 			repo, err := github.ParseRepo(repoName)
 			if err != nil {
 				return &factory.UsageError{Err: fmt.Errorf("--repo: %w", err)}

@@ -41,6 +41,7 @@ func (f *Factory) modelTable(cfg config.Config) llm.ModelTable {
 	return t
 }
 
+// FirstNonEmptyString returns the first of vs that is not empty, or "".
 func FirstNonEmptyString(vs ...string) string {
 	for _, v := range vs {
 		if v != "" {

@@ -70,6 +70,8 @@ type BuiltinDomain struct {
 	Commands map[string]*BuiltinDomain
 }
 
+// NewBuiltinDomain is the default runner of the built-in Go domain
+// service: this binary re-executed as "domain-go serve".
 func NewBuiltinDomain(f *Factory) *BuiltinDomain {
 	return &BuiltinDomain{
 		Executable: os.Executable,

@@ -21,6 +21,7 @@ func WithDomainTenant(ctx context.Context, tenant string) context.Context {
 	return context.WithValue(ctx, domainTenantKey{}, tenant)
 }
 
+// DomainTenant is the tenant WithDomainTenant put on ctx, or "".
 func DomainTenant(ctx context.Context) string {
 	v, _ := ctx.Value(domainTenantKey{}).(string)
 	return v

@@ -44,10 +44,13 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Rep
 			return engine.Deps{}, err
 		}
 		deps.Reviser = stages.ReviserOf(gh, deps.Executors)
+		deps.Design = stages.DesignOf(gh, deps.Executors)
 	}
 	return deps, nil
 }
 
+// NewRunID names one invocation in its run records ("run-" and 12 hex
+// digits).
 func NewRunID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])

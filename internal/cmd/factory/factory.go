@@ -155,6 +155,8 @@ func (f *Factory) Logger() *slog.Logger {
 	return slog.New(secrets.NewHandler(h, f.Redactor()))
 }
 
+// Env reads the environment variable k through Getenv; "" when the
+// Factory has no Getenv.
 func (f *Factory) Env(k string) string {
 	if f.Getenv == nil {
 		return ""

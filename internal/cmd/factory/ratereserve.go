@@ -32,6 +32,8 @@ type RateReserve struct {
 	Reserve int
 }
 
+// NewRateReserve keeps reserve GitHub requests of gh's rate limit unspent;
+// reserve <= 0, or a client that reports no rate limit, reserves nothing.
 func NewRateReserve(gh Client, reserve int) RateReserve {
 	src, _ := gh.(rateSource)
 	if reserve <= 0 {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/cogworks/cogworks/internal/identity"
 	"github.com/cogworks/cogworks/internal/statesig"
 )
 
@@ -65,7 +66,7 @@ func (f *Factory) warnIdentity(bot string, key statesig.Key) {
 func CheckIdentity(ctx context.Context, f *Factory, gh Client) Check {
 	bot, err := f.OwnLogin(ctx, gh)
 	if err != nil {
-		return Check{Name: "identity", Status: CheckFail, Detail: err.Error(), Fix: "set " + EnvBotLogin + " to the login CogWorks writes as"}
+		return Check{Name: "identity", Status: CheckFail, Detail: err.Error(), Fix: "set " + identity.EnvBotLogin + " to the login CogWorks writes as"}
 	}
 	key, from := f.SigningKey()
 	switch {

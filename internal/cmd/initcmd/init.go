@@ -19,7 +19,6 @@ import (
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/gitremote"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -82,7 +81,7 @@ done and changes nothing.` + factory.HelpEnv(factory.EnvRepo, factory.EnvWorkspa
   cogworks init --repo acme/widgets --labels-only`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			gitremote.DefaultTarget(f, &opts.Repo, &opts.Workspace)
+			factory.DefaultTarget(f, &opts.Repo, &opts.Workspace)
 			if err := opts.Validate(); err != nil {
 				return &factory.UsageError{Err: err}
 			}

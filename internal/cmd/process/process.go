@@ -62,7 +62,7 @@ it repeats until the pipeline waits, finishes, fails or K steps ran.`,
 				opts.Workspace = factory.DefaultWorkspace(f)
 			}
 			if opts.Repo == "" && opts.EventPath == "" {
-				opts.Repo = gitremote.DefaultRepo(f, opts.Workspace)
+				opts.Repo = gitremote.DefaultRepo(f.Env, opts.Workspace)
 			}
 			if !cmd.Flags().Changed("summary-file") {
 				opts.SummaryFile = f.Env("GITHUB_STEP_SUMMARY")
@@ -116,7 +116,7 @@ func runProcess(ctx context.Context, f *factory.Factory, opts *ProcessOptions) e
 	if err != nil {
 		return err
 	}
-	report := factory.RunReport{Repo: t.Repo, Issue: t.Issue, Ignored: t.Ignore}
+	report := RunReport{Repo: t.Repo, Issue: t.Issue, Ignored: t.Ignore}
 	if t.Ignore != "" {
 		f.Logger().Info("event ignored: nothing to do", "reason", t.Ignore)
 		return writeReport(f, opts, report)
@@ -133,7 +133,7 @@ func runProcess(ctx context.Context, f *factory.Factory, opts *ProcessOptions) e
 
 // stepIssue runs the step function and, when a summary or outputs are
 // wanted, reads the state snapshot the run left.
-func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t factory.EventTarget, report *factory.RunReport) ([]engine.Result, error) {
+func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t factory.EventTarget, report *RunReport) ([]engine.Result, error) {
 	deps, err := f.EngineDeps(ctx, t.Repo, opts.Workspace, opts.DryRun)
 	if err != nil {
 		return nil, err
@@ -157,13 +157,13 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 // writeReport appends the step summary and the step outputs where asked.
 // Both are public on the workflow run, and errors and reasons in them may
 // quote a secret: they pass through the factory's Redactor.
-func writeReport(f *factory.Factory, opts *ProcessOptions, r factory.RunReport) error {
+func writeReport(f *factory.Factory, opts *ProcessOptions, r RunReport) error {
 	var errs []error
 	if opts.SummaryFile != "" {
-		errs = append(errs, factory.AppendFile(opts.SummaryFile, f.Redactor().Redact(r.Markdown())))
+		errs = append(errs, appendFile(opts.SummaryFile, f.Redactor().Redact(r.Markdown())))
 	}
 	if opts.OutputsFile != "" {
-		errs = append(errs, factory.AppendFile(opts.OutputsFile, f.Redactor().Redact(r.Outputs())))
+		errs = append(errs, appendFile(opts.OutputsFile, f.Redactor().Redact(r.Outputs())))
 	}
 	if err := errors.Join(errs...); err != nil {
 		f.Logger().Error("write GitHub Actions summary or outputs", "error", err)
@@ -172,6 +172,7 @@ func writeReport(f *factory.Factory, opts *ProcessOptions, r factory.RunReport) 
 	return nil
 }
 
+// PrintResults writes one line per step result, as text or JSON lines.
 func PrintResults(w io.Writer, format string, results []engine.Result) error {
 	for _, r := range results {
 		if format == "json" {

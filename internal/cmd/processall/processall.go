@@ -140,7 +140,7 @@ are stepped, and the step handles any command still pending on them.`,
 				opts.Workspace = factory.DefaultWorkspace(f)
 			}
 			if opts.Repo == "" && opts.Org == "" {
-				opts.Repo = gitremote.DefaultRepo(f, opts.Workspace)
+				opts.Repo = gitremote.DefaultRepo(f.Env, opts.Workspace)
 			}
 			if err := opts.Validate(); err != nil {
 				return &factory.UsageError{Err: err}

@@ -162,6 +162,7 @@ after a refusal); the process-all cron recovers the rest. Also serves
 	return cmd
 }
 
+// RunServe serves webhooks until ctx is done.
 func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error {
 	if f.Metrics == nil {
 		f.Metrics = metrics.New(metrics.Options{ProcessCollectors: true})
@@ -353,6 +354,8 @@ func (a *appSource) InstallationChanged(action string, id int64) {
 	}
 }
 
+// TokenSource is the client source of a single token: one client for
+// every installation.
 type TokenSource struct {
 	Client factory.Client
 	bot    string

@@ -10,7 +10,6 @@ import (
 
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/gitremote"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -41,7 +40,7 @@ pipeline enforces and cost-report shows).` + factory.HelpEnv(factory.EnvRepo, fa
   cogworks status --output mermaid            # the whole state machine`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			gitremote.DefaultTarget(f, &opts.Repo, &opts.Workspace)
+			factory.DefaultTarget(f, &opts.Repo, &opts.Workspace)
 			if err := factory.ValidateOutput(opts.Output, "text", "json", "mermaid"); err != nil {
 				return &factory.UsageError{Err: err}
 			}

@@ -1,4 +1,4 @@
-package factory
+package process
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/audit"
+	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
@@ -100,7 +101,7 @@ func (r RunReport) Outputs() string {
 	for _, kv := range [][2]string{
 		{"stage", r.Stage()}, {"outcome", r.Outcome()}, {"pull-requests", string(prs)}, {"issue", issue},
 	} {
-		fmt.Fprintf(&b, "%s=%s\n", kv[0], OneLine(kv[1], 200))
+		fmt.Fprintf(&b, "%s=%s\n", kv[0], factory.OneLine(kv[1], 200))
 	}
 	return b.String()
 }
@@ -118,7 +119,7 @@ func (r RunReport) Markdown() string {
 		fmt.Fprintf(&b, "Event ignored: %s.\n\n", mdCell(r.Ignored))
 		return b.String()
 	}
-	fmt.Fprintf(&b, "**Stage:** `%s` · **outcome:** `%s` · **steps:** %d\n\n", OrNone(r.Stage()), r.Outcome(), len(r.Results))
+	fmt.Fprintf(&b, "**Stage:** `%s` · **outcome:** `%s` · **steps:** %d\n\n", factory.OrNone(r.Stage()), r.Outcome(), len(r.Results))
 	if r.Err != nil {
 		fmt.Fprintf(&b, "> **Error:** %s\n\n", mdCell(r.Err.Error()))
 	}
@@ -127,7 +128,7 @@ func (r RunReport) Markdown() string {
 		b.WriteString("|---:|---|---|---|---:|---:|---|\n")
 		for i, s := range r.Results {
 			fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %d | %d | %s |\n", i+1, s.Stage, s.Action, s.Outcome,
-				s.GitHubRequests, s.DurationMS, mdCell(OneLine(s.Reason, 160)))
+				s.GitHubRequests, s.DurationMS, mdCell(factory.OneLine(s.Reason, 160)))
 		}
 		b.WriteString("\n")
 	}
@@ -151,9 +152,9 @@ func mdCell(s string) string {
 	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
 }
 
-// AppendFile appends text to the file at path (the runner creates
+// appendFile appends text to the file at path (the runner creates
 // $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT; other paths are created).
-func AppendFile(path, text string) error {
+func appendFile(path, text string) error {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", path, err)

@@ -1,4 +1,4 @@
-package factory_test
+package process_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/cmd/factory"
+	"github.com/cogworks/cogworks/internal/cmd/process"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
@@ -48,7 +49,7 @@ func TestTriggerCheckNeedsNothing(t *testing.T) {
 				executors++
 				return nil, nil, errors.New("no executors in this test")
 			}
-			err := cmdtest.Execute(t, f, "process", "--event", filepath.Join("testdata", "events", file), "--workspace", "/nonexistent/checkout")
+			err := cmdtest.Execute(t, f, "process", "--event", filepath.Join("..", "factory", "testdata", "events", file), "--workspace", "/nonexistent/checkout")
 			require.NoError(t, err)
 			assert.Zero(t, clients, "no GitHub client built")
 			assert.Zero(t, executors, "no LLM provider or domain service built")
@@ -98,25 +99,25 @@ func TestRunReport(t *testing.T) {
 	steps := []engine.Result{{Issue: 3, Stage: "planning", Action: "execute", Outcome: engine.OutcomeAdvanced, Reason: "a | b\nc"}}
 	tests := []struct {
 		name        string
-		r           factory.RunReport
+		r           process.RunReport
 		wantOutputs string
 		wantMD      []string
 	}{
 		{
 			name:        "advanced with pull requests",
-			r:           factory.RunReport{Repo: github.Repo{Owner: "o", Name: "r"}, Issue: 3, Results: steps, Snapshot: snap, BudgetUSD: 5},
+			r:           process.RunReport{Repo: github.Repo{Owner: "o", Name: "r"}, Issue: 3, Results: steps, Snapshot: snap, BudgetUSD: 5},
 			wantOutputs: "stage=integration\noutcome=advanced\npull-requests=[4,9,11,12]\nissue=3\n",
 			wantMD:      []string{"### CogWorks · o/r#3", "**Pull requests:** #4, #9, #11, #12", `a \| b c`, "$0.0123"},
 		},
 		{
 			name:        "pipeline failed",
-			r:           factory.RunReport{Issue: 3, Results: steps, Err: &engine.FailedError{Stage: pipeline.StagePlanning, Reason: "budget"}},
+			r:           process.RunReport{Issue: 3, Results: steps, Err: &engine.FailedError{Stage: pipeline.StagePlanning, Reason: "budget"}},
 			wantOutputs: "stage=planning\noutcome=failed\npull-requests=[]\nissue=3\n",
 			wantMD:      []string{"> **Error:** stage planning failed: budget"},
 		},
 		{
 			name:        "infrastructure error",
-			r:           factory.RunReport{Issue: 3, Err: errors.New("connection refused")},
+			r:           process.RunReport{Issue: 3, Err: errors.New("connection refused")},
 			wantOutputs: "stage=\noutcome=error\npull-requests=[]\nissue=3\n",
 			wantMD:      []string{"**Stage:** `(none)` · **outcome:** `error` · **steps:** 0"},
 		},
