@@ -142,6 +142,11 @@ func mergeJob(into *Job, job Job) {
 			into.Revise = append(into.Revise, pr)
 		}
 	}
+	for _, c := range job.CI {
+		if !slices.Contains(into.CI, c) && len(into.CI) < maxComments {
+			into.CI = append(into.CI, c)
+		}
+	}
 	into.Comments = capComments(append(into.Comments, job.Comments...))
 }
 

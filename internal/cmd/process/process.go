@@ -139,6 +139,10 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 		return nil, err
 	}
 	report.BudgetTokens, report.BudgetUSD = deps.Config.Budgets.PipelineMaxTokens, deps.Config.Budgets.PipelineMaxCostUSD
+	if t.CIPR != 0 {
+		res, err := engine.ReviseCI(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.CIPR}, t.CIHead)
+		return []engine.Result{res}, err
+	}
 	if t.RevisePR != 0 {
 		res, err := engine.Revise(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.RevisePR})
 		return []engine.Result{res}, err

@@ -488,11 +488,18 @@ func CommandEvent(comments []server.CommentEvent) bool {
 	return false
 }
 
-// reviseJob runs the revisions a job's review deliveries asked for.
+// reviseJob runs the revisions a job's review and CI deliveries asked for.
 func reviseJob(ctx context.Context, d engine.Deps, job server.Job) ([]engine.Result, error) {
 	var results []engine.Result
 	for _, pr := range job.Revise {
 		res, err := engine.Revise(ctx, d, engine.RevisionRef{Repo: job.Repo, Issue: job.Issue, PR: pr})
+		results = append(results, res)
+		if err != nil {
+			return results, err
+		}
+	}
+	for _, c := range job.CI {
+		res, err := engine.ReviseCI(ctx, d, engine.RevisionRef{Repo: job.Repo, Issue: job.Issue, PR: c.PR}, c.Head)
 		results = append(results, res)
 		if err != nil {
 			return results, err
