@@ -2,12 +2,14 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/config"
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -79,4 +81,40 @@ func TestReviseCIRunsLikeAReviewRevision(t *testing.T) {
 	}
 	_, err := ReviseCI(context.Background(), Deps{}, RevisionRef{Repo: testenv.Repo, Issue: 1, PR: 7}, "")
 	assert.ErrorContains(t, err, "CIReviser is nil")
+}
+
+// TestReviseCIFromTheCronFindsTheWorkItemFromTheBranch: the cron names
+// only the PR and no failed head; the step reads the work item from the
+// PR's cogworks/<N>/ branch and hands the cycle an empty head (the
+// current one), and a PR on another branch costs one read and no write.
+func TestReviseCIFromTheCronFindsTheWorkItemFromTheBranch(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, pipeline.LabelRun)
+	f.deps.Config.Gates["intake"] = config.HumanGated
+	f.step(t)
+	ctx := context.Background()
+	branch := fmt.Sprintf("cogworks/%d/swi-1", f.issue)
+	f.env.Sim.SeedFiles(testenv.Repo.String(), branch, map[string]string{"a.go": "package a\n"})
+	pr, err := f.env.Client.CreatePull(ctx, testenv.Repo, github.NewPull{Title: "A", Head: branch, Base: "main"})
+	require.NoError(t, err)
+	rev := &fakeCIReviser{fakeReviser: fakeReviser{pending: true,
+		out: RevisionOutcome{Action: pipeline.RevisionRevised, Cycle: 1, Commit: "abc123", Reason: "CI failed: test"}}}
+	f.deps.CIReviser = rev
+	res, err := ReviseCI(ctx, f.deps, RevisionRef{Repo: testenv.Repo, PR: pr.Number}, "")
+	require.NoError(t, err)
+	assert.Equal(t, f.issue, res.Issue)
+	assert.Equal(t, OutcomeAdvanced, res.Outcome, res.Reason)
+	assert.Equal(t, []string{"", ""}, rev.heads)
+	_, ok := f.snapshot(t).Revision(pr.Number)
+	assert.True(t, ok, "the cycle is recorded in the work item's status comment")
+
+	f.env.Sim.SeedFiles(testenv.Repo.String(), "feature", map[string]string{"a.go": "package a\n// x\n"})
+	other, err := f.env.Client.CreatePull(ctx, testenv.Repo, github.NewPull{Title: "B", Head: "feature", Base: "main"})
+	require.NoError(t, err)
+	w := writes(f.env.Sim)
+	res, err = ReviseCI(ctx, f.deps, RevisionRef{Repo: testenv.Repo, PR: other.Number}, "")
+	require.NoError(t, err)
+	assert.Equal(t, OutcomeNotTriggered, res.Outcome)
+	assert.Equal(t, w, writes(f.env.Sim))
+	assert.Len(t, rev.heads, 2, "a person's PR never reaches the cycle")
 }
