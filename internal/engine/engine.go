@@ -101,6 +101,9 @@ type Deps struct {
 	// CIReviser runs CI-feedback cycles of the work items' PRs
 	// (ReviseCI); nil when CI feedback is not wired.
 	CIReviser CIReviser
+	// Restacker keeps the work items' stacks of PRs mergeable (Restack);
+	// nil when restacks are not wired.
+	Restacker Restacker
 	// Design watches the design files the plan was made from and
 	// re-plans on an amended one (design.go); nil when not wired.
 	Design DesignWatcher

@@ -56,3 +56,33 @@ func TestCIDeliveriesBecomeCIRevisionJobs(t *testing.T) {
 	assert.Equal(t, []CIFailure{{PR: 9, Head: "abc"}}, into.CI, "the suite's, the run's and the check's deliveries make one cycle")
 	assert.True(t, into.RevisionOnly)
 }
+
+// TestMergedCogWorksPRDeliveryRestacks: the merge of a CogWorks PR steps
+// its work item and restacks the item's other PRs; a PR closed unmerged
+// only steps it.
+func TestMergedCogWorksPRDeliveryRestacks(t *testing.T) {
+	repo := `"repository":{"full_name":"acme/vehicle"},"sender":{"login":"alice","type":"User"}`
+	for _, tt := range []struct {
+		name   string
+		merged bool
+	}{{"merged", true}, {"closed unmerged", false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			merged := "false"
+			if tt.merged {
+				merged = "true"
+			}
+			body := `{"action":"closed","pull_request":{"number":9,"merged":` + merged + `,"head":{"ref":"cogworks/4/swi-1"},"user":{"login":"cogworks[bot]"}},` + repo + `}`
+			require.NoError(t, checkShape("pull_request", []byte(body)))
+			job, ignore, err := parseWork("pull_request", []byte(body))
+			require.NoError(t, err)
+			require.Empty(t, ignore)
+			assert.Equal(t, 4, job.Issue)
+			assert.True(t, job.CheckMerges)
+			assert.Equal(t, tt.merged, job.Restack)
+		})
+	}
+	into := Job{Issue: 4}
+	mergeJob(&into, Job{Issue: 4, Restack: true})
+	mergeJob(&into, Job{Issue: 4})
+	assert.True(t, into.Restack, "a later delivery keeps the restack")
+}

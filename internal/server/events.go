@@ -23,6 +23,9 @@ type Job struct {
 	// A /cogworks fix comment's payload names no branch: its job has
 	// Issue 0 and the revision finds the item from the PR.
 	Revise []int
+	// Restack is set when a CogWorks PR of the item was merged: its
+	// other PRs are retargeted and updated (engine.Restack).
+	Restack bool
 	// CI are the work item's PRs whose failed CI asks for a revision
 	// (engine.ReviseCI), with the head that failed.
 	CI []CIFailure
@@ -101,7 +104,7 @@ func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 		// Action does.
 		return job, ignore, nil
 	}
-	job.Issue, job.CheckMerges = n, checkMerges
+	job.Issue, job.CheckMerges, job.Restack = n, checkMerges, p.MergedCogWorksPR()
 	if event == "issue_comment" && p.Comment != nil {
 		job.Comments = []CommentEvent{{ID: p.Comment.ID, Action: p.Action, Body: p.Comment.Body,
 			User: p.Comment.User.Login, UserType: p.Comment.User.Type}}

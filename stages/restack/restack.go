@@ -23,6 +23,9 @@ type Restacker struct {
 	GitHub GitHub
 	// Bot is CogWorks's login: only its own pull requests are touched.
 	Bot string
+	// Item, when set, limits the pass to the pull requests of that work
+	// item (heads cogworks/<Item>/…), whose lock the caller holds.
+	Item int
 }
 
 // Result says what a pass did to each pull request.
@@ -54,6 +57,9 @@ func (s Restacker) Restack(ctx context.Context, repo github.Repo) (Result, error
 	slices.SortFunc(open, func(a, b github.PullRequest) int { return a.Number - b.Number })
 	for _, p := range open {
 		if !strings.EqualFold(p.User, s.Bot) || !cogworksHead.MatchString(p.Head) {
+			continue
+		}
+		if s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item)) {
 			continue
 		}
 		base, err := s.liveBase(ctx, repo, p.Base)

@@ -33,6 +33,10 @@ type EventTarget struct {
 	// CIHead is the head that failed and Issue the PR's work item.
 	CIPR   int
 	CIHead string
+	// Restack is set when a CogWorks PR was merged: the work item's PRs
+	// stacked on it are retargeted and updated (engine.Restack) after
+	// the step.
+	Restack bool
 	// Ignore explains why the event concerns no work item ("" otherwise).
 	Ignore string
 }
@@ -72,7 +76,7 @@ func ParseEvent(data []byte) (EventTarget, error) {
 	if err != nil {
 		return EventTarget{}, err
 	}
-	t := EventTarget{Repo: p.Repo, Issue: n, CheckMerges: checkMerges, Ignore: ignore}
+	t := EventTarget{Repo: p.Repo, Issue: n, CheckMerges: checkMerges, Ignore: ignore, Restack: ignore == "" && p.MergedCogWorksPR()}
 	if p.Issue != nil {
 		t.Known = p.Issue
 		t.CommentEvent = p.CommandComment()

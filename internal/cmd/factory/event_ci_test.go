@@ -60,3 +60,24 @@ func TestParseEventCIPayloadsAskForACIRevision(t *testing.T) {
 		assert.Zero(t, got.CIPR, "%s on a person's branch", ev.Event)
 	}
 }
+
+// TestParseEventMergedCogWorksPRRestacks: the Action restacks after the
+// merge of a CogWorks PR, not after another PR's merge or an unmerged
+// close.
+func TestParseEventMergedCogWorksPRRestacks(t *testing.T) {
+	t.Parallel()
+	repo := `"repository":{"full_name":"acme/widgets"},"sender":{"login":"alice","type":"User"}`
+	for _, tt := range []struct {
+		name, head, merged string
+		want               bool
+	}{
+		{"a merged CogWorks PR", "cogworks/4/swi-1", "true", true},
+		{"closed unmerged", "cogworks/4/swi-1", "false", false},
+		{"another PR merged", "feature", "true", false},
+	} {
+		got, err := factory.ParseEvent([]byte(`{"action":"closed","pull_request":{"number":9,"merged":` + tt.merged +
+			`,"head":{"ref":"` + tt.head + `"}},` + repo + `}`))
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, tt.want, got.Restack, tt.name)
+	}
+}

@@ -148,6 +148,12 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 		return []engine.Result{res}, err
 	}
 	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges, CommentEvent: t.CommentEvent, Known: t.Known}, opts.MaxSteps)
+	if t.Restack && err == nil && deps.Restacker != nil {
+		// A lower PR of the stack was merged: retarget and update the
+		// item's other PRs, under its lock, once the step released it.
+		res, rerr := engine.Restack(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue})
+		results, err = append(results, res), rerr
+	}
 	if opts.SummaryFile != "" || opts.OutputsFile != "" {
 		if snap, serr := factory.ReadSnapshot(ctx, f, t.Repo, t.Issue); serr == nil {
 			report.Snapshot = &snap

@@ -474,7 +474,14 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	}
 	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: CommandEvent(job.Comments)}
 	more, err := engine.Run(ctx, d, ref, r.MaxSteps)
-	return append(results, more...), err
+	results = append(results, more...)
+	if job.Restack && err == nil && d.Restacker != nil {
+		// A lower PR of the stack was merged: retarget and update the
+		// item's other PRs under its lock.
+		res, rerr := engine.Restack(ctx, d, engine.Ref{Repo: job.Repo, Issue: job.Issue})
+		results, err = append(results, res), rerr
+	}
+	return results, err
 }
 
 // CommandEvent reports whether a job's comments include a new comment by
