@@ -21,6 +21,11 @@ import (
 
 // Restacker restacks a work item's open PRs (stages/restack.Step).
 type Restacker interface {
+	// Pending reads, without writing, whether a PR of in.Issue.Number
+	// sits on a merged PR's branch, and otherwise why not. in carries no
+	// snapshot.
+	Pending(ctx context.Context, in StageInput) (bool, string, error)
+	// Restack retargets and updates the item's PRs.
 	Restack(ctx context.Context, in StageInput) (RestackOutcome, error)
 }
 
@@ -39,8 +44,9 @@ type RestackOutcome struct {
 const ActionRestack StepAction = "restack"
 
 // Restack runs one restack step for ref's work item under its lock:
-// nothing when the item has no state CogWorks trusts or is stopped, a
-// back-off when another run holds the lock.
+// nothing, and no lock, when no PR of the item sits on a merged PR's
+// branch (Restacker.Pending) or the item has no state CogWorks trusts or
+// is stopped; a back-off when another run holds the lock.
 func Restack(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	if d.Restacker == nil {
 		return Result{Issue: ref.Issue}, errors.New("engine: Deps.Restacker is nil: restacks are not wired")
@@ -65,6 +71,15 @@ func Restack(ctx context.Context, d Deps, ref Ref) (Result, error) {
 
 func (s *stepper) restack(ctx context.Context, o *observed) (Result, bool, error) {
 	res := Result{Action: ActionRestack}
+	pending, why, err := s.d.Restacker.Pending(ctx, StageInput{Repo: s.ref.Repo, Issue: github.Issue{Number: s.ref.Issue},
+		Config: s.d.Config, RunID: s.d.RunID, BotLogin: s.d.BotLogin, Logger: s.d.logger()})
+	if err != nil {
+		return res, false, asTransient(err)
+	}
+	if !pending {
+		res.Outcome, res.Reason = OutcomeNotTriggered, why
+		return res, false, nil
+	}
 	if err := s.readIssue(ctx, &o.wakeFacts); err != nil {
 		return res, false, asTransient(err)
 	}

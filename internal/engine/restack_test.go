@@ -15,10 +15,18 @@ import (
 
 // fakeRestacker stands in for stages/restack.Step.
 type fakeRestacker struct {
+	idle  bool
 	out   RestackOutcome
 	err   error
 	calls int
 	item  int
+}
+
+func (f *fakeRestacker) Pending(context.Context, StageInput) (bool, string, error) {
+	if f.idle {
+		return false, "nothing sits on a merged branch", nil
+	}
+	return true, "", nil
 }
 
 func (f *fakeRestacker) Restack(_ context.Context, in StageInput) (RestackOutcome, error) {
@@ -71,15 +79,27 @@ func TestRestackRunsUnderTheLock(t *testing.T) {
 		})
 	}
 
+	// Nothing stale: no lock, no write.
+	idle := newFixture(t, pipeline.LabelRun)
+	idle.step(t)
+	irs := &fakeRestacker{idle: true}
+	idle.deps.Restacker = irs
+	iw := writes(idle.env.Sim)
+	res, err := Restack(context.Background(), idle.deps, Ref{Repo: testenv.Repo, Issue: idle.issue})
+	require.NoError(t, err)
+	assert.Equal(t, OutcomeNotTriggered, res.Outcome)
+	assert.Zero(t, irs.calls)
+	assert.Equal(t, iw, writes(idle.env.Sim))
+
 	f := newFixture(t, pipeline.LabelRun)
 	f.step(t)
-	_, err := f.env.ClientAs(t, "alice").CreateComment(context.Background(), testenv.Repo, f.issue, "/cogworks stop")
+	_, err = f.env.ClientAs(t, "alice").CreateComment(context.Background(), testenv.Repo, f.issue, "/cogworks stop")
 	require.NoError(t, err)
 	f.step(t)
 	rs := &fakeRestacker{}
 	f.deps.Restacker = rs
 	w := writes(f.env.Sim)
-	res, err := Restack(context.Background(), f.deps, Ref{Repo: testenv.Repo, Issue: f.issue})
+	res, err = Restack(context.Background(), f.deps, Ref{Repo: testenv.Repo, Issue: f.issue})
 	require.NoError(t, err)
 	assert.Equal(t, OutcomeNotTriggered, res.Outcome)
 	assert.Zero(t, rs.calls)

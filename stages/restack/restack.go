@@ -109,3 +109,30 @@ func (s Restacker) liveBase(ctx context.Context, repo github.Repo, base string) 
 	}
 	return base, nil
 }
+
+// Stale lists, with reads only, the pull requests of the pass (the bot's,
+// of Item when set) whose base branch is the head of a merged pull
+// request: those a Restack would retarget. One list of the open pull
+// requests and one of the closed ones per base.
+func (s Restacker) Stale(ctx context.Context, repo github.Repo) ([]int, error) {
+	open, err := s.GitHub.ListPulls(ctx, repo, github.PullFilter{State: "open"})
+	if err != nil {
+		return nil, fmt.Errorf("restack %s: %w", repo, err)
+	}
+	var stale []int
+	for _, p := range open {
+		if !strings.EqualFold(p.User, s.Bot) || !cogworksHead.MatchString(p.Head) ||
+			(s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item))) {
+			continue
+		}
+		base, err := s.liveBase(ctx, repo, p.Base)
+		if err != nil {
+			return nil, err
+		}
+		if base != p.Base {
+			stale = append(stale, p.Number)
+		}
+	}
+	slices.Sort(stale)
+	return stale, nil
+}

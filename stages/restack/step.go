@@ -2,6 +2,7 @@ package restack
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/cogworks/cogworks/internal/engine"
 )
@@ -19,4 +20,17 @@ func (s Step) Restack(ctx context.Context, in engine.StageInput) (engine.Restack
 		return engine.RestackOutcome{}, err
 	}
 	return engine.RestackOutcome{Retargeted: res.Retargeted, Updated: res.Updated, Conflicts: res.Conflicts}, nil
+}
+
+// Pending implements engine.Restacker: whether a PR of the item sits on
+// a merged PR's branch, with reads only.
+func (s Step) Pending(ctx context.Context, in engine.StageInput) (bool, string, error) {
+	stale, err := Restacker{GitHub: s.GitHub, Bot: in.BotLogin, Item: in.Issue.Number}.Stale(ctx, in.Repo)
+	if err != nil {
+		return false, "", err
+	}
+	if len(stale) == 0 {
+		return false, fmt.Sprintf("no pull request of work item #%d sits on a merged branch", in.Issue.Number), nil
+	}
+	return true, "", nil
 }

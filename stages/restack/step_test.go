@@ -30,11 +30,23 @@ func TestStepRestacksOnlyItsWorkItem(t *testing.T) {
 	e.mergeAs(t, "alice", e.lowerPR)
 
 	in := engine.StageInput{Repo: testenv.Repo, BotLogin: testenv.Bot, Issue: github.Issue{Number: 1}}
-	out, err := restack.Step{GitHub: e.Client}.Restack(ctx, in)
+	step := restack.Step{GitHub: e.Client}
+	w := e.writes()
+	pending, why, err := step.Pending(ctx, in)
+	require.NoError(t, err)
+	assert.True(t, pending, why)
+	assert.Equal(t, w, e.writes(), "pending reads only")
+	out, err := step.Restack(ctx, in)
 	require.NoError(t, err)
 	assert.Equal(t, map[int]string{e.upperPR: "main"}, out.Retargeted)
 	assert.Equal(t, []int{e.upperPR}, out.Updated)
 	p, err := e.Client.GetPull(ctx, testenv.Repo, otherPR.Number)
 	require.NoError(t, err)
 	assert.Equal(t, lower, p.Base, "another work item's PR is not touched")
+	pending, _, err = step.Pending(ctx, in)
+	require.NoError(t, err)
+	assert.False(t, pending, "a restacked item asks for nothing more")
+	pending, _, err = step.Pending(ctx, engine.StageInput{Repo: testenv.Repo, BotLogin: testenv.Bot, Issue: github.Issue{Number: 2}})
+	require.NoError(t, err)
+	assert.True(t, pending, "the other item's PR still sits on the merged branch")
 }
