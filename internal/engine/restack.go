@@ -58,7 +58,7 @@ func Restack(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	sctx, requests := github.WithRequestCounter(ctx)
 	s := &stepper{d: d, ref: Ref{Repo: ref.Repo, Issue: ref.Issue}}
 	o := &observed{}
-	res, held, err := s.restack(sctx, o)
+	res, held, err := s.restack(sctx, &o.wakeFacts)
 	if held {
 		s.release(sctx, o, s.runRecord(nonEmpty(s.stepRecord(res, nil, "", nil))))
 	}
@@ -69,7 +69,7 @@ func Restack(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	return res, err
 }
 
-func (s *stepper) restack(ctx context.Context, o *observed) (Result, bool, error) {
+func (s *stepper) restack(ctx context.Context, o *wakeFacts) (Result, bool, error) {
 	res := Result{Action: ActionRestack}
 	pending, why, err := s.d.Restacker.Pending(ctx, StageInput{Repo: s.ref.Repo, Issue: github.Issue{Number: s.ref.Issue},
 		Config: s.d.Config, RunID: s.d.RunID, BotLogin: s.d.BotLogin, Logger: s.d.logger()})
@@ -80,10 +80,10 @@ func (s *stepper) restack(ctx context.Context, o *observed) (Result, bool, error
 		res.Outcome, res.Reason = OutcomeNotTriggered, why
 		return res, false, nil
 	}
-	if err := s.readIssue(ctx, &o.wakeFacts); err != nil {
+	if err := s.readIssue(ctx, o); err != nil {
 		return res, false, asTransient(err)
 	}
-	if err := s.readComments(ctx, &o.wakeFacts); err != nil {
+	if err := s.readComments(ctx, o); err != nil {
 		return res, false, asTransient(err)
 	}
 	if o.rollback != "" || !o.obs.HasSnapshot || o.snap.Stopped != nil {
@@ -95,7 +95,7 @@ func (s *stepper) restack(ctx context.Context, o *observed) (Result, bool, error
 		res.Outcome, res.Reason = OutcomeBackedOff, "another run holds the lock; the next event or cron run restacks"
 		return res, false, nil
 	}
-	won, err := s.acquire(ctx, &o.wakeFacts)
+	won, err := s.acquire(ctx, o)
 	if err != nil {
 		return res, false, asTransient(err)
 	}
