@@ -317,6 +317,11 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	}
 	res.excused = realExcusedFailures(env, repo)
 	if os.Getenv("REALSHAPE_DEBUG") != "" {
+		for n := 1; n <= 5; n++ {
+			for _, cm := range env.Sim.Comments(repo, n) {
+				t.Logf("COMMENT #%d: %s", n, cm.Body)
+			}
+		}
 		for _, r := range script.Requests() {
 			t.Logf("%s: %s", r.Template, r.Messages[len(r.Messages)-1].Content)
 		}
