@@ -1,4 +1,4 @@
-package initcmd_test
+package root_test
 
 import (
 	"context"
