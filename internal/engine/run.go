@@ -165,6 +165,9 @@ func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snap
 	if ex == nil {
 		return &FailedError{Stage: stage, Reason: fmt.Sprintf("no executor is registered for stage %s", stage)}
 	}
+	// Entering the per-SWI loop: the machine, not code generation, names
+	// the sub-work-item to work on.
+	snap.EnterSWI(stage)
 	snap.AddAttempt(stage, 1)
 	a.attempted = true
 	out, err := ex.Execute(ctx, StageInput{
@@ -172,6 +175,9 @@ func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snap
 		Config: s.d.Config, RunID: s.d.RunID, Logger: s.d.logger().With("stage", stage, "sub_work_item", snap.CurrentSWI),
 		BotLogin: s.d.BotLogin, Comments: o.comments,
 	})
+	if aerr := snap.Apply(out.Changes...); aerr != nil {
+		return &FailedError{Stage: stage, Reason: aerr.Error(), Err: aerr}
+	}
 	if err != nil {
 		return err
 	}

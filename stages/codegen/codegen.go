@@ -200,9 +200,11 @@ func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, 
 	return passed, passedAt, notes, err
 }
 
-// current returns the SWI to work on, starting the next ready one when
-// none is current. When every SWI is completed it returns a result moving
-// the pipeline to complete.
+// current returns the SWI to work on: the one the machine made current
+// (pipeline.Snapshot.EnterSWI), marked in progress when it starts. With
+// none current no SWI is ready: when every SWI is completed it returns a
+// result moving the pipeline to complete, else it escalates the blocked
+// plan.
 func (e Executor) current(ctx context.Context, in engine.StageInput) (pipeline.SWI, *engine.StageResult, error) {
 	snap := in.Snapshot
 	if snap.CurrentSWI != "" {
@@ -210,30 +212,27 @@ func (e Executor) current(ctx context.Context, in engine.StageInput) (pipeline.S
 		if err != nil {
 			return pipeline.SWI{}, nil, fmt.Errorf("code generation: %w", err)
 		}
+		if rec.Status == pipeline.SWIPending {
+			if err := stagekit.SetSWIStatus(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
+				return *rec, nil, err
+			}
+		}
 		return *rec, nil, nil
 	}
 	if len(snap.SubWorkItems) == 0 {
 		return pipeline.SWI{}, nil, errors.New("code generation: the plan has no sub-work-items")
 	}
-	rec, ok := stagekit.NextSWI(snap)
-	if !ok {
-		var blocked []string
-		for _, r := range snap.SubWorkItems {
-			if r.Status != pipeline.SWICompleted {
-				blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
-			}
+	var blocked []string
+	for _, r := range snap.SubWorkItems {
+		if r.Status != pipeline.SWICompleted {
+			blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
 		}
-		if len(blocked) == 0 {
-			return rec, &engine.StageResult{Event: pipeline.EventAllDone,
-				Summary: "Every sub-work-item is completed."}, nil
-		}
-		return rec, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
 	}
-	if err := stagekit.SetSWIStatus(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
-		return rec, nil, err
+	if len(blocked) == 0 {
+		return pipeline.SWI{}, &engine.StageResult{Event: pipeline.EventAllDone,
+			Summary: "Every sub-work-item is completed."}, nil
 	}
-	snap.CurrentSWI = rec.ID
-	return *snap.SubWorkItem(rec.ID), nil, nil
+	return pipeline.SWI{}, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
 }
 
 // check applies one attempt's answer to the base tree and runs the result

@@ -83,7 +83,6 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if err := stagekit.SetSWIStatusOf(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWICompleted, &issue); err != nil {
 		return engine.StageResult{}, err
 	}
-	snap.CurrentSWI = ""
 	summary := fmt.Sprintf("sub-work-item %s: PR #%d opened", rec.ID, pr.Number)
 	if remainingSWIs(snap) > 0 {
 		return engine.StageResult{Event: pipeline.EventNextSWI, Summary: summary, Warnings: e.Deps.Warnings}, nil

@@ -16,34 +16,6 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-// NextSWI returns the first sub-work-item by Order whose status is pending
-// or in-progress and whose dependencies are all completed: a SWI starts
-// only when everything it depends on is done (docs/spec.md §5 item 5).
-func NextSWI(snap *pipeline.Snapshot) (pipeline.SWI, bool) {
-	recs := slices.Clone(snap.SubWorkItems)
-	slices.SortStableFunc(recs, func(a, b pipeline.SWI) int { return cmp.Compare(a.Order, b.Order) })
-	status := make(map[string]pipeline.SWIStatus, len(recs))
-	for _, r := range recs {
-		status[r.ID] = r.Status
-	}
-	for _, r := range recs {
-		if r.Status != pipeline.SWIPending && r.Status != pipeline.SWIInProgress {
-			continue
-		}
-		ready := true
-		for _, dep := range r.DependsOn {
-			if status[dep] != pipeline.SWICompleted {
-				ready = false
-				break
-			}
-		}
-		if ready {
-			return r, true
-		}
-	}
-	return pipeline.SWI{}, false
-}
-
 // SWIBranch is the branch a SWI's code is committed to:
 // cogworks/<N>/swi-<k>, k being the SWI's 1-based Order.
 func SWIBranch(n int, rec pipeline.SWI) string {

@@ -18,68 +18,6 @@ func swiSnap(recs ...pipeline.SWI) *pipeline.Snapshot {
 	return &s
 }
 
-func TestNextSWI(t *testing.T) {
-	t.Parallel()
-	const (
-		pending    = pipeline.SWIPending
-		inProgress = pipeline.SWIInProgress
-		completed  = pipeline.SWICompleted
-		failed     = pipeline.SWIFailed
-	)
-	tests := []struct {
-		name   string
-		recs   []pipeline.SWI
-		want   string
-		wantOK bool
-	}{
-		{name: "none", recs: nil},
-		{
-			name: "first by order, not by slice position",
-			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "b"}, Order: 2, Status: pending}, {SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: pending}},
-			want: "a", wantOK: true,
-		},
-		{
-			name: "waits for dependencies to complete",
-			recs: []pipeline.SWI{
-				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: inProgress},
-				{SubWorkItem: planner.SubWorkItem{ID: "b", DependsOn: []string{"a"}}, Order: 2, Status: pending},
-			},
-			want: "a", wantOK: true,
-		},
-		{
-			name: "dependency in progress blocks",
-			recs: []pipeline.SWI{
-				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: failed},
-				{SubWorkItem: planner.SubWorkItem{ID: "b", DependsOn: []string{"a"}}, Order: 2, Status: pending},
-			},
-		},
-		{
-			name: "skips completed and starts the ready one",
-			recs: []pipeline.SWI{
-				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: completed},
-				{SubWorkItem: planner.SubWorkItem{ID: "b"}, Order: 2, Status: completed},
-				{SubWorkItem: planner.SubWorkItem{ID: "c", DependsOn: []string{"a", "b"}}, Order: 3, Status: pending},
-			},
-			want: "c", wantOK: true,
-		},
-		{
-			name: "unknown dependency never completes",
-			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "a", DependsOn: []string{"ghost"}}, Order: 1, Status: pending}},
-		},
-		{
-			name: "all completed",
-			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: completed}},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := NextSWI(swiSnap(tt.recs...))
-			assert.Equal(t, tt.wantOK, ok)
-			assert.Equal(t, tt.want, got.ID)
-		})
-	}
-}
-
 func TestSWIBranchAndBase(t *testing.T) {
 	t.Parallel()
 	snap := swiSnap(
