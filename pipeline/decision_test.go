@@ -131,3 +131,12 @@ func TestApply(t *testing.T) {
 	assert.Equal(t, "cogworks/7/spec", s.Artifacts.SpecBranch, "changes after a failed one are not applied")
 	require.Error(t, s.Apply(SetSWIStatus{ID: "a", Status: "bogus"}))
 }
+
+func TestCommittedPaths(t *testing.T) {
+	t.Parallel()
+	assert.Nil(t, CommittedPaths(nil, nil), "nothing committed leaves no empty list")
+	got := CommittedPaths(nil, []string{"b.go", "a.go", "b.go"})
+	assert.Equal(t, []string{"a.go", "b.go"}, got)
+	assert.Equal(t, []string{"a.go", "b.go", "c.go"}, CommittedPaths(got, []string{"c.go", "a.go"}), "earlier commits are kept")
+	assert.Equal(t, []string{"a.go", "b.go"}, got, "the recorded list is not modified")
+}

@@ -66,6 +66,18 @@ type StageInput struct {
 	// Comments is the work item's comment list as the engine last read
 	// it, so an executor need not list it again; nil means unknown.
 	Comments []github.Comment
+	// Ledger is the engine's book of Snapshot's cost ledger, where the
+	// step's LLM calls are booked (see Book).
+	Ledger *pipeline.LedgerBook
+}
+
+// Book is in.Ledger, or for an input built without the engine (a stage's
+// own test) a book of in.Snapshot's ledger.
+func (in StageInput) Book() *pipeline.LedgerBook {
+	if in.Ledger != nil {
+		return in.Ledger
+	}
+	return pipeline.NewLedgerBook(in.Snapshot)
 }
 
 // StageResult is an executor's report.

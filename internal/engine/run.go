@@ -173,7 +173,7 @@ func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snap
 	out, err := ex.Execute(ctx, StageInput{
 		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: snap,
 		Config: s.d.Config, RunID: s.d.RunID, Logger: s.d.logger().With("stage", stage, "sub_work_item", snap.CurrentSWI),
-		BotLogin: s.d.BotLogin, Comments: o.comments,
+		BotLogin: s.d.BotLogin, Comments: o.comments, Ledger: pipeline.NewLedgerBook(snap),
 	})
 	if aerr := snap.Apply(out.Changes...); aerr != nil {
 		return &FailedError{Stage: stage, Reason: aerr.Error(), Err: aerr}

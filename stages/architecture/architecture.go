@@ -111,7 +111,7 @@ func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, b
 	if snap.Classification != nil {
 		classification = snap.Classification
 	}
-	gw := d.Gateway(snap)
+	gw := d.Gateway(in)
 	var spec Specification
 	limit := contextpack.NoLimit // lowered for good by a repack
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {

@@ -45,7 +45,7 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("intake of #%d: %w", in.Issue.Number, err)
 	}
-	gw := d.Gateway(in.Snapshot)
+	gw := d.Gateway(in)
 	var raw classify.Classification
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Modules": modules.Names}

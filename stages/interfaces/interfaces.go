@@ -136,7 +136,7 @@ func (x Executor) design(ctx context.Context, in engine.StageInput) (Interfaces,
 	if err != nil {
 		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
 	}
-	gw := d.Gateway(snap)
+	gw := d.Gateway(in)
 	var design Interfaces
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Spec": spec, "Modules": modules.Names}

@@ -139,7 +139,7 @@ func (x Executor) plan(ctx context.Context, in engine.StageInput) ([]planner.Sub
 		limit = defaultMaxSubWorkItems
 	}
 	repoMap := x.repoMapText(ctx, in)
-	gw := d.Gateway(snap)
+	gw := d.Gateway(in)
 	var ordered []planner.SubWorkItem
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{"Title": in.Issue.Title, "Spec": spec, "Interfaces": decls, "MaxItems": limit}

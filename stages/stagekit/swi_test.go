@@ -56,29 +56,25 @@ func TestSetSWIStatusIsIdempotent(t *testing.T) {
 	snap := swiSnap(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "a"}, Issue: n, Order: 1, Status: pipeline.SWIPending})
 	gh := env.Client
 
-	require.NoError(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	change, err := SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress)
+	require.NoError(t, err)
+	assert.Equal(t, pipeline.SWIPending, snap.SubWorkItems[0].Status, "the label moved; the snapshot is the engine's to change")
+	assert.Equal(t, pipeline.SetSWIStatus{ID: "a", Status: pipeline.SWIInProgress}, change)
+	require.NoError(t, snap.Apply(change))
 	assert.Equal(t, pipeline.SWIInProgress, snap.SubWorkItems[0].Status)
 	assert.ElementsMatch(t, []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIInProgress)}, env.Sim.Labels(repo, n))
 
 	env.Sim.ResetRequests()
-	require.NoError(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	_, err = SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress)
+	require.NoError(t, err)
 	for _, r := range env.Sim.Requests() {
 		assert.Equal(t, "GET", r.Method, "nothing written the second time: %s %s", r.Method, r.Path)
 	}
 
-	assert.ErrorContains(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "ghost", pipeline.SWICompleted), `"ghost"`)
-	assert.ErrorContains(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
-}
-
-func TestRecordCommitted(t *testing.T) {
-	t.Parallel()
-	var rec pipeline.SWI
-	RecordCommitted(&rec, nil)
-	assert.Nil(t, rec.Committed, "nothing committed leaves no empty list")
-	RecordCommitted(&rec, []string{"b.go", "a.go", "b.go"})
-	assert.Equal(t, []string{"a.go", "b.go"}, rec.Committed)
-	RecordCommitted(&rec, []string{"c.go", "a.go"})
-	assert.Equal(t, []string{"a.go", "b.go", "c.go"}, rec.Committed, "earlier commits are kept")
+	_, err = SetSWIStatus(ctx, gh, testenv.Repo, snap, "ghost", pipeline.SWICompleted)
+	assert.ErrorContains(t, err, `"ghost"`)
+	_, err = SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done")
+	assert.ErrorContains(t, err, `invalid status "done"`)
 }
 
 func TestListAfterHeading(t *testing.T) {
