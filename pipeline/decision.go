@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -258,4 +259,20 @@ func (s *Snapshot) LeaveSWI(ev Event) {
 	if ev == EventNextSWI || ev == EventAllDone {
 		s.CurrentSWI = ""
 	}
+}
+
+// View returns a deep copy of s for an executor to read: nothing an
+// executor does to it reaches s, so its decisions can only leave it as
+// Changes. The copy goes through the snapshot's JSON, which round-trips
+// exactly (it is how the snapshot is persisted).
+func (s Snapshot) View() (*Snapshot, error) {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("copy the snapshot of #%d: %w", s.WorkItem, err)
+	}
+	var v Snapshot
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("copy the snapshot of #%d: %w", s.WorkItem, err)
+	}
+	return &v, nil
 }

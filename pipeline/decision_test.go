@@ -140,3 +140,23 @@ func TestCommittedPaths(t *testing.T) {
 	assert.Equal(t, []string{"a.go", "b.go", "c.go"}, CommittedPaths(got, []string{"c.go", "a.go"}), "earlier commits are kept")
 	assert.Equal(t, []string{"a.go", "b.go"}, got, "the recorded list is not modified")
 }
+
+// TestViewIsACopy: what an executor does to its view never reaches the
+// engine's snapshot.
+func TestViewIsACopy(t *testing.T) {
+	t.Parallel()
+	s := NewSnapshot("o/r", 7)
+	s.SubWorkItems = []SWI{{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: SWIPending, Attempts: map[Stage]int{StageCodeGeneration: 1}}}
+	s.Ledger.PerStage = map[string]Usage{"intake": {Calls: 1}}
+	v, err := s.View()
+	require.NoError(t, err)
+	assert.Equal(t, s, *v)
+	v.SubWorkItem("a").Status = SWICompleted
+	v.SubWorkItems[0].Attempts[StageCodeGeneration] = 9
+	v.Ledger.PerStage["intake"] = Usage{Calls: 5}
+	v.CurrentSWI = "a"
+	assert.Equal(t, SWIPending, s.SubWorkItems[0].Status)
+	assert.Equal(t, 1, s.SubWorkItems[0].Attempts[StageCodeGeneration])
+	assert.Equal(t, 1, s.Ledger.PerStage["intake"].Calls)
+	assert.Empty(t, s.CurrentSWI)
+}

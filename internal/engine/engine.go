@@ -54,8 +54,9 @@ type StageInput struct {
 	Repo  github.Repo
 	Issue github.Issue
 	Stage pipeline.Stage
-	// Snapshot is the work item's state to read. An executor never writes
-	// it: what it decides goes into StageResult.Changes.
+	// Snapshot is the work item's state to read: a copy (Snapshot.View),
+	// so an executor cannot write the engine's; what it decides goes into
+	// StageResult.Changes.
 	Snapshot *pipeline.Snapshot
 	Config   config.Config
 	RunID    string

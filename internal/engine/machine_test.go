@@ -70,15 +70,16 @@ func TestMachineRemediationGuardFailsTheStage(t *testing.T) {
 	}
 	f.deps.Config.Budgets.ReviewMaxRemediationCycles = 2
 	f.deps.Executors[pipeline.StagePlanning] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-		in.Snapshot.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Status: "in-progress"}}
-		in.Snapshot.CurrentSWI = "swi-1"
-		return StageResult{Event: pipeline.EventDone}, nil
+		return StageResult{Event: pipeline.EventDone, Changes: []pipeline.Change{pipeline.SetPlan{
+			SubWorkItems: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Status: pipeline.SWIInProgress}}}}}, nil
 	})
 	reviews := 0
 	f.deps.Executors[pipeline.StageReview] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		reviews++
-		in.Snapshot.SubWorkItem(in.Snapshot.CurrentSWI).RemediationCycles++
-		return StageResult{Event: pipeline.EventRemediate}, nil
+		rec := in.Snapshot.SubWorkItem(in.Snapshot.CurrentSWI)
+		require.NotNil(t, rec, "the machine made swi-1 current on entering code generation")
+		return StageResult{Event: pipeline.EventRemediate, Changes: []pipeline.Change{
+			pipeline.SetSWIRemediation{ID: rec.ID, Cycles: rec.RemediationCycles + 1}}}, nil
 	})
 
 	_, err := Run(context.Background(), f.deps, f.ref(), 40)

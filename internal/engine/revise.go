@@ -158,7 +158,12 @@ func (s *stepper) revise(ctx context.Context, o *observed, pr int) (Result, stri
 		res.Outcome, res.Reason = OutcomeBackedOff, "the state changed while the lock was taken"
 		return res, "", true, nil
 	}
-	in.Issue, in.Snapshot, in.Comments, in.Stage = o.issue, &snap, o.comments, snap.Stage
+	view, err := snap.View()
+	if err != nil {
+		return res, "", true, err
+	}
+	// The reviser reads a copy and books its spend in the snapshot's ledger.
+	in.Issue, in.Snapshot, in.Comments, in.Stage = o.issue, view, o.comments, snap.Stage
 	in.Ledger = pipeline.NewLedgerBook(&snap)
 	ctx, events := audit.WithEvents(ctx)
 	out, err := s.d.Reviser.Revise(ctx, in, pr)

@@ -170,8 +170,13 @@ func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snap
 	snap.EnterSWI(stage)
 	snap.AddAttempt(stage, 1)
 	a.attempted = true
+	// The executor reads a copy; its decisions come back as out.Changes.
+	view, err := snap.View()
+	if err != nil {
+		return &FailedError{Stage: stage, Reason: err.Error(), Err: err}
+	}
 	out, err := ex.Execute(ctx, StageInput{
-		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: snap,
+		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: view,
 		Config: s.d.Config, RunID: s.d.RunID, Logger: s.d.logger().With("stage", stage, "sub_work_item", snap.CurrentSWI),
 		BotLogin: s.d.BotLogin, Comments: o.comments, Ledger: pipeline.NewLedgerBook(snap),
 	})
