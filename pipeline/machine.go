@@ -20,6 +20,9 @@ const (
 	// StateRevision revises one of the item's open PRs on review
 	// feedback (issue 28) and leaves its stage as it was.
 	StateRevision StateID = "revision"
+	// StateReplan re-plans the sub-work-items on an amended, re-approved
+	// specification (issue 28) and leaves the unaffected ones as they are.
+	StateReplan StateID = "replan"
 )
 
 // StateKind is the SASS state type.
@@ -202,7 +205,7 @@ func StateMachine() Machine {
 		// allowed_capabilities are this machine's ID and Capabilities, and
 		// workspace_root comes from the invocation, not the snapshot.
 		Coordinates: []string{"schema_version", "repo", "work_item", "stage", "current_swi", "attempts",
-			"sub_work_items", "lock", "artifacts", "ledger", "approvals", "gate", "failure"},
+			"sub_work_items", "lock", "artifacts", "ledger", "approvals", "gate", "failure", "design", "amended"},
 		Capabilities: Capabilities{
 			Allow: []string{"pulls.review.comment", "issues.write", "labels.write", "comments.write",
 				"reactions.write", "pulls.write", "git.write", "sub_issues.write", "repo.labels.write"},
@@ -246,6 +249,11 @@ func StateMachine() Machine {
 		// threads, and each reply a marker: a re-entry reads them back and
 		// completes the cycle without a second commit or reply.
 		State{ID: StateRevision, Kind: KindSide, Idempotence: RequiresCheckpoint},
+		// A re-plan's answer is kept in a comment keyed by the amended
+		// design's digest, each new sub-issue found by its marker and each
+		// obsolete one's notice by its key: a re-entry consults them and
+		// writes nothing twice.
+		State{ID: StateReplan, Kind: KindSide, Idempotence: RequiresCheckpoint},
 	)
 
 	// wake_up: exit without writing, or resume.
@@ -318,6 +326,17 @@ func StateMachine() Machine {
 		"cycle <= revision.max_cycles && one follow-up commit && one reply per thread", withinRevisionCap))
 	edge(StateRevision, StateExitWaiting, EventRevisionStopped, guard("guard_revision_stopped",
 		"(cycle > revision.max_cycles || the cycle changed nothing) && every thread answered with why"))
+
+	// An amended design (issue 28, point 5): an item in a per-SWI stage
+	// re-plans once a writer approved the amended text, then code
+	// generation picks up the new or changed sub-work-items.
+	edge(StateWakeUp, StateReplan, EventAmended, checked("guard_design_amended",
+		"stage is per-SWI && snapshot.design != nil && snapshot.amended differs from it && a writer approved snapshot.amended (the text the pause showed) && the design files still read so",
+		designAmended))
+	edge(StateReplan, StateForStage(StageCodeGeneration), EventReplanned, guard("guard_replanned",
+		"new and changed sub-work-items filed && obsolete ones told && unaffected records unchanged"))
+	edge(StateReplan, StateFailure, EventEscalate, guard("guard_replan_failed",
+		"the amended plan fails validation || unrecoverable error"))
 
 	// Explicit failure transitions.
 	for _, st := range operationalStages() {

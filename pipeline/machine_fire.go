@@ -36,6 +36,13 @@ const (
 	// EventRevisionStopped: a cycle hit [revision] max_cycles or changed
 	// nothing, answered every thread with why and escalated.
 	EventRevisionStopped Event = "revision_stopped"
+	// EventAmended: a step past planning found the specification or
+	// interface files changed from the digests the plan was made from,
+	// and a writer approved the amended text (design.go).
+	EventAmended Event = "spec_amended"
+	// EventReplanned: the re-plan filed the new and changed
+	// sub-work-items and told the obsolete ones; the rest are untouched.
+	EventReplanned Event = "replanned"
 )
 
 // Known reports whether a transition may be labelled with e.
@@ -43,7 +50,7 @@ func (e Event) Known() bool {
 	switch e {
 	case EventDone, EventRemediate, EventNextSWI, EventAllDone, EventEscalate,
 		EventGatePassed, EventGatePending, EventNoOp, EventTerminal, EventResume, EventResumeGate, EventHalt,
-		EventRevise, EventRevised, EventRevisionStopped:
+		EventRevise, EventRevised, EventRevisionStopped, EventAmended, EventReplanned:
 		return true
 	}
 	return false

@@ -48,7 +48,13 @@ import (
 // review feedback (issue 28). A MINOR change: a 4.2 build reads a 4.3
 // snapshot and only drops the record (the cap is counted from the bot's
 // own replies on the PR, not from the snapshot).
-const SchemaVersion = "4.3.0"
+//
+// 4.4.0 adds Design and Amended, the digests of the design files the plan
+// was made from and of the amended ones a pause showed (issue 28). A MINOR
+// change: a 4.3 build reads a 4.4 snapshot and only stops noticing an
+// amended specification; a 4.4 build reads a 4.3 snapshot without a pin
+// and pins the design as the next step past planning reads it.
+const SchemaVersion = "4.4.0"
 
 // oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
 const oldestReadableMajor = 1
@@ -111,6 +117,13 @@ type Snapshot struct {
 	// Revisions are the last revision cycle of each of the work item's
 	// PRs that was revised on review feedback (4.3.0), in PR order.
 	Revisions []RevisionRecord `json:"revisions,omitempty"`
+	// Design pins the specification and interface files the plan was
+	// made from (4.4.0); nil before planning.
+	Design *DesignBasis `json:"design,omitempty"`
+	// Amended is the changed design a pause showed, set while the
+	// pipeline waits for a writer to approve it; the re-plan runs on it
+	// only while the files still read so.
+	Amended *DesignBasis `json:"amended,omitempty"`
 	// Labeled is the stage label CogWorks had last written when it wrote
 	// this block: the stage before this block's, or an older one when a
 	// crash lost a label write. A block is current only while the stage

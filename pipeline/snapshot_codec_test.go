@@ -307,7 +307,7 @@ func TestParseSnapshotReadsTheOlderMinor(t *testing.T) {
 	got.SubWorkItems[0].TestNotes = []string{"TestFlaky passed on a re-run"}
 	body, err := RenderSnapshot(got)
 	require.NoError(t, err)
-	assert.Contains(t, body, `"schema_version":"4.3.0"`)
+	assert.Contains(t, body, `"schema_version":"4.4.0"`)
 	again, _, err := ParseSnapshot(body)
 	require.NoError(t, err)
 	assert.Equal(t, got, again)

@@ -95,6 +95,7 @@ func writeState(b *strings.Builder, s pipeline.Snapshot) {
 		}
 		b.WriteString("\n\n")
 		writeGateChange(b, s)
+		writeDesignChange(b, s)
 	} else {
 		b.WriteString("**Gate:** none waiting\n\n")
 	}

@@ -120,7 +120,10 @@ type Deps struct {
 	// Reviser runs revision cycles of the work items' PRs (Revise); nil
 	// when revisions are not wired.
 	Reviser PRReviser
-	Config  config.Config
+	// Design watches the design files the plan was made from and
+	// re-plans on an amended one (design.go); nil when not wired.
+	Design DesignWatcher
+	Config config.Config
 	// RunID identifies this invocation in lock claims.
 	RunID string
 	// BotLogin is CogWorks's own login. Only comments it wrote are state

@@ -57,7 +57,16 @@ func (s *stepper) run(ctx context.Context, o *observed, v pipeline.Verdict) (Res
 		res, err := s.finish(ctx, o, &snap, a, nil)
 		return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
 	}
-	res, err := s.finish(ctx, o, &snap, a, s.execute(ctx, &o.wakeFacts, &snap, a))
+	if handled, err := s.watchDesign(ctx, &o.wakeFacts, &snap, v, a); err != nil || handled {
+		// A pause on an amended design, or the approved re-plan.
+		res, err := s.finish(ctx, o, &snap, a, err)
+		return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
+	}
+	err = s.execute(ctx, &o.wakeFacts, &snap, a)
+	if err == nil {
+		err = s.pinDesign(ctx, &o.wakeFacts, &snap, a.stage)
+	}
+	res, err := s.finish(ctx, o, &snap, a, err)
 	return res, s.stepRecord(res, a.entered, snap.CurrentSWI, events.List()), err
 }
 

@@ -15,11 +15,17 @@
 // "pull_request" key and appear in the issues list, as on GitHub),
 // comments, issue events (labeled, unlabeled, closed, reopened, merged)
 // attributed to the acting user, sub-issues, pull requests, reviews and
-// review comments, and git data. Git objects are stored under their real
+// review comments, CI (SeedWorkflowRun: a check suite, a workflow run
+// and per job a job and a check run of the same id, with steps,
+// annotations, output and a log that GET actions/jobs/{id}/logs
+// redirects to; rerun-failed-jobs; WorkflowRunEvents builds the
+// check_run, check_suite and workflow_run deliveries), and git data. Git objects are stored under their real
 // SHA-1 (blob, tree and commit encodings as git writes them), so identical
 // trees get identical SHAs and refs, commits, trees, blobs and the contents
 // API stay consistent with each other. Merges take the head tree (no
-// three-way merge or conflict detection).
+// three-way merge or conflict detection); update-branch merges the base
+// into the head file by file (a file both sides changed is a conflict,
+// 422).
 //
 // The acting user is the login mapped by AddToken to the request's token
 // ("token X" or "Bearer X"); otherwise the login set by SetActor

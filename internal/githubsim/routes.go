@@ -103,6 +103,18 @@ func (s *Server) routes() {
 	s.handle("GET "+rp+"/pulls/{number}/comments", s.repoHandler(s.listReviewComments))
 	s.handle("POST "+rp+"/pulls/{number}/comments/{id}/replies", s.repoHandler(s.replyReviewComment))
 	s.handle("GET "+rp+"/pulls/{number}/files", s.repoHandler(s.listPullFiles))
+	s.handle("PUT "+rp+"/pulls/{number}/update-branch", s.repoHandler(s.updatePullBranch))
+
+	s.handle("GET "+rp+"/compare/{basehead}", s.repoHandler(s.compareCommits))
+	s.handle("GET "+rp+"/commits/{ref}/check-runs", s.repoHandler(s.listCheckRunsForRef))
+	s.handle("GET "+rp+"/commits/{ref}/check-suites", s.repoHandler(s.listCheckSuitesForRef))
+	s.handle("GET "+rp+"/check-runs/{check_run_id}/annotations", s.repoHandler(s.listCheckRunAnnotations))
+	s.handle("GET "+rp+"/actions/runs", s.repoHandler(s.listWorkflowRuns))
+	s.handle("GET "+rp+"/actions/runs/{run_id}/jobs", s.repoHandler(s.listRunJobs))
+	s.handle("POST "+rp+"/actions/runs/{run_id}/rerun-failed-jobs", s.repoHandler(s.rerunFailedJobs))
+	s.handle("GET "+rp+"/actions/jobs/{job_id}/logs", s.repoHandler(s.downloadJobLogs))
+	s.handleNotREST("GET "+logsPrefix+"{owner}/{repo}/jobs/{job_id}", s.repoHandler(s.getJobLogText),
+		"job log download (a short-lived storage URL), where GET actions/jobs/{job_id}/logs redirects")
 
 	s.handle("GET "+rp+"/git/matching-refs/{ref...}", s.repoHandler(s.matchingRefs))
 	s.handle("GET "+rp+"/git/ref/{ref...}", s.repoHandler(s.getRef))

@@ -72,6 +72,8 @@ type repo struct {
 	pulls          map[int]*pull
 	reviews        []*review
 	reviewComments []*reviewComment
+	// ciRuns are the seeded workflow runs (checks.go), oldest first.
+	ciRuns []*ciRun
 	// actionsCanCreatePulls is "Allow GitHub Actions to create and approve
 	// pull requests" (tokens.go).
 	actionsCanCreatePulls bool

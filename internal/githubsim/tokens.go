@@ -87,6 +87,9 @@ func neededPermission(method, rest string) (names []string, level string) {
 	if method != http.MethodGet && method != http.MethodHead {
 		level = "write"
 	}
+	if strings.HasSuffix(rest, "/check-runs") || strings.HasSuffix(rest, "/check-suites") {
+		return []string{"checks"}, level
+	}
 	seg, _, _ := strings.Cut(strings.TrimPrefix(rest, "/"), "/")
 	switch seg {
 	case "issues", "labels":
@@ -97,7 +100,12 @@ func neededPermission(method, rest string) (names []string, level string) {
 	case "git", "contents", "branches", "tarball", "zipball", "commits", "compare":
 		return []string{"contents"}, level
 	case "actions":
-		return []string{"administration"}, level
+		if strings.HasPrefix(rest, "/actions/permissions") {
+			return []string{"administration"}, level
+		}
+		return []string{"actions"}, level
+	case "check-runs", "check-suites":
+		return []string{"checks"}, level
 	}
 	return []string{"metadata"}, "read"
 }

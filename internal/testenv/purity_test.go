@@ -21,7 +21,7 @@ func TestPurePackagesImportNoIO(t *testing.T) {
 		"github.com/cogworks/cogworks/internal/engine", "github.com/cogworks/cogworks/internal/llm", "github.com/cogworks/cogworks/domain"}
 	// Paths from this directory: the card's pure core is at the top level,
 	// the other pure packages under internal/.
-	for _, pkg := range []string{"../../pipeline", "../../classify", "../../planner", "../../review", "../audit", "../commands", "../secrets"} {
+	for _, pkg := range []string{"../../pipeline", "../../classify", "../../planner", "../../review", "../audit", "../cifeedback", "../commands", "../secrets"} {
 		t.Run(filepath.Base(pkg), func(t *testing.T) {
 			dir := filepath.FromSlash(pkg)
 			entries, err := os.ReadDir(dir)

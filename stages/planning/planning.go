@@ -121,6 +121,16 @@ func (x Executor) planAndFile(ctx context.Context, in engine.StageInput, comment
 // plan asks the LLM for a plan until planner.Validate accepts it and
 // returns the items in topological order.
 func (x Executor) plan(ctx context.Context, in engine.StageInput) ([]planner.SubWorkItem, error) {
+	spec, err := stagekit.SpecOf(ctx, x.GitHub, in)
+	if err != nil {
+		return nil, err
+	}
+	return x.planOn(ctx, in, spec)
+}
+
+// planOn is plan on the given specification text (an amended one when
+// re-planning).
+func (x Executor) planOn(ctx context.Context, in engine.StageInput, spec string) ([]planner.SubWorkItem, error) {
 	d, snap := x.Deps, in.Snapshot
 	decls, err := stagekit.LoadInterfaces(ctx, x.GitHub, in.Repo, in.BotLogin, snap)
 	if err != nil {
@@ -129,10 +139,6 @@ func (x Executor) plan(ctx context.Context, in engine.StageInput) ([]planner.Sub
 	ids := make([]string, len(decls))
 	for i, decl := range decls {
 		ids[i] = decl.ID
-	}
-	spec, err := stagekit.SpecOf(ctx, x.GitHub, in)
-	if err != nil {
-		return nil, err
 	}
 	limit := in.Config.Pipeline.MaxSubWorkItems
 	if limit <= 0 {

@@ -44,6 +44,7 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Rep
 			return engine.Deps{}, err
 		}
 		deps.Reviser = stages.ReviserOf(gh, deps.Executors)
+		deps.Design = stages.DesignOf(gh, deps.Executors)
 	}
 	return deps, nil
 }

@@ -131,6 +131,43 @@ func exerciseAdapter(t *testing.T, env *testenv.Env) {
 	require.Len(t, inline, 1)
 	_, err = c.ReplyToReviewComment(ctx, repo, pr.Number, inline[0].ID, "Added one.")
 	must(err)
+
+	// CI feedback: a failed run on the PR's head, read as the revision
+	// reads it; then the branch brought up to date with a moved main.
+	ids, err := env.Sim.SeedWorkflowRun(repo.String(), githubsim.CIRun{Branch: branch, Jobs: []githubsim.CIJob{{
+		Name: "test", Conclusion: "failure", RunnerName: "GitHub Actions 2", Log: "--- FAIL: TestHello\n",
+		Steps:       []githubsim.CIStep{{Name: "Run go test", Conclusion: "failure"}},
+		Annotations: []githubsim.CIAnnotation{{Path: "greet/greet.go", Line: 3, Message: "TestHello failed"}},
+	}}})
+	must(err)
+	head, err = c.GetBranchHead(ctx, repo, branch)
+	must(err)
+	runs, err := c.ListCheckRuns(ctx, repo, head.SHA)
+	must(err)
+	require.Len(t, runs, 1)
+	_, err = c.ListCheckRunAnnotations(ctx, repo, runs[0].ID)
+	must(err)
+	wruns, err := c.ListWorkflowRuns(ctx, repo, head.SHA)
+	must(err)
+	require.Len(t, wruns, 1)
+	jobs, err := c.ListRunJobs(ctx, repo, ids.Run)
+	must(err)
+	require.Len(t, jobs, 1)
+	log, err := c.JobLog(ctx, repo, jobs[0].ID)
+	must(err)
+	require.Contains(t, log, "FAIL: TestHello")
+	require.ErrorIs(t, c.UpdatePullBranch(ctx, repo, pr.Number, ""), github.ErrBranchUpToDate)
+	env.Sim.SeedFiles(repo.String(), "main", map[string]string{"NEWS.md": "news\n"})
+	must(c.UpdatePullBranch(ctx, repo, pr.Number, head.SHA))
+	must(c.RetargetPull(ctx, repo, pr.Number, "main"))
+	mainHead, err := c.GetBranchHead(ctx, repo, "main")
+	must(err)
+	prHead, err := c.GetBranchHead(ctx, repo, branch)
+	must(err)
+	cmp, err := c.Compare(ctx, repo, mainHead.SHA, prHead.SHA)
+	must(err)
+	require.NotEmpty(t, cmp.MergeBase)
+	require.NotEmpty(t, cmp.Files)
 }
 
 // TestAdapterTrafficConformsToGitHub runs every adapter method against the

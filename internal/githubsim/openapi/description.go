@@ -36,7 +36,11 @@ type Description struct {
 	// parameters or request body differ from api.github.com's
 	// ("POST /app/installations/{installation_id}/access_tokens: request body").
 	GHESDiffers map[string][]string
+	// Webhooks are the webhook payloads kept (x-webhooks names, such as
+	// "check-run-completed"), sorted.
+	Webhooks []string
 
+	webhooks map[string]*lazySchema
 	// passed remembers the exchanges CheckLog found conforming, by a hash
 	// of everything the checks read: the simulator answers many tests'
 	// requests with the very same bytes, and checking them again cost a
@@ -91,6 +95,7 @@ type rawDoc struct {
 	Paths       map[string]map[string]json.RawMessage `json:"paths"`
 	GHESLacks   map[string][]string                   `json:"x-ghes-lacks"`
 	GHESDiffers map[string][]string                   `json:"x-ghes-differs"`
+	Webhooks    map[string]json.RawMessage            `json:"x-webhooks"`
 }
 
 type rawOperation struct {
@@ -127,7 +132,13 @@ func Parse(data []byte) (*Description, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Description{Version: raw.Info.Version, GHESLacks: raw.GHESLacks, GHESDiffers: raw.GHESDiffers}
+	d := &Description{Version: raw.Info.Version, GHESLacks: raw.GHESLacks, GHESDiffers: raw.GHESDiffers, webhooks: map[string]*lazySchema{}}
+	for name := range raw.Webhooks {
+		// Payloads are held like responses: "required" relaxed.
+		d.webhooks[name] = relaxed.lazy("/x-webhooks/" + escapePointer(name))
+		d.Webhooks = append(d.Webhooks, name)
+	}
+	sort.Strings(d.Webhooks)
 	for path, item := range raw.Paths {
 		var methods []string
 		if err := json.Unmarshal(item["x-methods"], &methods); err != nil {
@@ -183,6 +194,23 @@ func parseOperation(strict, relaxed *compiler, path, method string, data json.Ra
 	}
 	sort.Strings(op.Statuses)
 	return op, nil
+}
+
+// CheckWebhook checks a webhook payload against the schema of GitHub's
+// x-webhooks entry name (e.g. "check-run-completed").
+func (d *Description) CheckWebhook(name string, body []byte) error {
+	schema, ok := d.webhooks[name]
+	if !ok {
+		return fmt.Errorf("webhook %s: not in the trimmed description (githubsim.WebhookPayloads, then regenerate)", name)
+	}
+	v, err := decodeJSON(body)
+	if err != nil {
+		return fmt.Errorf("webhook %s: payload is not JSON: %w", name, err)
+	}
+	if err := schema.validate(v); err != nil {
+		return fmt.Errorf("webhook %s: payload does not match its schema: %w", name, err)
+	}
+	return nil
 }
 
 // CompileAll compiles every schema now (they are compiled on first use

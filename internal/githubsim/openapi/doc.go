@@ -16,7 +16,8 @@
 // answer (CheckResponse: a declared success status, a body valid against
 // that status's schema with "required" relaxed, GitHub's error shape).
 // CheckLog runs both over a simulator's request log, and also requires the
-// fields the adapter reads (AdapterReads). docs/github-conformance.md says
+// fields the adapter reads (AdapterReads). CheckWebhook checks a webhook
+// payload against its x-webhooks schema. docs/github-conformance.md says
 // what is relaxed and why, and how to regenerate the file.
 //
 // It is test support: no production code imports it.

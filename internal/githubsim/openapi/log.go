@@ -71,6 +71,12 @@ var AdapterReads = map[string][]string{
 	"pulls/list-files":                   {"[].filename", "[].status"},
 	"users/get-authenticated":            {"login"},
 	"reactions/create-for-issue-comment": {"id", "content"},
+	"checks/list-for-ref": {"check_runs[].id", "check_runs[].name", "check_runs[].status", "check_runs[].conclusion",
+		"check_runs[].head_sha", "check_runs[].app.slug", "check_runs[].output.title", "check_runs[].output.summary"},
+	"checks/list-annotations":             {"[].path", "[].start_line", "[].annotation_level", "[].message"},
+	"actions/list-workflow-runs-for-repo": {"workflow_runs[].id", "workflow_runs[].head_sha", "workflow_runs[].status", "workflow_runs[].conclusion"},
+	"repos/compare-commits-with-basehead": {"merge_base_commit.sha", "files[].filename", "files[].status"},
+	"actions/list-jobs-for-workflow-run":  {"jobs[].id", "jobs[].name", "jobs[].status", "jobs[].conclusion", "jobs[].runner_name", "jobs[].steps"},
 }
 
 func prefixed(prefix string, fields []string) []string {
@@ -84,7 +90,7 @@ func prefixed(prefix string, fields []string) []string {
 // notREST reports whether a logged path is outside the REST API
 // (GraphQL, archive downloads): the description does not cover it.
 func notREST(path string) bool {
-	return strings.HasSuffix(path, "/graphql") || strings.HasPrefix(path, "/_codeload/")
+	return strings.HasSuffix(path, "/graphql") || strings.HasPrefix(path, "/_codeload/") || strings.HasPrefix(path, "/_joblogs/")
 }
 
 // CheckLog checks every request of a simulator's log and, where the log

@@ -114,6 +114,8 @@ func newProbeSim(t *testing.T, opts ...githubsim.Option) *probeSim {
 	p.do(t, "GET", "/repos/acme/widgets/pulls/"+pr.Number.String()+"/comments", "", &threads)
 	require.Len(t, threads, 1)
 	p.vars["pulls/create-reply-for-review-comment:comment_id"] = threads[0].ID.String()
+	// A commit on main the PR's branch lacks (for update-branch).
+	sim.SeedFiles("acme/widgets", "main", map[string]string{"b.txt": "b\n"})
 	var branch struct {
 		Commit struct {
 			SHA    string
@@ -127,6 +129,19 @@ func newProbeSim(t *testing.T, opts ...githubsim.Option) *probeSim {
 	require.NotEmpty(t, tree.Tree)
 	p.vars["file_sha"] = tree.Tree[0].SHA
 	p.vars["search/issues-and-pull-requests:query"] = "q=repo%3Aacme%2Fwidgets+is%3Aissue"
+	// A failed workflow run on the PR's head.
+	ids, err := sim.SeedWorkflowRun("acme/widgets", githubsim.CIRun{Branch: "feature", Jobs: []githubsim.CIJob{{
+		Name: "test", Conclusion: "failure", RunnerName: "GitHub Actions 2", Log: "FAIL\n",
+		Steps:       []githubsim.CIStep{{Name: "Set up job", Conclusion: "success"}, {Name: "go test", Conclusion: "failure"}},
+		Annotations: []githubsim.CIAnnotation{{Path: "a.go", Line: 1, Message: "undefined: x"}},
+	}}})
+	require.NoError(t, err)
+	p.vars["run_id"], p.vars["job_id"] = strconv.FormatInt(ids.Run, 10), strconv.FormatInt(ids.Jobs[0], 10)
+	p.vars["check_run_id"] = p.vars["job_id"]
+	p.vars["checks/list-for-ref:ref"], p.vars["checks/list-suites-for-ref:ref"] = "feature", "feature"
+	p.vars["actions/list-workflow-runs-for-repo:query"] = "head_sha=" + branch.Commit.SHA
+	p.bodies["pulls/update-branch"] = "{}"
+	p.vars["basehead"] = "main...feature"
 	return p
 }
 

@@ -87,7 +87,7 @@ func run(args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	trimmed, err := trim(full, ops)
+	trimmed, err := trim(full, ops, githubsim.WebhookPayloads()...)
 	if err != nil {
 		return fmt.Errorf("trim %s: %w", opts.spec, err)
 	}
@@ -205,6 +205,12 @@ func packageVersion(spec string) (string, error) {
 
 // findPath returns the description's path key with op's shape.
 func findPath(paths map[string]any, o op) (string, error) {
+	// A route spelled as GitHub spells the path is that path, even where
+	// another template matches too (compare/{basehead} and the older
+	// compare/{base}...{head}).
+	if _, ok := paths[o.path]; ok {
+		return o.path, nil
+	}
 	var found []string
 	for key := range paths {
 		if openapi.SameTemplate(key, o.path) {
@@ -288,7 +294,9 @@ func requestShape(operation map[string]any) map[string]string {
 var httpMethods = []string{"get", "put", "post", "delete", "patch", "head", "options"}
 
 // trim builds the trimmed description of ops from the full one.
-func trim(full map[string]any, ops []op) (map[string]any, error) {
+// trim keeps ops and, under x-webhooks, the payload schemas of webhooks
+// (names of GitHub's x-webhooks entries, e.g. "check-run-completed").
+func trim(full map[string]any, ops []op, webhooks ...string) (map[string]any, error) {
 	paths, ok := full["paths"].(map[string]any)
 	if !ok {
 		return nil, errors.New("no paths")
@@ -321,9 +329,23 @@ func trim(full map[string]any, ops []op) (map[string]any, error) {
 		}
 		dst[o.method] = trimOperation(operation, in)
 	}
+	hooks := map[string]any{}
+	all, _ := full["x-webhooks"].(map[string]any)
+	for _, name := range webhooks {
+		hook, _ := all[name].(map[string]any)
+		post, _ := hook["post"].(map[string]any)
+		rb, _ := post["requestBody"].(map[string]any)
+		content, _ := rb["content"].(map[string]any)
+		media, _ := content["application/json"].(map[string]any)
+		if media["schema"] == nil {
+			return nil, fmt.Errorf("webhook %s: GitHub's description has no payload schema for it", name)
+		}
+		hooks[name] = in.schema(media["schema"])
+	}
 	return map[string]any{
 		"openapi":    full["openapi"],
 		"paths":      out,
+		"x-webhooks": hooks,
 		"components": map[string]any{"schemas": in.schemas},
 	}, nil
 }

@@ -1,0 +1,19 @@
+// Package restack keeps CogWorks's stack of pull requests mergeable
+// (issue 28, point 4): when a lower pull request of the stack is merged,
+// the pull requests based on its branch are retargeted onto the branch it
+// was merged into; and each open pull request of CogWorks's is brought up
+// to date with its base through GitHub's update-branch, which merges the
+// base into the head. Nothing is ever force-pushed or rebased: a human's
+// commits on a CogWorks branch stay, under a merge commit.
+//
+// It is idempotent and keeps no state: a pull request already on the
+// right base is not retargeted, and an up-to-date branch is left as it
+// is, so a re-run (the cron, a redelivered event) writes nothing more.
+// A merge conflict is reported by Restack; Resolver turns it into a
+// revision whose feedback is the conflict (the files both sides changed,
+// in their three versions), committed as a merge of the base into the
+// branch and pushed as a fast-forward.
+//
+// Stability: part of CogWorks's Go API with package stages; until v1.0.0
+// of the module its exported names may change in any minor release.
+package restack
