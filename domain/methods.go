@@ -133,6 +133,33 @@ type SimulateResult struct {
 	// Diagnostics holds one test_failure diagnostic per failing test and
 	// build diagnostics for packages that did not compile.
 	Diagnostics []Diagnostic `json:"diagnostics"`
+	// DeclaredTests (since 1.4.0) are the tests that the test files among
+	// the params' Paths declare on the tree simulated, read by parsing the
+	// files as the request gave them, before any of the repository's code
+	// runs. CogWorks requires every test a change's test files declare to
+	// run and pass, and compares the declarations at base and after the
+	// change to tell the tests the change wrote from those it left alone.
+	// Absent (a 1.3 service), CogWorks reads Go test files itself and
+	// knows no other language's tests.
+	DeclaredTests []TestDeclaration `json:"declared_tests,omitempty"`
+}
+
+// TestDeclaration is one test a test file declares, named as the same
+// service's Tests name it when it runs.
+type TestDeclaration struct {
+	// File is the repository-relative test file, one of the params' Paths.
+	File string `json:"file"`
+	// Name is the top-level test as TestResult.Name reports it (a Go
+	// TestX, a pytest function or method, a JUnit method, a libtest path
+	// such as tests::adds, a vitest title path "describe > test").
+	Name string `json:"name"`
+	// Package is TestResult.Package of its results, or its directory (the
+	// Go service); empty matches any package.
+	Package string `json:"package,omitempty"`
+	// Line and EndLine (1-based, inclusive) span the declaration: a change
+	// to those lines is a change to the test.
+	Line    int `json:"line"`
+	EndLine int `json:"end_line"`
 }
 
 // TestResult is the outcome of one test. A skipped test has Passed and

@@ -14,8 +14,11 @@ import (
 // added Diagnostic.Explains; a 1.1 service never sets it, and CogWorks then
 // treats every failure as one its failure analyst must read. 1.3.0 added
 // SimulateParams.Paths, the changed files a service is asked to test; a
-// 1.2 service ignores them and tests Packages or everything.
-const APIVersion = "1.3.0"
+// 1.2 service ignores them and tests Packages or everything. 1.4.0 added
+// SimulateResult.DeclaredTests, the tests the paths' test files declare;
+// without them (a 1.3 service) CogWorks reads declarations from Go test
+// files only.
+const APIVersion = "1.4.0"
 
 // PathPrefix is the URL path under which every Extension API route lives.
 const PathPrefix = "/extension/v1/"

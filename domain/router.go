@@ -308,6 +308,7 @@ func (r *Router) Simulate(ctx context.Context, req Request, p SimulateParams) (S
 		out.DurationMS += res.DurationMS
 		out.Tests = append(out.Tests, res.Tests...)
 		out.Diagnostics = append(out.Diagnostics, res.Diagnostics...)
+		out.DeclaredTests = append(out.DeclaredTests, res.DeclaredTests...)
 		if res.Output != "" {
 			outputs = append(outputs, fmt.Sprintf("== %s ==\n%s", r.services[rt.svc].Name, res.Output))
 		}

@@ -78,10 +78,12 @@ func TestRouterSendsEachPathToItsService(t *testing.T) {
 
 func TestRouterSimulateAsksEachServiceAboutItsPaths(t *testing.T) {
 	r, fakes := services()
+	pyDecl := domain.TestDeclaration{File: "tests/test_m.py", Name: "test_add", Package: "tests/test_m.py", Line: 1, EndLine: 2}
+	tsDecl := domain.TestDeclaration{File: "web/app.test.ts", Name: "adds", Package: "web/app.test.ts", Line: 3, EndLine: 5}
 	fakes["python"].Sims = []domain.SimulateResult{{Passed: false, ExitCode: 1, Output: "1 failed",
-		Tests: []domain.TestResult{{Name: "test_add", Package: "tests", Passed: false}}}}
+		Tests: []domain.TestResult{{Name: "test_add", Package: "tests", Passed: false}}, DeclaredTests: []domain.TestDeclaration{pyDecl}}}
 	fakes["ts"].Sims = []domain.SimulateResult{{Passed: true, Output: "ok",
-		Tests: []domain.TestResult{{Name: "adds", Package: "web", Passed: true}}}}
+		Tests: []domain.TestResult{{Name: "adds", Package: "web", Passed: true}}, DeclaredTests: []domain.TestDeclaration{tsDecl}}}
 	res, err := r.Simulate(context.Background(),
 		domain.Request{Artifacts: arts("src/pkg/m.py", "tests/test_m.py", "web/app.ts", "internal/x/x.go", "go.sum")},
 		domain.SimulateParams{Packages: []string{"./internal/x"}, Paths: []string{"src/pkg/m.py", "web/app.ts"}})
@@ -97,6 +99,7 @@ func TestRouterSimulateAsksEachServiceAboutItsPaths(t *testing.T) {
 	assert.False(t, res.Passed, "one failing run fails the merge")
 	assert.Equal(t, 1, res.ExitCode)
 	assert.Len(t, res.Tests, 2)
+	assert.Equal(t, []domain.TestDeclaration{pyDecl, tsDecl}, res.DeclaredTests, "each service's declarations are kept")
 	assert.Contains(t, res.Output, "== python ==\n1 failed")
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmdservice/cmdservicetest"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/e2e"
+	"github.com/cogworks/cogworks/internal/testverdict"
 )
 
 // startPython serves the python preset over a copy of testdata/pyrepo.
@@ -262,4 +264,33 @@ func TestWorkspaceQuota(t *testing.T) {
 	require.ErrorAs(t, err, &derr)
 	assert.Equal(t, domain.CodeToolFailed, derr.Code)
 	assert.Contains(t, derr.Message, "quota")
+}
+
+// TestPythonPresetDeclaredTestsMatchTheRun: the tests the service declares
+// for a test file (langmap.Tests) are named as pytest's JUnit report names
+// their runs — functions, methods of a Test class, parameter sets — so
+// the verdict finds every one of them run; a declared test the run
+// dropped is found missing.
+func TestPythonPresetDeclaredTestsMatchTheRun(t *testing.T) {
+	client, repo := startPython(t)
+	const file = "tests/test_more.py"
+	src := "import pytest\nfrom calc import add\n\n\n@pytest.mark.parametrize(\"a\", [1, 2])\ndef test_param(a):\n    assert add(a, 0) == a\n\n\n" +
+		"class TestAdd:\n    def test_zero(self):\n        assert add(0, 0) == 0\n\n\ndef test_plain():\n    assert add(1, 1) == 2\n"
+	res, err := client.Simulate(context.Background(), domain.Request{Repository: domain.Repository{Path: repo},
+		Artifacts: []domain.Artifact{{Path: file, Content: src}}}, domain.SimulateParams{Paths: []string{file}, Timeout: "90s"})
+	require.NoError(t, err)
+	require.True(t, res.Passed, res.Output)
+	names := []string{}
+	for _, d := range res.DeclaredTests {
+		names = append(names, d.Name)
+	}
+	assert.Equal(t, []string{"test_param", "test_zero", "test_plain"}, names)
+	v := testverdict.Judge(testverdict.Input{Head: res, Required: testverdict.Decls(res.DeclaredTests)})
+	assert.True(t, v.Passed, "every declared test is found among the run's: %q", v.Problems)
+
+	dropped := res
+	dropped.Tests = slices.DeleteFunc(slices.Clone(res.Tests), func(tr domain.TestResult) bool { return tr.Name == "test_zero" })
+	v = testverdict.Judge(testverdict.Input{Head: dropped, Required: testverdict.Decls(res.DeclaredTests)})
+	require.Len(t, v.Problems, 1)
+	assert.Contains(t, v.Problems[0], "tests/test_more.py.test_zero")
 }

@@ -28,19 +28,26 @@ func (s *service) prepare(ctx context.Context, req domain.Request) (*workspace, 
 	if err != nil {
 		return nil, err
 	}
-	if s.d.Setup == "" {
-		return ws, nil
-	}
-	res, err := s.run.run(ctx, ws, command{line: s.d.Setup, timeout: s.opts.CommandTimeout, network: s.d.SetupNetwork && s.run.allowNet})
-	if err != nil {
+	if err := s.setup(ctx, ws); err != nil {
 		ws.Remove()
 		return nil, err
 	}
-	if res.exitCode != 0 {
-		ws.Remove()
-		return nil, extserver.Errorf(domain.CodeToolFailed, "set-up %q of domain %s exited %d: %s", s.d.Setup, s.d.Name, res.exitCode, tail(res.output))
-	}
 	return ws, nil
+}
+
+// setup runs the set-up command, if any, in ws.
+func (s *service) setup(ctx context.Context, ws *workspace) error {
+	if s.d.Setup == "" {
+		return nil
+	}
+	res, err := s.run.run(ctx, ws, command{line: s.d.Setup, timeout: s.opts.CommandTimeout, network: s.d.SetupNetwork && s.run.allowNet})
+	if err != nil {
+		return err
+	}
+	if res.exitCode != 0 {
+		return extserver.Errorf(domain.CodeToolFailed, "set-up %q of domain %s exited %d: %s", s.d.Setup, s.d.Name, res.exitCode, tail(res.output))
+	}
+	return nil
 }
 
 // validate runs every check command and reads its diagnostics. A check

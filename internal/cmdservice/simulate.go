@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/domain/extserver"
 	"github.com/cogworks/cogworks/internal/beneath"
+	"github.com/cogworks/cogworks/internal/langmap"
 )
 
 // maxReportBytes bounds one JUnit report.
@@ -44,11 +45,17 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 		}
 		line = strings.ReplaceAll(s.d.TestOne, "{filter}", shellQuote(params.Filter))
 	}
-	ws, err := s.prepare(ctx, req)
+	ws, err := prepareWorkspace(req)
 	if err != nil {
 		return nil, err
 	}
 	defer ws.Remove()
+	// Declarations are read before any command runs: set-up and the tests
+	// are the repository's code, which could rewrite its test files.
+	declared := s.declaredTests(ws, params.Paths)
+	if err := s.setup(ctx, ws); err != nil {
+		return nil, err
+	}
 	// The report directory is made for this run, outside the workspace:
 	// a report the repository ships, or an earlier step wrote, is never
 	// read.
@@ -66,7 +73,30 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	out := judge(ws, tests, readErr, res.exitCode, params.Filter)
 	out.Output = tail(res.output)
 	out.DurationMS = time.Since(start).Milliseconds()
+	out.DeclaredTests = declared
 	return out, nil
+}
+
+// maxDeclaredFile bounds a test file read for its declarations.
+const maxDeclaredFile = 1 << 20
+
+// declaredTests reads the tests the domain's files among paths declare
+// in ws (internal/langmap: parsed, never run). A path that is absent
+// (deleted, or new in the change on the base tree), not the domain's or
+// unreadable declares nothing.
+func (s *service) declaredTests(ws *workspace, paths []string) []domain.TestDeclaration {
+	out := []domain.TestDeclaration{}
+	for _, p := range paths {
+		if !s.d.covers(p) || !ws.files[p] {
+			continue
+		}
+		src, err := beneath.ReadFile(ws.dir, p, maxDeclaredFile)
+		if err != nil {
+			continue
+		}
+		out = append(out, langmap.Tests(p, src)...)
+	}
+	return out
 }
 
 // readTests reads every JUnit report of the run (sorted by name), or,

@@ -2,6 +2,8 @@ package cmdservice
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -121,4 +123,30 @@ func TestWithPythonQuotes(t *testing.T) {
 	assert.Contains(t, d.Test, `'/opt/my python/bin/python3' -m pytest`)
 	assert.NotContains(t, d.Checks[0], "{python}")
 	assert.False(t, d.usesPython())
+}
+
+// TestDeclaredTestsAreReadFromTheRequestsTree: simulate's declared_tests
+// (Extension API 1.4) come from the domain's own files among the paths,
+// as the request laid them out; another domain's files, absent paths and
+// files outside the workspace declare nothing.
+func TestDeclaredTestsAreReadFromTheRequestsTree(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(repo, "tests"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "tests", "test_old.py"), []byte("def test_old():\n    pass\n"), 0o644))
+	ws, err := prepareWorkspace(domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{
+		{Path: "tests/test_calc.py", Content: "def test_add():\n    assert 1\n\ndef helper():\n    pass\n"},
+		{Path: "web/a.test.ts", Content: "test('x', () => {})\n"},
+	}})
+	require.NoError(t, err)
+	t.Cleanup(ws.Remove)
+	d, err := Resolve(config.Domain{Name: "python", Preset: "python"})
+	require.NoError(t, err)
+	s := &service{d: d}
+	got := s.declaredTests(ws, []string{"tests/test_calc.py", "tests/test_old.py", "tests/test_gone.py", "web/a.test.ts", "src/calc.py"})
+	assert.Equal(t, []domain.TestDeclaration{
+		{File: "tests/test_calc.py", Name: "test_add", Package: "tests/test_calc.py", Line: 1, EndLine: 2},
+		{File: "tests/test_old.py", Name: "test_old", Package: "tests/test_old.py", Line: 1, EndLine: 2},
+	}, got)
+	assert.Equal(t, []domain.TestDeclaration{}, s.declaredTests(ws, nil), "none is an empty list: the service speaks 1.4")
 }

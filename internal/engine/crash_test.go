@@ -241,6 +241,7 @@ func liveClaims(env *testenv.Env, n int) int {
 }
 
 func TestAssertPSM005_ConcurrentInvocationsExactlyOneActs(t *testing.T) {
+	t.Parallel()
 	for round := 0; round < 5; round++ {
 		env, n := newCrashEnv(t)
 		// 20 invocations in one frozen instant are a burst GitHub's

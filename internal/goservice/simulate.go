@@ -64,6 +64,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 		return nil, err
 	}
 	defer ws.Remove()
+	declared := testDeclarations(ws, p.Paths)
 	start := time.Now()
 	out, err := s.runTests(ctx, ws, step{timeout: timeout + time.Minute, scenarios: req.Stage == ScenarioStage}, pkgs, timeout, p.Filter)
 	if err != nil {
@@ -74,6 +75,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	if !out.Passed && out.ExitCode == 0 {
 		out.ExitCode = 1 // a verdict of failure never reads as a clean exit
 	}
+	out.DeclaredTests = declared
 	return out, nil
 }
 

@@ -28,5 +28,13 @@ func FuzzParsers(f *testing.F) {
 				}
 			}
 		}
+		// Test declarations are read from the same untrusted text.
+		for _, p := range []string{"tests/test_x.py", "src/x.test.ts", "src/lib.rs", "src/test/java/XTest.java"} {
+			for _, d := range Tests(p, src) {
+				if d.Line < 1 || d.EndLine < d.Line {
+					t.Fatalf("%s: %s spans lines %d-%d", p, d.Name, d.Line, d.EndLine)
+				}
+			}
+		}
 	})
 }

@@ -9,6 +9,11 @@
 // The stages run the simulations; this package only judges them, so code
 // generation and scenario validation apply the same rules.
 //
-// The Go helpers (TestFuncs, PlannedTests) read test names from Go source
-// and plan text; they parse, never build or run anything.
+// Which tests a change's files declare comes from the domain service that
+// runs them (SimulateResult.DeclaredTests, Extension API 1.4): Decls,
+// DeclaredIn and RewrittenDecls read those declarations, and a declared
+// test is matched to its runs in each runner's naming (runOf). The Go
+// helpers (TestFuncs, GoDeclarations, PlannedTests) read test names from
+// Go source and plan text, for the Go service and for services that
+// declare nothing; they parse, never build or run anything.
 package testverdict

@@ -8,8 +8,10 @@ import (
 	"github.com/cogworks/cogworks/domain"
 )
 
-// Decl names a top-level test declared in a Go package directory ("."
-// for the module root), e.g. {Dir: "telemetry", Name: "TestPublish"}.
+// Decl names a top-level test: Dir is the Go package directory ("." for
+// the module root) or, for a test a domain service declared, its Package
+// (a Python file, a Java class; "" for any), e.g. {Dir: "telemetry", Name:
+// "TestPublish"} or {Dir: "tests/test_calc.py", Name: "test_add"}.
 type Decl struct {
 	Dir  string
 	Name string
@@ -226,7 +228,7 @@ func requiredNotRun(in Input) []string {
 	for _, d := range in.Required {
 		found := false
 		for _, t := range in.Head.Tests {
-			if t.Name == d.Name && InDir(t.Package, d.Dir) && !t.Skipped {
+			if runOf(t, d) && !t.Skipped {
 				found = true
 				break
 			}
@@ -249,8 +251,9 @@ func (d Decl) String() string {
 
 // declaredIn reports whether t's top-level test is one of decls.
 func declaredIn(decls []Decl, t domain.TestResult) bool {
-	top := strings.SplitN(t.Name, "/", 2)[0]
-	return slices.ContainsFunc(decls, func(d Decl) bool { return d.Name == top && InDir(t.Package, d.Dir) })
+	top := t
+	top.Name = strings.SplitN(t.Name, "/", 2)[0]
+	return slices.ContainsFunc(decls, func(d Decl) bool { return runOf(top, d) })
 }
 
 // InDir reports whether the package pkg (an import path, or "./dir" as
@@ -285,7 +288,9 @@ func nonTestProblem(res domain.SimulateResult, failing []domain.TestResult) stri
 // reports (services word it "<name> failed:").
 func TestOfDiagnostic(d domain.Diagnostic, tests []domain.TestResult) *domain.TestResult {
 	for i, t := range tests {
-		if strings.HasPrefix(d.Message, t.Name+" failed:") {
+		// The Go service writes "<name> failed:", the command service
+		// "<package>::<name> failed:".
+		if strings.HasPrefix(d.Message, t.Name+" failed:") || strings.HasPrefix(d.Message, t.Package+"::"+t.Name+" failed:") {
 			return &tests[i]
 		}
 	}

@@ -96,7 +96,7 @@ func (e Executor) issueText(ctx context.Context, in engine.StageInput, n int) (s
 // interface files, the dependencies' outputs and the SWI's own earlier
 // output (a remediation edits what it wrote before).
 func (e Executor) baseTree(ctx context.Context, r SWIRun) (BaseTree, error) {
-	t := BaseTree{Repo: e.repo(), Overlay: map[string]string{}}
+	t := BaseTree{Repo: e.repo(), Overlay: map[string]string{}, ScenarioDir: r.in.Config.Scenarios.Directory}
 	maps.Copy(t.Overlay, r.src.Interfaces)
 	maps.Copy(t.Overlay, r.src.Deps)
 	if len(r.rec.Committed) > 0 {

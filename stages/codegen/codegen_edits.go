@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/contextpack"
+	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 // CodeOutput is the output of the code_generation prompt. Existing files
@@ -55,6 +57,30 @@ type CodeRename struct {
 type BaseTree struct {
 	Repo    contextpack.Repository
 	Overlay map[string]string
+	// ScenarioDir is the held-out scenarios' directory (the config's
+	// [scenarios] directory; "" for the default): feedback never names a
+	// path in it.
+	ScenarioDir string
+}
+
+// addressable lists the files an answer may address, for naming the
+// nearest one to a path that does not exist: the default branch's and the
+// overlay's, less the paths generated code may not write (.cogworks/,
+// workflows) and the held-out scenarios, so feedback never names them.
+func (t BaseTree) addressable(ctx context.Context) ([]string, error) {
+	var all []string
+	if t.Repo != nil {
+		var err error
+		if all, err = t.Repo.ListFiles(ctx); err != nil {
+			return nil, fmt.Errorf("list the repository's files: %w", err)
+		}
+	}
+	all = append(slices.Clone(all), slices.Collect(maps.Keys(t.Overlay))...)
+	all = slices.DeleteFunc(contextpack.ExcludeScenarios(all, t.ScenarioDir), func(p string) bool {
+		return stagekit.GeneratedPathProblem(p) != ""
+	})
+	slices.Sort(all)
+	return slices.Compact(all), nil
 }
 
 // read returns the content of p and whether it exists.
@@ -111,6 +137,25 @@ func ApplyAnswer(ctx context.Context, base BaseTree, out CodeOutput) (changeSet,
 	cs := changeSet{Files: map[string]string{}, Created: map[string]bool{}}
 	gone := map[string]bool{}
 	var probs []EditProblem
+	var listed []string
+	listOnce := false
+	// files lists the paths that exist now (listed once, on the first
+	// missing path: most answers have none). The suggestion it feeds is
+	// best effort: a listing that fails only leaves it out of the
+	// feedback (the reads below report a broken repository).
+	files := func() []string {
+		if !listOnce {
+			listOnce = true
+			listed, _ = base.addressable(ctx)
+		}
+		out := slices.DeleteFunc(slices.Clone(listed), func(p string) bool { return gone[p] })
+		for p := range cs.Files {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
 	read := func(p string) (string, bool, error) {
 		if gone[p] {
 			return "", false, nil
@@ -132,7 +177,7 @@ func ApplyAnswer(ctx context.Context, base BaseTree, out CodeOutput) (changeSet,
 		}
 		switch {
 		case !ok:
-			probs = append(probs, EditProblem{Path: from, Message: "rename: the file does not exist"})
+			probs = append(probs, EditProblem{Path: from, Message: missingFile("rename", from, files)})
 		case exists:
 			probs = append(probs, EditProblem{Path: to, Message: "rename: the target already exists"})
 		default:
@@ -150,14 +195,18 @@ func ApplyAnswer(ctx context.Context, base BaseTree, out CodeOutput) (changeSet,
 		where := fmt.Sprintf("edit %d", i+1)
 		switch n := strings.Count(c, e.Old); {
 		case !ok:
-			probs = append(probs, EditProblem{Path: p, Message: where + ": the file does not exist; create new files under `files`"})
+			probs = append(probs, EditProblem{Path: p, Message: missingFile(where, p, files) + "; create new files under `files`"})
 		case e.Old == "":
 			probs = append(probs, EditProblem{Path: p, Message: where + ": `old` is empty; quote the exact lines to replace"})
+		case n == 0 && ElisionMarker(e.Old, c) != "":
+			probs = append(probs, EditProblem{Path: p, Message: elidedOld(where, ElisionMarker(e.Old, c)), Nearest: NearestLines(c, e.Old)})
 		case n == 0:
 			probs = append(probs, EditProblem{Path: p, Message: where + ": `old` does not occur in the file", Nearest: NearestLines(c, e.Old)})
 		case n > 1:
 			probs = append(probs, EditProblem{Path: p, Message: fmt.Sprintf("%s: `old` occurs %d times (lines %s); include more surrounding lines so it occurs once",
 				where, n, strings.Join(matchLines(c, e.Old), ", "))})
+		case NewElisionMarker(e.New, e.Old, c) != "":
+			probs = append(probs, EditProblem{Path: p, Message: elidedNew(where, NewElisionMarker(e.New, e.Old, c))})
 		default:
 			cs.Files[p] = strings.Replace(c, e.Old, e.New, 1)
 		}
@@ -180,7 +229,7 @@ func ApplyAnswer(ctx context.Context, base BaseTree, out CodeOutput) (changeSet,
 		if _, ok, err := read(p); err != nil {
 			return cs, nil, err
 		} else if !ok {
-			probs = append(probs, EditProblem{Path: p, Message: "delete: the file does not exist"})
+			probs = append(probs, EditProblem{Path: p, Message: missingFile("delete", p, files)})
 			continue
 		}
 		delete(cs.Files, p)

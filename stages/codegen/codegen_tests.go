@@ -25,20 +25,31 @@ type ChangeTests struct {
 	// Removed: tests the change's test files declared at base and no
 	// longer do.
 	Removed []testverdict.Decl
+	// pending are the change's files whose tests the domain service
+	// declared (or may have declared at base): their Rewritten and
+	// Removed tests need the base run's declarations (withBase).
+	pending []declaredFile
 }
 
-// testsOfChange reads the change's test files, at base and after the
-// change, for the tests it adds, rewrites and removes. planned is the
-// plan's free-text test notes.
-func testsOfChange(ctx context.Context, base BaseTree, cs changeSet, planned string) (ChangeTests, error) {
+// declaredFile is one changed file whose tests a service declares.
+type declaredFile struct {
+	path, old, now string
+	// decls are the head run's declarations of the file.
+	decls []domain.TestDeclaration
+}
+
+// testsOfChange reads the tests the change adds, rewrites and removes.
+// The domain service that ran the change declares its files' tests
+// (head, SimulateResult.DeclaredTests, Extension API 1.4); a Go test file
+// it declares nothing for (a 1.3 service) is read here, at base and after
+// the change. The rest waits for the base run's declarations (withBase).
+// planned is the plan's free-text test notes.
+func testsOfChange(ctx context.Context, base BaseTree, cs changeSet, planned string, head []domain.TestDeclaration) (ChangeTests, error) {
 	var ct ChangeTests
 	for _, name := range testverdict.PlannedTests(planned) {
 		ct.Required = append(ct.Required, testverdict.Decl{Name: name})
 	}
 	for _, p := range slices.Sorted(maps.Keys(cs.Files)) {
-		if !strings.HasSuffix(p, "_test.go") {
-			continue
-		}
 		old, _, err := base.read(ctx, p)
 		if err != nil {
 			return ct, fmt.Errorf("tests of %s at base: %w", p, err)
@@ -46,28 +57,65 @@ func testsOfChange(ctx context.Context, base BaseTree, cs changeSet, planned str
 		if old == cs.Files[p] {
 			continue
 		}
-		now := testverdict.TestFuncs(p, cs.Files[p])
+		mine := testverdict.DeclaredIn(head, p)
+		if len(mine) == 0 && strings.HasSuffix(p, "_test.go") {
+			ct.goFile(p, old, cs.Files[p])
+			continue
+		}
+		now := testverdict.Decls(mine)
 		ct.Required = append(ct.Required, now...)
 		ct.Changed = append(ct.Changed, now...)
-		ct.Rewritten = append(ct.Rewritten, testverdict.RewrittenTests(p, old, cs.Files[p])...)
-		for _, d := range testverdict.TestFuncs(p, old) {
-			if !slices.Contains(now, d) {
-				ct.Removed = append(ct.Removed, d)
-			}
-		}
+		ct.pending = append(ct.pending, declaredFile{path: p, old: old, now: cs.Files[p], decls: mine})
 	}
 	for _, p := range cs.Deleted {
 		old, _, err := base.read(ctx, p)
 		if err != nil {
 			return ct, fmt.Errorf("tests of deleted %s: %w", p, err)
 		}
-		ct.Removed = append(ct.Removed, testverdict.TestFuncs(p, old)...)
+		if strings.HasSuffix(p, "_test.go") {
+			ct.Removed = append(ct.Removed, testverdict.TestFuncs(p, old)...)
+			continue
+		}
+		ct.pending = append(ct.pending, declaredFile{path: p, old: old})
 	}
 	// A planned name the change declares is required where it is declared.
 	ct.Required = slices.DeleteFunc(ct.Required, func(d testverdict.Decl) bool {
 		return d.Dir == "" && slices.ContainsFunc(ct.Changed, func(c testverdict.Decl) bool { return c.Name == d.Name })
 	})
 	return ct, nil
+}
+
+// goFile reads a Go test file's tests at base (old) and after the change
+// (now), for a service that does not declare them.
+func (ct *ChangeTests) goFile(p, old, now string) {
+	decls := testverdict.TestFuncs(p, now)
+	ct.Required = append(ct.Required, decls...)
+	ct.Changed = append(ct.Changed, decls...)
+	ct.Rewritten = append(ct.Rewritten, testverdict.RewrittenTests(p, old, now)...)
+	for _, d := range testverdict.TestFuncs(p, old) {
+		if !slices.Contains(decls, d) {
+			ct.Removed = append(ct.Removed, d)
+		}
+	}
+}
+
+// withBase completes ct with the base run's declarations: the tests a
+// changed file declares whose lines differ from base (Rewritten), and
+// those it declared at base and no longer does (Removed).
+func (ct ChangeTests) withBase(base []domain.TestDeclaration) ChangeTests {
+	out := ct
+	out.Rewritten, out.Removed, out.pending = slices.Clone(ct.Rewritten), slices.Clone(ct.Removed), nil
+	for _, f := range ct.pending {
+		before := testverdict.DeclaredIn(base, f.path)
+		out.Rewritten = append(out.Rewritten, testverdict.RewrittenDecls(before, f.old, f.decls, f.now)...)
+		now := testverdict.Decls(f.decls)
+		for _, d := range testverdict.Decls(before) {
+			if !slices.Contains(now, d) {
+				out.Removed = append(out.Removed, d)
+			}
+		}
+	}
+	return out
 }
 
 // JudgeTests decides whether a simulation proves the change
@@ -93,6 +141,8 @@ func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, base, he
 		}
 		cache.put(key, baseRes)
 	}
+	ct = ct.withBase(baseRes.DeclaredTests)
+	in.Rewritten, in.Removed = ct.Rewritten, ct.Removed
 	in.Base = &baseRes
 	if v = testverdict.Judge(in); len(v.Retry) == 0 {
 		return v, nil
@@ -228,7 +278,7 @@ func verdictItems(v testverdict.Verdict) []feedbackItem {
 // failure's summary carries every reason (the audit trail); its items and
 // output say what the model must fix.
 func (e Executor) judgeAttempt(ctx context.Context, r SWIRun, cs changeSet, base, head domain.Request, params domain.SimulateParams, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
-	ct, err := testsOfChange(ctx, r.Base, cs, r.Item.Tests)
+	ct, err := testsOfChange(ctx, r.Base, cs, r.Item.Tests, sim.DeclaredTests)
 	if err != nil {
 		return cs, nil, err
 	}

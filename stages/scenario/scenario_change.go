@@ -138,16 +138,22 @@ func exportedDecls(file, src string) map[string]string {
 }
 
 // scenarioTests are the tests a scenario run must show: those its own
-// _test.go files declare that its filter selects (a filter that does not
-// compile as a regular expression selects them all).
-func scenarioTests(run scenario.Run) []testverdict.Decl {
+// files declare that its filter selects (a filter that does not compile
+// as a regular expression selects them all). The domain service that ran
+// them declares them (declared, simulate's declared_tests for the
+// overlay's paths); a Go test file it declares nothing for is read here.
+func scenarioTests(run scenario.Run, declared []domain.TestDeclaration) []testverdict.Decl {
 	var re *regexp.Regexp
 	if run.Filter != "" {
 		re, _ = regexp.Compile(strings.SplitN(run.Filter, "/", 2)[0])
 	}
 	var out []testverdict.Decl
 	for _, to := range slices.Sorted(maps.Keys(run.Overlay)) {
-		for _, d := range testverdict.TestFuncs(to, run.Overlay[to]) {
+		decls := testverdict.Decls(testverdict.DeclaredIn(declared, to))
+		if len(decls) == 0 {
+			decls = testverdict.TestFuncs(to, run.Overlay[to])
+		}
+		for _, d := range decls {
 			if re == nil || re.MatchString(d.Name) {
 				out = append(out, d)
 			}
@@ -159,5 +165,5 @@ func scenarioTests(run scenario.Run) []testverdict.Decl {
 // scenarioProblems judges a scenario run with the code generation rules
 // (package testverdict), its own tests as the required ones.
 func scenarioProblems(res domain.SimulateResult, run scenario.Run) []string {
-	return testverdict.Judge(testverdict.Input{Head: res, Required: scenarioTests(run)}).Problems
+	return testverdict.Judge(testverdict.Input{Head: res, Required: scenarioTests(run, res.DeclaredTests)}).Problems
 }

@@ -55,7 +55,7 @@ func (s domainSimulator) Simulate(ctx context.Context, run scenario.Run) (scenar
 	res, err := s.Dom.Simulate(ctx, domain.Request{
 		WorkItem: s.workItem, Stage: string(pipeline.StageScenarioValidation),
 		Repository: domain.Repository{Path: s.workspace, Ref: s.ref}, Artifacts: artifacts,
-	}, domain.SimulateParams{Packages: run.Packages, Filter: run.Filter})
+	}, domain.SimulateParams{Packages: run.Packages, Paths: slices.Sorted(maps.Keys(run.Overlay)), Filter: run.Filter})
 	if err != nil {
 		return scenario.Observation{}, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/langmap"
 	"github.com/cogworks/cogworks/internal/llm"
 )
 
@@ -101,7 +102,7 @@ func PackageSkeleton(p domain.MapPackage) string {
 			continue
 		}
 		for _, s := range f.Symbols {
-			if exported(s.Name) {
+			if langmap.Exported(f.Path, s) {
 				fmt.Fprintf(&b, "%s\n", s.Signature)
 			}
 		}
@@ -117,15 +118,6 @@ func FileSkeleton(f domain.MapFile) string {
 		fmt.Fprintf(&b, "%s // line %d\n", s.Signature, s.Line)
 	}
 	return b.String()
-}
-
-// exported reports whether a symbol (or a method's name after the dot) is
-// exported.
-func exported(name string) bool {
-	if i := strings.LastIndex(name, "."); i >= 0 {
-		name = name[i+1:]
-	}
-	return name != "" && strings.ToUpper(name[:1]) == name[:1] && strings.ToLower(name[:1]) != name[:1]
 }
 
 // lockFiles are dependency lock files: generated, long and useless as
@@ -175,12 +167,26 @@ func RenderRepoMap(files []string, m *domain.RepoMapResult) string {
 		return tree.String()
 	}
 	for _, level := range []int{mapAll, mapExported, mapNames, mapFiles} {
-		out := tree.String() + "\nGo packages and declarations (line: signature):\n" + symbolMap(m, level)
+		out := tree.String() + "\n" + mapHeading(m) + " and declarations (line: signature):\n" + symbolMap(m, level)
 		if llm.EstimateTokens(out) <= maxMapTokens || level == mapFiles {
 			return out
 		}
 	}
 	return tree.String()
+}
+
+// mapHeading names what the map lists: "Go packages" for a map of Go
+// files alone (the heading it always had), "Packages" once another
+// language is in it.
+func mapHeading(m *domain.RepoMapResult) string {
+	for _, p := range m.Packages {
+		for _, f := range p.Files {
+			if path.Ext(f.Path) != ".go" {
+				return "Packages"
+			}
+		}
+	}
+	return "Go packages"
 }
 
 // symbolMap renders m at a detail level: mapAll lists every declaration's
@@ -204,7 +210,7 @@ func symbolMap(m *domain.RepoMapResult, level int) string {
 				b.WriteString(": " + strings.Join(names, ", "))
 			default:
 				for _, s := range f.Symbols {
-					if level == mapExported && !exported(s.Name) {
+					if level == mapExported && !langmap.Exported(f.Path, s) {
 						continue
 					}
 					fmt.Fprintf(&b, "\n    %d: %s", s.Line, s.Signature)

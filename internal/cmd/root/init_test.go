@@ -1,4 +1,4 @@
-package initcmd_test
+package root_test
 
 import (
 	"context"
@@ -194,4 +194,33 @@ func TestInitWithoutCredentialsWritesNothing(t *testing.T) {
 	// Without labels no credentials are needed.
 	require.NoError(t, cmdtest.Execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws, "--no-labels"))
 	assert.FileExists(t, filepath.Join(ws, config.Path))
+}
+
+// writeGitConfig makes dir a checkout whose git config has the given text.
+func writeGitConfig(t *testing.T, dir, config string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(config), 0o644))
+}
+
+func TestInitTakesTheRepoFromTheOriginRemote(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	f, out, _ := cmdtest.TestFactory(t, env)
+	ws := t.TempDir()
+	writeGitConfig(t, ws, "[remote \"origin\"]\n\turl = https://github.com/"+testenv.Repo.String()+".git\n")
+	require.NoError(t, cmdtest.Execute(t, f, "init", "--workspace", ws, "--dry-run"))
+	assert.Contains(t, out.String(), "would create label cogworks:run")
+	assert.Contains(t, out.String(), testenv.Repo.String())
+
+	// $GITHUB_REPOSITORY, as in Actions, comes first.
+	f.Getenv = func(k string) string {
+		if k == "GITHUB_REPOSITORY" {
+			return "acme/elsewhere"
+		}
+		return ""
+	}
+	out.Reset()
+	require.NoError(t, cmdtest.Execute(t, f, "init", "--workspace", ws, "--dry-run"))
+	assert.Contains(t, out.String(), "acme/elsewhere")
 }
