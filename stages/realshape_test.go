@@ -362,8 +362,8 @@ func (x *noChangeInterfaces) Execute(ctx context.Context, in engine.StageInput) 
 		return res, err
 	}
 	x.reason = err.Error()
-	interfaces.RecordInterfaces(in.Snapshot, stagekit.DesignBranch(in.Issue.Number), 0, x.decls)
-	return engine.StageResult{Event: pipeline.EventDone, Summary: "no interface changes (benchmark stand-in for issue 20 point 4)"}, nil
+	return engine.StageResult{Event: pipeline.EventDone, Summary: "no interface changes (benchmark stand-in for issue 20 point 4)",
+		Changes: []pipeline.Change{pipeline.SetInterfaces{Branch: stagekit.DesignBranch(in.Issue.Number), Decls: x.decls}}}, nil
 }
 
 func TestRealShape(t *testing.T) {

@@ -40,6 +40,9 @@ type RevisionOutcome struct {
 	Commit  string
 	Threads int
 	Reason  string
+	// Changes are the snapshot changes the cycle decided (the revised
+	// sub-work-item's committed paths), applied with its record.
+	Changes []pipeline.Change
 }
 
 // RevisionRef names a work item's PR whose feedback a revision step checks.
@@ -155,7 +158,13 @@ func (s *stepper) revise(ctx context.Context, o *observed, pr int) (Result, stri
 		res.Outcome, res.Reason = OutcomeBackedOff, "the state changed while the lock was taken"
 		return res, "", true, nil
 	}
-	in.Issue, in.Snapshot, in.Comments, in.Stage = o.issue, &snap, o.comments, snap.Stage
+	view, err := snap.View()
+	if err != nil {
+		return res, "", true, err
+	}
+	// The reviser reads a copy and books its spend in the snapshot's ledger.
+	in.Issue, in.Snapshot, in.Comments, in.Stage = o.issue, view, o.comments, snap.Stage
+	in.Ledger = pipeline.NewLedgerBook(&snap)
 	ctx, events := audit.WithEvents(ctx)
 	out, err := s.d.Reviser.Revise(ctx, in, pr)
 	if err != nil {
@@ -170,6 +179,9 @@ func (s *stepper) revise(ctx context.Context, o *observed, pr int) (Result, stri
 	ev := pipeline.EventRevised
 	if out.Action == pipeline.RevisionEscalated {
 		ev = pipeline.EventRevisionStopped
+	}
+	if err := snap.Apply(out.Changes...); err != nil {
+		return res, "", true, fmt.Errorf("record revision of %s#%d: %w", s.ref.Repo, pr, err)
 	}
 	snap.RecordRevision(pipeline.RevisionRecord{PR: pr, Cycle: out.Cycle, Action: out.Action, Commit: out.Commit,
 		Threads: out.Threads, Reason: out.Reason, At: s.d.now()})
