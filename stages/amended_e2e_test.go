@@ -105,11 +105,10 @@ func buildExecutors(gh *github.Client, plan engine.StageExecutor) map[pipeline.S
 	})
 	build := engine.StageExecutorFunc(func(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
 		snap := in.Snapshot
-		next, ok := stagekit.NextSWI(snap)
-		if !ok {
+		if snap.CurrentSWI == "" { // the machine found none ready
 			return engine.StageResult{Event: pipeline.EventAllDone}, nil
 		}
-		rec := snap.SubWorkItem(next.ID)
+		rec := snap.SubWorkItem(snap.CurrentSWI)
 		branch := fmt.Sprintf("cogworks/%d/swi-%d", snap.WorkItem, rec.Order)
 		if _, _, err := idem.WriteFiles(ctx, gh, in.Repo, idem.Commit{Branch: branch, From: "main", Message: "Build " + rec.ID,
 			Files: map[string]string{rec.Files[0]: "package x\n\n// " + rec.Title + "\n"}}); err != nil {
@@ -119,18 +118,25 @@ func buildExecutors(gh *github.Client, plan engine.StageExecutor) map[pipeline.S
 		if err != nil {
 			return engine.StageResult{}, err
 		}
-		rec.Branch, rec.PR, rec.Status, rec.Committed = branch, pr.Number, pipeline.SWIInProgress, rec.Files
-		snap.CurrentSWI = rec.ID
-		return engine.StageResult{Event: pipeline.EventDone, Summary: "built " + rec.ID}, nil
+		return engine.StageResult{Event: pipeline.EventDone, Summary: "built " + rec.ID, Changes: []pipeline.Change{
+			pipeline.SetSWIStatus{ID: rec.ID, Status: pipeline.SWIInProgress},
+			pipeline.SetSWICommit{ID: rec.ID, Branch: branch, Committed: rec.Files},
+			pipeline.SetSWIPull{ID: rec.ID, Branch: branch, PR: pr.Number},
+		}}, nil
 	})
 	integrate := engine.StageExecutorFunc(func(_ context.Context, in engine.StageInput) (engine.StageResult, error) {
-		snap := in.Snapshot
-		snap.SubWorkItem(snap.CurrentSWI).Status = pipeline.SWICompleted
-		snap.CurrentSWI = ""
-		if _, ok := stagekit.NextSWI(snap); ok {
-			return engine.StageResult{Event: pipeline.EventNextSWI}, nil
+		done := []pipeline.Change{pipeline.SetSWIStatus{ID: in.Snapshot.CurrentSWI, Status: pipeline.SWICompleted}}
+		after, err := in.Snapshot.View()
+		if err != nil {
+			return engine.StageResult{}, err
 		}
-		return engine.StageResult{Event: pipeline.EventAllDone}, nil
+		if err := after.Apply(done...); err != nil {
+			return engine.StageResult{}, err
+		}
+		if _, ok := after.NextSWI(); ok {
+			return engine.StageResult{Event: pipeline.EventNextSWI, Changes: done}, nil
+		}
+		return engine.StageResult{Event: pipeline.EventAllDone, Changes: done}, nil
 	})
 	return map[pipeline.Stage]engine.StageExecutor{pipeline.StagePlanning: plan, pipeline.StageCodeGeneration: build,
 		pipeline.StageScenarioValidation: pass, pipeline.StageReview: pass, pipeline.StageIntegration: integrate}

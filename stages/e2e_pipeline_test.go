@@ -380,7 +380,7 @@ func TestPipelineEndToEnd(t *testing.T) {
 	require.Len(t, snap.SubWorkItems, 1)
 	assert.Equal(t, swiPR.n, snap.SubWorkItems[0].PR)
 	snap.CurrentSWI = snap.SubWorkItems[0].ID
-	_, err = stages.Executors(deps)[pipeline.StageIntegration].Execute(ctx, engine.StageInput{
+	_, err = stagetest.Execute(ctx, stages.Executors(deps)[pipeline.StageIntegration], engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: parent}, Stage: pipeline.StageIntegration,
 		Snapshot: &snap, Config: cfg, RunID: "e2e-rerun", BotLogin: testenv.Bot,
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
@@ -47,6 +48,11 @@ type externalCase struct {
 		Type       classify.Type `json:"type"`
 		Complexity string        `json:"complexity"`
 	} `json:"classification"`
+	// Service is the case's [[domains]] table (name, preset, setup, ...)
+	// for a non-Go repository; "{tools}" in its setup is the case's
+	// tools/ directory (a node_modules the sandbox, which has no network,
+	// links), bound read-only. Absent: the Go domain service.
+	Service  *config.Domain     `json:"service"`
 	Fix      codegen.CodeOutput `json:"fix"`
 	Scenario struct {
 		Package string `json:"package"`
@@ -87,9 +93,39 @@ func loadExternalCase(dir string) (realCase, error) {
 		slices.Sort(problems)
 		return realCase{}, fmt.Errorf("load real-shape case %s: case.json: %s", name, strings.Join(problems, "; "))
 	}
-	scenario, err := os.ReadFile(filepath.Join(dir, "scenario_test.go"))
+	// The held-out test is scenario_test.go, or scenario<suffix> of the
+	// case's language (scenario_test.py, scenario.test.ts).
+	matches, err := filepath.Glob(filepath.Join(dir, "scenario*"))
+	if err != nil || len(matches) != 1 {
+		return realCase{}, fmt.Errorf("load real-shape case %s: want one scenario* file, found %d", name, len(matches))
+	}
+	scenario, err := os.ReadFile(matches[0])
 	if err != nil {
 		return realCase{}, fmt.Errorf("load real-shape case %s: %w", name, err)
+	}
+	suffix := strings.TrimPrefix(filepath.Base(matches[0]), "scenario")
+	if ec.Service != nil {
+		// Stored under .cogworks/scenarios by a name no test runner
+		// collects: vitest's default include takes x.test.ts in any
+		// directory, the hidden ones too, and would run the held-out
+		// file where it lies in scenario validation (imports broken).
+		suffix = ".heldout" + filepath.Ext(suffix)
+	}
+	var toolDirs []string
+	if ec.Service != nil {
+		tools := filepath.Join(dir, "tools")
+		// Resolved: tools may link to a directory the cases share, and
+		// the sandbox binds the real one.
+		if abs, err := filepath.Abs(tools); err == nil {
+			tools = abs
+		}
+		if real, err := filepath.EvalSymlinks(tools); err == nil {
+			tools = real
+		}
+		if _, err := os.Stat(tools); err == nil {
+			toolDirs = []string{tools}
+		}
+		ec.Service.Setup = strings.ReplaceAll(ec.Service.Setup, "{tools}", tools)
 	}
 	// The interface design names the first Go source file of the plan, as
 	// it is: a bug fix changes no interface.
@@ -110,8 +146,9 @@ func loadExternalCase(dir string) (realCase, error) {
 		plan:        planner.SubWorkItem{ID: name, Title: title, Description: title + ", and test it.", Files: ec.Plan.Files, Symbols: ec.Plan.Symbols, Tests: "", DependsOn: []string{}},
 		fix:         ec.Fix,
 		scenarioPkg: ec.Scenario.Package, scenarioTo: ec.Scenario.To, scenarioFilter: ec.Scenario.Filter,
-		want:      realOutcome{completed: true},
-		external:  true,
+		want:     realOutcome{completed: true},
+		external: true,
+		service:  ec.Service, toolDirs: toolDirs, scenarioSuffix: suffix,
 		classType: ec.Classification.Type, complexity: ec.Classification.Complexity,
 	}, nil
 }

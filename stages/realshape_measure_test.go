@@ -28,9 +28,15 @@ import (
 func realScenarioFailsAtBase(t *testing.T, c realCase, base map[string]string, ws string, dom *domain.Client) bool {
 	t.Helper()
 	res, err := dom.Simulate(context.Background(), domain.Request{WorkItem: "realshape-base", Repository: domain.Repository{Path: ws},
-		Artifacts: []domain.Artifact{{Path: c.scenarioTo, Content: base[".cogworks/scenarios/"+c.name+"_test.go"]}}},
+		Artifacts: []domain.Artifact{{Path: c.scenarioTo, Content: base[".cogworks/scenarios/"+c.name+c.scenarioFile()]}}},
 		domain.SimulateParams{Packages: []string{c.scenarioPkg}, Filter: c.scenarioFilter})
 	require.NoError(t, err)
+	if c.service != nil {
+		// A command service reports each test: one the filter names failed.
+		return !res.Passed && slices.ContainsFunc(res.Tests, func(tr domain.TestResult) bool {
+			return !tr.Passed && !tr.Skipped && strings.Contains(tr.Name, c.scenarioFilter)
+		})
+	}
 	return !res.Passed && strings.Contains(res.Output, "--- FAIL: "+c.scenarioFilter)
 }
 

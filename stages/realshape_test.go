@@ -25,7 +25,6 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/githubsim"
-	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/scenario"
@@ -67,6 +66,13 @@ type realCase struct {
 	dir            string
 	scenarioSource string
 	external       bool
+	// service is the [[domains]] table of the built-in command service
+	// that serves a non-Go case (nil: the Go domain service), with
+	// toolDirs bound read-only into its sandbox; scenarioSuffix ends the
+	// held-out test's file name (default "_test.go").
+	service        *config.Domain
+	toolDirs       []string
+	scenarioSuffix string
 	// classType and complexity are the oracle's classification (default
 	// a low-complexity bug fix, which skips the specification and
 	// interface stages); another takes the whole path.
@@ -154,15 +160,18 @@ covers = [%[2]q]
 trajectories = 1
 
 [run]
-overlay = [{ from = ".cogworks/scenarios/%[1]s_test.go", to = %[3]q }]
+overlay = [{ from = ".cogworks/scenarios/%[1]s%[6]s", to = %[3]q }]
 packages = [%[4]q]
 filter = %[5]q
 
 [[acceptance]]
 check = "exit_code"
 equals = 0
-`, c.name, c.api.ID, c.scenarioTo, c.scenarioPkg, c.scenarioFilter)
+`, c.name, c.api.ID, c.scenarioTo, c.scenarioPkg, c.scenarioFilter, c.scenarioFile())
 }
+
+// scenarioFile is the held-out test's file name after the case's name.
+func (c realCase) scenarioFile() string { return cmp.Or(c.scenarioSuffix, "_test.go") }
 
 // realBase reads the case's repository, its generated files and its
 // held-out scenario into one tree.
@@ -197,7 +206,7 @@ func realBase(t *testing.T, c realCase) map[string]string {
 		require.NoError(t, err)
 		scen = string(b)
 	}
-	files[".cogworks/scenarios/"+c.name+"_test.go"] = scen
+	files[".cogworks/scenarios/"+c.name+c.scenarioFile()] = scen
 	files[".cogworks/scenarios/"+c.name+".toml"] = realScenarioTOML(c)
 	return files
 }
@@ -274,11 +283,11 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	testkit.WriteTree(t, ws, base)
 	scenarios, err := scenario.LoadScenarios(ctx, os.DirFS(ws), ".cogworks/scenarios")
 	require.NoError(t, err)
-	dom := &stagetest.CountingDomain{Client: svc}
+	dom, simulations := realDomain(t, c, svc)
 	script := llm.NewScripted()
 	realOracle(t, c, base, script)
 	deps := stages.Deps{Scenarios: scenarios, GitHub: env.Client, Deps: stagekit.Deps{LLM: llm.NewGateway(script, prompts.Set{}), Domain: dom, Workspace: ws,
-		Services: []xval.ServiceInfo{{Name: "go", Domain: goservice.Domain}},
+		Services: []xval.ServiceInfo{c.serviceInfo()},
 		Clock:    env.Clock.Now}}
 	cfg := config.Default()
 	cfg.Gates["architecture"] = config.AutoProceed
@@ -308,6 +317,11 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	}
 	res.excused = realExcusedFailures(env, repo)
 	if os.Getenv("REALSHAPE_DEBUG") != "" {
+		for n := 1; n <= 5; n++ {
+			for _, cm := range env.Sim.Comments(repo, n) {
+				t.Logf("COMMENT #%d: %s", n, cm.Body)
+			}
+		}
 		for _, r := range script.Requests() {
 			t.Logf("%s: %s", r.Template, r.Messages[len(r.Messages)-1].Content)
 		}
@@ -320,8 +334,8 @@ func runRealCase(t *testing.T, c realCase, svc *domain.Client) realResult {
 	// PR must hold is the default branch plus the fix.
 	want := realApply(t, env.Sim.BranchFiles(repo, "main"), c.fix)
 	res.fixLines = realChangedLines(base, want)
-	res.fixTestsRan = dom.Simulations.Load() > 0
-	res.failedAtBase = realScenarioFailsAtBase(t, c, base, ws, dom.Client)
+	res.fixTestsRan = simulations() > 0
+	res.failedAtBase = realScenarioFailsAtBase(t, c, base, ws, svc)
 	if res.completed {
 		got := env.Sim.BranchFiles(repo, fmt.Sprintf("cogworks/%d/swi-1", parent))
 		res.treeDiff = realTreeDiff(want, got)
@@ -348,8 +362,8 @@ func (x *noChangeInterfaces) Execute(ctx context.Context, in engine.StageInput) 
 		return res, err
 	}
 	x.reason = err.Error()
-	interfaces.RecordInterfaces(in.Snapshot, stagekit.DesignBranch(in.Issue.Number), 0, x.decls)
-	return engine.StageResult{Event: pipeline.EventDone, Summary: "no interface changes (benchmark stand-in for issue 20 point 4)"}, nil
+	return engine.StageResult{Event: pipeline.EventDone, Summary: "no interface changes (benchmark stand-in for issue 20 point 4)",
+		Changes: []pipeline.Change{pipeline.SetInterfaces{Branch: stagekit.DesignBranch(in.Issue.Number), Decls: x.decls}}}, nil
 }
 
 func TestRealShape(t *testing.T) {
@@ -379,12 +393,17 @@ func runRealCases(t *testing.T, cases []realCase) []realResult {
 	results := make([]realResult, len(cases))
 	// One service for all cases: they share its build cache, as one
 	// service's repositories do in production.
-	svc := stagetest.StartGoService(t)
+	svcs := map[string]*domain.Client{}
+	for _, c := range cases {
+		if k := c.serviceKey(); svcs[k] == nil {
+			svcs[k] = startRealService(t, c)
+		}
+	}
 	t.Run("cases", func(t *testing.T) {
 		for i, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
 				t.Parallel()
-				r := runRealCase(t, c, svc)
+				r := runRealCase(t, c, svcs[c.serviceKey()])
 				results[i] = r
 				realAssert(t, c, r)
 			})

@@ -39,6 +39,40 @@ for p in sorted(pathlib.Path(".").rglob("*.py")):
     except SyntaxError as e: print(f"{p}:{e.lineno or 0}:{e.offset or 0}: SyntaxError: {e.msg}")
     except ValueError as e: print(f"{p}:1:1: {e}")'`
 
+// pytestPrelude prepares a pytest run of a repository as it is checked
+// out, with no network to install it: a src/ layout's packages are put on
+// PYTHONPATH (the package is not installed, `pip install -e .` needs the
+// network), and a plugin is written that accepts, and ignores, the
+// options of pytest-cov, pytest-xdist and pytest-timeout when they are
+// not installed, so an addopts naming them (python-semver's `--cov`)
+// does not stop every run with "unrecognized arguments". Coverage,
+// parallelism and timeouts do not change a test's verdict; the service
+// has its own timeout.
+const pytestPrelude = `if [ -d src ]; then export PYTHONPATH="$PWD/src${PYTHONPATH:+:$PYTHONPATH}"; fi; ` +
+	`cw_plugins=$(mktemp -d) && cat > "$cw_plugins/cogworks_pytest_compat.py" <<'COGWORKS_EOF'
+import importlib.util
+
+def pytest_addoption(parser):
+    g = parser.getgroup("cogworks", "options of plugins that are not installed (ignored)")
+    if importlib.util.find_spec("pytest_cov") is None:
+        for o in ("--cov", "--cov-report", "--cov-config", "--cov-fail-under", "--cov-context"):
+            g.addoption(o, action="append", nargs="?", default=[])
+        for o in ("--no-cov-on-fail", "--no-cov", "--cov-append", "--cov-branch"):
+            g.addoption(o, action="store_true")
+    if importlib.util.find_spec("xdist") is None:
+        g._addoption("-n", "--numprocesses", action="store")
+        g.addoption("--dist", action="store")
+    if importlib.util.find_spec("pytest_timeout") is None:
+        g.addoption("--timeout", action="store")
+        g.addoption("--timeout-method", action="store")
+COGWORKS_EOF
+export PYTHONPATH="$cw_plugins${PYTHONPATH:+:$PYTHONPATH}"; `
+
+// pytest runs the tests with a JUnit report; extra follows the options.
+func pytest(extra string) string {
+	return pytestPrelude + `{python} -m pytest -q -p no:cacheprovider -p cogworks_pytest_compat -o junit_family=xunit1 --junitxml="$COGWORKS_REPORT_DIR/junit.xml"` + extra
+}
+
 // presets are the starting points of config.DomainPresets.
 var presets = map[string]Domain{
 	"python": {
@@ -46,8 +80,8 @@ var presets = map[string]Domain{
 		Format:        `if command -v ruff >/dev/null 2>&1; then ruff format -q .; fi`,
 		Checks: []string{`if command -v ruff >/dev/null 2>&1; then ruff check --no-cache --output-format sarif .; ` +
 			`elif {python} -m pyflakes --version >/dev/null 2>&1; then {python} -m pyflakes .; else ` + pyCompile + `; fi`},
-		Test:       `{python} -m pytest -q -p no:cacheprovider -o junit_family=xunit1 --junitxml="$COGWORKS_REPORT_DIR/junit.xml"`,
-		TestOne:    `{python} -m pytest -q -p no:cacheprovider -o junit_family=xunit1 --junitxml="$COGWORKS_REPORT_DIR/junit.xml" -k {filter}`,
+		Test:       pytest(""),
+		TestOne:    pytest(" -k {filter}"),
 		TestOutput: "junit",
 	},
 	"typescript": jsPreset([]string{".ts", ".tsx", ".mts", ".cts"},
@@ -75,16 +109,25 @@ var presets = map[string]Domain{
 	},
 }
 
+// nodePrelude turns off V8's WebAssembly guard regions where node knows
+// the flag (20.17 and later): each Wasm memory otherwise reserves 10 GiB
+// of address space, which the sandbox's RLIMIT_AS (8 GiB) refuses, and
+// vitest 4 (through its Wasm parsers) dies with "WebAssembly.instantiate():
+// Out of memory" before running a test. Bounds checks replace the guards;
+// the sandbox's limits stay as they are.
+const nodePrelude = `if node --disable-wasm-trap-handler -e 0 >/dev/null 2>&1; then ` +
+	`export NODE_OPTIONS="--disable-wasm-trap-handler${NODE_OPTIONS:+ $NODE_OPTIONS}"; fi; `
+
 // jsPreset runs vitest or jest with a JUnit reporter when the package has
 // one installed, else its own `npm test` (which writes no report: such a
 // run fails with "no test report" until a reporter is configured).
 func jsPreset(types []string, typecheck string) Domain {
-	checks := []string{`if [ -d node_modules/@microsoft/eslint-formatter-sarif ]; then node_modules/.bin/eslint -f @microsoft/eslint-formatter-sarif .; fi`}
+	checks := []string{nodePrelude + `if [ -d node_modules/@microsoft/eslint-formatter-sarif ]; then node_modules/.bin/eslint -f @microsoft/eslint-formatter-sarif .; fi`}
 	if typecheck != "" {
-		checks = append([]string{typecheck}, checks...)
+		checks = append([]string{nodePrelude + typecheck}, checks...)
 	}
 	test := func(filter string) string {
-		return `if [ -x node_modules/.bin/vitest ]; then node_modules/.bin/vitest run --reporter=default --reporter=junit --outputFile.junit="$COGWORKS_REPORT_DIR/junit.xml"` + filter + `; ` +
+		return nodePrelude + `if [ -x node_modules/.bin/vitest ]; then node_modules/.bin/vitest run --reporter=default --reporter=junit --outputFile.junit="$COGWORKS_REPORT_DIR/junit.xml"` + filter + `; ` +
 			`elif [ -d node_modules/jest-junit ]; then JEST_JUNIT_OUTPUT_DIR="$COGWORKS_REPORT_DIR" node_modules/.bin/jest --ci --reporters=default --reporters=jest-junit` + filter + `; ` +
 			`else npm test --silent; fi`
 	}

@@ -128,6 +128,19 @@ func TestPrepareWorkspace(t *testing.T) {
 	write("held/x.txt", "held out too")
 	write(".cogworks/config.toml", "[scenarios]\ndirectory = \"held\"\n")
 	require.NoError(t, os.Symlink("/etc/passwd", filepath.Join(repo, "link")))
+	write("docs/shared.py", "shared")
+	link := func(target, rel string) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(repo, rel)), 0o755))
+		require.NoError(t, os.Symlink(target, filepath.Join(repo, rel)))
+	}
+	// python-semver links docs/advanced/coerce.py into tests/, which its
+	// conftest imports, and node_modules/.bin holds links whose targets
+	// are relative to where the link is: in-repository links stay links.
+	link("../docs/shared.py", "tests/shared.py")
+	link("../.git/config", "tests/remote")
+	link("../held/x.txt", "tests/held.txt")
+	link("../docs", "tests/docs")
+	link("../../outside", "tests/outside")
 
 	for _, tt := range []struct {
 		stage   string
@@ -157,11 +170,22 @@ func TestPrepareWorkspace(t *testing.T) {
 			assert.Equal(t, "<absent>", read("src/old.py"))
 			assert.Equal(t, "<absent>", read(".git/config"))
 			_, err = os.Lstat(filepath.Join(ws.dir, "link"))
-			assert.True(t, errors.Is(err, os.ErrNotExist), "links are not copied")
+			assert.True(t, errors.Is(err, os.ErrNotExist), "a link out of the repository is not copied")
+			assert.Equal(t, "shared", read("tests/shared.py"), "a link to a file of the repository reads the copy's file")
+			assert.Equal(t, "shared", read("tests/docs/shared.py"), "a link to a directory of the repository reads the copy's directory")
+			for _, l := range []string{"tests/shared.py", "tests/docs"} {
+				text, err := os.Readlink(filepath.Join(ws.dir, l))
+				require.NoError(t, err, "%s is a link, as node_modules/.bin's must stay", l)
+				assert.False(t, filepath.IsAbs(text), "%s points inside the copy: %s", l, text)
+			}
+			assert.Equal(t, "<absent>", read("tests/remote"), "a link into .git is not copied")
+			assert.Equal(t, "<absent>", read("tests/outside"))
 			if tt.visible {
 				assert.Equal(t, "held out", read(".cogworks/scenarios/s1/scenario.toml"))
 				assert.Equal(t, "held out too", read("held/x.txt"))
+				assert.Equal(t, "held out too", read("tests/held.txt"))
 			} else {
+				assert.Equal(t, "<absent>", read("tests/held.txt"), "a link does not reveal a held-out scenario")
 				assert.Equal(t, "<absent>", read(".cogworks/scenarios/s1/scenario.toml"))
 				assert.Equal(t, "<absent>", read("held/x.txt"))
 				assert.Equal(t, "<absent>", read("held/planted.txt"))

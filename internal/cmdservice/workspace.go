@@ -127,11 +127,19 @@ func prepareWorkspace(req domain.Request) (*workspace, error) {
 	return ws, nil
 }
 
-// copyTree copies the repository's directories and regular files; links
-// and special files are left out, so nothing in the copy points outside it.
+// copyTree copies the repository's directories and regular files. A link
+// whose target lies inside the repository (outside .git and the held-out
+// directories) becomes a relative link to the same target in the copy:
+// node_modules/.bin holds links into node_modules, and Python projects
+// link shared modules into tests/ (python-semver does). Other links and
+// special files are left out, so nothing in the copy points outside it.
 func (w *workspace) copyTree(repo string, hidden map[string]bool) error {
 	var copied int64
-	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+	root, err := filepath.EvalSymlinks(repo)
+	if err != nil {
+		return extserver.Errorf(domain.CodeInternalError, "copy repository %s: %v", repo, err)
+	}
+	err = filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -163,6 +171,19 @@ func (w *workspace) copyTree(repo string, hidden map[string]bool) error {
 			}
 			w.files[slash] = true
 			return copyFile(p, dst, info.Mode().Perm()|0o600)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, isFile, ok := linkTarget(root, p)
+			if !ok || under(target, hidden) {
+				return nil
+			}
+			text, err := filepath.Rel(filepath.Dir(rel), filepath.FromSlash(target))
+			if err != nil {
+				return nil
+			}
+			if isFile {
+				w.files[slash] = true
+			}
+			return os.Symlink(text, dst)
 		}
 		return nil
 	})
@@ -170,6 +191,29 @@ func (w *workspace) copyTree(repo string, hidden map[string]bool) error {
 		return extserver.Errorf(domain.CodeInternalError, "copy repository %s: %v", repo, err)
 	}
 	return nil
+}
+
+// linkTarget resolves the link p and returns its final target, relative
+// to root (slash-separated), when that is a file or directory inside
+// root and outside .git; ok is false for any other link.
+func linkTarget(root, p string) (target string, isFile, ok bool) {
+	resolved, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false, false
+	}
+	rel, err := filepath.Rel(root, resolved)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false, false
+	}
+	slash := filepath.ToSlash(rel)
+	if slash == ".git" || strings.HasPrefix(slash, ".git/") {
+		return "", false, false
+	}
+	info, err := os.Stat(resolved)
+	if err != nil || (!info.Mode().IsRegular() && !info.IsDir()) {
+		return "", false, false
+	}
+	return slash, info.Mode().IsRegular(), true
 }
 
 func copyFile(src, dst string, mode fs.FileMode) error {

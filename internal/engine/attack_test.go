@@ -96,7 +96,7 @@ func TestAttackForgedLedgerCannotResetTheBudget(t *testing.T) {
 	f.deps.Config.Gates["architecture"] = config.AutoProceed
 	var seen []float64
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-		in.Snapshot.Ledger.PerStage = map[string]pipeline.Usage{"intake": {Calls: 1, InputTokens: 90000, CostUSD: 9.5}}
+		in.Book().Record("intake", "", pipeline.Usage{Calls: 1, InputTokens: 90000, CostUSD: 9.5})
 		return StageResult{Event: pipeline.EventDone}, nil
 	})
 	f.deps.Executors[pipeline.StageArchitecture] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
@@ -182,8 +182,8 @@ func TestAttackRemovingSafetyCriticalDoesNotLowerTheGates(t *testing.T) {
 	f, _ := newAttack(t)
 	f.deps.Config.Gates["architecture"] = config.AutoProceed
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-		in.Snapshot.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"}, SafetyAffecting: true}
-		return StageResult{Event: pipeline.EventDone}, nil
+		return StageResult{Event: pipeline.EventDone, Changes: []pipeline.Change{pipeline.SetClassification{Classification: classify.Classification{
+			Type: classify.TypeFeature, AffectedModules: []string{"brake"}, SafetyAffecting: true}}}}, nil
 	})
 	f.step(t) // intake, safety-affecting
 	require.Contains(t, f.labels(), pipeline.LabelSafetyCritical)

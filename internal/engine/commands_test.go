@@ -265,6 +265,7 @@ func TestCommandEventWithoutCommandCostsNothing(t *testing.T) {
 // before the write lands and after it landed with the answer lost, then
 // runs again: the command acts exactly once.
 func TestCommandActsOnceAcrossCrashes(t *testing.T) {
+	t.Parallel()
 	for _, body := range []string{"/cogworks approve", "/cogworks stop", "/cogworks approve\n/cogworks status"} {
 		for _, after := range []bool{false, true} {
 			for k := int64(1); ; k++ {

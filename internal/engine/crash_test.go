@@ -62,8 +62,8 @@ func artifactExecutors(gh *github.Client) map[pipeline.Stage]StageExecutor {
 	}
 	return map[pipeline.Stage]StageExecutor{
 		pipeline.StageIntake: StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-			in.Snapshot.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"widgets"}}
-			return StageResult{Event: pipeline.EventDone, Summary: "classified as feature"}, nil
+			return StageResult{Event: pipeline.EventDone, Summary: "classified as feature", Changes: []pipeline.Change{
+				pipeline.SetClassification{Classification: classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"widgets"}}}}}, nil
 		}),
 		pipeline.StageArchitecture: StageExecutorFunc(func(ctx context.Context, in StageInput) (StageResult, error) {
 			branch := fmt.Sprintf("cogworks/%d/spec", in.Issue.Number)
@@ -75,8 +75,8 @@ func artifactExecutors(gh *github.Client) map[pipeline.Stage]StageExecutor {
 			if err != nil {
 				return StageResult{}, err
 			}
-			in.Snapshot.Artifacts.SpecBranch, in.Snapshot.Artifacts.SpecPR = branch, pr.Number
-			return StageResult{Event: pipeline.EventDone, Summary: "spec PR opened"}, nil
+			return StageResult{Event: pipeline.EventDone, Summary: "spec PR opened",
+				Changes: []pipeline.Change{pipeline.SetSpec{Branch: branch, PR: pr.Number}}}, nil
 		}),
 		pipeline.StageInterfaceDesign: StageExecutorFunc(done),
 	}
@@ -241,6 +241,7 @@ func liveClaims(env *testenv.Env, n int) int {
 }
 
 func TestAssertPSM005_ConcurrentInvocationsExactlyOneActs(t *testing.T) {
+	t.Parallel()
 	for round := 0; round < 5; round++ {
 		env, n := newCrashEnv(t)
 		// 20 invocations in one frozen instant are a burst GitHub's

@@ -54,10 +54,17 @@ const reasonAmended = "the specification or interfaces changed after the plan wa
 // between the approval and the step that would have re-planned.
 const reasonAmendedAgain = "the specification or interfaces changed again after the approval, which was given for the earlier amendment; a writer must approve the design as it reads now: `/cogworks approve` or apply `" + pipeline.LabelApprove + "`"
 
-// designInput is the StageInput a DesignWatcher reads.
-func (s *stepper) designInput(o *wakeFacts, snap *pipeline.Snapshot) StageInput {
-	return StageInput{Repo: s.ref.Repo, Issue: o.issue, Stage: snap.Stage, Snapshot: snap, Config: s.d.Config,
-		RunID: s.d.RunID, Logger: s.d.logger().With("stage", "replan"), BotLogin: s.d.BotLogin, Comments: o.comments}
+// designInput is the StageInput a DesignWatcher reads: a copy of the
+// snapshot (its decisions come back as values), with the engine's book of
+// the snapshot's ledger for a re-plan's LLM calls.
+func (s *stepper) designInput(o *wakeFacts, snap *pipeline.Snapshot) (StageInput, error) {
+	view, err := snap.View()
+	if err != nil {
+		return StageInput{}, err
+	}
+	return StageInput{Repo: s.ref.Repo, Issue: o.issue, Stage: snap.Stage, Snapshot: view, Config: s.d.Config,
+		RunID: s.d.RunID, Logger: s.d.logger().With("stage", "replan"), BotLogin: s.d.BotLogin, Comments: o.comments,
+		Ledger: pipeline.NewLedgerBook(snap)}, nil
 }
 
 // pinDesign records, after planning ran, the design its plan was made
@@ -66,7 +73,11 @@ func (s *stepper) pinDesign(ctx context.Context, o *wakeFacts, snap *pipeline.Sn
 	if s.d.Design == nil || stage != pipeline.StagePlanning || len(snap.SubWorkItems) == 0 {
 		return nil
 	}
-	b, err := s.d.Design.Design(ctx, s.designInput(o, snap))
+	in, err := s.designInput(o, snap)
+	if err != nil {
+		return err
+	}
+	b, err := s.d.Design.Design(ctx, in)
 	if err != nil {
 		return fmt.Errorf("pin the design of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
 	}
@@ -81,7 +92,11 @@ func (s *stepper) watchDesign(ctx context.Context, o *wakeFacts, snap *pipeline.
 	if s.d.Design == nil || !snap.Stage.PerSWI() {
 		return false, nil
 	}
-	now, err := s.d.Design.Design(ctx, s.designInput(o, snap))
+	in, err := s.designInput(o, snap)
+	if err != nil {
+		return false, err
+	}
+	now, err := s.d.Design.Design(ctx, in)
 	if err != nil {
 		return false, fmt.Errorf("read the design of %s#%d: %w", s.ref.Repo, s.ref.Issue, err)
 	}
@@ -129,7 +144,11 @@ func (s *stepper) replan(ctx context.Context, o *wakeFacts, snap *pipeline.Snaps
 	if _, err := m.Fire(pipeline.StateWakeUp, pipeline.EventAmended, s.guardInput(*snap)); err != nil {
 		return &FailedError{Stage: stage, Reason: "re-plan: " + err.Error(), Err: err}
 	}
-	out, err := s.d.Design.Replan(ctx, s.designInput(o, snap))
+	in, err := s.designInput(o, snap)
+	if err != nil {
+		return err
+	}
+	out, err := s.d.Design.Replan(ctx, in)
 	if err != nil {
 		return err
 	}

@@ -48,8 +48,7 @@ func TestDesignSkipPerWorkItem(t *testing.T) {
 			}
 			class := tt.class
 			f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-				in.Snapshot.Classification = &class
-				return StageResult{Event: pipeline.EventDone}, nil
+				return StageResult{Event: pipeline.EventDone, Changes: []pipeline.Change{pipeline.SetClassification{Classification: class}}}, nil
 			})
 			f.deps.Executors[pipeline.StageIntegration] = StageExecutorFunc(func(context.Context, StageInput) (StageResult, error) {
 				return StageResult{Event: pipeline.EventAllDone}, nil

@@ -32,9 +32,11 @@ type GitHub interface {
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 }
 
-// StageExecutor runs one logical action of a stage. It may mutate
-// in.Snapshot (artifacts, attempts, data) and must make its own GitHub
-// writes idempotent; the engine persists the snapshot and moves labels.
+// StageExecutor runs one logical action of a stage. It reads in.Snapshot
+// and returns what it decided — the event for the machine and the
+// snapshot changes (StageResult.Changes) — and must make its own GitHub
+// writes idempotent; the engine applies the changes, owns CurrentSWI,
+// persists the snapshot and moves labels.
 type StageExecutor interface {
 	Execute(ctx context.Context, in StageInput) (StageResult, error)
 }
@@ -49,9 +51,12 @@ func (f StageExecutorFunc) Execute(ctx context.Context, in StageInput) (StageRes
 
 // StageInput is what an executor gets.
 type StageInput struct {
-	Repo     github.Repo
-	Issue    github.Issue
-	Stage    pipeline.Stage
+	Repo  github.Repo
+	Issue github.Issue
+	Stage pipeline.Stage
+	// Snapshot is the work item's state to read: a copy (Snapshot.View),
+	// so an executor cannot write the engine's; what it decides goes into
+	// StageResult.Changes.
 	Snapshot *pipeline.Snapshot
 	Config   config.Config
 	RunID    string
@@ -62,6 +67,18 @@ type StageInput struct {
 	// Comments is the work item's comment list as the engine last read
 	// it, so an executor need not list it again; nil means unknown.
 	Comments []github.Comment
+	// Ledger is the engine's book of Snapshot's cost ledger, where the
+	// step's LLM calls are booked (see Book).
+	Ledger *pipeline.LedgerBook
+}
+
+// Book is in.Ledger, or for an input built without the engine (a stage's
+// own test) a book of in.Snapshot's ledger.
+func (in StageInput) Book() *pipeline.LedgerBook {
+	if in.Ledger != nil {
+		return in.Ledger
+	}
+	return pipeline.NewLedgerBook(in.Snapshot)
 }
 
 // StageResult is an executor's report.
@@ -75,6 +92,11 @@ type StageResult struct {
 	Summary string
 	// Warnings are shown in the status comment.
 	Warnings []string
+	// Changes are the snapshot changes the executor decided, applied in
+	// order by the engine (pipeline.Snapshot.Apply) — also when Execute
+	// returns an error, so a decision whose GitHub write was made (a
+	// status label) is recorded with the failure.
+	Changes []pipeline.Change
 }
 
 // RegistryValidator validates the interface registry before any stage runs

@@ -95,8 +95,8 @@ func TestAssertPSM003_HumanGatedStageWaitsForApproval(t *testing.T) {
 func TestAssertPSM004_SafetyCriticalForcesHumanGates(t *testing.T) {
 	f := newFixture(t, pipeline.LabelRun)
 	f.deps.Executors[pipeline.StageIntake] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-		in.Snapshot.Classification = &classify.Classification{Type: classify.TypeFeature, AffectedModules: []string{"brake"}, SafetyAffecting: true}
-		return StageResult{Event: pipeline.EventDone}, nil
+		return StageResult{Event: pipeline.EventDone, Changes: []pipeline.Change{pipeline.SetClassification{Classification: classify.Classification{
+			Type: classify.TypeFeature, AffectedModules: []string{"brake"}, SafetyAffecting: true}}}}, nil
 	})
 	require.Equal(t, config.AutoProceed, f.deps.Config.GateMode("interface-design"))
 	f.step(t) // intake

@@ -70,15 +70,16 @@ func TestMachineRemediationGuardFailsTheStage(t *testing.T) {
 	}
 	f.deps.Config.Budgets.ReviewMaxRemediationCycles = 2
 	f.deps.Executors[pipeline.StagePlanning] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
-		in.Snapshot.SubWorkItems = []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Status: "in-progress"}}
-		in.Snapshot.CurrentSWI = "swi-1"
-		return StageResult{Event: pipeline.EventDone}, nil
+		return StageResult{Event: pipeline.EventDone, Changes: []pipeline.Change{pipeline.SetPlan{
+			SubWorkItems: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "swi-1"}, Status: pipeline.SWIInProgress}}}}}, nil
 	})
 	reviews := 0
 	f.deps.Executors[pipeline.StageReview] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
 		reviews++
-		in.Snapshot.SubWorkItem(in.Snapshot.CurrentSWI).RemediationCycles++
-		return StageResult{Event: pipeline.EventRemediate}, nil
+		rec := in.Snapshot.SubWorkItem(in.Snapshot.CurrentSWI)
+		require.NotNil(t, rec, "the machine made swi-1 current on entering code generation")
+		return StageResult{Event: pipeline.EventRemediate, Changes: []pipeline.Change{
+			pipeline.SetSWIRemediation{ID: rec.ID, Cycles: rec.RemediationCycles + 1}}}, nil
 	})
 
 	_, err := Run(context.Background(), f.deps, f.ref(), 40)
@@ -137,4 +138,47 @@ func TestMachineInvalidTableIsRefused(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Deps.Machine cogworks.pipeline")
 	assert.Zero(t, writes(f.env.Sim), "nothing runs on a broken table")
+}
+
+// TestEngineMachineOwnsCurrentSWI: executors that never name the current
+// sub-work-item are led through the plan by the machine — entering code
+// generation takes the next ready SWI (b only once a, its dependency, is
+// completed), the next_swi edge leaves it — and a write an executor makes
+// to its snapshot is lost: only returned changes count.
+func TestEngineMachineOwnsCurrentSWI(t *testing.T) {
+	f := newFixture(t, pipeline.LabelRun)
+	for k := range f.deps.Config.Gates {
+		f.deps.Config.Gates[k] = config.AutoProceed
+	}
+	f.deps.Executors[pipeline.StagePlanning] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
+		return StageResult{Event: pipeline.EventDone, Changes: []pipeline.Change{pipeline.SetPlan{SubWorkItems: []pipeline.SWI{
+			{SubWorkItem: planner.SubWorkItem{ID: "b", DependsOn: []string{"a"}}, Order: 2, Status: pipeline.SWIPending},
+			{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: pipeline.SWIPending},
+		}}}}, nil
+	})
+	var generated []string
+	f.deps.Executors[pipeline.StageCodeGeneration] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
+		generated = append(generated, in.Snapshot.CurrentSWI)
+		in.Snapshot.CurrentSWI = "b" // a write to the copy: ignored
+		return StageResult{Event: pipeline.EventDone}, nil
+	})
+	f.deps.Executors[pipeline.StageIntegration] = StageExecutorFunc(func(_ context.Context, in StageInput) (StageResult, error) {
+		id := in.Snapshot.CurrentSWI
+		require.NotEmpty(t, id, "integration runs on the SWI the machine made current")
+		ev := pipeline.EventNextSWI
+		if id == "b" {
+			ev = pipeline.EventAllDone
+		}
+		return StageResult{Event: ev, Changes: []pipeline.Change{pipeline.SetSWIStatus{ID: id, Status: pipeline.SWICompleted}}}, nil
+	})
+
+	results, err := Run(context.Background(), f.deps, f.ref(), 20)
+	require.NoError(t, err)
+	assert.Equal(t, OutcomeComplete, results[len(results)-1].Outcome)
+	assert.Equal(t, []string{"a", "b"}, generated, "a first (b depends on it), then b by the next_swi edge")
+	snap := f.snapshot(t)
+	assert.Empty(t, snap.CurrentSWI, "all_done left the last SWI")
+	for _, w := range snap.SubWorkItems {
+		assert.Equal(t, pipeline.SWICompleted, w.Status, w.ID)
+	}
 }

@@ -43,6 +43,9 @@ type RevisionOutcome struct {
 	// CI is set for a cycle on failing CI (CIReviser): it answers no
 	// thread.
 	CI bool
+	// Changes are the snapshot changes the cycle decided (the revised
+	// sub-work-item's committed paths), applied with its record.
+	Changes []pipeline.Change
 }
 
 // RevisionRef names a work item's PR whose feedback a revision step checks.
@@ -165,7 +168,13 @@ func (s *stepper) revise(ctx context.Context, o *observed, r PRReviser, pr int) 
 		res.Outcome, res.Reason = OutcomeBackedOff, "the state changed while the lock was taken"
 		return res, "", true, nil
 	}
-	in.Issue, in.Snapshot, in.Comments, in.Stage = o.issue, &snap, o.comments, snap.Stage
+	view, err := snap.View()
+	if err != nil {
+		return res, "", true, err
+	}
+	// The reviser reads a copy and books its spend in the snapshot's ledger.
+	in.Issue, in.Snapshot, in.Comments, in.Stage = o.issue, view, o.comments, snap.Stage
+	in.Ledger = pipeline.NewLedgerBook(&snap)
 	ctx, events := audit.WithEvents(ctx)
 	out, err := r.Revise(ctx, in, pr)
 	if err != nil {
@@ -180,6 +189,9 @@ func (s *stepper) revise(ctx context.Context, o *observed, r PRReviser, pr int) 
 	ev := pipeline.EventRevised
 	if out.Action == pipeline.RevisionEscalated {
 		ev = pipeline.EventRevisionStopped
+	}
+	if err := snap.Apply(out.Changes...); err != nil {
+		return res, "", true, fmt.Errorf("record revision of %s#%d: %w", s.ref.Repo, pr, err)
 	}
 	snap.RecordRevision(pipeline.RevisionRecord{PR: pr, Cycle: out.Cycle, Action: out.Action, Commit: out.Commit,
 		Threads: out.Threads, Reason: out.Reason, At: s.d.now()})

@@ -174,13 +174,24 @@ func (s *stepper) execute(ctx context.Context, o *wakeFacts, snap *pipeline.Snap
 	if ex == nil {
 		return &FailedError{Stage: stage, Reason: fmt.Sprintf("no executor is registered for stage %s", stage)}
 	}
+	// Entering the per-SWI loop: the machine, not code generation, names
+	// the sub-work-item to work on.
+	snap.EnterSWI(stage)
 	snap.AddAttempt(stage, 1)
 	a.attempted = true
+	// The executor reads a copy; its decisions come back as out.Changes.
+	view, err := snap.View()
+	if err != nil {
+		return &FailedError{Stage: stage, Reason: err.Error(), Err: err}
+	}
 	out, err := ex.Execute(ctx, StageInput{
-		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: snap,
+		Repo: s.ref.Repo, Issue: o.issue, Stage: stage, Snapshot: view,
 		Config: s.d.Config, RunID: s.d.RunID, Logger: s.d.logger().With("stage", stage, "sub_work_item", snap.CurrentSWI),
-		BotLogin: s.d.BotLogin, Comments: o.comments,
+		BotLogin: s.d.BotLogin, Comments: o.comments, Ledger: pipeline.NewLedgerBook(snap),
 	})
+	if aerr := snap.Apply(out.Changes...); aerr != nil {
+		return &FailedError{Stage: stage, Reason: aerr.Error(), Err: aerr}
+	}
 	if err != nil {
 		return err
 	}

@@ -54,6 +54,7 @@ func (s *stepper) guardInput(snap pipeline.Snapshot) pipeline.GuardInput {
 // failure of the stage.
 func (s *stepper) transition(snap *pipeline.Snapshot, stage pipeline.Stage, out StageResult, a *action) error {
 	s.choosePath(snap, stage)
+	snap.LeaveSWI(out.Event)
 	m, err := s.machine(*snap)
 	if err != nil {
 		return &FailedError{Stage: stage, Reason: err.Error(), Err: err}

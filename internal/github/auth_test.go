@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,10 +19,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// testKeyPEM generates an RSA key for App auth tests.
+// appKey is the package's one App key: a 2048-bit RSA key costs 0.1-1 s to
+// generate, and no test here depends on keys differing between tests.
+var appKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
+
+// testKeyPEM returns the App key for App auth tests.
 func testKeyPEM(t *testing.T) []byte {
 	t.Helper()
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	key, err := appKey()
 	require.NoError(t, err)
 	return pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
 }

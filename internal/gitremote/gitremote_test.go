@@ -8,9 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/gitremote"
-	"github.com/cogworks/cogworks/internal/testenv"
 )
 
 func TestRepoFromRemote(t *testing.T) {
@@ -85,26 +83,4 @@ func TestOriginURLReadsTheCheckoutsGitConfig(t *testing.T) {
 	writeGitConfig(t, noOrigin, "[remote \"upstream\"]\n\turl = git@github.com:other/fork.git\n")
 	_, ok = gitremote.OriginURL(noOrigin)
 	assert.False(t, ok, "no origin remote")
-}
-
-func TestInitTakesTheRepoFromTheOriginRemote(t *testing.T) {
-	t.Parallel()
-	env := testenv.New(t)
-	f, out, _ := cmdtest.TestFactory(t, env)
-	ws := t.TempDir()
-	writeGitConfig(t, ws, "[remote \"origin\"]\n\turl = https://github.com/"+testenv.Repo.String()+".git\n")
-	require.NoError(t, cmdtest.Execute(t, f, "init", "--workspace", ws, "--dry-run"))
-	assert.Contains(t, out.String(), "would create label cogworks:run")
-	assert.Contains(t, out.String(), testenv.Repo.String())
-
-	// $GITHUB_REPOSITORY, as in Actions, comes first.
-	f.Getenv = func(k string) string {
-		if k == "GITHUB_REPOSITORY" {
-			return "acme/elsewhere"
-		}
-		return ""
-	}
-	out.Reset()
-	require.NoError(t, cmdtest.Execute(t, f, "init", "--workspace", ws, "--dry-run"))
-	assert.Contains(t, out.String(), "acme/elsewhere")
 }

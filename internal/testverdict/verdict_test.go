@@ -81,6 +81,16 @@ func TestJudge(t *testing.T) {
 			in: Input{Head: *run(map[string]string{"TestAdd": "pass"}, nil), Base: run(map[string]string{"TestAdd": "pass", "TestSub": "pass"}, nil),
 				Removed: []Decl{{Dir: "calc", Name: "TestSub"}}},
 			passed: true},
+		{name: "a parametrized instance renamed by a changed parameter table",
+			// python-semver d8813b6 changes expected values in a
+			// @pytest.mark.parametrize table: its ids change with them.
+			in: Input{Head: *run(map[string]string{"test_bump[3.4.5-rc.1.0]": "pass", "test_bump[1.0-2.0]": "pass"}, nil),
+				Base: run(map[string]string{"test_bump[3.4.5-rc.2]": "pass", "test_bump[1.0-2.0]": "pass"}, nil)},
+			passed: true},
+		{name: "a parametrized test whose every instance is gone",
+			in: Input{Head: *run(map[string]string{"test_other": "pass"}, nil),
+				Base: run(map[string]string{"test_bump[1.0-2.0]": "pass", "test_other": "pass"}, nil)},
+			problems: []string{"did not run on the change: example.com/m/calc.test_bump[1.0-2.0]"}},
 		{name: "a subtest dropped from a test the change rewrote",
 			in: Input{Head: *run(map[string]string{"TestAdd": "pass"}, nil), Base: run(map[string]string{"TestAdd": "pass", "TestAdd/neg": "pass"}, nil),
 				Changed: add},

@@ -60,9 +60,7 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return engine.StageResult{}, err
 	}
 	if found && stagekit.RecordedOrNone(snap.Artifacts.SpecPR, pr.Number) {
-		snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
-		return engine.StageResult{Event: pipeline.EventDone,
-			Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
+		return specDone(branch, pr.Number), nil
 	}
 	_, err = x.GitHub.GetFile(ctx, in.Repo, stagekit.SpecPath(n), branch)
 	switch {
@@ -87,9 +85,15 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("open the specification PR of #%d: %w", n, err)
 	}
-	snap.Artifacts.SpecBranch, snap.Artifacts.SpecPR = branch, pr.Number
+	return specDone(branch, pr.Number), nil
+}
+
+// specDone is the stage's decision once the specification PR is open:
+// done, with the branch and PR recorded.
+func specDone(branch string, pr int) engine.StageResult {
 	return engine.StageResult{Event: pipeline.EventDone,
-		Summary: fmt.Sprintf("specification PR #%d awaits approval", pr.Number)}, nil
+		Summary: fmt.Sprintf("specification PR #%d awaits approval", pr),
+		Changes: []pipeline.Change{pipeline.SetSpec{Branch: branch, PR: pr}}}
 }
 
 // writeSpec generates, validates and commits the specification.
@@ -107,7 +111,7 @@ func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, b
 	if snap.Classification != nil {
 		classification = snap.Classification
 	}
-	gw := d.Gateway(snap)
+	gw := d.Gateway(in)
 	var spec Specification
 	limit := contextpack.NoLimit // lowered for good by a repack
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {

@@ -90,19 +90,26 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if r.baselines == nil {
 		r.baselines = &BaselineCache{}
 	}
-	rec, done, err := e.current(ctx, in)
+	rec, started, done, err := e.current(ctx, in)
 	if err != nil || done != nil {
 		if done != nil {
 			return *done, nil
 		}
 		return engine.StageResult{}, err
 	}
+	// A started SWI is recorded in progress whatever the attempts do.
+	res, err := e.attempt(ctx, r, rec)
+	res.Changes = append(started, res.Changes...)
+	return res, err
+}
+
+// attempt generates, checks and commits the code of rec.
+func (e Executor) attempt(ctx context.Context, r SWIRun, rec pipeline.SWI) (engine.StageResult, error) {
 	r, cx, err := e.prepare(ctx, r, rec)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-
-	passed, passedAt, _, err := e.generate(ctx, in, r, cx, maxAttempts(in.Config))
+	passed, passedAt, _, err := e.generate(ctx, r.in, r, cx, maxAttempts(r.in.Config))
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -146,7 +153,7 @@ func (e Executor) prepare(ctx context.Context, r SWIRun, rec pipeline.SWI) (SWIR
 		return r, codegenContext{}, err
 	}
 	cx.Issue = issue
-	r.gw = e.Deps.Gateway(snap)
+	r.gw = e.Deps.Gateway(in)
 	return r, cx, nil
 }
 
@@ -200,40 +207,41 @@ func (e Executor) generate(ctx context.Context, in engine.StageInput, r SWIRun, 
 	return passed, passedAt, notes, err
 }
 
-// current returns the SWI to work on, starting the next ready one when
-// none is current. When every SWI is completed it returns a result moving
-// the pipeline to complete.
-func (e Executor) current(ctx context.Context, in engine.StageInput) (pipeline.SWI, *engine.StageResult, error) {
+// current returns the SWI to work on: the one the machine made current
+// (pipeline.Snapshot.EnterSWI), with the change marking it in progress
+// when it starts (started). With none current no SWI is ready: when every
+// SWI is completed it returns a result moving the pipeline to complete,
+// else it escalates the blocked plan.
+func (e Executor) current(ctx context.Context, in engine.StageInput) (rec pipeline.SWI, started []pipeline.Change, done *engine.StageResult, err error) {
 	snap := in.Snapshot
 	if snap.CurrentSWI != "" {
 		rec, err := stagekit.CurrentSWI(snap)
 		if err != nil {
-			return pipeline.SWI{}, nil, fmt.Errorf("code generation: %w", err)
+			return pipeline.SWI{}, nil, nil, fmt.Errorf("code generation: %w", err)
 		}
-		return *rec, nil, nil
+		if rec.Status == pipeline.SWIPending {
+			c, err := stagekit.SetSWIStatus(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWIInProgress)
+			if err != nil {
+				return rec, nil, nil, err
+			}
+			started = append(started, c)
+		}
+		return rec, started, nil, nil
 	}
 	if len(snap.SubWorkItems) == 0 {
-		return pipeline.SWI{}, nil, errors.New("code generation: the plan has no sub-work-items")
+		return pipeline.SWI{}, nil, nil, errors.New("code generation: the plan has no sub-work-items")
 	}
-	rec, ok := stagekit.NextSWI(snap)
-	if !ok {
-		var blocked []string
-		for _, r := range snap.SubWorkItems {
-			if r.Status != pipeline.SWICompleted {
-				blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
-			}
+	var blocked []string
+	for _, r := range snap.SubWorkItems {
+		if r.Status != pipeline.SWICompleted {
+			blocked = append(blocked, fmt.Sprintf("%s (%s)", r.ID, r.Status))
 		}
-		if len(blocked) == 0 {
-			return rec, &engine.StageResult{Event: pipeline.EventAllDone,
-				Summary: "Every sub-work-item is completed."}, nil
-		}
-		return rec, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
 	}
-	if err := stagekit.SetSWIStatus(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWIInProgress); err != nil {
-		return rec, nil, err
+	if len(blocked) == 0 {
+		return pipeline.SWI{}, nil, &engine.StageResult{Event: pipeline.EventAllDone,
+			Summary: "Every sub-work-item is completed."}, nil
 	}
-	snap.CurrentSWI = rec.ID
-	return *snap.SubWorkItem(rec.ID), nil, nil
+	return pipeline.SWI{}, nil, nil, &escalation.Error{Reason: "no sub-work-item can start: waiting on " + strings.Join(blocked, ", ")}
 }
 
 // check applies one attempt's answer to the base tree and runs the result
@@ -457,14 +465,20 @@ func (e Executor) commit(ctx context.Context, r SWIRun, cs changeSet, attempt in
 	if rec == nil {
 		return engine.StageResult{}, fmt.Errorf("code generation: sub-work-item %q left the snapshot", r.rec.ID)
 	}
-	rec.Branch, rec.Feedback, rec.TestNotes = branch, "", cs.Notes
-	rec.Committed = slices.DeleteFunc(rec.Committed, func(p string) bool { return slices.Contains(cs.Deleted, p) })
-	stagekit.RecordCommitted(rec, slices.Collect(maps.Keys(files)))
 	return engine.StageResult{
 		Event: pipeline.EventDone,
 		Summary: fmt.Sprintf("Sub-work-item %s: %d file(s)%s generated and validated on `%s` (attempt %d).", r.rec.ID, len(files), deletedNote(cs.Deleted), branch, attempt) +
 			testNotes(cs.Notes),
+		Changes: []pipeline.Change{pipeline.SetSWICommit{ID: rec.ID, Branch: branch, TestNotes: cs.Notes,
+			Committed: committedAfter(rec.Committed, cs, files)}},
 	}, nil
+}
+
+// committedAfter is the SWI's committed paths once cs is on its branch:
+// the recorded ones without the deleted, with the written (sorted, unique).
+func committedAfter(recorded []string, cs changeSet, written map[string]string) []string {
+	kept := slices.DeleteFunc(slices.Clone(recorded), func(p string) bool { return slices.Contains(cs.Deleted, p) })
+	return pipeline.CommittedPaths(kept, slices.Collect(maps.Keys(written)))
 }
 
 // answerFlood fails an answer past the per-sub-work-item caps on files

@@ -269,7 +269,7 @@ func dependentSWIReceivesDependencyOutputs(t *testing.T, dom stagekit.Domain) {
 		rec := f.Snap.SubWorkItem(i)
 		branch := stagekit.SWIBranch(f.Parent, *rec)
 		rec.Status, rec.Branch = pipeline.SWICompleted, branch
-		stagekit.RecordCommitted(rec, []string{"widgets/" + i + ".go"})
+		rec.Committed = pipeline.CommittedPaths(rec.Committed, []string{"widgets/" + i + ".go"})
 		f.SeedBranchFrom(t, branch, f.Snap.Artifacts.InterfaceBranch, map[string]string{"widgets/" + i + ".go": c})
 	}
 	f.Code(t, map[string]string{"widgets/n.go": nCode, "widgets/n_test.go": nTest})

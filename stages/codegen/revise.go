@@ -3,11 +3,10 @@ package codegen
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
@@ -20,6 +19,10 @@ type Revision struct {
 	// of it (untrusted).
 	Attempt int
 	Notes   string
+	// Changes record the change's paths in the sub-work-item's committed
+	// files, so later stages read them; the engine applies them with the
+	// revision's record.
+	Changes []pipeline.Change
 }
 
 // Revise runs code generation's attempt loop for the sub-work-item swiID
@@ -29,8 +32,8 @@ type Revision struct {
 // service checks (normalise, validate, review rules, simulate against the
 // baseline) and the same retry budget as any attempt. It commits nothing:
 // the revision cycle (stages/revision) commits the change on the PR's
-// branch with its own crash-safe trailer. It records the change's paths
-// in the sub-work-item's committed files, so later stages read them.
+// branch with its own crash-safe trailer. Its Changes record the change's
+// paths in the sub-work-item's committed files, so later stages read them.
 func (e Executor) Revise(ctx context.Context, in engine.StageInput, swiID, feedback string) (Revision, error) {
 	if e.Deps.Domain == nil {
 		return Revision{}, fmt.Errorf("revision: validating generated code: %w", &domain.NoServiceError{})
@@ -58,7 +61,6 @@ func (e Executor) Revise(ctx context.Context, in engine.StageInput, swiID, feedb
 	if err != nil {
 		return Revision{}, err
 	}
-	rec.Committed = slices.DeleteFunc(rec.Committed, func(p string) bool { return slices.Contains(cs.Deleted, p) })
-	stagekit.RecordCommitted(rec, slices.Collect(maps.Keys(cs.Files)))
-	return Revision{Files: cs.Files, Deleted: del, Attempt: at, Notes: notes}, nil
+	return Revision{Files: cs.Files, Deleted: del, Attempt: at, Notes: notes,
+		Changes: []pipeline.Change{pipeline.SetSWICommitted{ID: rec.ID, Committed: committedAfter(rec.Committed, cs, cs.Files)}}}, nil
 }

@@ -40,12 +40,12 @@ func New(d stagekit.Deps, gh GitHub) Executor { return Executor{Deps: d, GitHub:
 
 // Execute implements engine.StageExecutor.
 func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.StageResult, error) {
-	d, snap := x.Deps, in.Snapshot
+	d := x.Deps
 	modules, err := d.Modules(ctx)
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("intake of #%d: %w", in.Issue.Number, err)
 	}
-	gw := d.Gateway(snap)
+	gw := d.Gateway(in)
 	var raw classify.Classification
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Modules": modules.Names}
@@ -66,7 +66,9 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return engine.StageResult{}, err
 	}
 	final := classify.Finalize(raw, in.Config.Classification.SafetyCriticalModules)
-	snap.Classification = &final
+	// The classification is recorded whatever follows (a failed comment,
+	// a scope escalation): it is what this step decided.
+	decided := []pipeline.Change{pipeline.SetClassification{Classification: final}}
 	scope := classify.CheckScope(final, classify.Thresholds{
 		MaxFiles:      in.Config.Classification.MaxScopeFiles,
 		MaxInterfaces: in.Config.Classification.MaxScopeInterfaces,
@@ -75,10 +77,10 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	k := stagekit.Key(in.Issue.Number, "classification")
 	if _, _, err := idem.UpsertComment(ctx, x.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: in.Issue.Number, Key: k,
 		Body: audit.Format(audit.Comment{Key: k, Title: "Classification", Body: body}), Listed: in.Comments}); err != nil {
-		return engine.StageResult{}, fmt.Errorf("post the classification of #%d: %w", in.Issue.Number, err)
+		return engine.StageResult{Changes: decided}, fmt.Errorf("post the classification of #%d: %w", in.Issue.Number, err)
 	}
 	if scope != nil {
-		return engine.StageResult{}, &escalation.Error{
+		return engine.StageResult{Changes: decided}, &escalation.Error{
 			Code:     scope.Code,
 			Reason:   "estimated scope exceeds the configured threshold: " + scope.Reason,
 			Attempts: []escalation.Attempt{{N: 1, Summary: "classification " + string(final.Type), Diagnostics: []string{scope.Reason}}},
@@ -89,7 +91,7 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if final.SafetyAffecting {
 		summary += "; safety-affecting"
 	}
-	return engine.StageResult{Event: pipeline.EventDone, Summary: summary}, nil
+	return engine.StageResult{Event: pipeline.EventDone, Summary: summary, Changes: decided}, nil
 }
 
 // ClassificationComment renders the classification for humans.

@@ -24,7 +24,7 @@ func TestIntakeRunsOnTheCommentPortAlone(t *testing.T) {
 	f := stagetest.NewFHFixture(t, nil)
 	f.AddJSON(t, prompts.Classify, stagetest.SampleClassification)
 	x := intake.New(f.Deps.Deps, commentsOnly{f.Env.Client})
-	res, err := x.Execute(context.Background(), f.Input(t, pipeline.StageIntake, f.Snapshot()))
+	res, err := stagetest.Execute(context.Background(), x, f.Input(t, pipeline.StageIntake, f.Snapshot()))
 	require.NoError(t, err)
 	assert.Equal(t, pipeline.EventDone, res.Event)
 }

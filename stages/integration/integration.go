@@ -53,8 +53,8 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	}
 	inline, other := placeFindings(rec.Findings, files)
 
-	branch := stagekit.BranchOf(snap, *rec)
-	base := stagekit.SWIBase(snap, *rec)
+	branch := stagekit.BranchOf(snap, rec)
+	base := stagekit.SWIBase(snap, rec)
 	safety := snap.Classification != nil && snap.Classification.SafetyAffecting
 	// The SWI issue's title already carries "[#N k/m]"; the PR names the
 	// parent and the plan item's own title.
@@ -65,7 +65,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	pr, created, err := idem.FindOrCreatePull(ctx, e.GitHub, in.Repo, in.BotLogin, github.NewPull{
 		Title: fmt.Sprintf("[#%d] %s", snap.WorkItem, stagekit.OneLine(title)),
 		Body: PRBody(PRBodyInput{
-			WorkItem: snap.WorkItem, SWI: *rec, Artifacts: snap.Artifacts, Files: files,
+			WorkItem: snap.WorkItem, SWI: rec, Artifacts: snap.Artifacts, Files: files,
 			SafetyCritical: safety, Warnings: e.Deps.Warnings, Other: other,
 		}),
 		Head: branch, Base: base,
@@ -73,28 +73,30 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if err != nil {
 		return engine.StageResult{}, e.emptyBranch(ctx, in.Repo, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err), rec.ID, idem.Branches{Head: branch, Base: base})
 	}
-	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, *rec, pr, created, branch, inline); err != nil {
+	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, rec, pr, created, branch, inline); err != nil {
 		return engine.StageResult{}, err
 	}
 
-	rec.PR = pr.Number
-	rec.Branch = branch
+	// The PR is recorded whatever follows; the machine leaves the SWI
+	// (CurrentSWI) on next_swi or all_done.
+	decided := []pipeline.Change{pipeline.SetSWIPull{ID: rec.ID, Branch: branch, PR: pr.Number}}
 	// The issue read at the start of this step gives the labels to keep.
-	if err := stagekit.SetSWIStatusOf(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWICompleted, &issue); err != nil {
-		return engine.StageResult{}, err
+	done, err := stagekit.SetSWIStatusOf(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWICompleted, &issue)
+	if err != nil {
+		return engine.StageResult{Changes: decided}, err
 	}
-	snap.CurrentSWI = ""
+	decided = append(decided, done)
 	summary := fmt.Sprintf("sub-work-item %s: PR #%d opened", rec.ID, pr.Number)
-	if remainingSWIs(snap) > 0 {
-		return engine.StageResult{Event: pipeline.EventNextSWI, Summary: summary, Warnings: e.Deps.Warnings}, nil
+	if remainingSWIs(snap, rec.ID) > 0 {
+		return engine.StageResult{Event: pipeline.EventNextSWI, Summary: summary, Warnings: e.Deps.Warnings, Changes: decided}, nil
 	}
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "cost")
 	body := audit.Format(audit.Comment{Key: key, Title: "Cost report", Body: "Every sub-work-item has its PR; CogWorks never merges them — humans do, bottom-up.\n\n" +
 		audit.CostTable(snap.Ledger, snap.SubWorkItems, in.Config.Budgets.PipelineMaxTokens, in.Config.Budgets.PipelineMaxCostUSD)})
 	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: in.Issue.Number, Key: key, Body: body, Listed: in.Comments}); err != nil {
-		return engine.StageResult{}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
+		return engine.StageResult{Changes: decided}, fmt.Errorf("post cost report on #%d: %w", in.Issue.Number, err)
 	}
-	return engine.StageResult{Event: pipeline.EventAllDone, Summary: summary + "; every sub-work-item is integrated", Warnings: e.Deps.Warnings}, nil
+	return engine.StageResult{Event: pipeline.EventAllDone, Summary: summary + "; every sub-work-item is integrated", Warnings: e.Deps.Warnings, Changes: decided}, nil
 }
 
 // emptyBranch settles GitHub's 422 "No commits between" on opening the
@@ -232,11 +234,12 @@ func placeFindings(fs []review.Finding, files []domain.Artifact) (inline, other 
 	return inline, other
 }
 
-// remainingSWIs counts SWIs not yet completed.
-func remainingSWIs(snap *pipeline.Snapshot) int {
+// remainingSWIs counts SWIs not yet completed besides completed, the one
+// this step completes.
+func remainingSWIs(snap *pipeline.Snapshot, completed string) int {
 	n := 0
 	for _, s := range snap.SubWorkItems {
-		if s.Status != pipeline.SWICompleted {
+		if s.Status != pipeline.SWICompleted && s.ID != completed {
 			n++
 		}
 	}

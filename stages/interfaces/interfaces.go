@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"slices"
 	"sort"
 	"strings"
 
@@ -90,17 +89,17 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		// GitHub refuses a PR with no commits (422 "No commits between"):
 		// a design that changes nothing passes without one, and the
 		// sub-work-items stack on the default branch directly.
-		RecordInterfaces(in.Snapshot, base, 0, design.Interfaces)
 		return engine.StageResult{Event: pipeline.EventDone,
-			Summary: fmt.Sprintf("interface design changes nothing (%d interfaces, %d files, every one equal to `%s`): no interface PR opened", len(design.Interfaces), len(design.Files), base)}, nil
+			Summary: fmt.Sprintf("interface design changes nothing (%d interfaces, %d files, every one equal to `%s`): no interface PR opened", len(design.Interfaces), len(design.Files), base),
+			Changes: []pipeline.Change{pipeline.SetInterfaces{Branch: base, Decls: design.Interfaces}}}, nil
 	}
 	pr, err := x.publish(ctx, in, idem.Branches{Head: branch, Base: base}, design, exists)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	RecordInterfaces(in.Snapshot, branch, pr.Number, design.Interfaces)
 	return engine.StageResult{Event: pipeline.EventDone,
-		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces))}, nil
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(design.Interfaces)),
+		Changes: []pipeline.Change{pipeline.SetInterfaces{Branch: branch, PR: pr.Number, Decls: design.Interfaces}}}, nil
 }
 
 // recorded finishes the stage from an existing interface PR whose body
@@ -116,9 +115,9 @@ func (x Executor) recorded(ctx context.Context, in engine.StageInput, branch, ba
 	if !ok {
 		return engine.StageResult{}, false, true, nil
 	}
-	RecordInterfaces(in.Snapshot, branch, pr.Number, decls)
 	return engine.StageResult{Event: pipeline.EventDone,
-		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls))}, true, true, nil
+		Summary: fmt.Sprintf("interface PR #%d (%d interfaces)", pr.Number, len(decls)),
+		Changes: []pipeline.Change{pipeline.SetInterfaces{Branch: branch, PR: pr.Number, Decls: decls}}}, true, true, nil
 }
 
 // design asks the LLM for the interfaces from the spec, the repository's
@@ -137,7 +136,7 @@ func (x Executor) design(ctx context.Context, in engine.StageInput) (Interfaces,
 	if err != nil {
 		return Interfaces{}, fmt.Errorf("interface design of #%d: %w", n, err)
 	}
-	gw := d.Gateway(snap)
+	gw := d.Gateway(in)
 	var design Interfaces
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{"Title": in.Issue.Title, "Body": in.Issue.Body, "Spec": spec, "Modules": modules.Names}
@@ -330,15 +329,6 @@ func registryFile(dir string) func(string) bool {
 	}
 	dir = strings.Trim(stagekit.CleanModule(dir), "/") + "/"
 	return func(p string) bool { return strings.HasPrefix(p, dir) && strings.HasSuffix(p, ".toml") }
-}
-
-// RecordInterfaces stores the interface PR and list in the snapshot.
-func RecordInterfaces(snap *pipeline.Snapshot, branch string, pr int, decls []pipeline.InterfaceDecl) {
-	snap.Artifacts.InterfaceBranch, snap.Artifacts.InterfacePR = branch, pr
-	snap.Interfaces = nil
-	if len(decls) > 0 {
-		snap.Interfaces = slices.Clone(decls)
-	}
 }
 
 // InterfacePullBody is the interface PR's body: references, the interface

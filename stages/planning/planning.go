@@ -11,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/internal/contextpack"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
+	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/pipeline"
@@ -63,14 +64,28 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 			return engine.StageResult{}, fmt.Errorf("list comments of #%d: %w", n, err)
 		}
 	}
+	var decided []pipeline.Change
 	if snap.Skips(pipeline.StageInterfaceDesign) && snap.Artifacts.InterfaceBranch == "" {
 		// No interface branch exists on this path: the sub-work-items
 		// stack on the default branch instead, which holds no interface
-		// changes of its own.
-		if snap.Artifacts.InterfaceBranch, err = stagekit.DefaultBranch(ctx, x.GitHub, in.Repo); err != nil {
+		// changes of its own (recorded as a design without a PR, whatever
+		// follows in this step).
+		base, err := stagekit.DefaultBranch(ctx, x.GitHub, in.Repo)
+		if err != nil {
 			return engine.StageResult{}, err
 		}
+		decided = append(decided, pipeline.SetInterfaces{Branch: base, Decls: snap.Interfaces})
 	}
+	res, err := x.planAndFile(ctx, in, comments)
+	res.Changes = append(decided, res.Changes...)
+	return res, err
+}
+
+// planAndFile posts the plan (made once, then read back from its comment)
+// and files its sub-issues: the plan it returns as SetPlan.
+func (x Executor) planAndFile(ctx context.Context, in engine.StageInput, comments []github.Comment) (engine.StageResult, error) {
+	n := in.Issue.Number
+	var err error
 	planKey := stagekit.Key(n, "plan")
 	var ordered []planner.SubWorkItem
 	if c, ok := idem.FindComment(comments, in.BotLogin, planKey); ok {
@@ -94,13 +109,13 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if err != nil {
 		return engine.StageResult{}, err
 	}
-	snap.SubWorkItems = records
 	refs := make([]string, len(records))
 	for i, r := range records {
 		refs[i] = fmt.Sprintf("#%d", r.Issue)
 	}
 	return engine.StageResult{Event: pipeline.EventDone,
-		Summary: fmt.Sprintf("%d sub-work-items: %s", len(records), strings.Join(refs, ", "))}, nil
+		Summary: fmt.Sprintf("%d sub-work-items: %s", len(records), strings.Join(refs, ", ")),
+		Changes: []pipeline.Change{pipeline.SetPlan{SubWorkItems: records}}}, nil
 }
 
 // plan asks the LLM for a plan until planner.Validate accepts it and
@@ -130,7 +145,7 @@ func (x Executor) planOn(ctx context.Context, in engine.StageInput, spec string)
 		limit = defaultMaxSubWorkItems
 	}
 	repoMap := x.repoMapText(ctx, in)
-	gw := d.Gateway(snap)
+	gw := d.Gateway(in)
 	var ordered []planner.SubWorkItem
 	_, err = stagekit.RunAttempts(ctx, in.Stage, stagekit.StageAttempts(in.Config), func(ctx context.Context, feedback string) (string, []string, error) {
 		vars := map[string]any{"Title": in.Issue.Title, "Spec": spec, "Interfaces": decls, "MaxItems": limit}

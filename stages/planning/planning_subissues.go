@@ -231,6 +231,7 @@ func (w *subIssueWriter) link(ctx context.Context, issue github.Issue) error {
 func swiRecord(snap *pipeline.Snapshot, it planner.SubWorkItem, issue, order int) pipeline.SWI {
 	rec := pipeline.SWI{Status: pipeline.SWIPending}
 	if old := snap.SubWorkItem(it.ID); old != nil {
+		// A copy: the snapshot's record changes only through SetPlan.
 		rec = *old
 		if old.Issue != issue {
 			rec.Status, rec.Branch, rec.PR = pipeline.SWIPending, "", 0

@@ -189,12 +189,11 @@ func (r Replanner) Replan(ctx context.Context, in engine.StageInput) (engine.Rep
 		}
 		out.Obsolete = append(out.Obsolete, id)
 	}
-	// The changed ones' status labels go back to pending, now that the
-	// records say so.
-	next := *snap
-	next.SubWorkItems = out.SubWorkItems
+	// The changed ones' status labels go back to pending, as their
+	// records in out already say (the engine records out).
+	next := pipeline.Snapshot{WorkItem: snap.WorkItem, SubWorkItems: out.SubWorkItems}
 	for _, id := range out.Changed {
-		if err := stagekit.SetSWIStatus(ctx, r.Status, in.Repo, &next, id, pipeline.SWIPending); err != nil {
+		if _, err := stagekit.SetSWIStatus(ctx, r.Status, in.Repo, &next, id, pipeline.SWIPending); err != nil {
 			return engine.Replanned{}, err
 		}
 	}

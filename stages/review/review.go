@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -70,7 +69,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return engine.StageResult{}, err
 	}
 
-	result, err := e.Passes(ctx, in, *rec, issue.Title, issue.Body, files)
+	result, err := e.Passes(ctx, in, rec, issue.Title, issue.Body, files)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -83,33 +82,33 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 			Attempts: []escalation.Attempt{{N: cycles + 1, Summary: "review of sub-work-item " + rec.ID, Diagnostics: stagekit.FindingLines(result.Blocking)}},
 		}
 	case review.ActionRemediate:
-		rec.RemediationCycles = cycles + 1
-		rec.Feedback = action.Feedback
+		// Recorded whatever the summary's write does (a transient failure
+		// retries the step with the cycle counted).
+		decided := []pipeline.Change{pipeline.SetSWIRemediation{ID: rec.ID, Cycles: cycles + 1, Feedback: action.Feedback}}
 		key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID, "remediation-"+strconv.Itoa(cycles+1))
-		if err := e.postSummary(ctx, in, key, *rec, result, e.Deps.Warnings); err != nil {
-			return engine.StageResult{}, err
+		if err := e.postSummary(ctx, in, key, rec, result, e.Deps.Warnings); err != nil {
+			return engine.StageResult{Changes: decided}, err
 		}
 		return engine.StageResult{
 			Event:    pipeline.EventRemediate,
 			Summary:  fmt.Sprintf("review of %s found %d blocking finding(s); remediation cycle %d", rec.ID, len(result.Blocking), cycles+1),
 			Warnings: e.Deps.Warnings,
+			Changes:  decided,
 		}, nil
 	}
 
 	// The non-blocking findings are kept for integration (ASSERT-REVIEW-002);
 	// the feedback they answered is consumed.
-	rec.Findings, rec.Feedback = nil, ""
-	if len(result.NonBlocking) > 0 {
-		rec.Findings = slices.Clone(result.NonBlocking)
-	}
+	decided := []pipeline.Change{pipeline.SetSWIFindings{ID: rec.ID, Findings: result.NonBlocking}}
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID)
-	if err := e.postSummary(ctx, in, key, *rec, result, e.Deps.Warnings); err != nil {
-		return engine.StageResult{}, err
+	if err := e.postSummary(ctx, in, key, rec, result, e.Deps.Warnings); err != nil {
+		return engine.StageResult{Changes: decided}, err
 	}
 	return engine.StageResult{
 		Event:    pipeline.EventDone,
 		Summary:  fmt.Sprintf("review of %s passed with %d non-blocking finding(s)", rec.ID, len(result.NonBlocking)),
 		Warnings: e.Deps.Warnings,
+		Changes:  decided,
 	}, nil
 }
 
@@ -134,7 +133,7 @@ func (e Executor) Passes(ctx context.Context, in engine.StageInput, rec pipeline
 	if err != nil {
 		return review.Result{}, err
 	}
-	gw := e.Deps.Gateway(snap)
+	gw := e.Deps.Gateway(in)
 	for _, p := range llmReviewPasses {
 		var out ReviewOutput
 		_, err := gw.Structured(ctx, llm.Call{

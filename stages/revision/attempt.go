@@ -40,6 +40,10 @@ type Attempt struct {
 	// In is the revision step's input: the work item's snapshot (whose
 	// ledger the tokens go to), configuration and bot login.
 	In engine.StageInput
+	// Decided collects the snapshot changes of the code-generation
+	// attempts (their committed paths) for the engine to apply; nil
+	// drops them.
+	Decided *[]pipeline.Change
 }
 
 // Revise implements Generator.
@@ -65,6 +69,9 @@ func (a Attempt) Revise(ctx context.Context, req Request) (Change, error) {
 		}
 		if err != nil {
 			return Change{}, err
+		}
+		if a.Decided != nil {
+			*a.Decided = append(*a.Decided, rv.Changes...)
 		}
 		files := make([]domain.Artifact, 0, len(rv.Files))
 		for _, p := range slices.Sorted(maps.Keys(rv.Files)) {

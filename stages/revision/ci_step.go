@@ -68,7 +68,8 @@ func (s CIStep) PendingCI(ctx context.Context, in engine.StageInput, pr int, fai
 // ReviseCI implements engine.CIReviser. An infrastructure failure is
 // reported as ignored: it spends no cycle and records nothing.
 func (s CIStep) ReviseCI(ctx context.Context, in engine.StageInput, pr int, failedHead string) (engine.RevisionOutcome, error) {
-	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in}
+	var decided []pipeline.Change
+	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in, Decided: &decided}
 	out, err := s.reviser(in, gen).Cycle(ctx, in.Repo, pr, failedHead)
 	if err != nil {
 		return engine.RevisionOutcome{}, err
@@ -77,5 +78,5 @@ func (s CIStep) ReviseCI(ctx context.Context, in engine.StageInput, pr int, fail
 	if out.Action == Infrastructure {
 		action = pipeline.RevisionIgnored
 	}
-	return engine.RevisionOutcome{Action: action, Cycle: out.Cycle, Commit: out.Commit, Reason: out.Reason, CI: true}, nil
+	return engine.RevisionOutcome{Action: action, Cycle: out.Cycle, Commit: out.Commit, Reason: out.Reason, CI: true, Changes: decided}, nil
 }

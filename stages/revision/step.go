@@ -29,11 +29,12 @@ func (s Step) Pending(ctx context.Context, in engine.StageInput, pr int) (bool, 
 
 // Revise implements engine.PRReviser.
 func (s Step) Revise(ctx context.Context, in engine.StageInput, pr int) (engine.RevisionOutcome, error) {
-	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in}
+	var decided []pipeline.Change
+	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in, Decided: &decided}
 	out, err := s.reviser(in, gen).Cycle(ctx, in.Repo, pr)
 	if err != nil {
 		return engine.RevisionOutcome{}, err
 	}
 	return engine.RevisionOutcome{Action: pipeline.RevisionAction(out.Action), Cycle: out.Cycle, Commit: out.Commit,
-		Threads: len(out.Threads), Reason: out.Reason}, nil
+		Threads: len(out.Threads), Reason: out.Reason, Changes: decided}, nil
 }

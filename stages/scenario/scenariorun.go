@@ -184,20 +184,21 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if err != nil {
 		return engine.StageResult{}, fmt.Errorf("scenario validation: %w", err)
 	}
-	res, err := e.validate(ctx, in, *rec)
+	res, err := e.validate(ctx, in, rec)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
+	var decided []pipeline.Change
 	if !res.Skipped {
-		snap.ScenarioHistory = nil
-		if len(res.History) > 0 {
-			snap.ScenarioHistory = res.History
-		}
+		// The trust history is recorded whatever follows.
+		decided = append(decided, pipeline.SetScenarioHistory{History: res.History})
 	}
-	if err := e.postResults(ctx, in, *rec, res); err != nil {
-		return engine.StageResult{}, err
+	if err := e.postResults(ctx, in, rec, res); err != nil {
+		return engine.StageResult{Changes: decided}, err
 	}
-	return decideScenarios(in, rec, res)
+	out, err := decideScenarios(in, rec, res)
+	out.Changes = append(decided, out.Changes...)
+	return out, err
 }
 
 // scenarioConfig is the [scenarios] configuration with defaults applied and
@@ -242,7 +243,7 @@ func (e Executor) validate(ctx context.Context, in engine.StageInput, rec pipeli
 			return scenario.Result{}, err
 		}
 	}
-	judge := llmJudge{gw: e.Deps.Gateway(in.Snapshot), SWI: rec.ID}
+	judge := llmJudge{gw: e.Deps.Gateway(in), SWI: rec.ID}
 	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, sim, e.Deps.Twins, judge)
 	if errors.As(err, new(*llm.BudgetExceededError)) {
 		return scenario.Result{}, &escalation.Error{Reason: stagekit.ReasonBudget}
@@ -267,7 +268,7 @@ func (e Executor) postResults(ctx context.Context, in engine.StageInput, rec pip
 // passed moves on; a failure goes back to code generation with the
 // scenario feedback (never the scenario source) until the remediation
 // budget is spent, then escalates.
-func decideScenarios(in engine.StageInput, rec *pipeline.SWI, res scenario.Result) (engine.StageResult, error) {
+func decideScenarios(in engine.StageInput, rec pipeline.SWI, res scenario.Result) (engine.StageResult, error) {
 	which := ""
 	if s := res.SelectionSummary(); s != "" {
 		which = " " + s
@@ -289,11 +290,11 @@ func decideScenarios(in engine.StageInput, rec *pipeline.SWI, res scenario.Resul
 				Diagnostics: stagekit.NonEmpty(strings.Split(res.Feedback(), "\n")...)}},
 		}
 	}
-	rec.RemediationCycles++
-	rec.Feedback = res.Feedback()
+	cycles := rec.RemediationCycles + 1
 	return engine.StageResult{Event: pipeline.EventRemediate, Warnings: res.Warnings,
 		Summary: fmt.Sprintf("Scenario validation of %s failed (overall %.2f, threshold %.2f); back to code generation (remediation %d of %d).%s",
-			rec.ID, res.Overall, res.Threshold, rec.RemediationCycles, limit, which)}, nil
+			rec.ID, res.Overall, res.Threshold, cycles, limit, which),
+		Changes: []pipeline.Change{pipeline.SetSWIRemediation{ID: rec.ID, Cycles: cycles, Feedback: res.Feedback()}}}, nil
 }
 
 // simulator reads the SWI's code from GitHub for the domain simulator.

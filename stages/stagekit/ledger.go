@@ -1,64 +1,30 @@
 package stagekit
 
 import (
-	"sync"
-
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// SnapshotLedger is the llm.Ledger port backed by the work item's snapshot:
-// every call is booked per stage in snap.Ledger and, for a sub-work-item,
-// in its record (SWI.Usage), which the engine persists in the status comment, so the pipeline budget holds
-// across invocations (ASSERT-CODE-005).
-type SnapshotLedger struct {
-	mu   sync.Mutex
-	Snap *pipeline.Snapshot
-}
+// bookLedger is the llm.Ledger port over the engine's book of the
+// snapshot's ledger (engine.StageInput.Ledger).
+type bookLedger struct{ book *pipeline.LedgerBook }
 
-// Spent implements llm.Ledger: the sum of the per-stage usage (every call
-// is booked under exactly one stage; the per-SWI map is a second view of
-// the same calls).
-func (l *SnapshotLedger) Spent() (int, float64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	tokens, usd := 0, 0.0
-	for _, u := range l.Snap.Ledger.PerStage {
-		tokens += u.InputTokens + u.OutputTokens
-		usd += u.CostUSD
-	}
-	return tokens, usd
-}
+// Spent implements llm.Ledger.
+func (l bookLedger) Spent() (int, float64) { return l.book.Spent() }
 
-// Record implements llm.Ledger.
-func (l *SnapshotLedger) Record(stage, swi string, u llm.Usage) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.Snap.Ledger.PerStage == nil {
-		l.Snap.Ledger.PerStage = map[string]pipeline.Usage{}
-	}
-	l.Snap.Ledger.PerStage[stage] = addUsage(l.Snap.Ledger.PerStage[stage], u)
-	// A call for a SWI the plan does not hold counts at its stage only.
-	if w := l.Snap.SubWorkItem(swi); swi != "" && w != nil {
-		w.Usage = addUsage(w.Usage, u)
-	}
-}
-
-func addUsage(acc pipeline.Usage, u llm.Usage) pipeline.Usage {
-	acc.Calls++
-	acc.InputTokens += u.InputTokens
-	acc.OutputTokens += u.OutputTokens
-	acc.CostUSD += u.CostUSD
-	return acc
+// Record implements llm.Ledger: one call of u.
+func (l bookLedger) Record(stage, swi string, u llm.Usage) {
+	l.book.Record(stage, swi, pipeline.Usage{Calls: 1, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens, CostUSD: u.CostUSD})
 }
 
 // Gateway returns a gateway configured like d.LLM whose ledger is the
-// snapshot's, so budget checks see everything the pipeline has spent in
-// earlier invocations and every call is booked per stage and per SWI. A
-// nil d.LLM yields a gateway without provider, whose calls fail with a
-// clear configuration error.
-func (d Deps) Gateway(snap *pipeline.Snapshot) *llm.Gateway {
-	ledger := &SnapshotLedger{Snap: snap}
+// step's book of the snapshot's ledger (in.Book()), so budget checks see
+// everything the pipeline has spent in earlier invocations and every call
+// is booked per stage and per SWI. A nil d.LLM yields a gateway without
+// provider, whose calls fail with a clear configuration error.
+func (d Deps) Gateway(in engine.StageInput) *llm.Gateway {
+	ledger := bookLedger{book: in.Book()}
 	g := d.LLM
 	if g == nil {
 		return &llm.Gateway{Ledger: ledger}

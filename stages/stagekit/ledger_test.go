@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/prompts"
@@ -34,7 +35,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 		{Stage: "code-generation", SWI: "swi-1", Template: prompts.Classify, Vars: vars},
 	} {
 		var out classify.Classification
-		_, err := d.Gateway(&snap).Structured(context.Background(), call, &out)
+		_, err := d.Gateway(engine.StageInput{Snapshot: &snap}).Structured(context.Background(), call, &out)
 		require.NoError(t, err)
 	}
 	require.Equal(t, 1, snap.Ledger.PerStage["intake"].Calls)
@@ -44,8 +45,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 
 	// A budget below what was already spent refuses the next call before
 	// sending it: the spend read back from the snapshot counts.
-	ledger := &stagekit.SnapshotLedger{Snap: &snap}
-	spent, _ := ledger.Spent()
+	spent, _ := pipeline.NewLedgerBook(&snap).Spent()
 	want := 0
 	for _, u := range snap.Ledger.PerStage {
 		want += u.InputTokens + u.OutputTokens
@@ -54,7 +54,7 @@ func TestGatewayBooksIntoSnapshotLedger(t *testing.T) {
 	d.LLM.Budget = llm.Budget{MaxTokens: spent + 10}
 	requests := len(script.Requests())
 	var out classify.Classification
-	_, err := d.Gateway(&snap).Structured(context.Background(), llm.Call{Stage: "intake", Template: prompts.Classify, Vars: vars}, &out)
+	_, err := d.Gateway(engine.StageInput{Snapshot: &snap}).Structured(context.Background(), llm.Call{Stage: "intake", Template: prompts.Classify, Vars: vars}, &out)
 	var be *llm.BudgetExceededError
 	require.True(t, errors.As(err, &be), "%v", err)
 	assert.Equal(t, requests, len(script.Requests()), "nothing was sent")
@@ -74,7 +74,7 @@ func TestGatewayWithoutLLMFailsClearly(t *testing.T) {
 	t.Parallel()
 	snap := pipeline.NewSnapshot("acme/widgets", 1)
 	var out classify.Classification
-	_, err := stagekit.Deps{}.Gateway(&snap).Structured(context.Background(), llm.Call{Template: prompts.Classify}, &out)
+	_, err := stagekit.Deps{}.Gateway(engine.StageInput{Snapshot: &snap}).Structured(context.Background(), llm.Call{Template: prompts.Classify}, &out)
 	assert.ErrorContains(t, err, "no provider configured")
 }
 

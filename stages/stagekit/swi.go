@@ -16,34 +16,6 @@ import (
 	"github.com/cogworks/cogworks/planner"
 )
 
-// NextSWI returns the first sub-work-item by Order whose status is pending
-// or in-progress and whose dependencies are all completed: a SWI starts
-// only when everything it depends on is done (docs/spec.md §5 item 5).
-func NextSWI(snap *pipeline.Snapshot) (pipeline.SWI, bool) {
-	recs := slices.Clone(snap.SubWorkItems)
-	slices.SortStableFunc(recs, func(a, b pipeline.SWI) int { return cmp.Compare(a.Order, b.Order) })
-	status := make(map[string]pipeline.SWIStatus, len(recs))
-	for _, r := range recs {
-		status[r.ID] = r.Status
-	}
-	for _, r := range recs {
-		if r.Status != pipeline.SWIPending && r.Status != pipeline.SWIInProgress {
-			continue
-		}
-		ready := true
-		for _, dep := range r.DependsOn {
-			if status[dep] != pipeline.SWICompleted {
-				ready = false
-				break
-			}
-		}
-		if ready {
-			return r, true
-		}
-	}
-	return pipeline.SWI{}, false
-}
-
 // SWIBranch is the branch a SWI's code is committed to:
 // cogworks/<N>/swi-<k>, k being the SWI's 1-based Order.
 func SWIBranch(n int, rec pipeline.SWI) string {
@@ -58,17 +30,18 @@ func interfaceBranch(snap *pipeline.Snapshot) string {
 	return fmt.Sprintf("cogworks/%d/interfaces", snap.WorkItem)
 }
 
-// CurrentSWI returns the record of the SWI the per-SWI stages are working
-// on, a pointer into the snapshot: what a stage writes there is persisted.
-func CurrentSWI(snap *pipeline.Snapshot) (*pipeline.SWI, error) {
+// CurrentSWI returns a copy of the record of the SWI the per-SWI stages
+// are working on (the machine's pipeline.Snapshot.CurrentSWI): what a
+// stage decides about it goes back as pipeline.Change values.
+func CurrentSWI(snap *pipeline.Snapshot) (pipeline.SWI, error) {
 	if snap.CurrentSWI == "" {
-		return nil, fmt.Errorf("work item #%d: no current sub-work-item in the state snapshot", snap.WorkItem)
+		return pipeline.SWI{}, fmt.Errorf("work item #%d: no current sub-work-item in the state snapshot", snap.WorkItem)
 	}
 	rec := snap.SubWorkItem(snap.CurrentSWI)
 	if rec == nil {
-		return nil, fmt.Errorf("work item #%d: current sub-work-item %q is not among the planned ones", snap.WorkItem, snap.CurrentSWI)
+		return pipeline.SWI{}, fmt.Errorf("work item #%d: current sub-work-item %q is not among the planned ones", snap.WorkItem, snap.CurrentSWI)
 	}
-	return rec, nil
+	return *rec, nil
 }
 
 // BranchOf is the branch a SWI's code lives on (recorded, or the canonical
@@ -103,23 +76,24 @@ func SWIBase(snap *pipeline.Snapshot, rec pipeline.SWI) string {
 	return BranchOf(snap, *last)
 }
 
-// SetSWIStatus records status on the SWI and makes its issue carry
-// cogworks:status:<status> and no other status label. It is idempotent:
-// labels already in the desired state cause no write.
-func SetSWIStatus(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) error {
+// SetSWIStatus makes the SWI's issue carry cogworks:status:<status> and
+// no other status label, and returns the change recording status in the
+// snapshot (for the engine to apply). It is idempotent: labels already in
+// the desired state cause no write.
+func SetSWIStatus(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) (pipeline.Change, error) {
 	return SetSWIStatusOf(ctx, gh, repo, snap, id, status, nil)
 }
 
 // SetSWIStatusOf is SetSWIStatus for a caller that read the SWI's issue
 // earlier in the same step (known, nil if not): its labels are used
 // instead of reading the issue again.
-func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus, known *github.Issue) error {
+func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus, known *github.Issue) (pipeline.Change, error) {
 	rec := snap.SubWorkItem(id)
 	if rec == nil {
-		return fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
+		return nil, fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
 	}
 	if !status.Valid() {
-		return fmt.Errorf("set status of sub-work-item %q: invalid status %q", id, status)
+		return nil, fmt.Errorf("set status of sub-work-item %q: invalid status %q", id, status)
 	}
 	if rec.Issue > 0 {
 		var issue github.Issue
@@ -128,7 +102,7 @@ func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, s
 		} else {
 			read, err := gh.GetIssue(ctx, repo, rec.Issue)
 			if err != nil {
-				return fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
+				return nil, fmt.Errorf("read sub-work-item %s#%d: %w", repo, rec.Issue, err)
 			}
 			issue = read
 		}
@@ -142,21 +116,10 @@ func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, s
 			}
 		}
 		if _, _, err := idem.SetLabelSet(ctx, gh, repo, rec.Issue, issue.Labels, labels); err != nil {
-			return fmt.Errorf("set status %s of sub-work-item %s: %w", status, rec.ID, err)
+			return nil, fmt.Errorf("set status %s of sub-work-item %s: %w", status, rec.ID, err)
 		}
 	}
-	rec.Status = status
-	return nil
-}
-
-// RecordCommitted records paths as committed for rec, with those already
-// recorded (sorted, unique).
-func RecordCommitted(rec *pipeline.SWI, paths []string) {
-	paths = append(slices.Clone(rec.Committed), paths...)
-	slices.Sort(paths)
-	if rec.Committed = slices.Compact(paths); len(rec.Committed) == 0 {
-		rec.Committed = nil
-	}
+	return pipeline.SetSWIStatus{ID: id, Status: status}, nil
 }
 
 // dependencyClosure returns the SWIs id depends on, directly or not, in

@@ -10,22 +10,22 @@ import (
 )
 
 // LoadCurrentSWI returns what review and integration start from: the
-// current SWI's record, its issue and its files as committed on its branch.
+// current SWI's record (a copy), its issue and its files as committed on its branch.
 func LoadCurrentSWI(ctx context.Context, gh interface {
 	IssueReader
 	FileReader
-}, repo github.Repo, snap *pipeline.Snapshot) (*pipeline.SWI, github.Issue, []domain.Artifact, error) {
+}, repo github.Repo, snap *pipeline.Snapshot) (pipeline.SWI, github.Issue, []domain.Artifact, error) {
 	rec, err := CurrentSWI(snap)
 	if err != nil {
-		return nil, github.Issue{}, nil, err
+		return pipeline.SWI{}, github.Issue{}, nil, err
 	}
 	issue, err := gh.GetIssue(ctx, repo, rec.Issue)
 	if err != nil {
-		return nil, github.Issue{}, nil, fmt.Errorf("read sub-work-item %s issue #%d: %w", rec.ID, rec.Issue, err)
+		return pipeline.SWI{}, github.Issue{}, nil, fmt.Errorf("read sub-work-item %s issue #%d: %w", rec.ID, rec.Issue, err)
 	}
-	files, err := readSWIFiles(ctx, gh, repo, snap, *rec)
+	files, err := readSWIFiles(ctx, gh, repo, snap, rec)
 	if err != nil {
-		return nil, github.Issue{}, nil, err
+		return pipeline.SWI{}, github.Issue{}, nil, err
 	}
 	return rec, issue, files, nil
 }

@@ -18,68 +18,6 @@ func swiSnap(recs ...pipeline.SWI) *pipeline.Snapshot {
 	return &s
 }
 
-func TestNextSWI(t *testing.T) {
-	t.Parallel()
-	const (
-		pending    = pipeline.SWIPending
-		inProgress = pipeline.SWIInProgress
-		completed  = pipeline.SWICompleted
-		failed     = pipeline.SWIFailed
-	)
-	tests := []struct {
-		name   string
-		recs   []pipeline.SWI
-		want   string
-		wantOK bool
-	}{
-		{name: "none", recs: nil},
-		{
-			name: "first by order, not by slice position",
-			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "b"}, Order: 2, Status: pending}, {SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: pending}},
-			want: "a", wantOK: true,
-		},
-		{
-			name: "waits for dependencies to complete",
-			recs: []pipeline.SWI{
-				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: inProgress},
-				{SubWorkItem: planner.SubWorkItem{ID: "b", DependsOn: []string{"a"}}, Order: 2, Status: pending},
-			},
-			want: "a", wantOK: true,
-		},
-		{
-			name: "dependency in progress blocks",
-			recs: []pipeline.SWI{
-				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: failed},
-				{SubWorkItem: planner.SubWorkItem{ID: "b", DependsOn: []string{"a"}}, Order: 2, Status: pending},
-			},
-		},
-		{
-			name: "skips completed and starts the ready one",
-			recs: []pipeline.SWI{
-				{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: completed},
-				{SubWorkItem: planner.SubWorkItem{ID: "b"}, Order: 2, Status: completed},
-				{SubWorkItem: planner.SubWorkItem{ID: "c", DependsOn: []string{"a", "b"}}, Order: 3, Status: pending},
-			},
-			want: "c", wantOK: true,
-		},
-		{
-			name: "unknown dependency never completes",
-			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "a", DependsOn: []string{"ghost"}}, Order: 1, Status: pending}},
-		},
-		{
-			name: "all completed",
-			recs: []pipeline.SWI{{SubWorkItem: planner.SubWorkItem{ID: "a"}, Order: 1, Status: completed}},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := NextSWI(swiSnap(tt.recs...))
-			assert.Equal(t, tt.wantOK, ok)
-			assert.Equal(t, tt.want, got.ID)
-		})
-	}
-}
-
 func TestSWIBranchAndBase(t *testing.T) {
 	t.Parallel()
 	snap := swiSnap(
@@ -118,29 +56,25 @@ func TestSetSWIStatusIsIdempotent(t *testing.T) {
 	snap := swiSnap(pipeline.SWI{SubWorkItem: planner.SubWorkItem{ID: "a"}, Issue: n, Order: 1, Status: pipeline.SWIPending})
 	gh := env.Client
 
-	require.NoError(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	change, err := SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress)
+	require.NoError(t, err)
+	assert.Equal(t, pipeline.SWIPending, snap.SubWorkItems[0].Status, "the label moved; the snapshot is the engine's to change")
+	assert.Equal(t, pipeline.SetSWIStatus{ID: "a", Status: pipeline.SWIInProgress}, change)
+	require.NoError(t, snap.Apply(change))
 	assert.Equal(t, pipeline.SWIInProgress, snap.SubWorkItems[0].Status)
 	assert.ElementsMatch(t, []string{pipeline.LabelSubWorkItem, pipeline.StatusLabel(pipeline.SWIInProgress)}, env.Sim.Labels(repo, n))
 
 	env.Sim.ResetRequests()
-	require.NoError(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress))
+	_, err = SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", pipeline.SWIInProgress)
+	require.NoError(t, err)
 	for _, r := range env.Sim.Requests() {
 		assert.Equal(t, "GET", r.Method, "nothing written the second time: %s %s", r.Method, r.Path)
 	}
 
-	assert.ErrorContains(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "ghost", pipeline.SWICompleted), `"ghost"`)
-	assert.ErrorContains(t, SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done"), `invalid status "done"`)
-}
-
-func TestRecordCommitted(t *testing.T) {
-	t.Parallel()
-	var rec pipeline.SWI
-	RecordCommitted(&rec, nil)
-	assert.Nil(t, rec.Committed, "nothing committed leaves no empty list")
-	RecordCommitted(&rec, []string{"b.go", "a.go", "b.go"})
-	assert.Equal(t, []string{"a.go", "b.go"}, rec.Committed)
-	RecordCommitted(&rec, []string{"c.go", "a.go"})
-	assert.Equal(t, []string{"a.go", "b.go", "c.go"}, rec.Committed, "earlier commits are kept")
+	_, err = SetSWIStatus(ctx, gh, testenv.Repo, snap, "ghost", pipeline.SWICompleted)
+	assert.ErrorContains(t, err, `"ghost"`)
+	_, err = SetSWIStatus(ctx, gh, testenv.Repo, snap, "a", "done")
+	assert.ErrorContains(t, err, `invalid status "done"`)
 }
 
 func TestListAfterHeading(t *testing.T) {

@@ -136,7 +136,7 @@ func (f *BuildFixture) Run(t *testing.T, stage pipeline.Stage) (engine.StageResu
 	t.Helper()
 	ex := stages.Executors(f.Deps)[stage]
 	require.NotNil(t, ex, "no executor for %s", stage)
-	return ex.Execute(context.Background(), engine.StageInput{
+	return Execute(context.Background(), ex, engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: f.Parent}, Stage: stage,
 		Snapshot: f.Snap, Config: f.Cfg, RunID: "run-build", BotLogin: testenv.Bot,
 	})

@@ -94,7 +94,7 @@ func (f *FHFixture) Snapshot() *pipeline.Snapshot {
 // Run executes stage's executor.
 func (f *FHFixture) Run(t *testing.T, stage pipeline.Stage, snap *pipeline.Snapshot) (engine.StageResult, error) {
 	t.Helper()
-	return stages.Executors(f.Deps)[stage].Execute(context.Background(), f.Input(t, stage, snap))
+	return Execute(context.Background(), stages.Executors(f.Deps)[stage], f.Input(t, stage, snap))
 }
 
 // AddJSON scripts v as the JSON answer to the next request of template.

@@ -176,7 +176,7 @@ func (f *ShipFixture) Run(t *testing.T, stage pipeline.Stage) (engine.StageResul
 	t.Helper()
 	ex := stages.Executors(f.Deps)[stage]
 	require.NotNil(t, ex, "no executor for %s", stage)
-	return ex.Execute(context.Background(), engine.StageInput{
+	return Execute(context.Background(), ex, engine.StageInput{
 		Repo: testenv.Repo, Issue: github.Issue{Number: f.Parent}, Stage: stage,
 		Snapshot: f.Snap, Config: f.Cfg, RunID: "run-ship", BotLogin: testenv.Bot,
 	})

@@ -49,7 +49,9 @@ func NewCmdDoctor(f *factory.Factory, runF func(context.Context, *DoctorOptions)
 		Short: "Check a repository's CogWorks set-up, one line per check with a fix",
 		Long: `Check, in order: the GitHub credentials and their permissions (issues,
 contents and pull requests must be writable), the cogworks:* labels, the
-config, the interface registry, the domain services' handshake, and the LLM
+config, the interface registry, the domain services' handshake, the
+[[domains]]' toolchains (tools on PATH, node_modules, a python with pytest),
+the sandbox, and the LLM
 (one tiny request; skipped with --offline). Each line reads
 "ok|warn|FAIL|skip  check  detail", with "fix:" on the next line when the
 check did not pass. warn means CogWorks could not tell; it does not fail.` +
@@ -116,7 +118,8 @@ func Doctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) []fact
 		checks = append(checks, checkAccess(ctx, gh, repo), factory.CheckIdentity(ctx, f, gh), checkActionsPulls(ctx, gh, repo), checkLabels(ctx, gh, repo))
 	}
 	cfg, cfgCheck := checkConfig(opts.Workspace)
-	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), CheckServices(ctx, f, opts.Workspace, cfg.Domains), CheckSandbox(ctx, f))
+	checks = append(checks, cfgCheck, checkRegistry(opts.Workspace, cfg), CheckServices(ctx, f, opts.Workspace, cfg.Domains),
+		CheckToolchains(ctx, f, opts.Workspace, cfg.Domains), CheckSandbox(ctx, f))
 	if opts.Offline {
 		checks = append(checks, factory.Check{Name: "llm", Status: factory.CheckSkip, Detail: "--offline"})
 	} else {

@@ -69,7 +69,9 @@ func UncoveredLanguages(langs []repoLanguage, types []string) []repoLanguage {
 	hs := domain.HandshakeResult{ArtifactTypes: types}
 	var out []repoLanguage
 	for _, l := range langs {
-		if !hs.Covers("x" + l.Ext) {
+		// A package.json is TypeScript or JavaScript: a service of either
+		// covers it.
+		if !hs.Covers("x"+l.Ext) && (l.Ext != ".ts" || !hs.Covers("x.js")) {
 			out = append(out, l)
 		}
 	}

@@ -98,14 +98,22 @@ func TestInitAndDoctorSayWhichLanguagesHaveNoService(t *testing.T) {
 				return
 			}
 			if tt.services != "" {
-				assert.Empty(t, initcmd.InitServicesNote(ws), "init leaves a registered services file to doctor")
+				assert.Empty(t, initcmd.InitServicesNote(ws, nil), "init leaves a registered services file to doctor")
 				return
 			}
 			var out bytes.Buffer
 			f.IO.Out = &out
 			require.NoError(t, initcmd.WriteFiles(f, &initcmd.InitOptions{Workspace: ws}))
-			assert.Contains(t, out.String(), "no domain service covers Python (pyproject.toml, .py files), TypeScript/JavaScript (web/package.json, .ts files)")
+			// init serves the root's Python with a [[domains]] table; the
+			// web/ project's commands would need a cd, so it is named.
+			assert.Contains(t, out.String(), "[[domains]] for python")
+			assert.Contains(t, out.String(), "no domain service covers TypeScript/JavaScript (web/package.json, .ts files)")
+			assert.NotContains(t, out.String(), "Python (pyproject.toml")
 			assert.Contains(t, out.String(), "docs/domain-services.md")
+			cfg, err := config.Load(ws)
+			require.NoError(t, err)
+			c = doctor.CheckServices(context.Background(), f, ws, cfg.Domains)
+			assert.Equal(t, factory.CheckWarn, c.Status, "after init only web/ is uncovered: %s", c.Detail)
 		})
 	}
 }
@@ -114,5 +122,5 @@ func TestInitSaysNothingForAGoModule(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
 	testkit.WriteTree(t, ws, map[string]string{"go.mod": "module x\n"})
-	assert.Empty(t, initcmd.InitServicesNote(ws), "the built-in Go service covers it")
+	assert.Empty(t, initcmd.InitServicesNote(ws, nil), "the built-in Go service covers it")
 }

@@ -189,6 +189,11 @@ func WriteFiles(f *factory.Factory, opts *InitOptions) error {
 	if err != nil {
 		return err
 	}
+	tables, covered, err := DomainTables(opts.Workspace)
+	if err != nil {
+		return err
+	}
+	files[config.Path] = append(files[config.Path], tables...)
 	paths := []string{config.Path, initScenarioPath, InitWorkflowPath}
 	var existing []string
 	for _, p := range paths {
@@ -226,20 +231,39 @@ func WriteFiles(f *factory.Factory, opts *InitOptions) error {
 		}
 		fmt.Fprintf(out, "%s %s%s\n", verb, p, note)
 	}
-	if n := InitServicesNote(opts.Workspace); n != "" {
+	if tables != "" {
+		fmt.Fprintf(out, "%s [[domains]] for %s in %s (the built-in command service; `cogworks doctor` checks its commands)\n",
+			verb, strings.Join(domainNames(tables), ", "), config.Path)
+	}
+	if n := InitServicesNote(opts.Workspace, covered); n != "" {
 		fmt.Fprintln(out, n)
 	}
 	return nil
 }
 
-// InitServicesNote tells a repository whose languages the built-in Go
-// service does not cover, and which registers no service, what to
-// register; `doctor` checks a registered service's types.
-func InitServicesNote(workspace string) string {
+// domainNames lists the presets of the active tables in tables.
+func domainNames(tables string) []string {
+	var names []string
+	for _, l := range strings.Split(tables, "\n") {
+		if v, ok := strings.CutPrefix(l, "preset = "); ok {
+			names = append(names, strings.Trim(v, `"`))
+		}
+	}
+	if len(names) == 0 {
+		names = []string{"none active (see the commented tables)"}
+	}
+	return names
+}
+
+// InitServicesNote tells a repository whose languages neither the
+// built-in Go service nor the [[domains]] init wrote (covered) serve,
+// and which registers no service, what to register; `doctor` checks a
+// registered service's types.
+func InitServicesNote(workspace string, covered []string) string {
 	if _, err := os.Stat(domain.ServicesPath(workspace, "")); err == nil {
 		return ""
 	}
-	return factory.LanguagesNote(factory.UncoveredLanguages(factory.DetectLanguages(workspace), []string{".go", "go.mod"}))
+	return factory.LanguagesNote(factory.UncoveredLanguages(factory.DetectLanguages(workspace), append([]string{".go", "go.mod"}, covered...)))
 }
 
 // initLabels creates the missing CogWorks labels with gh (or, in a dry

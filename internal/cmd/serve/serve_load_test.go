@@ -36,7 +36,10 @@ import (
 // stepLog is a Runner that records when each issue's steps start; a step
 // costs stepCost, as a quick real step's GitHub round trips would.
 type stepLog struct {
-	cost   time.Duration
+	cost time.Duration
+	// hold, when not nil, keeps every step waiting until it is closed, so
+	// the pending set fills during the burst however fast the machine is.
+	hold   <-chan struct{}
 	mu     sync.Mutex
 	starts map[int][]time.Time
 	steps  int
@@ -47,6 +50,13 @@ func (s *stepLog) Run(ctx context.Context, job server.Job) ([]engine.Result, err
 	s.starts[job.Issue] = append(s.starts[job.Issue], time.Now())
 	s.steps++
 	s.mu.Unlock()
+	if s.hold != nil {
+		select {
+		case <-s.hold:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	select {
 	case <-time.After(s.cost):
 	case <-ctx.Done():
@@ -109,8 +119,10 @@ type burstFigures struct {
 // with 4 workers and a pending set of queueSize items, with recovery
 // from the App's delivery log wired as `cogworks serve` wires it, and
 // waits (bounded) until every issue was stepped after its last accepted
-// delivery and no delivery stays failed.
-func runBurst(t *testing.T, deliveries, issues, queueSize int) burstFigures {
+// delivery and no delivery stays failed. With hold, the steps wait until
+// the whole burst was sent: on a loaded machine the sender can be slower
+// than 4 workers, and the pending set would never fill.
+func runBurst(t *testing.T, deliveries, issues, queueSize int, hold bool) burstFigures {
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	require.NoError(t, err)
@@ -122,6 +134,10 @@ func runBurst(t *testing.T, deliveries, issues, queueSize int) burstFigures {
 	sim.AddInstallation(testAppID, testInstallation)
 
 	steps := &stepLog{cost: 2 * time.Millisecond, starts: map[int][]time.Time{}}
+	release := make(chan struct{})
+	if hold {
+		steps.hold = release
+	}
 	m := metrics.New(metrics.Options{})
 	kick := make(chan struct{}, 1)
 	srv, err := server.New(server.Options{Secret: []byte(testWebhookKey), Runner: steps, QueueSize: queueSize, Workers: 4, Metrics: m,
@@ -185,6 +201,7 @@ func runBurst(t *testing.T, deliveries, issues, queueSize int) burstFigures {
 	}
 	close(jobs)
 	wg.Wait()
+	close(release)
 
 	lost := func() []int {
 		accepts.mu.Lock()
@@ -260,7 +277,7 @@ func TestServeBurstLosesNoTrigger(t *testing.T) {
 		{"default queue of 1000 items: the burst fits", 1000, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			f := runBurst(t, 2000, 200, tt.queueSize)
+			f := runBurst(t, 2000, 200, tt.queueSize, tt.wantRefused)
 			if tt.wantRefused {
 				assert.Positive(t, f.refused, "200 issues do not fit 100 slots")
 				assert.GreaterOrEqual(t, f.redelivered, f.refused, "every refused delivery was redelivered")

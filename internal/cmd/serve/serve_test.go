@@ -58,9 +58,14 @@ type appFixture struct {
 	rateReserve int
 }
 
+// fixtureKey is the App key every appFixture registers with its own
+// simulator: a 2048-bit RSA key costs 0.1-1 s to generate, and no test
+// depends on two fixtures' keys differing.
+var fixtureKey = sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, 2048) })
+
 func newAppFixture(t *testing.T) *appFixture {
 	t.Helper()
-	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	rsaKey, err := fixtureKey()
 	require.NoError(t, err)
 	keyPEM := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(rsaKey)})
 	sim := githubsim.New()

@@ -1,4 +1,4 @@
-package processall_test
+package root_test
 
 import (
 	"context"

@@ -1,6 +1,7 @@
-package initcmd_test
+package root_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 func TestInitWritesFilesThatLoadAndCreatesLabels(t *testing.T) {
@@ -194,4 +196,85 @@ func TestInitWithoutCredentialsWritesNothing(t *testing.T) {
 	// Without labels no credentials are needed.
 	require.NoError(t, cmdtest.Execute(t, f, "init", "--repo", testenv.Repo.String(), "--workspace", ws, "--no-labels"))
 	assert.FileExists(t, filepath.Join(ws, config.Path))
+}
+
+// TestInitWritesADomainPerLanguage: init in a Python, TypeScript,
+// JavaScript or Rust checkout writes an active [[domains]] table of the
+// matching preset, which loads, so the pipeline's stages have a service
+// for the repository's files from the first run (before, init wrote only a
+// commented example and said to register a service in
+// .cogworks/services.toml). A Go module gets none; a project in a
+// subdirectory gets a commented table, since the commands run at the root.
+func TestInitWritesADomainPerLanguage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		files   map[string]string
+		want    []string
+		comment string
+	}{
+		{name: "pyproject only", files: map[string]string{"pyproject.toml": "[project]\nname = \"x\"\n", "src/x/__init__.py": ""}, want: []string{"python"}},
+		{name: "setup.py", files: map[string]string{"setup.py": "", "x.py": ""}, want: []string{"python"}},
+		{name: "typescript by tsconfig", files: map[string]string{"package.json": "{}", "tsconfig.json": "{}"}, want: []string{"typescript"}},
+		{name: "typescript by dependency", files: map[string]string{"package.json": `{"devDependencies": {"typescript": "^5"}}`}, want: []string{"typescript"}},
+		{name: "javascript", files: map[string]string{"package.json": `{"scripts": {"test": "node --test"}}`}, want: []string{"javascript"}},
+		{name: "rust", files: map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n"}, want: []string{"rust"}},
+		{name: "go and python", files: map[string]string{"go.mod": "module x\n", "tools/pyproject.toml": ""}, comment: "# preset = \"python\""},
+		{name: "go", files: map[string]string{"go.mod": "module x\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ws := t.TempDir()
+			testkit.WriteTree(t, ws, tt.files)
+			f := &factory.Factory{IO: factory.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Getenv: func(string) string { return "" }}
+			require.NoError(t, initcmd.WriteFiles(f, &initcmd.InitOptions{Workspace: ws}))
+			cfg, err := config.Load(ws)
+			require.NoError(t, err, "the written config loads")
+			var got []string
+			for _, d := range cfg.Domains {
+				got = append(got, d.Preset)
+			}
+			assert.Equal(t, tt.want, got)
+			raw, err := os.ReadFile(filepath.Join(ws, config.Path))
+			require.NoError(t, err)
+			if tt.comment != "" {
+				assert.Contains(t, string(raw), tt.comment, "a subdirectory's project gets a commented table")
+			}
+			out := f.IO.Out.(*bytes.Buffer).String()
+			if len(tt.want) > 0 {
+				assert.Contains(t, out, "[[domains]] for "+tt.want[0])
+				assert.NotContains(t, out, "no domain service covers")
+			}
+		})
+	}
+}
+
+// writeGitConfig makes dir a checkout whose git config has the given text.
+func writeGitConfig(t *testing.T, dir, config string) {
+	t.Helper()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(config), 0o644))
+}
+
+func TestInitTakesTheRepoFromTheOriginRemote(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	f, out, _ := cmdtest.TestFactory(t, env)
+	ws := t.TempDir()
+	writeGitConfig(t, ws, "[remote \"origin\"]\n\turl = https://github.com/"+testenv.Repo.String()+".git\n")
+	require.NoError(t, cmdtest.Execute(t, f, "init", "--workspace", ws, "--dry-run"))
+	assert.Contains(t, out.String(), "would create label cogworks:run")
+	assert.Contains(t, out.String(), testenv.Repo.String())
+
+	// $GITHUB_REPOSITORY, as in Actions, comes first.
+	f.Getenv = func(k string) string {
+		if k == "GITHUB_REPOSITORY" {
+			return "acme/elsewhere"
+		}
+		return ""
+	}
+	out.Reset()
+	require.NoError(t, cmdtest.Execute(t, f, "init", "--workspace", ws, "--dry-run"))
+	assert.Contains(t, out.String(), "acme/elsewhere")
 }

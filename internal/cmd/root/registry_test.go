@@ -1,4 +1,4 @@
-package registry_test
+package root_test
 
 import (
 	"fmt"

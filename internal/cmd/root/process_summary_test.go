@@ -1,4 +1,4 @@
-package process_test
+package root_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package status_test
+package root_test
 
 import (
 	"context"
@@ -29,8 +29,8 @@ func TestStatusShowsTheItemsPath(t *testing.T) {
 	f.Executors = func(ctx context.Context, c factory.Client, r github.Repo, ws string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 		m, reg, err := all(ctx, c, r, ws, cfg)
 		m[pipeline.StageIntake] = engine.StageExecutorFunc(func(_ context.Context, in engine.StageInput) (engine.StageResult, error) {
-			in.Snapshot.Classification = &classify.Classification{Type: classify.TypeBugFix, EstimatedScope: classify.Scope{Complexity: "low"}}
-			return engine.StageResult{Event: pipeline.EventDone}, nil
+			return engine.StageResult{Event: pipeline.EventDone, Changes: []pipeline.Change{pipeline.SetClassification{
+				Classification: classify.Classification{Type: classify.TypeBugFix, EstimatedScope: classify.Scope{Complexity: "low"}}}}}, nil
 		})
 		return m, reg, err
 	}

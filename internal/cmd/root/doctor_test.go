@@ -1,4 +1,4 @@
-package doctor_test
+package root_test
 
 import (
 	"bytes"
