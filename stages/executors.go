@@ -60,6 +60,19 @@ func ReviserOf(gh GitHub, execs map[pipeline.Stage]engine.StageExecutor) engine.
 	return revision.Step{GitHub: gh, Code: cg, Review: rv}
 }
 
+// CIReviserOf is the CI-feedback step over the code-generation and
+// review executors of execs, nil when either is missing or gh cannot read
+// CI results.
+func CIReviserOf(gh GitHub, execs map[pipeline.Stage]engine.StageExecutor) engine.CIReviser {
+	cg, ok1 := unwrap(execs[pipeline.StageCodeGeneration]).(codegen.Executor)
+	rv, ok2 := unwrap(execs[pipeline.StageReview]).(review.Executor)
+	ci, ok3 := gh.(revision.CIStepGitHub)
+	if !ok1 || !ok2 || !ok3 {
+		return nil
+	}
+	return revision.CIStep{GitHub: ci, Code: cg, Review: rv}
+}
+
 func unwrap(e engine.StageExecutor) engine.StageExecutor {
 	for {
 		w, ok := e.(interface{ Unwrap() engine.StageExecutor })

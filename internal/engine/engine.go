@@ -120,6 +120,12 @@ type Deps struct {
 	// Reviser runs revision cycles of the work items' PRs (Revise); nil
 	// when revisions are not wired.
 	Reviser PRReviser
+	// CIReviser runs CI-feedback cycles of the work items' PRs
+	// (ReviseCI); nil when CI feedback is not wired.
+	CIReviser CIReviser
+	// Restacker keeps the work items' stacks of PRs mergeable (Restack);
+	// nil when restacks are not wired.
+	Restacker Restacker
 	// Design watches the design files the plan was made from and
 	// re-plans on an amended one (design.go); nil when not wired.
 	Design DesignWatcher

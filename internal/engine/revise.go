@@ -40,6 +40,9 @@ type RevisionOutcome struct {
 	Commit  string
 	Threads int
 	Reason  string
+	// CI is set for a cycle on failing CI (CIReviser): it answers no
+	// thread.
+	CI bool
 	// Changes are the snapshot changes the cycle decided (the revised
 	// sub-work-item's committed paths), applied with its record.
 	Changes []pipeline.Change
@@ -60,11 +63,18 @@ const ActionRevise StepAction = "revise"
 // answer, else one cycle under the work item's lock, recorded in its
 // status comment.
 func Revise(ctx context.Context, d Deps, ref RevisionRef) (Result, error) {
-	if err := d.validate(); err != nil {
-		return Result{Issue: ref.Issue}, err
-	}
 	if d.Reviser == nil {
 		return Result{Issue: ref.Issue}, errors.New("engine: Deps.Reviser is nil: revisions are not wired")
+	}
+	return reviseWith(ctx, d, d.Reviser, ref)
+}
+
+// reviseWith runs one revision step of ref's PR with r's cycle: review
+// feedback (Deps.Reviser) or CI feedback (Deps.CIReviser), under the same
+// lock, trust and recording rules.
+func reviseWith(ctx context.Context, d Deps, r PRReviser, ref RevisionRef) (Result, error) {
+	if err := d.validate(); err != nil {
+		return Result{Issue: ref.Issue}, err
 	}
 	start := time.Now()
 	sctx, requests := github.WithRequestCounter(ctx)
@@ -83,7 +93,7 @@ func Revise(ctx context.Context, d Deps, ref RevisionRef) (Result, error) {
 	}
 	s := &stepper{d: d, ref: Ref{Repo: ref.Repo, Issue: ref.Issue}}
 	o := &observed{}
-	res, record, held, err := s.revise(sctx, o, ref.PR)
+	res, record, held, err := s.revise(sctx, o, r, ref.PR)
 	if held {
 		s.release(sctx, o, s.runRecord(nonEmpty(record)))
 	}
@@ -101,10 +111,10 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-func (s *stepper) revise(ctx context.Context, o *observed, pr int) (Result, string, bool, error) {
+func (s *stepper) revise(ctx context.Context, o *observed, r PRReviser, pr int) (Result, string, bool, error) {
 	res := Result{Action: ActionRevise}
 	in := StageInput{Repo: s.ref.Repo, Config: s.d.Config, RunID: s.d.RunID, BotLogin: s.d.BotLogin, Logger: s.d.logger()}
-	pending, why, err := s.d.Reviser.Pending(ctx, in, pr)
+	pending, why, err := r.Pending(ctx, in, pr)
 	if err != nil {
 		return res, "", false, asTransient(err)
 	}
@@ -166,7 +176,7 @@ func (s *stepper) revise(ctx context.Context, o *observed, pr int) (Result, stri
 	in.Issue, in.Snapshot, in.Comments, in.Stage = o.issue, view, o.comments, snap.Stage
 	in.Ledger = pipeline.NewLedgerBook(&snap)
 	ctx, events := audit.WithEvents(ctx)
-	out, err := s.d.Reviser.Revise(ctx, in, pr)
+	out, err := r.Revise(ctx, in, pr)
 	if err != nil {
 		// Nothing recorded: the cycle's own keys make the next run
 		// complete it without a second commit or reply.
@@ -206,6 +216,12 @@ func (s *stepper) revise(ctx context.Context, o *observed, pr int) (Result, stri
 
 // revisionSummary is the line the status comment and the run's record show.
 func revisionSummary(pr int, out RevisionOutcome) string {
+	if out.CI {
+		if out.Action == pipeline.RevisionEscalated {
+			return fmt.Sprintf("CI revision %d of PR #%d stopped: %s; a maintainer takes it from here.", out.Cycle, pr, out.Reason)
+		}
+		return fmt.Sprintf("CI revision %d of PR #%d: commit %s answers the failing CI (%s).", out.Cycle, pr, shortSHA(out.Commit), out.Reason)
+	}
 	if out.Action == pipeline.RevisionEscalated {
 		return fmt.Sprintf("Revision %d of PR #%d stopped: %s; %d review thread(s) answered, a maintainer takes it from here.", out.Cycle, pr, out.Reason, out.Threads)
 	}

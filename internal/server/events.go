@@ -5,6 +5,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/webhook"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // Job is one work item to step, with what the triggering event said.
@@ -22,9 +23,22 @@ type Job struct {
 	// A /cogworks fix comment's payload names no branch: its job has
 	// Issue 0 and the revision finds the item from the PR.
 	Revise []int
+	// Restack is set when a CogWorks PR of the item was merged: its
+	// other PRs are retargeted and updated (engine.Restack).
+	Restack bool
+	// CI are the work item's PRs whose failed CI asks for a revision
+	// (engine.ReviseCI), with the head that failed.
+	CI []CIFailure
 	// RevisionOnly: every delivery merged into the job asked only for
 	// revisions, so the item is not stepped.
 	RevisionOnly bool
+}
+
+// CIFailure is a PR whose check run, check suite or workflow run failed
+// at Head (webhook.CIResult.CITrigger).
+type CIFailure struct {
+	PR   int
+	Head string
 }
 
 // CommentEvent is an issue comment as the webhook delivered it.
@@ -49,6 +63,8 @@ func (j Job) itemKey() itemKey {
 func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 	switch event {
 	case "issues", "issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment":
+	case "check_run", "check_suite", "workflow_run":
+		return parseCI(event, data)
 	default:
 		return Job{}, "", fmt.Errorf("event %q carries no work item", event)
 	}
@@ -88,11 +104,35 @@ func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 		// Action does.
 		return job, ignore, nil
 	}
-	job.Issue, job.CheckMerges = n, checkMerges
+	job.Issue, job.CheckMerges, job.Restack = n, checkMerges, p.MergedCogWorksPR()
 	if event == "issue_comment" && p.Comment != nil {
 		job.Comments = []CommentEvent{{ID: p.Comment.ID, Action: p.Action, Body: p.Comment.Body,
 			User: p.Comment.User.Login, UserType: p.Comment.User.Type}}
 	}
+	return job, "", nil
+}
+
+// parseCI turns a completed, failed check run, check suite or workflow
+// run on a CogWorks PR's head into a CI revision job. The bot-sender
+// filter does not apply: CI on the bot's own pushes is sent by the bot,
+// and the revision itself checks against GitHub that the PR is the bot's
+// and the head still the one that failed.
+func parseCI(event string, data []byte) (Job, string, error) {
+	p, err := webhook.Parse(data)
+	if err != nil {
+		return Job{}, "", fmt.Errorf("%s payload: %w", event, err)
+	}
+	c, err := webhook.ParseCI(event, data)
+	if err != nil {
+		return Job{}, "", err
+	}
+	job := Job{Repo: p.Repo, Installation: p.Installation}
+	pr, head, ignore := c.CITrigger()
+	if ignore != "" {
+		return job, ignore, nil
+	}
+	n, _ := pipeline.WorkItemOfBranch(c.HeadBranch)
+	job.Issue, job.CI, job.RevisionOnly = n, []CIFailure{{PR: pr, Head: head}}, true
 	return job, "", nil
 }
 

@@ -238,6 +238,9 @@ type payloadShape struct {
 	Comment      json.RawMessage `json:"comment"`
 	PullRequest  json.RawMessage `json:"pull_request"`
 	Review       json.RawMessage `json:"review"`
+	CheckRun     json.RawMessage `json:"check_run"`
+	CheckSuite   json.RawMessage `json:"check_suite"`
+	WorkflowRun  json.RawMessage `json:"workflow_run"`
 }
 
 // checkShape reports why body cannot be a delivery of event, or nil.
@@ -263,6 +266,12 @@ func checkShape(event string, body []byte) error {
 		ok = has(p.PullRequest) && has(p.Review) && !has(p.Issue)
 	case "pull_request_review_comment":
 		ok = has(p.PullRequest) && has(p.Comment) && !has(p.Issue)
+	case "check_run":
+		ok = has(p.CheckRun) && !has(p.Issue) && !has(p.Comment)
+	case "check_suite":
+		ok = has(p.CheckSuite) && !has(p.CheckRun) && !has(p.Issue) && !has(p.Comment)
+	case "workflow_run":
+		ok = has(p.WorkflowRun) && !has(p.Issue) && !has(p.Comment)
 	}
 	if !ok {
 		return fmt.Errorf("payload does not have the shape of a %s event", event)

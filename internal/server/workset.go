@@ -136,10 +136,16 @@ func (w *workSet) runningLen() int { return len(w.running) }
 // mergeJob folds a later event for the same item into a waiting job.
 func mergeJob(into *Job, job Job) {
 	into.CheckMerges = into.CheckMerges || job.CheckMerges
+	into.Restack = into.Restack || job.Restack
 	into.RevisionOnly = into.RevisionOnly && job.RevisionOnly
 	for _, pr := range job.Revise {
 		if !slices.Contains(into.Revise, pr) && len(into.Revise) < maxComments {
 			into.Revise = append(into.Revise, pr)
+		}
+	}
+	for _, c := range job.CI {
+		if !slices.Contains(into.CI, c) && len(into.CI) < maxComments {
+			into.CI = append(into.CI, c)
 		}
 	}
 	into.Comments = capComments(append(into.Comments, job.Comments...))

@@ -111,3 +111,23 @@ func (c CIResult) CITrigger() (pr int, headSHA string, ignore string) {
 	}
 	return c.PullRequests[0], c.HeadSHA, ""
 }
+
+// CIEventOf names the CI event a payload came with, from its shape ("" for
+// any other payload), for the Action, which reads the payload file alone.
+// A check run's payload names its suite inside the run, so the top-level
+// member decides.
+func CIEventOf(data []byte) string {
+	var r ciRaw
+	if json.Unmarshal(data, &r) != nil {
+		return ""
+	}
+	switch {
+	case r.Run != nil:
+		return "check_run"
+	case r.WRun != nil:
+		return "workflow_run"
+	case r.Suite != nil:
+		return "check_suite"
+	}
+	return ""
+}

@@ -63,6 +63,8 @@ type PullRequest struct {
 	HeadRef string
 	// User is the PR's author.
 	User string
+	// Merged is set on a closed event of a merged pull request.
+	Merged bool
 }
 
 // raw mirrors the JSON of the payloads.
@@ -93,7 +95,8 @@ type raw struct {
 		Head   struct {
 			Ref string `json:"ref"`
 		} `json:"head"`
-		User rawUser `json:"user"`
+		User   rawUser `json:"user"`
+		Merged bool    `json:"merged"`
 	} `json:"pull_request"`
 	Review *struct {
 		ID    int64   `json:"id"`
@@ -150,7 +153,8 @@ func Parse(data []byte) (Payload, error) {
 		p.Comment = &Comment{ID: r.Comment.ID, Body: r.Comment.Body, User: User(r.Comment.User), InReplyTo: r.Comment.InReplyTo}
 	}
 	if r.PullRequest != nil {
-		p.PullRequest = &PullRequest{Number: r.PullRequest.Number, HeadRef: r.PullRequest.Head.Ref, User: r.PullRequest.User.Login}
+		p.PullRequest = &PullRequest{Number: r.PullRequest.Number, HeadRef: r.PullRequest.Head.Ref, User: r.PullRequest.User.Login,
+			Merged: r.PullRequest.Merged}
 	}
 	if r.Review != nil {
 		p.Review = &Review{ID: r.Review.ID, State: r.Review.State, Body: r.Review.Body, User: User(r.Review.User)}
@@ -222,4 +226,11 @@ func (p Payload) Untriggered() string {
 		kind = "pull request"
 	}
 	return fmt.Sprintf("%s #%d has no %s label", kind, is.Number, pipeline.LabelRun)
+}
+
+// MergedCogWorksPR reports whether the event is the merge of a pull
+// request from a cogworks/ branch: the PRs stacked on it then need their
+// base retargeted and updated (engine.Restack).
+func (p Payload) MergedCogWorksPR() bool {
+	return p.PullRequest != nil && p.Action == "closed" && p.PullRequest.Merged && cogworksBranch.MatchString(p.PullRequest.HeadRef)
 }

@@ -23,6 +23,9 @@ type Restacker struct {
 	GitHub GitHub
 	// Bot is CogWorks's login: only its own pull requests are touched.
 	Bot string
+	// Item, when set, limits the pass to the pull requests of that work
+	// item (heads cogworks/<Item>/…), whose lock the caller holds.
+	Item int
 }
 
 // Result says what a pass did to each pull request.
@@ -54,6 +57,9 @@ func (s Restacker) Restack(ctx context.Context, repo github.Repo) (Result, error
 	slices.SortFunc(open, func(a, b github.PullRequest) int { return a.Number - b.Number })
 	for _, p := range open {
 		if !strings.EqualFold(p.User, s.Bot) || !cogworksHead.MatchString(p.Head) {
+			continue
+		}
+		if s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item)) {
 			continue
 		}
 		base, err := s.liveBase(ctx, repo, p.Base)
@@ -102,4 +108,31 @@ func (s Restacker) liveBase(ctx context.Context, repo github.Repo, base string) 
 		base = next
 	}
 	return base, nil
+}
+
+// Stale lists, with reads only, the pull requests of the pass (the bot's,
+// of Item when set) whose base branch is the head of a merged pull
+// request: those a Restack would retarget. One list of the open pull
+// requests and one of the closed ones per base.
+func (s Restacker) Stale(ctx context.Context, repo github.Repo) ([]int, error) {
+	open, err := s.GitHub.ListPulls(ctx, repo, github.PullFilter{State: "open"})
+	if err != nil {
+		return nil, fmt.Errorf("restack %s: %w", repo, err)
+	}
+	var stale []int
+	for _, p := range open {
+		if !strings.EqualFold(p.User, s.Bot) || !cogworksHead.MatchString(p.Head) ||
+			(s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item))) {
+			continue
+		}
+		base, err := s.liveBase(ctx, repo, p.Base)
+		if err != nil {
+			return nil, err
+		}
+		if base != p.Base {
+			stale = append(stale, p.Number)
+		}
+	}
+	slices.Sort(stale)
+	return stale, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/stages"
+	"github.com/cogworks/cogworks/stages/restack"
 )
 
 // EngineDeps wires the step function for one repository.
@@ -44,7 +45,11 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Rep
 			return engine.Deps{}, err
 		}
 		deps.Reviser = stages.ReviserOf(gh, deps.Executors)
+		deps.CIReviser = stages.CIReviserOf(gh, deps.Executors)
 		deps.Design = stages.DesignOf(gh, deps.Executors)
+	}
+	if rg, ok := gh.(restack.GitHub); ok && !dryRun {
+		deps.Restacker = restack.Step{GitHub: rg}
 	}
 	return deps, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/webhook"
+	"github.com/cogworks/cogworks/pipeline"
 )
 
 // EventTarget is the work item a GitHub event payload points at.
@@ -27,6 +28,15 @@ type EventTarget struct {
 	// review feedback (webhook.Payload.RevisionRequest); Issue is then
 	// its work item, 0 when only GitHub can tell.
 	RevisePR int
+	// CIPR is set when a failed check run, check suite or workflow run
+	// asks for a CI revision of that PR (webhook.CIResult.CITrigger);
+	// CIHead is the head that failed and Issue the PR's work item.
+	CIPR   int
+	CIHead string
+	// Restack is set when a CogWorks PR was merged: the work item's PRs
+	// stacked on it are retargeted and updated (engine.Restack) after
+	// the step.
+	Restack bool
 	// Ignore explains why the event concerns no work item ("" otherwise).
 	Ignore string
 }
@@ -56,6 +66,9 @@ func ParseEvent(data []byte) (EventTarget, error) {
 	if err != nil {
 		return EventTarget{}, err
 	}
+	if event := webhook.CIEventOf(data); event != "" {
+		return ciTarget(p, event, data)
+	}
 	if issue, pr, ignore := p.RevisionRequest(p.Event()); ignore == "" {
 		return EventTarget{Repo: p.Repo, Issue: issue, RevisePR: pr}, nil
 	}
@@ -63,11 +76,28 @@ func ParseEvent(data []byte) (EventTarget, error) {
 	if err != nil {
 		return EventTarget{}, err
 	}
-	t := EventTarget{Repo: p.Repo, Issue: n, CheckMerges: checkMerges, Ignore: ignore}
+	t := EventTarget{Repo: p.Repo, Issue: n, CheckMerges: checkMerges, Ignore: ignore, Restack: ignore == "" && p.MergedCogWorksPR()}
 	if p.Issue != nil {
 		t.Known = p.Issue
 		t.CommentEvent = p.CommandComment()
 		t.Ignore = p.Untriggered()
 	}
 	return t, nil
+}
+
+// ciTarget reads a check_run, check_suite or workflow_run payload: a
+// completed failure on a CogWorks PR's head asks for its CI revision. No
+// sender filter applies (CI on the bot's own push is sent by the bot);
+// the revision checks the PR and its head against GitHub.
+func ciTarget(p webhook.Payload, event string, data []byte) (EventTarget, error) {
+	c, err := webhook.ParseCI(event, data)
+	if err != nil {
+		return EventTarget{}, err
+	}
+	pr, head, ignore := c.CITrigger()
+	if ignore != "" {
+		return EventTarget{Repo: p.Repo, Ignore: ignore}, nil
+	}
+	n, _ := pipeline.WorkItemOfBranch(c.HeadBranch)
+	return EventTarget{Repo: p.Repo, Issue: n, CIPR: pr, CIHead: head}, nil
 }

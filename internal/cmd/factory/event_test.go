@@ -32,7 +32,7 @@ func TestParseEventRealPayloads(t *testing.T) {
 		{file: "issues.unlabeled.payload.json", ignore: "issue #1 has no cogworks:run label"},
 		{file: "created.payload.json", ignore: "is not a new /cogworks command by a person"},
 		{file: "closed.payload.json", ignore: "changes"},
-		{file: "pull_request.cogworks-merged.payload.json", want: factory.EventTarget{Repo: hello, Issue: 1, CheckMerges: true}},
+		{file: "pull_request.cogworks-merged.payload.json", want: factory.EventTarget{Repo: hello, Issue: 1, CheckMerges: true, Restack: true}},
 		{file: "ping.payload.json", errSub: "neither issue nor pull_request"},
 	}
 	for _, tt := range tests {

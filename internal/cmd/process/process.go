@@ -139,11 +139,21 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 		return nil, err
 	}
 	report.BudgetTokens, report.BudgetUSD = deps.Config.Budgets.PipelineMaxTokens, deps.Config.Budgets.PipelineMaxCostUSD
+	if t.CIPR != 0 {
+		res, err := engine.ReviseCI(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.CIPR}, t.CIHead)
+		return []engine.Result{res}, err
+	}
 	if t.RevisePR != 0 {
 		res, err := engine.Revise(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.RevisePR})
 		return []engine.Result{res}, err
 	}
 	results, err := engine.Run(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue, CheckMerges: t.CheckMerges, CommentEvent: t.CommentEvent, Known: t.Known}, opts.MaxSteps)
+	if t.Restack && err == nil && deps.Restacker != nil {
+		// A lower PR of the stack was merged: retarget and update the
+		// item's other PRs, under its lock, once the step released it.
+		res, rerr := engine.Restack(ctx, deps, engine.Ref{Repo: t.Repo, Issue: t.Issue})
+		results, err = append(results, res), rerr
+	}
 	if opts.SummaryFile != "" || opts.OutputsFile != "" {
 		if snap, serr := factory.ReadSnapshot(ctx, f, t.Repo, t.Issue); serr == nil {
 			report.Snapshot = &snap

@@ -409,6 +409,15 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 // reviseFound runs a revision step for each of the bot's open PRs in scope
 // updated in the command window (engine.RevisionQuery): the reviews whose
 // events were dropped. A PR with nothing awaiting an answer costs reads only.
+// Each PR also gets a CI revision step (engine.ReviseCI) on its current
+// head, for the check and workflow runs whose events were dropped: a push
+// updates its PR, so a head pushed within the window is swept, and one
+// whose checks did not fail costs four reads (the PR, the PR again for the
+// cycle's check, its head, its check runs) and no write. Then each work
+// item of those PRs gets one restack step (engine.Restack), for merges
+// whose events were dropped: an item none of whose PRs sits on a merged
+// branch costs one list of the open PRs and one of the closed ones per
+// PR of the item, and no write.
 func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, scope string, since time.Time, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
 	bot, err := f.OwnLogin(ctx, gh)
 	if err != nil {
@@ -420,6 +429,12 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, sco
 	}
 	var results []engine.Result
 	var errs []error
+	type item struct {
+		repo  github.Repo
+		issue int
+	}
+	var items []item
+	deps := map[item]engine.Deps{}
 	for _, pr := range prs {
 		full := opts.Repo
 		if opts.Org != "" {
@@ -442,6 +457,30 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, sco
 		results = append(results, res)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s#%d: %w", repo, pr.Number, err))
+		}
+		if it := (item{repo, res.Issue}); res.Issue > 0 && d.Restacker != nil {
+			if _, seen := deps[it]; !seen {
+				items = append(items, it)
+			}
+			deps[it] = d
+		}
+		if d.CIReviser == nil {
+			continue
+		}
+		d.RunID = factory.NewRunID()
+		res, err = engine.ReviseCI(ctx, d, engine.RevisionRef{Repo: repo, PR: pr.Number}, "")
+		results = append(results, res)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s#%d CI: %w", repo, pr.Number, err))
+		}
+	}
+	for _, it := range items {
+		d := deps[it]
+		d.RunID = factory.NewRunID()
+		res, err := engine.Restack(ctx, d, engine.Ref{Repo: it.repo, Issue: it.issue})
+		results = append(results, res)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s#%d restack: %w", it.repo, it.issue, err))
 		}
 	}
 	return results, errors.Join(errs...)

@@ -474,7 +474,14 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	}
 	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: CommandEvent(job.Comments)}
 	more, err := engine.Run(ctx, d, ref, r.MaxSteps)
-	return append(results, more...), err
+	results = append(results, more...)
+	if job.Restack && err == nil && d.Restacker != nil {
+		// A lower PR of the stack was merged: retarget and update the
+		// item's other PRs under its lock.
+		res, rerr := engine.Restack(ctx, d, engine.Ref{Repo: job.Repo, Issue: job.Issue})
+		results, err = append(results, res), rerr
+	}
+	return results, err
 }
 
 // CommandEvent reports whether a job's comments include a new comment by
@@ -488,11 +495,18 @@ func CommandEvent(comments []server.CommentEvent) bool {
 	return false
 }
 
-// reviseJob runs the revisions a job's review deliveries asked for.
+// reviseJob runs the revisions a job's review and CI deliveries asked for.
 func reviseJob(ctx context.Context, d engine.Deps, job server.Job) ([]engine.Result, error) {
 	var results []engine.Result
 	for _, pr := range job.Revise {
 		res, err := engine.Revise(ctx, d, engine.RevisionRef{Repo: job.Repo, Issue: job.Issue, PR: pr})
+		results = append(results, res)
+		if err != nil {
+			return results, err
+		}
+	}
+	for _, c := range job.CI {
+		res, err := engine.ReviseCI(ctx, d, engine.RevisionRef{Repo: job.Repo, Issue: job.Issue, PR: c.PR}, c.Head)
 		results = append(results, res)
 		if err != nil {
 			return results, err

@@ -1,0 +1,82 @@
+package revision
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cogworks/cogworks/internal/engine"
+	"github.com/cogworks/cogworks/internal/secrets"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/stages/stagekit"
+)
+
+// CIStepGitHub is what the engine's CI-feedback step uses.
+type CIStepGitHub interface {
+	CIGitHub
+	stagekit.IssueReader
+}
+
+// CIStep is the CI-feedback revision the engine runs on a work item's PR
+// (engine.CIReviser): CIReviser's cycle with the code-generation attempt
+// and the review passes as its Generator, the cap from the work item's
+// configuration.
+type CIStep struct {
+	GitHub CIStepGitHub
+	Code   Coder
+	Review Reviewer
+	// Redactor removes secrets from CI output (nil: token shapes only).
+	Redactor *secrets.Redactor
+}
+
+func (s CIStep) reviser(in engine.StageInput, gen Generator) CIReviser {
+	return CIReviser{GitHub: s.GitHub, Generator: gen, Bot: in.BotLogin, MaxCycles: in.Config.Revision.MaxCycles,
+		Redactor: s.Redactor}
+}
+
+// PendingCI implements engine.CIReviser with three reads: the PR, its
+// head and the head's check runs. A completed check that failed or timed
+// out makes it pending; whether that is the code's or the
+// infrastructure's the cycle decides from the logs, under the lock.
+func (s CIStep) PendingCI(ctx context.Context, in engine.StageInput, pr int, failedHead string) (bool, string, error) {
+	p, err := s.GitHub.GetPull(ctx, in.Repo, pr)
+	if err != nil {
+		return false, "", fmt.Errorf("read %s#%d: %w", in.Repo, pr, err)
+	}
+	if !strings.EqualFold(p.User, in.BotLogin) || !cogworksHead.MatchString(p.Head) || p.State != "open" || p.Merged {
+		return false, fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", in.Repo, pr), nil
+	}
+	head, err := s.GitHub.GetBranchHead(ctx, in.Repo, p.Head)
+	if err != nil {
+		return false, "", fmt.Errorf("read head of %s: %w", p.Head, err)
+	}
+	if failedHead != "" && failedHead != head.SHA {
+		return false, fmt.Sprintf("the head moved from %s to %s since CI failed", short(failedHead), short(head.SHA)), nil
+	}
+	runs, err := s.GitHub.ListCheckRuns(ctx, in.Repo, head.SHA)
+	if err != nil {
+		return false, "", fmt.Errorf("read checks of %s: %w", short(head.SHA), err)
+	}
+	for _, r := range runs {
+		if r.Status == "completed" && (r.Conclusion == "failure" || r.Conclusion == "timed_out") {
+			return true, "", nil
+		}
+	}
+	return false, fmt.Sprintf("no check failed at %s", short(head.SHA)), nil
+}
+
+// ReviseCI implements engine.CIReviser. An infrastructure failure is
+// reported as ignored: it spends no cycle and records nothing.
+func (s CIStep) ReviseCI(ctx context.Context, in engine.StageInput, pr int, failedHead string) (engine.RevisionOutcome, error) {
+	var decided []pipeline.Change
+	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in, Decided: &decided}
+	out, err := s.reviser(in, gen).Cycle(ctx, in.Repo, pr, failedHead)
+	if err != nil {
+		return engine.RevisionOutcome{}, err
+	}
+	action := pipeline.RevisionAction(out.Action)
+	if out.Action == Infrastructure {
+		action = pipeline.RevisionIgnored
+	}
+	return engine.RevisionOutcome{Action: action, Cycle: out.Cycle, Commit: out.Commit, Reason: out.Reason, CI: true, Changes: decided}, nil
+}
