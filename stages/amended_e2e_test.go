@@ -18,6 +18,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/stages/planning"
@@ -354,10 +355,10 @@ func TestAmendedSpecReplanCrashAtEveryWrite(t *testing.T) {
 		return f, *built.SubWorkItem("a")
 	}
 	clean, _ := setup(t)
-	counter := &revCrash{k: -1}
+	counter := &testkit.CrashTransport{K: -1}
 	_, err := engine.Run(context.Background(), clean.deps(t, counter), clean.ref, 1)
 	require.NoError(t, err)
-	total := counter.writes.Load()
+	total := counter.Writes()
 	require.GreaterOrEqual(t, total, int64(6), "lock label, claim, plan comment, notice, b's labels, status, record, labels")
 
 	for _, after := range []bool{false, true} {
@@ -365,7 +366,7 @@ func TestAmendedSpecReplanCrashAtEveryWrite(t *testing.T) {
 			t.Run(fmt.Sprintf("after=%v write %d", after, k), func(t *testing.T) {
 				t.Parallel()
 				f, recA := setup(t)
-				_, _ = engine.Run(context.Background(), f.deps(t, &revCrash{k: k, after: after}), f.ref, 1)
+				_, _ = engine.Run(context.Background(), f.deps(t, &testkit.CrashTransport{K: k, After: after}), f.ref, 1)
 				f.Env.Clock.Advance(f.Cfg.Pipeline.LockTimeout.Duration + time.Minute)
 				var snap pipeline.Snapshot
 				for range 4 {

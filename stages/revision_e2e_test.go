@@ -3,10 +3,8 @@ package stages_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 	"github.com/cogworks/cogworks/review"
@@ -309,29 +308,6 @@ func TestRevisionLoopStopsAtTheCap(t *testing.T) {
 	assert.Contains(t, body, "a maintainer takes it from here")
 }
 
-// revCrash fails the k-th write (1-based): before it reaches GitHub, or
-// after GitHub applied it with the answer lost.
-type revCrash struct {
-	k      int64
-	after  bool
-	writes atomic.Int64
-}
-
-func (c *revCrash) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method == http.MethodGet || c.writes.Add(1) != c.k {
-		return http.DefaultTransport.RoundTrip(req)
-	}
-	if c.after {
-		if resp, err := http.DefaultTransport.RoundTrip(req); err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}
-	return &http.Response{StatusCode: 500, Status: "500 Internal Server Error", Request: req,
-		Header: http.Header{"Content-Type": {"application/json"}},
-		Body:   io.NopCloser(strings.NewReader(`{"message":"injected crash"}`))}, nil
-}
-
 // TestRevisionCrashAtEveryWriteRecoversWithoutDuplicates: a revision step
 // killed at any of its writes (lock, commit, replies, status comment,
 // record, labels), before the write or after it with the answer lost, is
@@ -349,10 +325,10 @@ func TestRevisionCrashAtEveryWriteRecoversWithoutDuplicates(t *testing.T) {
 		return f
 	}
 	clean := setup(t)
-	counter := &revCrash{k: -1}
+	counter := &testkit.CrashTransport{K: -1}
 	_, err := clean.revise(t, clean.Env.NewClient(t, counter))
 	require.NoError(t, err)
-	total := counter.writes.Load()
+	total := counter.Writes()
 	require.GreaterOrEqual(t, total, int64(8), "lock label, claim, tree, commit, ref, two replies, status, record, labels")
 
 	for _, after := range []bool{false, true} {
@@ -360,7 +336,7 @@ func TestRevisionCrashAtEveryWriteRecoversWithoutDuplicates(t *testing.T) {
 			t.Run(fmt.Sprintf("after=%v write %d", after, k), func(t *testing.T) {
 				t.Parallel()
 				f := setup(t)
-				_, _ = f.revise(t, f.Env.NewClient(t, &revCrash{k: k, after: after}))
+				_, _ = f.revise(t, f.Env.NewClient(t, &testkit.CrashTransport{K: k, After: after}))
 				// A claim or label the crash left behind holds the lock
 				// until it is stale.
 				f.Env.Clock.Advance(f.Cfg.Pipeline.LockTimeout.Duration + time.Minute)

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -271,7 +271,7 @@ func TestCommandActsOnceAcrossCrashes(t *testing.T) {
 			for k := int64(1); ; k++ {
 				f := gatedFixture(t)
 				c := f.comment(t, "alice", body)
-				crash := &crashTransport{base: http.DefaultTransport, k: k, after: after}
+				crash := &testkit.CrashTransport{K: k, After: after}
 				d := f.deps
 				d.GitHub = f.env.NewClient(t, crash)
 				_, _ = Step(context.Background(), d, f.ref())
@@ -290,7 +290,7 @@ func TestCommandActsOnceAcrossCrashes(t *testing.T) {
 					assert.NotNil(t, snap.Stopped)
 					assert.Empty(t, snap.Approvals)
 				}
-				if crash.writes.Load() < k {
+				if crash.Writes() < k {
 					break // the step finished before the k-th write: every write was tried
 				}
 			}

@@ -3,8 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"sort"
 	"strings"
 	"sync"
@@ -22,37 +20,9 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
-
-// crashTransport fails the k-th write request (1-based). In "before" mode
-// the request never reaches GitHub; in "after" mode GitHub applies it and
-// the answer is lost — the two ways a process can die around a write.
-type crashTransport struct {
-	base   http.RoundTripper
-	k      int64
-	after  bool
-	writes atomic.Int64
-}
-
-func (c *crashTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method == http.MethodGet {
-		return c.base.RoundTrip(req)
-	}
-	if c.writes.Add(1) != c.k {
-		return c.base.RoundTrip(req)
-	}
-	if c.after {
-		resp, err := c.base.RoundTrip(req)
-		if err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}
-	return &http.Response{StatusCode: 500, Status: "500 Internal Server Error", Request: req,
-		Header: http.Header{"Content-Type": {"application/json"}},
-		Body:   io.NopCloser(strings.NewReader(`{"message":"injected crash"}`))}, nil
-}
 
 // artifactExecutors are stage executors that write like real ones: the
 // architecture stage commits a spec and opens a PR.
@@ -169,12 +139,12 @@ func newCrashEnv(t *testing.T) (*testenv.Env, int) {
 
 func TestCrashAtEveryWriteRecoversToSameState(t *testing.T) {
 	env, n := newCrashEnv(t)
-	counter := &crashTransport{base: http.DefaultTransport, k: -1}
+	counter := &testkit.CrashTransport{K: -1}
 	require.NoError(t, runScenario(t, env, env.NewClient(t, counter), n, "run-clean"))
 	want := captureState(t, env, n)
 	require.Equal(t, pipeline.StageInterfaceDesign, want.Stage, "uninterrupted run reaches the interface-design gate")
 	require.Equal(t, string(pipeline.StageInterfaceDesign), want.Gate)
-	totalWrites := counter.writes.Load()
+	totalWrites := counter.Writes()
 	require.Greater(t, totalWrites, int64(10))
 
 	for _, after := range []bool{false, true} {
@@ -186,7 +156,7 @@ func TestCrashAtEveryWriteRecoversToSameState(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				env, n := newCrashEnv(t)
-				crashing := env.NewClient(t, &crashTransport{base: http.DefaultTransport, k: k, after: after})
+				crashing := env.NewClient(t, &testkit.CrashTransport{K: k, After: after})
 				_ = runScenario(t, env, crashing, n, "run-crash") // may fail: that is the point
 				// Later, a new process (after the stale-lock timeout) re-runs.
 				env.Clock.Advance(31 * time.Minute)
@@ -207,15 +177,15 @@ func TestCrashAtEveryWriteRecoversToSameState(t *testing.T) {
 // and reaches the same state.
 func TestLostResponseLeavesNoLock(t *testing.T) {
 	env, n := newCrashEnv(t)
-	counter := &crashTransport{base: http.DefaultTransport, k: -1}
+	counter := &testkit.CrashTransport{K: -1}
 	require.NoError(t, runScenario(t, env, env.NewClient(t, counter), n, "run-clean"))
 	want := captureState(t, env, n)
-	totalWrites := counter.writes.Load()
+	totalWrites := counter.Writes()
 	for k := int64(1); k <= totalWrites; k++ {
 		t.Run(fmt.Sprintf("response of write %d lost", k), func(t *testing.T) {
 			t.Parallel()
 			env, n := newCrashEnv(t)
-			lossy := env.NewClient(t, &crashTransport{base: http.DefaultTransport, k: k, after: true})
+			lossy := env.NewClient(t, &testkit.CrashTransport{K: k, After: true})
 			_ = runScenario(t, env, lossy, n, "run-lossy") // may fail transiently
 			labels := env.Sim.Labels(testenv.Repo.String(), n)
 			assert.NotContains(t, labels, pipeline.LabelProcessing, "the living run released the lock")

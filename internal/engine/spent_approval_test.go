@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"net/http"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -52,14 +52,14 @@ func TestSpentApprovalLeftByACrashIsRemoved(t *testing.T) {
 	// The uninterrupted run: how many writes it takes, and that its
 	// release consumes the label.
 	env, n := toGate(t)
-	counter := &crashTransport{base: http.DefaultTransport, k: -1}
+	counter := &testkit.CrashTransport{K: -1}
 	require.NoError(t, run(t, env, env.NewClient(t, counter), n, "run-2"))
 	require.Equal(t, pipeline.StageComplete, captureState(t, env, n).Stage)
 	require.NotContains(t, env.Sim.Labels(testenv.Repo.String(), n), pipeline.LabelApprove)
-	last := counter.writes.Load()
+	last := counter.Writes()
 
 	env, n = toGate(t)
-	crashing := env.NewClient(t, &crashTransport{base: http.DefaultTransport, k: last})
+	crashing := env.NewClient(t, &testkit.CrashTransport{K: last})
 	_ = run(t, env, crashing, n, "run-2") // dies before its release
 	require.Equal(t, pipeline.StageComplete, captureState(t, env, n).Stage, "the snapshot was written")
 	require.Contains(t, env.Sim.Labels(testenv.Repo.String(), n), pipeline.LabelApprove, "the crash left the spent approval")

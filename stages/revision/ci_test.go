@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/githubsim"
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/internal/webhook"
 	"github.com/cogworks/cogworks/stages/revision"
 )
@@ -366,7 +367,7 @@ func TestCrashAtEveryWriteOfACIRevisionRecoversWithoutDuplicates(t *testing.T) {
 				failed, err := e.Client.GetBranchHead(context.Background(), testenv.Repo, branch)
 				require.NoError(t, err)
 				gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
-				_, err = e.ciReviser(e.NewClient(t, &crashTransport{k: k, after: after}), gen, 3).
+				_, err = e.ciReviser(e.NewClient(t, &testkit.CrashTransport{K: k, After: after}), gen, 3).
 					Cycle(context.Background(), testenv.Repo, e.pr, failed.SHA)
 				require.Error(t, err, "the crash surfaces")
 				out, err := e.ciReviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, failed.SHA)
@@ -388,7 +389,7 @@ func TestCrashAtEveryWriteOfACIRevisionRecoversWithoutDuplicates(t *testing.T) {
 		_, err := e.ciReviser(e.Client, gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
 		require.NoError(t, err)
 		e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
-		_, err = e.ciReviser(e.NewClient(t, &crashTransport{k: 1, after: true}), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
+		_, err = e.ciReviser(e.NewClient(t, &testkit.CrashTransport{K: 1, After: true}), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
 		require.Error(t, err)
 		out, err := e.ciReviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr, "")
 		require.NoError(t, err)

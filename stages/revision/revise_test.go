@@ -3,7 +3,6 @@ package revision_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/testenv"
+	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/stages/revision"
 )
 
@@ -266,37 +266,14 @@ func TestHumanCommitOnTheBranchIsKept(t *testing.T) {
 	assert.Equal(t, "by a human\n", string(got))
 }
 
-// crashTransport fails the k-th write (1-based): before it reaches GitHub,
-// or after GitHub applied it with the answer lost.
-type crashTransport struct {
-	k      int64
-	after  bool
-	writes atomic.Int64
-}
-
-func (c *crashTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method == http.MethodGet || c.writes.Add(1) != c.k {
-		return http.DefaultTransport.RoundTrip(req)
-	}
-	if c.after {
-		if resp, err := http.DefaultTransport.RoundTrip(req); err == nil {
-			_, _ = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		}
-	}
-	return &http.Response{StatusCode: 500, Status: "500 Internal Server Error", Request: req,
-		Header: http.Header{"Content-Type": {"application/json"}},
-		Body:   io.NopCloser(strings.NewReader(`{"message":"injected crash"}`))}, nil
-}
-
 func TestCrashAtEveryWriteOfARevisionRecoversWithoutDuplicates(t *testing.T) {
 	clean := newPREnv(t)
 	clean.review(t, "alice", "REQUEST_CHANGES", map[int]string{3: "Say what it counts.", 6: "Remove the unused helper."})
-	counter := &crashTransport{k: -1}
+	counter := &testkit.CrashTransport{K: -1}
 	_, err := clean.reviser(clean.NewClient(t, counter), &fakeGen{files: map[string]string{"count.go": codeNew}}, 3).
 		Cycle(context.Background(), testenv.Repo, clean.pr)
 	require.NoError(t, err)
-	total := counter.writes.Load()
+	total := counter.Writes()
 	require.EqualValues(t, 5, total, "tree, commit, ref update, two replies")
 
 	for _, after := range []bool{false, true} {
@@ -305,7 +282,7 @@ func TestCrashAtEveryWriteOfARevisionRecoversWithoutDuplicates(t *testing.T) {
 				e := newPREnv(t)
 				e.review(t, "alice", "REQUEST_CHANGES", map[int]string{3: "Say what it counts.", 6: "Remove the unused helper."})
 				gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
-				_, err := e.reviser(e.NewClient(t, &crashTransport{k: k, after: after}), gen, 3).
+				_, err := e.reviser(e.NewClient(t, &testkit.CrashTransport{K: k, After: after}), gen, 3).
 					Cycle(context.Background(), testenv.Repo, e.pr)
 				require.Error(t, err, "the crash surfaces")
 				out, err := e.reviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
@@ -445,7 +422,7 @@ func TestCrashAtEveryWriteOfAFixCommandRecoversWithoutDuplicates(t *testing.T) {
 			t.Run(fmt.Sprintf("after=%v write %d", after, k), func(t *testing.T) {
 				e := setup(t)
 				gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
-				_, err := e.reviser(e.NewClient(t, &crashTransport{k: k, after: after}), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
+				_, err := e.reviser(e.NewClient(t, &testkit.CrashTransport{K: k, After: after}), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
 				require.Error(t, err)
 				_, err = e.reviser(e.NewClient(t, nil), gen, 3).Cycle(context.Background(), testenv.Repo, e.pr)
 				require.NoError(t, err)
