@@ -399,39 +399,3 @@ func TestCrashAtEveryWriteOfACIRevisionRecoversWithoutDuplicates(t *testing.T) {
 		assert.Len(t, comments, 1, "one escalation comment")
 	})
 }
-
-func TestCronSweepRevisesOnlyTheBotsFailingPRs(t *testing.T) {
-	e := newPREnv(t)
-	ctx := context.Background()
-	// A second CogWorks PR, green, and a person's PR, failing.
-	const green = "cogworks/1/swi-2"
-	e.Sim.SeedFiles(testenv.Repo.String(), green, map[string]string{"count.go": codeNew})
-	greenPR, err := e.Client.CreatePull(ctx, testenv.Repo, github.NewPull{Title: "green", Head: green, Base: "main"})
-	require.NoError(t, err)
-	e.Sim.SeedFiles(testenv.Repo.String(), "feature", map[string]string{"count.go": codeOld + "// x\n"})
-	theirs, err := e.ClientAs(t, "alice").CreatePull(ctx, testenv.Repo, github.NewPull{Title: "mine", Head: "feature", Base: "main"})
-	require.NoError(t, err)
-	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
-	_, err = e.Sim.SeedWorkflowRun(testenv.Repo.String(), githubsim.CIRun{Branch: green, Jobs: []githubsim.CIJob{testJob("success", "ok\n")}})
-	require.NoError(t, err)
-	_, err = e.Sim.SeedWorkflowRun(testenv.Repo.String(), githubsim.CIRun{Branch: "feature", Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
-	require.NoError(t, err)
-
-	gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
-	r := e.ciReviser(e.Client, gen, 3)
-	got, err := r.Sweep(ctx, e.Client, testenv.Repo)
-	require.NoError(t, err)
-	assert.Equal(t, revision.Revised, got[e.pr].Action)
-	assert.Equal(t, revision.Ignored, got[greenPR.Number].Action)
-	assert.NotContains(t, got, theirs.Number, "a person's PR is not swept")
-	assert.EqualValues(t, 1, gen.calls.Load())
-
-	// The next sweep finds nothing more to do.
-	writes := e.writes()
-	again, err := r.Sweep(ctx, e.Client, testenv.Repo)
-	require.NoError(t, err)
-	for pr, o := range again {
-		assert.Equal(t, revision.Ignored, o.Action, "PR %d", pr)
-	}
-	assert.Equal(t, writes, e.writes())
-}
