@@ -50,7 +50,7 @@ func (r Resolver) Resolve(ctx context.Context, repo github.Repo, pr int) (revisi
 	if err != nil {
 		return revision.Outcome{}, fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !strings.EqualFold(p.User, r.Bot) || !cogworksHead.MatchString(p.Head) || p.State != "open" || p.Merged {
+	if !revision.OwnOpen(p, r.Bot) {
 		return revision.Outcome{Action: revision.Ignored, Reason: fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr)}, nil
 	}
 	head, err := r.GitHub.GetBranchHead(ctx, repo, p.Head)

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/stages/revision"
 )
 
 // GitHub is what restacking uses.
@@ -39,9 +39,6 @@ type Result struct {
 	Conflicts []int
 }
 
-// cogworksHead matches the head branches CogWorks creates.
-var cogworksHead = regexp.MustCompile(`^cogworks/\d+/`)
-
 // maxDepth bounds the walk down a stack of merged bases.
 const maxDepth = 10
 
@@ -56,7 +53,7 @@ func (s Restacker) Restack(ctx context.Context, repo github.Repo) (Result, error
 	}
 	slices.SortFunc(open, func(a, b github.PullRequest) int { return a.Number - b.Number })
 	for _, p := range open {
-		if !strings.EqualFold(p.User, s.Bot) || !cogworksHead.MatchString(p.Head) {
+		if !revision.Own(p, s.Bot) {
 			continue
 		}
 		if s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item)) {
@@ -121,7 +118,7 @@ func (s Restacker) Stale(ctx context.Context, repo github.Repo) ([]int, error) {
 	}
 	var stale []int
 	for _, p := range open {
-		if !strings.EqualFold(p.User, s.Bot) || !cogworksHead.MatchString(p.Head) ||
+		if !revision.Own(p, s.Bot) ||
 			(s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item))) {
 			continue
 		}

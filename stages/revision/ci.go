@@ -80,7 +80,7 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !strings.EqualFold(p.User, r.Bot) || !cogworksHead.MatchString(p.Head) || p.State != "open" || p.Merged {
+	if !OwnOpen(p, r.Bot) {
 		return Outcome{Action: Ignored, Reason: fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr)}, nil
 	}
 	head, err := r.GitHub.GetBranchHead(ctx, repo, p.Head)

@@ -3,7 +3,6 @@ package revision
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/secrets"
@@ -43,7 +42,7 @@ func (s CIStep) PendingCI(ctx context.Context, in engine.StageInput, pr int, fai
 	if err != nil {
 		return false, "", fmt.Errorf("read %s#%d: %w", in.Repo, pr, err)
 	}
-	if !strings.EqualFold(p.User, in.BotLogin) || !cogworksHead.MatchString(p.Head) || p.State != "open" || p.Merged {
+	if !OwnOpen(p, in.BotLogin) {
 		return false, fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", in.Repo, pr), nil
 	}
 	head, err := s.GitHub.GetBranchHead(ctx, in.Repo, p.Head)

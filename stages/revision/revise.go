@@ -108,7 +108,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !r.ours(p) {
+	if !OwnOpen(p, r.Trust.Bot) {
 		return Outcome{Action: Ignored, Reason: fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr)}, nil
 	}
 	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
@@ -188,7 +188,7 @@ func (r Reviser) Pending(ctx context.Context, repo github.Repo, pr int) (bool, s
 	if err != nil {
 		return false, "", fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !r.ours(p) {
+	if !OwnOpen(p, r.Trust.Bot) {
 		return false, fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr), nil
 	}
 	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
@@ -201,10 +201,16 @@ func (r Reviser) Pending(ctx context.Context, repo github.Repo, pr int) (bool, s
 	return true, fmt.Sprintf("%d review thread(s) await an answer", len(st.pending)), nil
 }
 
-// ours reports whether p is an open PR the bot opened on its own branch
-// (docs/trust.md): a review of anyone else's PR is no instruction.
-func (r Reviser) ours(p github.PullRequest) bool {
-	return strings.EqualFold(p.User, r.Trust.Bot) && cogworksHead.MatchString(p.Head) && p.State == "open" && !p.Merged
+// Own reports whether bot opened p on a branch of its own (docs/trust.md):
+// only such a PR is CogWorks's to revise or restack.
+func Own(p github.PullRequest, bot string) bool {
+	return strings.EqualFold(p.User, bot) && cogworksHead.MatchString(p.Head)
+}
+
+// OwnOpen reports whether p is Own and still open: a review of, or CI on,
+// anyone else's PR is no instruction.
+func OwnOpen(p github.PullRequest, bot string) bool {
+	return Own(p, bot) && p.State == "open" && !p.Merged
 }
 
 func (r Reviser) cap() int {
