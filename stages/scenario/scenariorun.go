@@ -229,7 +229,7 @@ func (e Executor) validate(ctx context.Context, in engine.StageInput, rec pipeli
 			return scenario.Result{}, err
 		}
 	}
-	sel, err := selectScenarios(ctx, e.GitHub, in.Repo, in.Snapshot, rec, own, item.Interfaces, e.Deps.Scenarios)
+	sel, err := e.selectScenarios(ctx, in, rec, own, item.Interfaces)
 	if err != nil {
 		return scenario.Result{}, err
 	}
