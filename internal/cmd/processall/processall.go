@@ -387,7 +387,7 @@ func depsResolver(ctx context.Context, f *factory.Factory, gh factory.Client, op
 		if err != nil {
 			return engine.Deps{}, err
 		}
-		d, err := f.EngineDepsWith(ctx, gh, repo, co.Dir, co.Config, opts.DryRun)
+		d, err := f.EngineDepsWith(ctx, gh, co, opts.DryRun)
 		if err != nil {
 			return engine.Deps{}, err
 		}
