@@ -13,6 +13,8 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 // GitHub is what a revision cycle uses.
@@ -24,6 +26,9 @@ type GitHub interface {
 	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
 	ReplyToReviewComment(ctx context.Context, repo github.Repo, number int, commentID int64, body string) (github.InlineComment, error)
 	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
+	// EditPullBody sets the interface PR's body (its interface list)
+	// before a revision's commit (Change.PullBody).
+	EditPullBody(ctx context.Context, repo github.Repo, number int, body string) error
 }
 
 // Request is what a Generator revises: the PR's branch at Head, and the
@@ -50,9 +55,13 @@ type Change struct {
 	// Notes are keyed by Thread.ID; a thread without one gets Summary.
 	Notes map[int64]string
 	// Reason, for a change of no files, says why nothing changed (the
-	// attempt failed its checks, the PR is not one code generation
-	// revises); empty means the attempt itself changed nothing.
+	// attempt failed its checks, the document was already approved);
+	// empty means the attempt itself changed nothing.
 	Reason string
+	// PullBody, when set and different, replaces the PR's body before
+	// the commit (the interface PR's interface list). Setting it again on
+	// a re-run is harmless, so it needs no key of its own.
+	PullBody string
 }
 
 // Generator runs one code-generation attempt with review feedback; the
@@ -108,7 +117,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !OwnOpen(p, r.Trust.Bot) {
+	if !answerable(p, r.Trust.Bot) {
 		return Outcome{Action: Ignored, Reason: fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr)}, nil
 	}
 	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
@@ -120,6 +129,11 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	}
 	cycle := st.lastCycle + 1
 	ids := threadIDs(st.pending)
+	if p.Merged {
+		// A merged specification or interface PR: its text is approved
+		// and its branch may be gone. Say so; change nothing.
+		return r.reply(ctx, repo, pr, cycle, st.pending, recorded{notes: map[int64]string{}}, Escalated, mergedReason(pr))
+	}
 	head, err := r.GitHub.GetBranchHead(ctx, repo, p.Head)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read head of %s: %w", p.Head, err)
@@ -163,6 +177,14 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 		}
 		return r.reply(ctx, repo, pr, cycle, st.pending, rec, Escalated, reason)
 	}
+	if change.PullBody != "" && change.PullBody != p.Body {
+		// Before the commit: a re-run after a crash between the two
+		// generates again and sets the body again; once the commit is
+		// on the branch the body already matches it.
+		if err := r.GitHub.EditPullBody(ctx, repo, pr, change.PullBody); err != nil {
+			return Outcome{}, fmt.Errorf("update the body of %s#%d for revision %d: %w", repo, pr, cycle, err)
+		}
+	}
 	sha, changed, err := idem.WriteFiles(ctx, r.GitHub, repo, idem.Commit{
 		Branch: p.Head, From: p.Head, Files: change.Files, Delete: change.Delete,
 		Message: commitMessage(pr, cycle, rec, ids),
@@ -188,7 +210,7 @@ func (r Reviser) Pending(ctx context.Context, repo github.Repo, pr int) (bool, s
 	if err != nil {
 		return false, "", fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !OwnOpen(p, r.Trust.Bot) {
+	if !answerable(p, r.Trust.Bot) {
 		return false, fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr), nil
 	}
 	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
@@ -211,6 +233,27 @@ func Own(p github.PullRequest, bot string) bool {
 // anyone else's PR is no instruction.
 func OwnOpen(p github.PullRequest, bot string) bool {
 	return Own(p, bot) && p.State == "open" && !p.Merged
+}
+
+// answerable reports whether a review of p is CogWorks's to answer: an
+// open PR of its own, or its own specification or interface PR once
+// merged — there the answer says the document is approved and changes
+// nothing, rather than leaving a writer's request unheard.
+func answerable(p github.PullRequest, bot string) bool {
+	return OwnOpen(p, bot) || (Own(p, bot) && p.Merged && designBranch(p.Head))
+}
+
+// designBranch reports whether head is a work item's specification or
+// interface branch (cogworks/<N>/spec, cogworks/<N>/interfaces).
+func designBranch(head string) bool {
+	n, ok := pipeline.WorkItemOfBranch(head)
+	return ok && (head == stagekit.SpecBranch(n) || head == stagekit.DesignBranch(n))
+}
+
+// mergedReason is the answer on a merged specification or interface PR.
+func mergedReason(pr int) string {
+	return fmt.Sprintf("pull request #%d is already merged, so its text is approved and this pull request is not changed; "+
+		"edit the merged file on the default branch instead, and CogWorks pauses with the diff and re-plans once a writer approves it", pr)
 }
 
 func (r Reviser) cap() int {
@@ -250,11 +293,15 @@ func (r Reviser) reply(ctx context.Context, repo github.Repo, pr, cycle int, thr
 	for _, t := range threads {
 		body := replyBody(t, rec, action, reason) + "\n\n" + audit.Marker(replyKey(pr, cycle, t.ID))
 		if t.Conversation {
-			// A /cogworks fix comment has no thread: the answer quotes
-			// nothing of it and names it by id.
-			body = fmt.Sprintf("Answer to `/cogworks fix` (comment %d): %s", t.ID, body)
+			// A /cogworks fix comment or a review's body has no thread:
+			// the answer quotes nothing of it and names it by id.
+			what := fmt.Sprintf("`/cogworks fix` (comment %d)", t.ID)
+			if t.ReviewOnly {
+				what = fmt.Sprintf("review %d", t.ReviewID)
+			}
+			body = fmt.Sprintf("Answer to %s: %s", what, body)
 			if _, err := r.GitHub.CreateComment(ctx, repo, pr, body); err != nil {
-				return Outcome{}, fmt.Errorf("answer /cogworks fix comment %d of %s#%d: %w", t.ID, repo, pr, err)
+				return Outcome{}, fmt.Errorf("answer %s of %s#%d: %w", what, repo, pr, err)
 			}
 		} else if _, err := r.GitHub.ReplyToReviewComment(ctx, repo, pr, t.ID, body); err != nil {
 			return Outcome{}, fmt.Errorf("reply to review thread %d of %s#%d: %w", t.ID, repo, pr, err)
