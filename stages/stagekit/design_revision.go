@@ -59,13 +59,13 @@ type sectioned struct {
 }
 
 // sections splits a document at its "## " headings; text before the first
-// one is the section "preamble".
+// one is the section "title".
 func sections(doc string) sectioned {
 	s := sectioned{text: map[string]string{}}
-	cur := "preamble"
+	cur := "title"
 	var b strings.Builder
 	flush := func() {
-		if t := strings.TrimSpace(b.String()); t != "" || cur != "preamble" {
+		if t := strings.TrimSpace(b.String()); t != "" || cur != "title" {
 			if !slices.Contains(s.order, cur) {
 				s.order = append(s.order, cur)
 			}
