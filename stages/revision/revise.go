@@ -132,7 +132,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	if p.Merged {
 		// A merged specification or interface PR: its text is approved
 		// and its branch may be gone. Say so; change nothing.
-		return r.reply(ctx, repo, pr, cycle, st.pending, recorded{notes: map[int64]string{}}, Escalated, mergedReason(pr))
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, action: Escalated, reason: mergedReason(pr)})
 	}
 	head, err := r.GitHub.GetBranchHead(ctx, repo, p.Head)
 	if err != nil {
@@ -146,7 +146,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 			return Outcome{}, err
 		}
 		if owed := owedThreads(st.pending, done.threads); ok && len(owed) > 0 {
-			return r.reply(ctx, repo, pr, st.lastCycle, owed, done, Revised, "")
+			return r.reply(ctx, repo, answer{pr: pr, cycle: st.lastCycle, threads: owed, rec: done, action: Revised})
 		}
 	}
 	// A commit of this cycle already on the branch (a crash before its
@@ -154,11 +154,11 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	if done, ok, err := r.committed(ctx, repo, head, pr, cycle); err != nil {
 		return Outcome{}, err
 	} else if owed := owedThreads(st.pending, done.threads); ok && len(owed) > 0 {
-		return r.reply(ctx, repo, pr, cycle, owed, done, Revised, "")
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: owed, rec: done, action: Revised})
 	}
 	if limit := r.cap(); cycle > limit {
 		reason := fmt.Sprintf("the revision cap of %d cycles for this pull request is reached ([revision] max_cycles); a maintainer takes it from here", limit)
-		return r.reply(ctx, repo, pr, cycle, st.pending, recorded{notes: map[int64]string{}}, Escalated, reason)
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, action: Escalated, reason: reason})
 	}
 	items := Items(st.pending)
 	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle,
@@ -175,7 +175,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 		if change.Reason != "" {
 			reason = oneLine(change.Reason)
 		}
-		return r.reply(ctx, repo, pr, cycle, st.pending, rec, Escalated, reason)
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, rec: rec, action: Escalated, reason: reason})
 	}
 	if change.PullBody != "" && change.PullBody != p.Body {
 		// Before the commit: a re-run after a crash between the two
@@ -194,10 +194,10 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	}
 	if !changed {
 		// The files are already as asked: the cycle fixed nothing.
-		return r.reply(ctx, repo, pr, cycle, st.pending, rec, Escalated, "the revision changed nothing")
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, rec: rec, action: Escalated, reason: "the revision changed nothing"})
 	}
 	rec.commit = sha
-	return r.reply(ctx, repo, pr, cycle, st.pending, rec, Revised, "")
+	return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, rec: rec, action: Revised})
 }
 
 // Pending reports whether PR pr is an open PR of CogWorks's with a
@@ -286,11 +286,22 @@ func owedThreads(pending []Thread, answered []int64) []Thread {
 	return out
 }
 
-// reply answers each pending thread once (a thread the bot already
+// answer is what a cycle answers: its threads, what its commit recorded
+// (no commit: rec is empty) and the outcome with its reason.
+type answer struct {
+	pr, cycle int
+	threads   []Thread
+	rec       recorded
+	action    Action
+	reason    string
+}
+
+// reply answers each of a.threads once (a thread the bot already
 // answered in this cycle is skipped by collect) and reports the outcome.
-func (r Reviser) reply(ctx context.Context, repo github.Repo, pr, cycle int, threads []Thread, rec recorded, action Action, reason string) (Outcome, error) {
+func (r Reviser) reply(ctx context.Context, repo github.Repo, a answer) (Outcome, error) {
+	pr, cycle, rec, action, reason := a.pr, a.cycle, a.rec, a.action, a.reason
 	out := Outcome{Action: action, Cycle: cycle, Commit: rec.commit, Reason: reason}
-	for _, t := range threads {
+	for _, t := range a.threads {
 		body := replyBody(t, rec, action, reason) + "\n\n" + audit.Marker(replyKey(pr, cycle, t.ID))
 		if t.Conversation {
 			// A /cogworks fix comment or a review's body has no thread:

@@ -142,7 +142,7 @@ func collect(ctx context.Context, gh Reader, repo github.Repo, pr int, trust Tru
 		st.pending = append(st.pending, Thread{ID: c.ID, ReviewID: c.ReviewID, Author: c.User, Why: why,
 			Path: c.Path, Line: c.Line, DiffHunk: c.DiffHunk, Body: c.Body, ReviewBody: bodies[c.ReviewID]})
 	}
-	conv, err := conversation(ctx, gh, repo, pr, trust, perms, &st)
+	conv, err := conversation(ctx, convRead{gh: gh, repo: repo, pr: pr, trust: trust, perms: perms}, &st)
 	if err != nil {
 		return threadState{}, err
 	}
@@ -181,13 +181,24 @@ type conversed struct {
 	answered map[int64]bool
 }
 
+// convRead is what reading a PR's conversation needs: the PR, the trust
+// rules and the permissions already read (login → permission).
+type convRead struct {
+	gh    Reader
+	repo  github.Repo
+	pr    int
+	trust Trust
+	perms map[string]string
+}
+
 // conversation reads the PR conversation's `/cogworks fix …` comments of
 // writers (never edited: an edit could turn an old comment into a new
 // command) that no comment of the bot answers yet. Like a review thread,
 // a comment counts as answered only when the bot's own comment carries
 // its reply marker. GitHub numbers issue and review comments from one
 // sequence, so their ids share the commit trailer's thread list.
-func conversation(ctx context.Context, gh Reader, repo github.Repo, pr int, trust Trust, perms map[string]string, st *threadState) (conversed, error) {
+func conversation(ctx context.Context, in convRead, st *threadState) (conversed, error) {
+	gh, repo, pr, trust, perms := in.gh, in.repo, in.pr, in.trust, in.perms
 	comments, err := gh.ListComments(ctx, repo, pr)
 	if err != nil {
 		return conversed{}, fmt.Errorf("read the conversation of %s#%d: %w", repo, pr, err)
