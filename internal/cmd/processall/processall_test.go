@@ -1,4 +1,4 @@
-package root_test
+package processall_test
 
 import (
 	"context"
@@ -68,6 +68,7 @@ func TestProcessAllFlagErrorsExitTwo(t *testing.T) {
 		{"process-all", "--repo", "a/b", "--shard", "x"},
 		{"process-all", "--repo", "a/b", "--org", "acme"},
 		{"process-all", "--org", "acme/widgets"},
+		{"process-all", "--repo", "a/b", "--concurrency", "0"},
 	} {
 		err := cmdtest.Execute(t, f, args...)
 		require.Error(t, err, args)

@@ -1,4 +1,4 @@
-package root_test
+package process_test
 
 import (
 	"context"

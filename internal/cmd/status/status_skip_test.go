@@ -1,4 +1,4 @@
-package root_test
+package status_test
 
 import (
 	"context"
