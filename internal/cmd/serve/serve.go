@@ -23,16 +23,13 @@ import (
 	"github.com/cogworks/cogworks/internal/installdir"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/repotrust"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/workspace"
 )
 
 // EnvDomainInlineRepo is the environment form of --domain-inline-repo.
 const EnvDomainInlineRepo = "COGWORKS_DOMAIN_INLINE_REPO"
-
-// EnvWebhookSecretPrevious holds the secret being rotated out, accepted
-// too until it is unset.
-const EnvWebhookSecretPrevious = "COGWORKS_WEBHOOK_SECRET_PREVIOUS"
 
 // ServeOptions are the flags of `cogworks serve`.
 type ServeOptions struct {
@@ -176,9 +173,9 @@ func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error
 		}
 		f.LLMProvider = p
 	}
-	secret := strings.TrimSpace(f.Env(factory.EnvWebhookSecret))
+	secret := strings.TrimSpace(f.Env(secrets.EnvWebhookSecret))
 	if secret == "" {
-		return &factory.UsageError{Err: fmt.Errorf("%s is required", factory.EnvWebhookSecret)}
+		return &factory.UsageError{Err: fmt.Errorf("%s is required", secrets.EnvWebhookSecret)}
 	}
 	cacheDir := opts.CacheDir
 	if cacheDir == "" {
@@ -204,7 +201,7 @@ func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error
 	kick := make(chan struct{}, 1)
 	runner := &ServeRunner{Factory: f, Clients: src, Dirs: dirs, Trust: trust, InlineRepo: opts.DomainInlineRepo, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
 	srv, err := server.New(server.Options{
-		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.Env(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
+		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.Env(secrets.EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
 		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(), ReplayWindow: opts.ReplayWindow,
 		OnRefused: func() {
 			select {
