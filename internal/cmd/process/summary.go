@@ -15,13 +15,13 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// OutcomeIgnored is the outcome reported for an event that concerns no
+// outcomeIgnored is the outcome reported for an event that concerns no
 // work item (the trigger check said no).
-const OutcomeIgnored = "ignored"
+const outcomeIgnored = "ignored"
 
-// OutcomeError is the outcome reported when the invocation failed without
+// outcomeError is the outcome reported when the invocation failed without
 // failing the pipeline (bad configuration, an outage): state is untouched.
-const OutcomeError = "error"
+const outcomeError = "error"
 
 // runReport is what one `cogworks process` invocation did, as written to
 // the GitHub Actions step summary and step outputs.
@@ -54,11 +54,11 @@ func (r runReport) Outcome() string {
 	var fe *engine.FailedError
 	switch {
 	case r.Ignored != "":
-		return OutcomeIgnored
+		return outcomeIgnored
 	case errors.As(r.Err, &fe):
 		return string(engine.OutcomeFailed)
 	case r.Err != nil:
-		return OutcomeError
+		return outcomeError
 	case len(r.Results) > 0:
 		return string(r.Results[len(r.Results)-1].Outcome)
 	}
