@@ -24,8 +24,7 @@ import (
 func TestProcessJSONOutput(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, out, _ := cmdtest.TestFactory(t, env)
 
 	err := cmdtest.Execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(), "--max-steps", "5", "--output", "json")
@@ -108,8 +107,7 @@ func TestBadConfigIsUsageError(t *testing.T) {
 func TestEscalationExitsOne(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, _, _ := cmdtest.TestFactory(t, env)
 	f.Executors = func(context.Context, factory.Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 		return map[pipeline.Stage]engine.StageExecutor{pipeline.StageIntake: engine.StageExecutorFunc(func(context.Context, engine.StageInput) (engine.StageResult, error) {

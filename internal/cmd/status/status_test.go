@@ -16,8 +16,7 @@ import (
 func TestStatusOutputs(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, out, _ := cmdtest.TestFactory(t, env)
 	require.NoError(t, cmdtest.Execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(), "--max-steps", "3"))
 
