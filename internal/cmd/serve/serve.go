@@ -469,7 +469,7 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if err != nil || job.RevisionOnly {
 		return results, err
 	}
-	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: CommandEvent(job.Comments)}
+	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: commandEvent(job.Comments)}
 	more, err := engine.Run(ctx, d, ref, r.MaxSteps)
 	results = append(results, more...)
 	if job.Restack && err == nil && d.Restacker != nil {
@@ -481,9 +481,9 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	return results, err
 }
 
-// CommandEvent reports whether a job's comments include a new comment by
+// commandEvent reports whether a job's comments include a new comment by
 // a person that holds a /cogworks command.
-func CommandEvent(comments []server.CommentEvent) bool {
+func commandEvent(comments []server.CommentEvent) bool {
 	for _, c := range comments {
 		if c.Action == "created" && c.UserType != "Bot" && len(commands.Parse(c.Body)) > 0 {
 			return true
