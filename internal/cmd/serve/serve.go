@@ -28,8 +28,8 @@ import (
 	"github.com/cogworks/cogworks/internal/workspace"
 )
 
-// EnvDomainInlineRepo is the environment form of --domain-inline-repo.
-const EnvDomainInlineRepo = "COGWORKS_DOMAIN_INLINE_REPO"
+// envDomainInlineRepo is the environment form of --domain-inline-repo.
+const envDomainInlineRepo = "COGWORKS_DOMAIN_INLINE_REPO"
 
 // ServeOptions are the flags of `cogworks serve`.
 type ServeOptions struct {
@@ -127,12 +127,12 @@ after a refusal); the process-all cron recovers the rest. Also serves
 				opts.TrustRepoConfig = f.Env(repotrust.EnvTrustRepoConfig)
 			}
 			if !cmd.Flags().Changed("domain-inline-repo") {
-				switch v := strings.ToLower(strings.TrimSpace(f.Env(EnvDomainInlineRepo))); v {
+				switch v := strings.ToLower(strings.TrimSpace(f.Env(envDomainInlineRepo))); v {
 				case "", "0", "false":
 				case "1", "true":
 					opts.DomainInlineRepo = true
 				default:
-					return &factory.UsageError{Err: fmt.Errorf("%s=%q: want true or false", EnvDomainInlineRepo, v)}
+					return &factory.UsageError{Err: fmt.Errorf("%s=%q: want true or false", envDomainInlineRepo, v)}
 				}
 			}
 			if err := opts.Validate(); err != nil {
@@ -152,7 +152,7 @@ after a refusal); the process-all cron recovers the rest. Also serves
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "defer a job once its installation's GitHub REST rate limit has fewer requests left than this (0: no reserve)")
 	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees, one private directory per installation (default: a temporary directory)")
 	fl.DurationVar(&opts.ReplayWindow, "replay-window", time.Hour, "drop a delivery whose body was accepted within this window under another delivery id")
-	fl.BoolVar(&opts.DomainInlineRepo, "domain-inline-repo", false, "send the repository's files inside each domain-service request (for a service in its own container; env "+EnvDomainInlineRepo+")")
+	fl.BoolVar(&opts.DomainInlineRepo, "domain-inline-repo", false, "send the repository's files inside each domain-service request (for a service in its own container; env "+envDomainInlineRepo+")")
 	fl.DurationVar(&opts.RedeliverInterval, "redeliver-interval", defaultRedeliverInterval, "App mode: how often the App's failed deliveries are redelivered through GitHub's API, also at start and soon after a refusal (0: never)")
 	fl.DurationVar(&opts.RedeliverWindow, "redeliver-window", defaultRedeliverWindow, "how far back the App's delivery log is read for failed deliveries (at most 72h)")
 	fl.StringVar(&opts.TrustRepoConfig, "trust-repo-config", "", "comma-separated owner/name, owner/*, * or installation ids whose .cogworks/services.toml, .cogworks/twins/ and .cogworks/prompts/ are used (env "+repotrust.EnvTrustRepoConfig+"; default none)")
@@ -186,7 +186,7 @@ func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error
 		defer os.RemoveAll(dir)
 		cacheDir = dir
 	}
-	src, err := NewClientSource(ctx, f)
+	src, err := newClientSource(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -259,9 +259,9 @@ type ClientSource interface {
 	InstallationChanged(action string, id int64)
 }
 
-// NewClientSource builds the serve client source from the environment: App
+// newClientSource builds the serve client source from the environment: App
 // mode when COGWORKS_GITHUB_APP_ID is set, else one token client.
-func NewClientSource(ctx context.Context, f *factory.Factory) (ClientSource, error) {
+func newClientSource(ctx context.Context, f *factory.Factory) (ClientSource, error) {
 	if strings.TrimSpace(f.Env(github.EnvAppID)) == "" {
 		c, err := f.Client(ctx)
 		if err != nil {
@@ -283,7 +283,7 @@ func NewClientSource(ctx context.Context, f *factory.Factory) (ClientSource, err
 	if f.Metrics != nil {
 		opts.Transport = f.Metrics.Transport(nil)
 	}
-	return NewAppSource(opts, f.BotLogin)
+	return newAppSource(opts, f.BotLogin)
 }
 
 // noGitHubCredentials reports whether the environment holds no GitHub
@@ -297,9 +297,9 @@ func noGitHubCredentials(f *factory.Factory) bool {
 	return true
 }
 
-// NewAppSource returns the App-mode client source; bot is the App's bot
+// newAppSource returns the App-mode client source; bot is the App's bot
 // login ("" reads it from GET /app on first readiness check: <slug>[bot]).
-func NewAppSource(opts github.Options, bot string) (ClientSource, error) {
+func newAppSource(opts github.Options, bot string) (ClientSource, error) {
 	apps, err := github.NewAppClients(opts)
 	if err != nil {
 		return nil, &factory.UsageError{Err: err}
