@@ -84,7 +84,7 @@ func runDoctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) err
 	if err := factory.CheckWorkspace(opts.Workspace); err != nil {
 		return err
 	}
-	checks := Doctor(ctx, f, opts)
+	checks := runChecks(ctx, f, opts)
 	failed := 0
 	// A check's detail may quote a provider's answer, which may quote the
 	// key: doctor runs in CI logs too.
@@ -104,8 +104,8 @@ func runDoctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) err
 	return nil
 }
 
-// Doctor runs every check and returns one result each, in order.
-func Doctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) []factory.Check {
+// runChecks runs every check and returns one result each, in order.
+func runChecks(ctx context.Context, f *factory.Factory, opts *DoctorOptions) []factory.Check {
 	repo, _ := github.ParseRepo(opts.Repo)
 	var checks []factory.Check
 	gh, err := f.Client(ctx)
