@@ -5,8 +5,8 @@
 //
 // Three places render diffs from it: the review and code-generation
 // prompts (stagekit.UnifiedDiff), the amended-specification comment
-// (audit.TextDiff) and the GitHub simulator's pull-request patches. Their
-// output is unchanged from when each carried its own copy; go-difflib and
-// go-udiff were weighed and kept out (docs/architecture.md, "Libraries
-// instead of hand-written code").
+// (audit.TextDiff) and the GitHub simulator's pull-request patches, which
+// each carried a copy before. go-difflib and go-udiff were weighed and
+// kept out (docs/architecture.md, "Libraries instead of hand-written
+// code"): they write other hunk headers and align lines differently.
 package linediff
