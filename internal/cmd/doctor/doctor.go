@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -381,7 +382,7 @@ func checkLLM(ctx context.Context, f *factory.Factory, cfg config.Config) factor
 	if retiring != "" {
 		c.Status = factory.CheckWarn
 		c.Detail += "; " + retiring
-		c.Fix = factory.FirstNonEmptyString(c.Fix, "move [llm] model in "+config.Path+" to a current model before that date")
+		c.Fix = cmp.Or(c.Fix, "move [llm] model in "+config.Path+" to a current model before that date")
 	}
 	return c
 }

@@ -22,16 +22,6 @@ func (f *Factory) Budget(cfg config.Config) llm.PipelineBudget {
 	return b
 }
 
-// FirstNonEmptyString returns the first of vs that is not empty, or "".
-func FirstNonEmptyString(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // WriteCostReport renders a snapshot's costs against the budget: the cost
 // table (stages, sub-work-items, budget and remaining rows) followed by
 // the price line.
