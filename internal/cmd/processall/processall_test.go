@@ -260,3 +260,21 @@ func TestProcessAllDefersWorkBelowTheRateReserve(t *testing.T) {
 	}
 	assert.NotContains(t, out.String(), `"deferred"`)
 }
+
+func TestProcessAllProcessesEveryWorkItemOnce(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	repo := testenv.Repo.String()
+	items := seedWork(t, env, repo, 5)
+	idle := env.Sim.SeedIssue(repo, "alice", "not a work item", "b")
+	f, out, _ := cmdtest.TestFactory(t, env)
+
+	require.NoError(t, cmdtest.Execute(t, f, "process-all", "--repo", repo, "--workspace", t.TempDir(), "--concurrency", "3", "--output", "json"))
+	seen := issuesIn(t, out.String())
+	assert.Len(t, seen, len(items))
+	for _, n := range items {
+		assert.Equal(t, 1, seen[n], "issue %d processed exactly once", n)
+		assert.Contains(t, env.Sim.Labels(repo, n), "cogworks:stage:architecture")
+	}
+	assert.NotContains(t, env.Sim.Labels(repo, idle), "cogworks:stage:intake")
+}
