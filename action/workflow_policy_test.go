@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cogworks/cogworks/internal/cmd/initcmd"
+	"github.com/cogworks/cogworks/internal/cmd/initcmd/initfiles"
 	"github.com/cogworks/cogworks/internal/llm"
 )
 
@@ -64,7 +64,7 @@ func givenWorkflows(t *testing.T) []policyWorkflow {
 		require.NoError(t, err)
 		texts[p] = data
 	}
-	files, err := initcmd.InitFiles()
+	files, err := initfiles.Files()
 	require.NoError(t, err)
 	wf, ok := files[".github/workflows/cogworks.yml"]
 	require.True(t, ok, "init writes .github/workflows/cogworks.yml")
