@@ -42,7 +42,7 @@ func tokenSamples(t *testing.T) map[string]string {
 		"go test (tokens_test.go)":            read("tokens_test.go"),
 		"prose (architecture)":                read(filepath.Join("..", "..", "docs", "architecture.md")),
 		"prose (prompt)":                      read(filepath.Join("..", "prompts", "templates", "code_generation.md")),
-		"json (golden request)":               read(filepath.Join("..", "..", "stages", "testdata", "provider-requests", "openai-chat", "architecture.json")),
+		"json (golden request)":               read(filepath.Join("providers", "testdata", "provider-requests", "openai-chat", "architecture.json")),
 		"go.sum":                              read(filepath.Join("..", "..", "go.sum")),
 		"base64":                              base64.StdEncoding.EncodeToString(raw),
 		"hex":                                 hex.EncodeToString(raw[:3000]),

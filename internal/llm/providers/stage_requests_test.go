@@ -1,4 +1,4 @@
-package stages_test
+package providers_test
 
 import (
 	"bytes"
@@ -104,7 +104,7 @@ func conformanceProviders() []conformanceProvider {
 // real templates.
 func goldenPrompt(t *testing.T, template string) (string, string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "internal", "prompts", "testdata", template+".golden"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "prompts", "testdata", template+".golden"))
 	require.NoError(t, err)
 	rest, ok := strings.CutPrefix(string(data), "=== system ===\n")
 	require.True(t, ok)
