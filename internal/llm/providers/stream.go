@@ -18,7 +18,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 )
 
-// Streaming (Config.Stream): Anthropic and OpenAI answers are requested with
+// Streaming (llm.Config.Stream): Anthropic and OpenAI answers are requested with
 // "stream": true and read as server-sent events with the SDKs' decoders
 // and accumulators, so a long answer is bounded by the silence between
 // events (DefaultStreamIdleTimeout), not by a whole-request time-out, and

@@ -145,8 +145,8 @@ func (b *idleBody) Read(p []byte) (int, error) {
 }
 
 // postJSON POSTs body as JSON and returns the 2xx response body; non-2xx
-// answers and transport failures become *ProviderError (or
-// *ContextOverflowError). It stays a plain net/http call rather than the
+// answers and transport failures become *llm.ProviderError (or
+// *llm.ContextOverflowError). It stays a plain net/http call rather than the
 // SDK clients because the gateway owns the retry policy and needs the raw
 // status, error code and Retry-After.
 func postJSON(ctx context.Context, e endpoint, body any) ([]byte, error) {

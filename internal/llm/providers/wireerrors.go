@@ -12,7 +12,9 @@ import (
 	"github.com/cogworks/cogworks/internal/retry"
 )
 
-// classifyStatus builds the ProviderError for a non-2xx HTTP answer.
+// classifyStatus builds the llm.ProviderError for a non-2xx HTTP answer:
+// the wire formats' error shapes, read here beside the providers that
+// receive them.
 func classifyStatus(provider string, resp *http.Response, body []byte, now time.Time) *llm.ProviderError {
 	pe := &llm.ProviderError{
 		Provider: provider,
