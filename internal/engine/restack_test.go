@@ -29,6 +29,10 @@ func (f *fakeRestacker) Pending(context.Context, StageInput) (bool, string, erro
 	return true, "", nil
 }
 
+func (f *fakeRestacker) Items(context.Context, StageInput) ([]int, error) {
+	return []int{f.item}, nil
+}
+
 func (f *fakeRestacker) Restack(_ context.Context, in StageInput) (RestackOutcome, error) {
 	f.calls++
 	f.item = in.Issue.Number

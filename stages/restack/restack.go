@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/stages/revision"
 )
 
@@ -16,6 +17,8 @@ type GitHub interface {
 	ListPulls(ctx context.Context, repo github.Repo, f github.PullFilter) ([]github.PullRequest, error)
 	RetargetPull(ctx context.Context, repo github.Repo, number int, base string) error
 	UpdatePullBranch(ctx context.Context, repo github.Repo, number int, expectedHead string) error
+	GetBranchHead(ctx context.Context, repo github.Repo, branch string) (github.Commit, error)
+	Compare(ctx context.Context, repo github.Repo, base, head string) (github.Comparison, error)
 }
 
 // Restacker restacks one repository's CogWorks pull requests.
@@ -53,10 +56,7 @@ func (s Restacker) Restack(ctx context.Context, repo github.Repo) (Result, error
 	}
 	slices.SortFunc(open, func(a, b github.PullRequest) int { return a.Number - b.Number })
 	for _, p := range open {
-		if !revision.Own(p, s.Bot) {
-			continue
-		}
-		if s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item)) {
+		if !s.ours(p) {
 			continue
 		}
 		base, err := s.liveBase(ctx, repo, p.Base)
@@ -107,29 +107,81 @@ func (s Restacker) liveBase(ctx context.Context, repo github.Repo, base string) 
 	return base, nil
 }
 
-// Stale lists, with reads only, the pull requests of the pass (the bot's,
-// of Item when set) whose base branch is the head of a merged pull
-// request: those a Restack would retarget. One list of the open pull
-// requests and one of the closed ones per base.
-func (s Restacker) Stale(ctx context.Context, repo github.Repo) ([]int, error) {
+// Due is what a Restack would do, read without a write.
+type Due struct {
+	// Stale are the pull requests whose base branch is the head of a
+	// merged pull request: those a Restack would retarget.
+	Stale []int
+	// Behind are the pull requests, on a live base, whose head lacks
+	// commits of their base (main moved): those a Restack would update.
+	Behind []int
+}
+
+// Pending reports whether a Restack of the pass has anything to do.
+func (d Due) Pending() bool { return len(d.Stale)+len(d.Behind) > 0 }
+
+// Check lists, with reads only, what a Restack of the pass (the bot's
+// pull requests, of Item when set) would retarget or update: one list of
+// the open pull requests; per pull request one list of the closed ones
+// of its base; and per live base its head (once) and one compare with
+// the pull request's head.
+func (s Restacker) Check(ctx context.Context, repo github.Repo) (Due, error) {
 	open, err := s.GitHub.ListPulls(ctx, repo, github.PullFilter{State: "open"})
 	if err != nil {
-		return nil, fmt.Errorf("restack %s: %w", repo, err)
+		return Due{}, fmt.Errorf("restack %s: %w", repo, err)
 	}
-	var stale []int
+	slices.SortFunc(open, func(a, b github.PullRequest) int { return a.Number - b.Number })
+	var due Due
+	heads := map[string]string{}
 	for _, p := range open {
-		if !revision.Own(p, s.Bot) ||
-			(s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item))) {
+		if !s.ours(p) {
 			continue
 		}
 		base, err := s.liveBase(ctx, repo, p.Base)
 		if err != nil {
-			return nil, err
+			return Due{}, err
 		}
 		if base != p.Base {
-			stale = append(stale, p.Number)
+			due.Stale = append(due.Stale, p.Number)
+			continue
+		}
+		if _, ok := heads[base]; !ok {
+			h, err := s.GitHub.GetBranchHead(ctx, repo, base)
+			if err != nil {
+				return Due{}, fmt.Errorf("restack %s: read head of %s: %w", repo, base, err)
+			}
+			heads[base] = h.SHA
+		}
+		cmp, err := s.GitHub.Compare(ctx, repo, heads[base], p.HeadSHA)
+		if err != nil {
+			return Due{}, fmt.Errorf("restack %s: compare #%d with %s: %w", repo, p.Number, base, err)
+		}
+		if cmp.BehindBy > 0 {
+			due.Behind = append(due.Behind, p.Number)
 		}
 	}
-	slices.Sort(stale)
-	return stale, nil
+	return due, nil
+}
+
+// Items lists the work items that have an open pull request of the
+// bot's (heads cogworks/<N>/…), in order, with one list of the open pull
+// requests: the items a move of the default branch may leave behind.
+func (s Restacker) Items(ctx context.Context, repo github.Repo) ([]int, error) {
+	open, err := s.GitHub.ListPulls(ctx, repo, github.PullFilter{State: "open"})
+	if err != nil {
+		return nil, fmt.Errorf("list the open pull requests of %s: %w", repo, err)
+	}
+	var items []int
+	for _, p := range open {
+		if n, ok := pipeline.WorkItemOfBranch(p.Head); ok && revision.Own(p, s.Bot) {
+			items = append(items, n)
+		}
+	}
+	slices.Sort(items)
+	return slices.Compact(items), nil
+}
+
+// ours reports whether p is in the pass: the bot's, of Item when set.
+func (s Restacker) ours(p github.PullRequest) bool {
+	return revision.Own(p, s.Bot) && (s.Item <= 0 || strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item)))
 }
