@@ -143,6 +143,15 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 		res, err := engine.ReviseCI(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.CIPR}, t.CIHead)
 		return []engine.Result{res}, err
 	}
+	if t.Push {
+		// The default branch moved: each work item with an open PR gets
+		// its step, then its restack (none in a dry run, which writes
+		// nothing).
+		if deps.Restacker == nil {
+			return nil, nil
+		}
+		return engine.WakeOpenItems(ctx, deps, t.Repo, opts.MaxSteps)
+	}
 	if t.RevisePR != 0 {
 		res, err := engine.Revise(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.RevisePR})
 		return []engine.Result{res}, err
