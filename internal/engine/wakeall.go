@@ -19,6 +19,20 @@ import (
 // PRs; an item whose PRs are up to date costs reads only. One item's
 // failure does not stop the others; the errors are joined.
 func WakeOpenItems(ctx context.Context, d Deps, repo github.Repo, maxSteps int) ([]Result, error) {
+	return Wake(ctx, d, repo, WakeOptions{MaxSteps: maxSteps})
+}
+
+// WakeOptions say how Wake wakes a repository's open work items.
+type WakeOptions struct {
+	// MaxSteps bounds each item's normal step (Run); 0 runs only the
+	// restack (the cron, which stepped its items already).
+	MaxSteps int
+	// Include, when set, keeps only the items it accepts (a cron shard).
+	Include func(issue int) bool
+}
+
+// Wake is WakeOpenItems with options.
+func Wake(ctx context.Context, d Deps, repo github.Repo, opts WakeOptions) ([]Result, error) {
 	if d.Restacker == nil {
 		return nil, errors.New("engine: Deps.Restacker is nil: restacks are not wired")
 	}
@@ -29,9 +43,12 @@ func WakeOpenItems(ctx context.Context, d Deps, repo github.Repo, maxSteps int) 
 	var results []Result
 	var errs []error
 	for _, n := range items {
+		if opts.Include != nil && !opts.Include(n) {
+			continue
+		}
 		ref := Ref{Repo: repo, Issue: n, CheckMerges: true}
-		if maxSteps > 0 {
-			rs, err := Run(ctx, d, ref, maxSteps)
+		if opts.MaxSteps > 0 {
+			rs, err := Run(ctx, d, ref, opts.MaxSteps)
 			results = append(results, rs...)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s#%d: %w", repo, n, err))

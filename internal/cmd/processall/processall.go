@@ -286,6 +286,9 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 		results = append(results, rs...)
 		errs = append(errs, err)
 	}
+	rs, err := restackSweep(ctx, f, gh, scope, depsFor, opts)
+	results = append(results, rs...)
+	errs = append(errs, err)
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Issue < results[j].Issue })
 	if err := process.PrintResults(f.IO.Out, opts.Output, results); err != nil {
 		return err
@@ -413,11 +416,8 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 // head, for the check and workflow runs whose events were dropped: a push
 // updates its PR, so a head pushed within the window is swept, and one
 // whose checks did not fail costs four reads (the PR, the PR again for the
-// cycle's check, its head, its check runs) and no write. Then each work
-// item of those PRs gets one restack step (engine.Restack), for merges
-// whose events were dropped: an item none of whose PRs sits on a merged
-// branch costs one list of the open PRs and one of the closed ones per
-// PR of the item, and no write.
+// cycle's check, its head, its check runs) and no write. The restacks are
+// restackSweep's.
 func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, scope string, since time.Time, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
 	bot, err := f.OwnLogin(ctx, gh)
 	if err != nil {
@@ -429,12 +429,6 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, sco
 	}
 	var results []engine.Result
 	var errs []error
-	type item struct {
-		repo  github.Repo
-		issue int
-	}
-	var items []item
-	deps := map[item]engine.Deps{}
 	for _, pr := range prs {
 		full := opts.Repo
 		if opts.Org != "" {
@@ -458,12 +452,6 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, sco
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s#%d: %w", repo, pr.Number, err))
 		}
-		if it := (item{repo, res.Issue}); res.Issue > 0 && d.Restacker != nil {
-			if _, seen := deps[it]; !seen {
-				items = append(items, it)
-			}
-			deps[it] = d
-		}
 		if d.CIReviser == nil {
 			continue
 		}
@@ -474,14 +462,72 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, sco
 			errs = append(errs, fmt.Errorf("%s#%d CI: %w", repo, pr.Number, err))
 		}
 	}
-	for _, it := range items {
-		d := deps[it]
-		d.RunID = factory.NewRunID()
-		res, err := engine.Restack(ctx, d, engine.Ref{Repo: it.repo, Issue: it.issue})
-		results = append(results, res)
+	return results, errors.Join(errs...)
+}
+
+// OpenPullsQuery searches the bot's open pull requests in scope: with
+// --org, the repositories whose stacks the sweep restacks.
+func OpenPullsQuery(scope, bot string) string {
+	author := bot
+	if slug, ok := strings.CutSuffix(bot, "[bot]"); ok {
+		author = "app/" + slug
+	}
+	return fmt.Sprintf("%s is:pr is:open author:%s", scope, author)
+}
+
+// restackSweep gives every work item of this shard with an open PR of the
+// bot's one restack step (engine.Wake without a normal step: the items
+// labelled cogworks:run were stepped already), for the pushes to the
+// default branch and the merges whose events were dropped or never
+// subscribed to — and for the completed items, whose PRs wait for a
+// human's merge and which the work-item search leaves out. An item whose
+// PRs are up to date costs reads only: one list of the open PRs, and per
+// PR one list of the closed PRs of its base, its base's head (once per
+// base) and one compare. With --org, one search finds the repositories.
+func restackSweep(ctx context.Context, f *factory.Factory, gh factory.Client, scope string, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
+	repos := []github.Repo{}
+	if opts.Org == "" {
+		repo, err := github.ParseRepo(opts.Repo)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s#%d restack: %w", it.repo, it.issue, err))
+			return nil, err
 		}
+		repos = append(repos, repo)
+	} else {
+		bot, err := f.OwnLogin(ctx, gh)
+		if err != nil {
+			return nil, err
+		}
+		prs, err := gh.SearchIssues(ctx, OpenPullsQuery(scope, bot))
+		if err != nil && !errors.Is(err, github.ErrIncompleteSearch) {
+			return nil, fmt.Errorf("search open pull requests to restack in %s: %w", scope, err)
+		}
+		seen := map[github.Repo]bool{}
+		for _, pr := range prs {
+			repo, err := github.ParseRepo(pr.Repository)
+			if err != nil || seen[repo] {
+				continue
+			}
+			seen[repo] = true
+			repos = append(repos, repo)
+		}
+		sort.Slice(repos, func(i, j int) bool { return repos[i].String() < repos[j].String() })
+	}
+	var results []engine.Result
+	var errs []error
+	for _, repo := range repos {
+		d, err := depsFor(ctx, repo)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if d.Restacker == nil {
+			continue
+		}
+		d.RunID = factory.NewRunID()
+		rs, err := engine.Wake(ctx, d, repo, engine.WakeOptions{Include: func(n int) bool { return inShard(n, opts.shardK, opts.ShardN) }})
+		f.Metrics.ObserveSteps(rs)
+		results = append(results, rs...)
+		errs = append(errs, err)
 	}
 	return results, errors.Join(errs...)
 }
