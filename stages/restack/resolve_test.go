@@ -91,3 +91,43 @@ func TestAResolutionThatLeavesAConflictEscalates(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, before.SHA, after.SHA, "nothing pushed")
 }
+
+// TestResolutionsStopAtTheCapWithTheConflictingFiles: each resolution
+// counts against the cap; past it, the conflict is escalated once per
+// base head with the conflicting files named, without a generation or a
+// push, and a re-run posts nothing more.
+func TestResolutionsStopAtTheCapWithTheConflictingFiles(t *testing.T) {
+	e := newStack(t)
+	ctx := context.Background()
+	e.Sim.SeedFiles(testenv.Repo.String(), lower, map[string]string{"README.md": "# widgets, counted\n"})
+	e.Sim.SeedFiles(testenv.Repo.String(), "main", map[string]string{"README.md": "# widgets, documented\n"})
+	gen := &resolveGen{files: map[string]string{"README.md": "# widgets, counted and documented\n"}}
+	r := restack.Resolver{GitHub: e.Client, Generator: gen, Bot: testenv.Bot, MaxCycles: 1}
+	out, err := r.Resolve(ctx, testenv.Repo, e.lowerPR)
+	require.NoError(t, err)
+	require.Equal(t, revision.Revised, out.Action, out.Reason)
+	assert.Equal(t, 1, out.Cycle)
+
+	// main moves again, conflicting again.
+	e.Sim.SeedFiles(testenv.Repo.String(), "main", map[string]string{"README.md": "# widgets, documented twice\n"})
+	before, err := e.Client.GetBranchHead(ctx, testenv.Repo, lower)
+	require.NoError(t, err)
+	for range 2 {
+		out, err = r.Resolve(ctx, testenv.Repo, e.lowerPR)
+		require.NoError(t, err)
+		assert.Equal(t, revision.Escalated, out.Action)
+		assert.Contains(t, out.Reason, "README.md")
+	}
+	assert.Equal(t, 1, gen.calls, "no generation past the cap")
+	after, err := e.Client.GetBranchHead(ctx, testenv.Repo, lower)
+	require.NoError(t, err)
+	assert.Equal(t, before.SHA, after.SHA, "nothing pushed")
+	var bodies []string
+	for _, c := range e.Sim.Comments(testenv.Repo.String(), e.lowerPR) {
+		bodies = append(bodies, c.Body)
+	}
+	require.Len(t, bodies, 2, "the resolution's comment and one escalation")
+	assert.Contains(t, bodies[0], "conflict resolution 1 of 1")
+	assert.Contains(t, bodies[1], "`README.md`")
+	assert.Contains(t, bodies[1], "cap of 1 conflict resolutions")
+}
