@@ -161,6 +161,7 @@ func TestRestackEndToEndConflictIsResolvedByARevision(t *testing.T) {
 	}
 	assert.Equal(t, engine.OutcomeAdvanced, restack.Outcome, restack.Reason)
 	assert.Contains(t, restack.Reason, "merge conflict in "+stagetest.SimplePath)
+	t.Logf("a restack resolving one conflicting file: %d GitHub requests", restack.GitHubRequests)
 	assert.Equal(t, 1, f.mergeCommits(t), "one merge commit")
 	head, _ := f.Env.Sim.BranchSHA(testenv.Repo.String(), f.branch)
 	merge, err := f.Env.Client.GetCommit(context.Background(), testenv.Repo, head)

@@ -154,3 +154,60 @@ func nonGETs(env *testenv.Env) int {
 	}
 	return n
 }
+
+// TestPushRestackCost pins the GitHub requests of one restack on a push
+// (benchmarks/README.md): `process --event` on a push that moved main,
+// with one work item whose one PR is behind. The push costs one list of
+// the open PRs (the items); the item then gets its normal step (what that
+// costs is the step's own: here the fake executors advance it) and its
+// restack: the check (the open PRs, the closed PRs of its base, main's
+// head, one compare), the issue and its comments, the lock (label,
+// claim, the comments again), the pass's open PRs, update-branch, the
+// status comment, the run record and the release.
+func TestPushRestackCost(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	b := newBehindItem(t, env)
+	f, out, _ := cmdtest.TestFactory(t, env)
+	ev, err := env.Sim.PushEvent(testenv.Repo.String(), "main", b.before, "alice", 0)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "event.json")
+	require.NoError(t, os.WriteFile(path, ev.Body, 0o600))
+	env.Sim.ResetRequests()
+	out.Reset()
+	require.NoError(t, cmdtest.Execute(t, f, "process", "--event", path, "--workspace", t.TempDir(), "--output", "json"))
+	steps, restack := 0, -1
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var r struct {
+			Action   string `json:"action"`
+			Requests int    `json:"github_requests"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &r))
+		steps += r.Requests
+		if r.Action == "restack" {
+			restack = r.Requests
+		}
+	}
+	reads, writes := 0, 0
+	var restackReads, restackWrites int
+	for i, r := range env.Sim.Requests() {
+		get := r.Method == "GET"
+		if get {
+			reads++
+		} else {
+			writes++
+		}
+		if i >= len(env.Sim.Requests())-restack {
+			if get {
+				restackReads++
+			} else {
+				restackWrites++
+			}
+		}
+	}
+	t.Logf("push on main: %d requests in all (%d reads, %d writes); the restack step %d (%d reads, %d writes); finding the items %d",
+		reads+writes, reads, writes, restack, restackReads, restackWrites, reads+writes-steps)
+	assert.Equal(t, 1, reads+writes-steps, "finding the items: one list of the open PRs")
+	assert.Equal(t, 15, restack, "the restack step")
+	assert.Equal(t, 6, restackWrites, "lock label, claim, update-branch, status, record, release")
+}
