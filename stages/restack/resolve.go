@@ -84,12 +84,12 @@ func (r Resolver) Resolve(ctx context.Context, repo github.Repo, pr int) (revisi
 	if len(c.files) == 0 {
 		return revision.Outcome{Action: revision.Ignored, Reason: "no file changed on both sides: update-branch merges it"}, nil
 	}
-	past, err := r.history(ctx, repo, pr, c.base.SHA)
+	past, err := history(ctx, r.GitHub, repo, pr, c.base.SHA, r.Bot)
 	if err != nil {
 		return revision.Outcome{}, err
 	}
 	files := strings.Join(c.files, ", ")
-	if past.stopped {
+	if past.settled(r.cap()) {
 		return revision.Outcome{Action: revision.Escalated, Cycle: past.cycles,
 			Reason: "merge conflict in " + files + " left to a maintainer"}, nil
 	}
@@ -181,13 +181,26 @@ type past struct {
 	// cycles is the highest resolution announced; thisBase, the one
 	// announced for the base's current head (0: none).
 	cycles, thisBase int
-	// stopped: an escalation was posted for the base's current head.
-	stopped bool
+	// stopped: an escalation was posted for the base's current head;
+	// stoppedAny: one was posted for some head.
+	stopped, stoppedAny bool
 }
 
-// history reads the bot's resolution and escalation comments on pr.
-func (r Resolver) history(ctx context.Context, repo github.Repo, pr int, base string) (past, error) {
-	comments, err := r.GitHub.ListComments(ctx, repo, pr)
+// settled reports whether the conflict is a maintainer's now: escalated
+// for the base's current head, or escalated once after the resolutions
+// ran out (a later move of the base then asks nothing more of CogWorks).
+func (p past) settled(limit int) bool { return p.stopped || (p.stoppedAny && p.cycles >= limit) }
+
+// commentLister reads a pull request's conversation.
+type commentLister interface {
+	ListComments(ctx context.Context, repo github.Repo, number int) ([]github.Comment, error)
+}
+
+// history reads bot's resolution and escalation comments on pr; base is
+// the base's current head. Only the bot's own comments count: anyone who
+// can comment can copy their markers.
+func history(ctx context.Context, gh commentLister, repo github.Repo, pr int, base, bot string) (past, error) {
+	comments, err := gh.ListComments(ctx, repo, pr)
 	if err != nil {
 		return past{}, fmt.Errorf("read the comments of %s#%d: %w", repo, pr, err)
 	}
@@ -195,11 +208,12 @@ func (r Resolver) history(ctx context.Context, repo github.Repo, pr int, base st
 	prefix := audit.Key("restack", strconv.Itoa(pr)) + "/"
 	for _, c := range comments {
 		key, ok := audit.FindKey(c.Body)
-		if c.User != r.Bot || !ok || !strings.HasPrefix(key, prefix) {
+		if c.User != bot || !ok || !strings.HasPrefix(key, prefix) {
 			continue
 		}
 		what, sha, _ := strings.Cut(strings.TrimPrefix(key, prefix), "/")
 		if what == "stopped" {
+			out.stoppedAny = true
 			out.stopped = out.stopped || sha == base
 			continue
 		}

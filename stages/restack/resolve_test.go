@@ -132,6 +132,24 @@ func TestResolutionsStopAtTheCapWithTheConflictingFiles(t *testing.T) {
 	assert.Contains(t, bodies[0], "conflict resolution 1 of 1")
 	assert.Contains(t, bodies[1], "`README.md`")
 	assert.Contains(t, bodies[1], "cap of 1 conflict resolutions")
+
+	// The conflict is a maintainer's now: the check finds nothing due for
+	// the PR (no lock to take; the upper PR is behind the resolution's
+	// merge, which is its own update), and neither does a later move of
+	// main.
+	stack := restack.Restacker{GitHub: e.Client, Bot: testenv.Bot, MaxCycles: 1}
+	due, err := stack.Check(ctx, testenv.Repo)
+	require.NoError(t, err)
+	assert.NotContains(t, due.Behind, e.lowerPR)
+	assert.Equal(t, []int{e.lowerPR}, due.Settled)
+	e.Sim.SeedFiles(testenv.Repo.String(), "main", map[string]string{"README.md": "# widgets, documented thrice\n"})
+	due, err = stack.Check(ctx, testenv.Repo)
+	require.NoError(t, err)
+	assert.Equal(t, []int{e.lowerPR}, due.Settled, "past the cap, a new head of main asks nothing either")
+	out, err = r.Resolve(ctx, testenv.Repo, e.lowerPR)
+	require.NoError(t, err)
+	assert.Equal(t, revision.Escalated, out.Action)
+	assert.Len(t, e.Sim.Comments(testenv.Repo.String(), e.lowerPR), 2, "no second escalation")
 }
 
 // TestRedTeamACopiedResolutionMarkerIsNoState: anyone who can comment on

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/stages/revision"
@@ -19,6 +20,7 @@ type GitHub interface {
 	UpdatePullBranch(ctx context.Context, repo github.Repo, number int, expectedHead string) error
 	GetBranchHead(ctx context.Context, repo github.Repo, branch string) (github.Commit, error)
 	Compare(ctx context.Context, repo github.Repo, base, head string) (github.Comparison, error)
+	ListComments(ctx context.Context, repo github.Repo, number int) ([]github.Comment, error)
 }
 
 // Restacker restacks one repository's CogWorks pull requests.
@@ -29,6 +31,9 @@ type Restacker struct {
 	// Item, when set, limits the pass to the pull requests of that work
 	// item (heads cogworks/<Item>/…), whose lock the caller holds.
 	Item int
+	// MaxCycles is the cap of conflict resolutions per pull request
+	// (Resolver.MaxCycles), for Check's escalated conflicts.
+	MaxCycles int
 }
 
 // Result says what a pass did to each pull request.
@@ -115,6 +120,11 @@ type Due struct {
 	// Behind are the pull requests, on a live base, whose head lacks
 	// commits of their base (main moved): those a Restack would update.
 	Behind []int
+	// Settled are the pull requests behind their base whose conflict
+	// with it CogWorks escalated to a maintainer (Resolver): nothing is
+	// due for them until the base moves on, or, once their resolutions
+	// ran out, at all.
+	Settled []int
 }
 
 // Pending reports whether a Restack of the pass has anything to do.
@@ -123,8 +133,10 @@ func (d Due) Pending() bool { return len(d.Stale)+len(d.Behind) > 0 }
 // Check lists, with reads only, what a Restack of the pass (the bot's
 // pull requests, of Item when set) would retarget or update: one list of
 // the open pull requests; per pull request one list of the closed ones
-// of its base; and per live base its head (once) and one compare with
-// the pull request's head.
+// of its base; per live base its head (once) and one compare with the
+// pull request's head; and per pull request behind its base its
+// comments, for an escalated conflict (Due.Settled), which would only
+// take the lock to find the conflict again.
 func (s Restacker) Check(ctx context.Context, repo github.Repo) (Due, error) {
 	open, err := s.GitHub.ListPulls(ctx, repo, github.PullFilter{State: "open"})
 	if err != nil {
@@ -156,9 +168,18 @@ func (s Restacker) Check(ctx context.Context, repo github.Repo) (Due, error) {
 		if err != nil {
 			return Due{}, fmt.Errorf("restack %s: compare #%d with %s: %w", repo, p.Number, base, err)
 		}
-		if cmp.BehindBy > 0 {
-			due.Behind = append(due.Behind, p.Number)
+		if cmp.BehindBy == 0 {
+			continue
 		}
+		past, err := history(ctx, s.GitHub, repo, p.Number, heads[base], s.Bot)
+		if err != nil {
+			return Due{}, fmt.Errorf("restack %s: %w", repo, err)
+		}
+		if past.settled(config.Revision{MaxCycles: s.MaxCycles}.Cycles()) {
+			due.Settled = append(due.Settled, p.Number)
+			continue
+		}
+		due.Behind = append(due.Behind, p.Number)
 	}
 	return due, nil
 }

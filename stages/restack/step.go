@@ -60,11 +60,14 @@ func (s Step) Restack(ctx context.Context, in engine.StageInput) (engine.Restack
 // Pending implements engine.Restacker: whether a PR of the item sits on
 // a merged PR's branch or lacks commits of its base, with reads only.
 func (s Step) Pending(ctx context.Context, in engine.StageInput) (bool, string, error) {
-	due, err := Restacker{GitHub: s.GitHub, Bot: in.BotLogin, Item: in.Issue.Number}.Check(ctx, in.Repo)
+	due, err := Restacker{GitHub: s.GitHub, Bot: in.BotLogin, Item: in.Issue.Number, MaxCycles: in.Config.Revision.MaxCycles}.Check(ctx, in.Repo)
 	if err != nil {
 		return false, "", err
 	}
 	if !due.Pending() {
+		if len(due.Settled) > 0 {
+			return false, fmt.Sprintf("the conflicts of work item #%d's pull requests %v with their base are a maintainer's", in.Issue.Number, due.Settled), nil
+		}
 		return false, fmt.Sprintf("every pull request of work item #%d is up to date with its base", in.Issue.Number), nil
 	}
 	var parts []string
