@@ -1,8 +1,11 @@
 package server
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -62,4 +65,33 @@ func TestPushDeliveriesWakeTheRepositoryOnlyWhenMainMoves(t *testing.T) {
 	for _, other := range []string{"issues", "pull_request", "check_run"} {
 		assert.Error(t, checkShape(other, main), "a push body is no %s delivery", other)
 	}
+}
+
+// TestReviewCIAndPushDeliveriesPassTheHeaderCheck: the header check lets
+// through every event parseWork turns into a job — before, it named only
+// issues, issue_comment and pull_request, so a review, a failed CI run or
+// a push never reached its job (400 before the body was read).
+func TestReviewCIAndPushDeliveriesPassTheHeaderCheck(t *testing.T) {
+	sim := githubsim.New()
+	sim.CreateRepo("acme", "widgets", "main")
+	before := sim.SeedFiles("acme/widgets", "main", map[string]string{"README.md": "# widgets\n"})
+	sim.SeedFiles("acme/widgets", "main", map[string]string{"NEWS.md": "news\n"})
+	push, err := sim.PushEvent("acme/widgets", "main", before, "alice", 7)
+	require.NoError(t, err)
+	repo := `"repository":{"full_name":"acme/widgets"},"installation":{"id":7}`
+	r := &fakeRunner{}
+	s := newTestServer(t, r, nil)
+	for i, d := range []struct {
+		event string
+		body  []byte
+	}{
+		{"push", push.Body},
+		{"pull_request_review", []byte(`{"action":"submitted","review":{"id":5,"state":"changes_requested","body":"x","user":{"login":"alice","type":"User"}},"pull_request":{"number":9,"head":{"ref":"cogworks/4/swi-1"},"user":{"login":"cogworks[bot]"}},` + repo + `,"sender":{"login":"alice","type":"User"}}`)},
+		{"check_run", []byte(`{"action":"completed","check_run":{"id":1,"name":"test","head_sha":"abc","status":"completed","conclusion":"failure","check_suite":{"head_branch":"cogworks/4/swi-1"},"pull_requests":[{"number":9,"head":{"ref":"cogworks/4/swi-1"}}]},` + repo + `,"sender":{"login":"cogworks[bot]","type":"Bot"}}`)},
+	} {
+		rec := deliver(t, s.Handler(), d.event, fmt.Sprintf("d-%d", i), d.body, Sign(testSecret, d.body))
+		assert.Equal(t, http.StatusAccepted, rec.Code, "%s: %s", d.event, rec.Body.String())
+		assert.NotContains(t, rec.Body.String(), "ignored", d.event)
+	}
+	assert.Eventually(t, func() bool { return r.count() == 3 }, 5*time.Second, 10*time.Millisecond)
 }
