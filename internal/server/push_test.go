@@ -87,11 +87,13 @@ func TestReviewCIAndPushDeliveriesPassTheHeaderCheck(t *testing.T) {
 	}{
 		{"push", push.Body},
 		{"pull_request_review", []byte(`{"action":"submitted","review":{"id":5,"state":"changes_requested","body":"x","user":{"login":"alice","type":"User"}},"pull_request":{"number":9,"head":{"ref":"cogworks/4/swi-1"},"user":{"login":"cogworks[bot]"}},` + repo + `,"sender":{"login":"alice","type":"User"}}`)},
-		{"check_run", []byte(`{"action":"completed","check_run":{"id":1,"name":"test","head_sha":"abc","status":"completed","conclusion":"failure","check_suite":{"head_branch":"cogworks/4/swi-1"},"pull_requests":[{"number":9,"head":{"ref":"cogworks/4/swi-1"}}]},` + repo + `,"sender":{"login":"cogworks[bot]","type":"Bot"}}`)},
+		{"check_run", []byte(`{"action":"completed","check_run":{"id":1,"name":"test","head_sha":"abc","status":"completed","conclusion":"failure","check_suite":{"head_branch":"cogworks/5/swi-1"},"pull_requests":[{"number":10,"head":{"ref":"cogworks/5/swi-1"}}]},` + repo + `,"sender":{"login":"cogworks[bot]","type":"Bot"}}`)},
 	} {
 		rec := deliver(t, s.Handler(), d.event, fmt.Sprintf("d-%d", i), d.body, Sign(testSecret, d.body))
 		assert.Equal(t, http.StatusAccepted, rec.Code, "%s: %s", d.event, rec.Body.String())
 		assert.NotContains(t, rec.Body.String(), "ignored", d.event)
 	}
+	// Three items (the repository's wake-up, #4, #5): three jobs, none
+	// folded into another.
 	assert.Eventually(t, func() bool { return r.count() == 3 }, 5*time.Second, 10*time.Millisecond)
 }

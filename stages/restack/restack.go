@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
@@ -204,5 +203,6 @@ func (s Restacker) Items(ctx context.Context, repo github.Repo) ([]int, error) {
 
 // ours reports whether p is in the pass: the bot's, of Item when set.
 func (s Restacker) ours(p github.PullRequest) bool {
-	return revision.Own(p, s.Bot) && (s.Item <= 0 || strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item)))
+	n, _ := pipeline.WorkItemOfBranch(p.Head)
+	return revision.Own(p, s.Bot) && (s.Item <= 0 || n == s.Item)
 }

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ func runDoctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) err
 	if err := factory.CheckWorkspace(opts.Workspace); err != nil {
 		return err
 	}
-	checks := Doctor(ctx, f, opts)
+	checks := runChecks(ctx, f, opts)
 	failed := 0
 	// A check's detail may quote a provider's answer, which may quote the
 	// key: doctor runs in CI logs too.
@@ -104,8 +105,8 @@ func runDoctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) err
 	return nil
 }
 
-// Doctor runs every check and returns one result each, in order.
-func Doctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) []factory.Check {
+// runChecks runs every check and returns one result each, in order.
+func runChecks(ctx context.Context, f *factory.Factory, opts *DoctorOptions) []factory.Check {
 	repo, _ := github.ParseRepo(opts.Repo)
 	var checks []factory.Check
 	gh, err := f.Client(ctx)
@@ -381,7 +382,7 @@ func checkLLM(ctx context.Context, f *factory.Factory, cfg config.Config) factor
 	if retiring != "" {
 		c.Status = factory.CheckWarn
 		c.Detail += "; " + retiring
-		c.Fix = factory.FirstNonEmptyString(c.Fix, "move [llm] model in "+config.Path+" to a current model before that date")
+		c.Fix = cmp.Or(c.Fix, "move [llm] model in "+config.Path+" to a current model before that date")
 	}
 	return c
 }

@@ -51,14 +51,14 @@ func ReadEvent(path string) (EventTarget, error) {
 	if err != nil {
 		return EventTarget{}, fmt.Errorf("read event %s: %w", path, err)
 	}
-	t, err := ParseEvent(data)
+	t, err := parseEvent(data)
 	if err != nil {
 		return EventTarget{}, fmt.Errorf("event %s: %w", path, err)
 	}
 	return t, nil
 }
 
-// ParseEvent extracts the target work item from an issues, issue_comment
+// parseEvent extracts the target work item from an issues, issue_comment
 // or pull_request payload. An issue (or a comment on one) without the
 // cogworks:run label in the payload is ignored, unless the event is a new
 // comment holding a /cogworks command (a stopped pipeline has no label):
@@ -67,7 +67,7 @@ func ReadEvent(path string) (EventTarget, error) {
 // named by its cogworks/<N>/… head branch; other PRs are ignored. A push
 // to the default branch targets every work item with an open CogWorks PR
 // (Push); any other push is ignored, from the payload alone.
-func ParseEvent(data []byte) (EventTarget, error) {
+func parseEvent(data []byte) (EventTarget, error) {
 	p, err := webhook.Parse(data)
 	if err != nil {
 		return EventTarget{}, err

@@ -2,8 +2,6 @@ package factory_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -78,25 +76,6 @@ func TestCostReportPrintsTheTableDate(t *testing.T) {
 	require.NoError(t, factory.WriteCostReport(&out, pipeline.Snapshot{}, b))
 	assert.Contains(t, out.String(), "price: claude-sonnet-5 at $2 / $10 per million input / output tokens, cache reads $0.2 / writes $2.5")
 	assert.Contains(t, out.String(), "as of "+llm.ModelTableAsOf)
-}
-
-func TestModelsFileOverridesTheTable(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "models.json")
-	require.NoError(t, os.WriteFile(path, []byte(`{"sample_spec": {"mode": "chat"},
-		"claude-sonnet-4-6": {"input_cost_per_token": 2e-06, "output_cost_per_token": 1e-05, "max_input_tokens": 200000, "max_output_tokens": 64000},
-		"acme-coder": {"input_cost_per_token": 1e-06, "output_cost_per_token": 2e-06, "max_input_tokens": 100000, "max_output_tokens": 8000}}`), 0o600))
-	cfg := config.Default()
-	cfg.LLM.ModelsFile = path
-	f := envFactory(nil)
-	b := f.Budget(cfg)
-	assert.Equal(t, 2.0, b.Price.InputPerMTok, "the file's price wins")
-	cfg.LLM.Provider, cfg.LLM.Model = "openai", "acme-coder"
-	b = f.Budget(cfg)
-	require.True(t, b.Known)
-	assert.NoError(t, b.ModelError())
-	assert.Equal(t, 8000, b.Info.MaxOutputTokens)
-	assert.Contains(t, b.PriceLine(), path)
 }
 
 // TestInitConfigFollowsTheProvider edits only the provider of the config

@@ -185,11 +185,11 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 		d.Domain = domain.NewRouter(set)
 		res, _ := set.Resolve(nil) // no artifacts: never halts, lists the skipped services
 		d.Warnings = res.Warnings()
-		if t := DomainTenant(ctx); t != "" {
-			d.Domain = TenantDomain{Inner: d.Domain, Tenant: t}
+		if t := domainTenant(ctx); t != "" {
+			d.Domain = tenantDomain{Inner: d.Domain, Tenant: t}
 		}
 		if domainRepoInline(ctx) {
-			d.Domain = InlineRepoDomain{Inner: d.Domain}
+			d.Domain = inlineRepoDomain{Inner: d.Domain}
 		}
 		for _, st := range set.Services() {
 			if st.Available() {
