@@ -22,6 +22,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/xval"
 )
@@ -346,10 +347,10 @@ func checkLLM(ctx context.Context, f *factory.Factory, cfg config.Config) factor
 		}
 		if factory.LLMKeyMissing(lc) {
 			c.Status, c.Detail = factory.CheckFail, factory.MissingLLMKey(lc.Provider).Error()
-			c.Fix = "set COGWORKS_LLM_API_KEY (in Actions: the secret " + factory.LLMKeySecret(lc.Provider) + "), or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
+			c.Fix = "set COGWORKS_LLM_API_KEY (in Actions: the secret " + llm.KeySecret(lc.Provider) + "), or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
 			return c
 		}
-		p, err := llm.FromConfig(lc)
+		p, err := providers.FromConfig(lc)
 		if err != nil {
 			c.Status, c.Detail = factory.CheckFail, err.Error()
 			c.Fix = "set COGWORKS_LLM_API_KEY, or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"

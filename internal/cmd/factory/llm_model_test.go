@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/cmd/factory"
-	"github.com/cogworks/cogworks/internal/cmd/initcmd"
+	"github.com/cogworks/cogworks/internal/cmd/initcmd/initfiles"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
@@ -83,7 +83,7 @@ func TestCostReportPrintsTheTableDate(t *testing.T) {
 // Anthropic's.
 func TestInitConfigFollowsTheProvider(t *testing.T) {
 	t.Parallel()
-	raw, err := initcmd.RenderConfigTemplate()
+	raw, err := initfiles.RenderConfig()
 	require.NoError(t, err)
 	text := strings.Replace(string(raw), `provider = "anthropic"`, `provider = "ollama"`, 1)
 	require.NotEqual(t, string(raw), text)

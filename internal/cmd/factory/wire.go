@@ -16,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/repotrust"
@@ -139,7 +140,7 @@ func (f *Factory) ProductionExecutors(ctx context.Context, gh Client, repo githu
 		if LLMKeyMissing(lc) {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", MissingLLMKey(lc.Provider))}
 		}
-		p, err := llm.FromConfig(lc)
+		p, err := providers.FromConfig(lc)
 		if err != nil {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}
 		}
