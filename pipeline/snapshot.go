@@ -54,7 +54,14 @@ import (
 // change: a 4.3 build reads a 4.4 snapshot and only stops noticing an
 // amended specification; a 4.4 build reads a 4.3 snapshot without a pin
 // and pins the design as the next step past planning reads it.
-const SchemaVersion = "4.4.0"
+//
+// 4.5.0 adds Restacks, the last restack of each of the work item's PRs:
+// retargeted, updated with its base, or its conflict resolved or left to
+// a maintainer (issue 28). A MINOR change: a 4.4 build reads a 4.5
+// snapshot and only drops the record (the resolutions are counted from
+// the bot's own comments on the PR, not from the snapshot); a 4.5 build
+// reads a 4.4 snapshot as one with no restack recorded.
+const SchemaVersion = "4.5.0"
 
 // oldestReadableMajor is the oldest MAJOR version ParseSnapshot migrates.
 const oldestReadableMajor = 1
@@ -117,6 +124,9 @@ type Snapshot struct {
 	// Revisions are the last revision cycle of each of the work item's
 	// PRs that was revised on review feedback (4.3.0), in PR order.
 	Revisions []RevisionRecord `json:"revisions,omitempty"`
+	// Restacks are the last restack of each of the work item's PRs
+	// (4.5.0), in PR order.
+	Restacks []RestackRecord `json:"restacks,omitempty"`
 	// Design pins the specification and interface files the plan was
 	// made from (4.4.0); nil before planning.
 	Design *DesignBasis `json:"design,omitempty"`

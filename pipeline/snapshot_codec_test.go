@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -307,7 +308,7 @@ func TestParseSnapshotReadsTheOlderMinor(t *testing.T) {
 	got.SubWorkItems[0].TestNotes = []string{"TestFlaky passed on a re-run"}
 	body, err := RenderSnapshot(got)
 	require.NoError(t, err)
-	assert.Contains(t, body, `"schema_version":"4.4.0"`)
+	assert.Contains(t, body, `"schema_version":"`+SchemaVersion+`"`)
 	again, _, err := ParseSnapshot(body)
 	require.NoError(t, err)
 	assert.Equal(t, got, again)
@@ -343,4 +344,43 @@ func TestNewIssueTextKeepsOnlyShortText(t *testing.T) {
 	assert.True(t, long.Omitted)
 	assert.Empty(t, long.Body)
 	assert.Equal(t, IssueDigest("t", strings.Repeat("x", MaxKeptText)), long.SHA256)
+}
+
+// A 4.4.0 snapshot (before Restacks) reads as one with no restack
+// recorded, and a 4.5 one keeps its records; a build that does not know
+// the field (4.4) reads the 4.5 block and only drops it.
+func TestParseSnapshotReads44WithoutRestacks(t *testing.T) {
+	got, found, err := ParseSnapshot(`<!-- cogworks:state {"schema_version":"4.4.0","repo":"a/b","work_item":3,"stage":"complete","revisions":[{"pr":7,"cycle":1,"action":"revised","at":"2026-01-02T03:04:05Z"}]} -->`)
+	require.NoError(t, err)
+	require.True(t, found)
+	assert.Empty(t, got.Restacks)
+	require.Len(t, got.Revisions, 1)
+
+	got.SchemaVersion = SchemaVersion
+	at := time.Date(2026, 1, 3, 4, 5, 6, 0, time.UTC)
+	got.RecordRestack(RestackRecord{PR: 9, Action: RestackUpdated, At: at})
+	got.RecordRestack(RestackRecord{PR: 7, Action: RestackResolved, Commit: "abc", Cycle: 1, Reason: "merge conflict in a.go", At: at})
+	got.RecordRestack(RestackRecord{PR: 9, Action: RestackRetargeted, Base: "main", At: at})
+	body, err := RenderSnapshot(got)
+	require.NoError(t, err)
+	assert.Contains(t, body, `"schema_version":"4.5.0"`)
+	again, _, err := ParseSnapshot(body)
+	require.NoError(t, err)
+	assert.Equal(t, got, again)
+	assert.Equal(t, []int{7, 9}, []int{again.Restacks[0].PR, again.Restacks[1].PR}, "one record per PR, in PR order")
+	rec, ok := again.Restack(9)
+	require.True(t, ok)
+	assert.Equal(t, RestackRetargeted, rec.Action, "the last restack of a PR replaces its earlier one")
+
+	// A reader without the field (the 4.4 shape) decodes the block and
+	// keeps everything else.
+	old := strings.Replace(body, `"schema_version":"4.5.0"`, `"schema_version":"4.4.0"`, 1)
+	var v44 struct {
+		SchemaVersion string           `json:"schema_version"`
+		Revisions     []RevisionRecord `json:"revisions"`
+	}
+	block, ok := SnapshotBlock(old)
+	require.True(t, ok)
+	require.NoError(t, json.Unmarshal([]byte(strings.TrimSuffix(strings.TrimPrefix(block, snapshotOpen), "-->")), &v44))
+	assert.Len(t, v44.Revisions, 1)
 }

@@ -91,6 +91,10 @@ func TestStatusCommentGolden(t *testing.T) {
 	// The status comment records each PR's last revision cycle (issue 28).
 	s.RecordRevision(pipeline.RevisionRecord{PR: 52, Cycle: 1, Action: pipeline.RevisionRevised, Commit: "0123456789abcdef",
 		Threads: 2, At: time.Date(2026, 3, 5, 9, 0, 0, 0, time.UTC)})
+	// And each PR's last restack: updated with main, a conflict resolved.
+	s.RecordRestack(pipeline.RestackRecord{PR: 53, Action: pipeline.RestackResolved, Commit: "fedcba9876543210", Cycle: 1,
+		Reason: "merge conflict in brake/brake.go", At: time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)})
+	s.RecordRestack(pipeline.RestackRecord{PR: 52, Action: pipeline.RestackRetargeted, Base: "main", At: time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)})
 	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{
 		Headline: "Review passed with 2 warnings; waiting for approval before integration",
 		Warnings: []string{"75% of the cost budget is spent"}, RejectedApprovals: []string{"mallory (read)"},

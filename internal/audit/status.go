@@ -65,6 +65,7 @@ func StatusComment(s pipeline.Snapshot, m pipeline.Machine, opts StatusOptions) 
 	writeArtifacts(&b, art, s.SubWorkItems)
 	writeApprovals(&b, s.Approvals)
 	writeRevisions(&b, s.Revisions)
+	writeRestacks(&b, s.Restacks)
 	b.WriteString("#### Cost so far\n\n")
 	b.WriteString(CostTable(s.Ledger, s.SubWorkItems, opts.BudgetTokens, opts.BudgetUSD))
 	return Format(Comment{Key: StatusKey(s.WorkItem), Title: fmt.Sprintf("status of #%d", s.WorkItem), Body: b.String(), Hidden: block}), nil
@@ -199,6 +200,37 @@ func writeRevisions(b *strings.Builder, revs []pipeline.RevisionRecord) {
 		fmt.Fprintf(b, ", %d thread(s) answered at %s", r.Threads, stamp(r.At))
 		if r.Reason != "" {
 			fmt.Fprintf(b, " — %s", oneLine(r.Reason))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+// writeRestacks lists the last restack of each PR of the stack: retargeted,
+// updated with its base, or its conflict resolved or left to a maintainer.
+func writeRestacks(b *strings.Builder, recs []pipeline.RestackRecord) {
+	if len(recs) == 0 {
+		return
+	}
+	b.WriteString("#### Restacks\n\n")
+	for _, r := range recs {
+		fmt.Fprintf(b, "- PR %s: %s", issueRef(r.PR), oneLine(string(r.Action)))
+		if r.Base != "" {
+			fmt.Fprintf(b, " onto %s", code(r.Base))
+		}
+		if r.Cycle > 0 {
+			fmt.Fprintf(b, " (conflict resolution %d)", r.Cycle)
+		}
+		if r.Commit != "" {
+			c := r.Commit
+			if len(c) > 12 {
+				c = c[:12]
+			}
+			fmt.Fprintf(b, " in %s", code(c))
+		}
+		fmt.Fprintf(b, " at %s", stamp(r.At))
+		if r.Reason != "" {
+			fmt.Fprintf(b, " — %s", oneLine(Untrusted(r.Reason)))
 		}
 		b.WriteString("\n")
 	}

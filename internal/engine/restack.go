@@ -13,20 +13,27 @@ import (
 )
 
 // A restack (issue 28, point 4) keeps a work item's open PRs mergeable
-// after a lower PR of its stack was merged: each PR whose base was the
-// merged branch is retargeted onto that PR's base, then brought up to
-// date with update-branch (a merge, never a force-push). It runs under
-// the work item's lock, as any step that writes to its branches, and
-// leaves the stage and the status comment alone.
+// after a lower PR of its stack was merged or the default branch moved:
+// each PR whose base was the merged branch is retargeted onto that PR's
+// base, then brought up to date with update-branch (a merge, never a
+// force-push); a PR whose base conflicts gets a revision whose feedback
+// is the conflict, committed as a merge of the base into the branch. It
+// runs under the work item's lock, as any step that writes to its
+// branches, leaves the stage alone and records what it did in the status
+// comment (Snapshot.Restacks).
 
 // Restacker restacks a work item's open PRs (stages/restack.Step).
 type Restacker interface {
 	// Pending reads, without writing, whether a PR of in.Issue.Number
-	// sits on a merged PR's branch, and otherwise why not. in carries no
-	// snapshot.
+	// sits on a merged PR's branch or lacks commits of its base, and
+	// otherwise why not. in carries no snapshot.
 	Pending(ctx context.Context, in StageInput) (bool, string, error)
-	// Restack retargets and updates the item's PRs.
+	// Restack retargets and updates the item's PRs and resolves their
+	// conflicts; a resolution's tokens go to in.Snapshot's ledger.
 	Restack(ctx context.Context, in StageInput) (RestackOutcome, error)
+	// Items lists the work items of in.Repo with an open PR of the
+	// bot's, with reads only. in carries no issue and no snapshot.
+	Items(ctx context.Context, in StageInput) ([]int, error)
 }
 
 // RestackOutcome is what a restack did.
@@ -35,9 +42,22 @@ type RestackOutcome struct {
 	Retargeted map[int]string
 	// Updated are the PRs whose branch got its base merged in.
 	Updated []int
-	// Conflicts are the PRs whose base does not merge cleanly; their
-	// branches are as they were.
+	// Conflicts are the PRs whose base does not merge cleanly and that
+	// no resolution reached; their branches are as they were.
 	Conflicts []int
+	// Resolved are the conflicts a revision resolved with a merge commit.
+	Resolved []Resolution
+	// Escalated are the conflicts left to a maintainer, and why.
+	Escalated []Resolution
+}
+
+// Resolution is what became of one PR's conflict with its base.
+type Resolution struct {
+	PR int
+	// Cycle numbers the PR's conflict resolutions (1-based).
+	Cycle  int
+	Commit string
+	Reason string
 }
 
 // ActionRestack is the step action of a restack.
@@ -45,7 +65,7 @@ const ActionRestack StepAction = "restack"
 
 // Restack runs one restack step for ref's work item under its lock:
 // nothing, and no lock, when no PR of the item sits on a merged PR's
-// branch (Restacker.Pending) or the item has no state CogWorks trusts or
+// branch or lacks commits of its base (Restacker.Pending) or the item has no state CogWorks trusts or
 // is stopped; a back-off when another run holds the lock.
 func Restack(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	if d.Restacker == nil {
@@ -58,7 +78,7 @@ func Restack(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	sctx, requests := github.WithRequestCounter(ctx)
 	s := &stepper{d: d, ref: Ref{Repo: ref.Repo, Issue: ref.Issue}}
 	o := &observed{}
-	res, held, err := s.restack(sctx, &o.wakeFacts)
+	res, held, err := s.restack(sctx, o)
 	if held {
 		s.release(sctx, o, s.runRecord(nonEmpty(s.stepRecord(res, nil, "", nil))))
 	}
@@ -69,7 +89,7 @@ func Restack(ctx context.Context, d Deps, ref Ref) (Result, error) {
 	return res, err
 }
 
-func (s *stepper) restack(ctx context.Context, o *wakeFacts) (Result, bool, error) {
+func (s *stepper) restack(ctx context.Context, o *observed) (Result, bool, error) {
 	res := Result{Action: ActionRestack}
 	pending, why, err := s.d.Restacker.Pending(ctx, StageInput{Repo: s.ref.Repo, Issue: github.Issue{Number: s.ref.Issue},
 		Config: s.d.Config, RunID: s.d.RunID, BotLogin: s.d.BotLogin, Logger: s.d.logger()})
@@ -80,10 +100,11 @@ func (s *stepper) restack(ctx context.Context, o *wakeFacts) (Result, bool, erro
 		res.Outcome, res.Reason = OutcomeNotTriggered, why
 		return res, false, nil
 	}
-	if err := s.readIssue(ctx, o); err != nil {
+	if err := s.readIssue(ctx, &o.wakeFacts); err != nil {
 		return res, false, asTransient(err)
 	}
-	if err := s.readComments(ctx, o); err != nil {
+	o.obs.Labels = pipeline.ParseLabels(o.issue.Labels)
+	if err := s.readComments(ctx, &o.wakeFacts); err != nil {
 		return res, false, asTransient(err)
 	}
 	if o.rollback != "" || !o.obs.HasSnapshot || o.snap.Stopped != nil {
@@ -91,11 +112,20 @@ func (s *stepper) restack(ctx context.Context, o *wakeFacts) (Result, bool, erro
 		return res, false, nil
 	}
 	res.Stage = string(o.snap.Stage)
+	if o.obs.Lock == pipeline.LockFresh && len(s.policy().Live(s.claims, s.d.now())) == 0 {
+		// A bare label (a run killed before its claim): its age decides,
+		// as at wake_up.
+		at, err := s.processingLabelAt(ctx)
+		if err != nil {
+			return res, false, asTransient(err)
+		}
+		o.obs.Lock = s.policy().Evaluate(true, at, nil, s.d.now())
+	}
 	if o.obs.Lock == pipeline.LockFresh {
 		res.Outcome, res.Reason = OutcomeBackedOff, "another run holds the lock; the next event or cron run restacks"
 		return res, false, nil
 	}
-	won, err := s.acquire(ctx, o)
+	won, err := s.acquire(ctx, &o.wakeFacts)
 	if err != nil {
 		return res, false, asTransient(err)
 	}
@@ -103,17 +133,69 @@ func (s *stepper) restack(ctx context.Context, o *wakeFacts) (Result, bool, erro
 		res.Outcome, res.Reason = OutcomeBackedOff, "another run won the lock"
 		return res, false, nil
 	}
+	// The claim round read the comments again: the snapshot is fresh.
+	snap := o.snap
+	if !o.obs.HasSnapshot || o.rollback != "" {
+		res.Outcome, res.Reason = OutcomeBackedOff, "the state changed while the lock was taken"
+		return res, true, nil
+	}
+	view, err := snap.View()
+	if err != nil {
+		return res, true, err
+	}
+	// A resolution reads a copy and books its spend in the snapshot's ledger.
 	in := StageInput{Repo: s.ref.Repo, Issue: o.issue, Config: s.d.Config, RunID: s.d.RunID, BotLogin: s.d.BotLogin,
-		Logger: s.d.logger(), Stage: o.snap.Stage}
+		Logger: s.d.logger(), Stage: snap.Stage, Snapshot: view, Comments: o.comments, Ledger: pipeline.NewLedgerBook(&snap)}
 	out, err := s.d.Restacker.Restack(ctx, in)
 	if err != nil {
+		// Nothing recorded: update-branch, the resolution's comment key
+		// and its fast-forward push make the next run complete the pass
+		// without a second merge.
 		return res, true, asTransient(fmt.Errorf("restack work item #%d: %w", s.ref.Issue, err))
 	}
 	res.Outcome, res.Reason = OutcomeNotTriggered, restackSummary(out)
-	if len(out.Retargeted)+len(out.Updated) > 0 {
-		res.Outcome = OutcomeAdvanced
+	if !recordRestack(&snap, out, s.d.now()) {
+		return res, true, nil
+	}
+	var warnings []string
+	for _, e := range out.Escalated {
+		warnings = append(warnings, fmt.Sprintf("PR #%d conflicts with its base and was not resolved: %s; a maintainer takes it from here.", e.PR, e.Reason))
+	}
+	if err := s.writeState(ctx, o, snap, warnings, nil); err != nil {
+		return res, true, asTransient(err)
+	}
+	res.Outcome = OutcomeAdvanced
+	if len(out.Escalated) > 0 {
+		res.Outcome = OutcomeWaiting
 	}
 	return res, true, nil
+}
+
+// recordRestack keeps what out did to each PR in snap, and reports
+// whether it did anything.
+func recordRestack(snap *pipeline.Snapshot, out RestackOutcome, at time.Time) bool {
+	recs := map[int]pipeline.RestackRecord{}
+	for _, pr := range out.Updated {
+		recs[pr] = pipeline.RestackRecord{PR: pr, Action: pipeline.RestackUpdated, At: at}
+	}
+	for pr, base := range out.Retargeted {
+		recs[pr] = pipeline.RestackRecord{PR: pr, Action: pipeline.RestackRetargeted, Base: base, At: at}
+	}
+	for _, pr := range out.Conflicts {
+		recs[pr] = pipeline.RestackRecord{PR: pr, Action: pipeline.RestackConflict, Base: recs[pr].Base, At: at}
+	}
+	for _, r := range out.Resolved {
+		recs[r.PR] = pipeline.RestackRecord{PR: r.PR, Action: pipeline.RestackResolved, Base: recs[r.PR].Base, Commit: r.Commit,
+			Cycle: r.Cycle, Reason: r.Reason, At: at}
+	}
+	for _, r := range out.Escalated {
+		recs[r.PR] = pipeline.RestackRecord{PR: r.PR, Action: pipeline.RestackEscalated, Base: recs[r.PR].Base, Cycle: r.Cycle,
+			Reason: r.Reason, At: at}
+	}
+	for _, r := range recs {
+		snap.RecordRestack(r)
+	}
+	return len(recs) > 0
 }
 
 // restackSummary is the line the run's record shows.
@@ -132,6 +214,12 @@ func restackSummary(out RestackOutcome) string {
 	}
 	for _, pr := range out.Conflicts {
 		parts = append(parts, fmt.Sprintf("#%d conflicts with its base (left as it was)", pr))
+	}
+	for _, r := range out.Resolved {
+		parts = append(parts, fmt.Sprintf("#%d: %s resolved in merge commit %s", r.PR, r.Reason, shortSHA(r.Commit)))
+	}
+	for _, r := range out.Escalated {
+		parts = append(parts, fmt.Sprintf("#%d: %s, left to a maintainer", r.PR, r.Reason))
 	}
 	if len(parts) == 0 {
 		return "the stack is up to date"

@@ -20,6 +20,8 @@ type fakeRestacker struct {
 	err   error
 	calls int
 	item  int
+	// items are the work items Items lists.
+	items []int
 }
 
 func (f *fakeRestacker) Pending(context.Context, StageInput) (bool, string, error) {
@@ -27,6 +29,10 @@ func (f *fakeRestacker) Pending(context.Context, StageInput) (bool, string, erro
 		return false, "nothing sits on a merged branch", nil
 	}
 	return true, "", nil
+}
+
+func (f *fakeRestacker) Items(context.Context, StageInput) ([]int, error) {
+	return f.items, nil
 }
 
 func (f *fakeRestacker) Restack(_ context.Context, in StageInput) (RestackOutcome, error) {
@@ -104,4 +110,39 @@ func TestRestackRunsUnderTheLock(t *testing.T) {
 	assert.Equal(t, OutcomeNotTriggered, res.Outcome)
 	assert.Zero(t, rs.calls)
 	assert.Equal(t, w, writes(f.env.Sim))
+}
+
+// TestWakeStepsThenRestacksEachOpenItemOnce: a wake-up (a push on main)
+// gives each listed work item of the shard its normal step, then one
+// restack, under its lock; items the filter leaves out get neither, and
+// with no step asked for (the cron) only the restack runs.
+func TestWakeStepsThenRestacksEachOpenItemOnce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, pipeline.LabelRun)
+	f.deps.Config.Gates["intake"] = config.HumanGated
+	f.step(t)
+	rs := &fakeRestacker{items: []int{f.issue, f.issue + 1}, out: RestackOutcome{Updated: []int{9}}}
+	f.deps.Restacker = rs
+	only := func(n int) bool { return n == f.issue }
+
+	results, err := Wake(context.Background(), f.deps, testenv.Repo, WakeOptions{MaxSteps: 1, Include: only})
+	require.NoError(t, err)
+	require.Len(t, results, 2, "the item's step, then its restack")
+	assert.NotEqual(t, ActionRestack, results[0].Action)
+	assert.Equal(t, ActionRestack, results[1].Action)
+	assert.Equal(t, OutcomeAdvanced, results[1].Outcome, results[1].Reason)
+	assert.Equal(t, 1, rs.calls, "one pass per item; the filtered one gets none")
+	assert.Equal(t, f.issue, rs.item)
+	rec, ok := f.snapshot(t).Restack(9)
+	require.True(t, ok, "the status comment records the restack")
+	assert.Equal(t, pipeline.RestackUpdated, rec.Action)
+
+	results, err = Wake(context.Background(), f.deps, testenv.Repo, WakeOptions{Include: only})
+	require.NoError(t, err)
+	require.Len(t, results, 1, "the cron's wake-up restacks only")
+	assert.Equal(t, 2, rs.calls)
+
+	f.deps.Restacker = nil
+	_, err = WakeOpenItems(context.Background(), f.deps, testenv.Repo, 1)
+	require.Error(t, err, "restacks not wired")
 }

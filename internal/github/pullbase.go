@@ -31,6 +31,9 @@ type Comparison struct {
 	Commits []Commit
 	// TotalCommits is how many commits head has since the merge base.
 	TotalCommits int
+	// BehindBy is how many commits base has that head lacks: a pull
+	// request whose head is behind its base needs the base merged in.
+	BehindBy int
 }
 
 // ChangedFile is one file of a comparison.
@@ -54,7 +57,7 @@ func (c *Client) Compare(ctx context.Context, repo Repo, base, head string) (Com
 	if len(cmp.Files) >= 300 {
 		return Comparison{}, fmt.Errorf("%s: %d files or more, past what GitHub lists", what, len(cmp.Files))
 	}
-	out := Comparison{MergeBase: cmp.GetMergeBaseCommit().GetSHA(), TotalCommits: cmp.GetTotalCommits()}
+	out := Comparison{MergeBase: cmp.GetMergeBaseCommit().GetSHA(), TotalCommits: cmp.GetTotalCommits(), BehindBy: cmp.GetBehindBy()}
 	for _, f := range cmp.Files {
 		out.Files = append(out.Files, ChangedFile{Path: f.GetFilename(), PreviousPath: f.GetPreviousFilename(), Status: f.GetStatus()})
 	}

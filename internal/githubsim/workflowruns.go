@@ -148,9 +148,10 @@ func (s *Server) rerunFailedJobs(c *call) {
 
 // WebhookPayloads names the entries of GitHub's x-webhooks description
 // whose payload schemas the simulator's webhook payloads follow
-// (WorkflowRunEvents); the OpenAPI conformance tests check them.
+// (WorkflowRunEvents, PushEvent); the OpenAPI conformance tests check
+// them.
 func WebhookPayloads() []string {
-	return []string{"check-run-completed", "check-suite-completed", "workflow-run-completed"}
+	return []string{"check-run-completed", "check-suite-completed", "push", "workflow-run-completed"}
 }
 
 // WorkflowRunEvents returns the deliveries GitHub makes when run runID

@@ -1,6 +1,6 @@
 // Package server is the transport of `cogworks serve`: it receives GitHub
 // App webhook deliveries, verifies their X-Hub-Signature-256, turns the
-// issues, issue_comment and pull_request events into work items and steps
+// issues, issue_comment, pull_request, review, CI and push events into work items and steps
 // them on a bounded queue through a Runner, which calls the same
 // engine.Run as the CLI and the Action.
 //

@@ -32,6 +32,10 @@ type Job struct {
 	// RevisionOnly: every delivery merged into the job asked only for
 	// revisions, so the item is not stepped.
 	RevisionOnly bool
+	// Push is set for a push that moved the default branch: the job has
+	// Issue 0 and wakes every work item with an open CogWorks PR
+	// (engine.WakeOpenItems), which the runner lists when it runs.
+	Push bool
 }
 
 // CIFailure is a PR whose check run, check suite or workflow run failed
@@ -51,10 +55,23 @@ type CommentEvent struct {
 	UserType string
 }
 
-func (j Job) key() string { return fmt.Sprintf("%s#%d", j.Repo, j.Issue) }
+func (j Job) key() string {
+	if j.Push {
+		return fmt.Sprintf("%s@push", j.Repo)
+	}
+	return fmt.Sprintf("%s#%d", j.Repo, j.Issue)
+}
+
+// pushItem is the Issue of a push job's key: a repository's wake-up is
+// one queue entry, apart from any work item's (and from a /cogworks fix
+// job's, whose Issue is 0 until the PR names it).
+const pushItem = -1
 
 // itemKey is the work item the job steps.
 func (j Job) itemKey() itemKey {
+	if j.Push {
+		return itemKey{Installation: j.Installation, Repo: j.Repo, Issue: pushItem}
+	}
 	return itemKey{Installation: j.Installation, Repo: j.Repo, Issue: j.Issue}
 }
 
@@ -65,6 +82,8 @@ func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 	case "issues", "issue_comment", "pull_request", "pull_request_review", "pull_request_review_comment":
 	case "check_run", "check_suite", "workflow_run":
 		return parseCI(event, data)
+	case "push":
+		return parsePush(data)
 	default:
 		return Job{}, "", fmt.Errorf("event %q carries no work item", event)
 	}
@@ -133,6 +152,31 @@ func parseCI(event string, data []byte) (Job, string, error) {
 	}
 	n, _ := pipeline.WorkItemOfBranch(c.HeadBranch)
 	job.Issue, job.CI, job.RevisionOnly = n, []CIFailure{{PR: pr, Head: head}}, true
+	return job, "", nil
+}
+
+// parsePush turns a push that moved the default branch into a job that
+// wakes the repository's open work items. Every other push is ignored
+// from the payload alone: no GitHub request, no queue slot. No sender
+// filter applies: a bot (a merge queue, a release tool) may move the
+// default branch too, and CogWorks itself never pushes to it.
+func parsePush(data []byte) (Job, string, error) {
+	p, err := webhook.Parse(data)
+	if err != nil {
+		return Job{}, "", fmt.Errorf("push payload: %w", err)
+	}
+	push, ok, err := webhook.ParsePush(data)
+	if err != nil {
+		return Job{}, "", fmt.Errorf("push payload: %w", err)
+	}
+	if !ok {
+		return Job{}, "", fmt.Errorf("push payload has no ref and pusher")
+	}
+	job := Job{Repo: p.Repo, Installation: p.Installation}
+	if ignore := push.Ignored(); ignore != "" {
+		return job, ignore, nil
+	}
+	job.Push = true
 	return job, "", nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,16 +23,11 @@ import (
 // Anything else is refused before the body is read, and only these values
 // ever become a metrics label.
 func HandledEvents() []string {
-	return []string{"ping", "installation", "issues", "issue_comment", "pull_request"}
+	return []string{"ping", "installation", "issues", "issue_comment", "pull_request", "pull_request_review",
+		"pull_request_review_comment", "check_run", "check_suite", "workflow_run", "push"}
 }
 
-func handledEvent(event string) bool {
-	switch event {
-	case "ping", "installation", "issues", "issue_comment", "pull_request":
-		return true
-	}
-	return false
-}
+func handledEvent(event string) bool { return slices.Contains(HandledEvents(), event) }
 
 func (s *Server) handleWebhook(w http.ResponseWriter, r *http.Request) {
 	if rej := s.precheck(r); rej != nil {
@@ -133,7 +129,7 @@ type rejection struct {
 // the content type JSON and the declared length within MaxBody.
 func (s *Server) precheck(r *http.Request) *rejection {
 	if !handledEvent(r.Header.Get("X-GitHub-Event")) {
-		return &rejection{http.StatusBadRequest, "event", "X-GitHub-Event is not an event CogWorks handles (ping, installation, issues, issue_comment, pull_request)"}
+		return &rejection{http.StatusBadRequest, "event", "X-GitHub-Event is not an event CogWorks handles (" + strings.Join(HandledEvents(), ", ") + ")"}
 	}
 	if !wellFormedSignature(r.Header.Get("X-Hub-Signature-256")) {
 		return &rejection{http.StatusUnauthorized, "signature", "bad or missing X-Hub-Signature-256"}
@@ -241,6 +237,8 @@ type payloadShape struct {
 	CheckRun     json.RawMessage `json:"check_run"`
 	CheckSuite   json.RawMessage `json:"check_suite"`
 	WorkflowRun  json.RawMessage `json:"workflow_run"`
+	Ref          json.RawMessage `json:"ref"`
+	Pusher       json.RawMessage `json:"pusher"`
 }
 
 // checkShape reports why body cannot be a delivery of event, or nil.
@@ -261,7 +259,7 @@ func checkShape(event string, body []byte) error {
 	case "issue_comment":
 		ok = has(p.Issue) && has(p.Comment)
 	case "pull_request":
-		ok = has(p.PullRequest) && !has(p.Issue) && !has(p.Comment)
+		ok = has(p.PullRequest) && !has(p.Issue) && !has(p.Comment) && !has(p.Review)
 	case "pull_request_review":
 		ok = has(p.PullRequest) && has(p.Review) && !has(p.Issue)
 	case "pull_request_review_comment":
@@ -272,6 +270,8 @@ func checkShape(event string, body []byte) error {
 		ok = has(p.CheckSuite) && !has(p.CheckRun) && !has(p.Issue) && !has(p.Comment)
 	case "workflow_run":
 		ok = has(p.WorkflowRun) && !has(p.Issue) && !has(p.Comment)
+	case "push":
+		ok = has(p.Ref) && has(p.Pusher) && !has(p.Issue) && !has(p.PullRequest)
 	}
 	if !ok {
 		return fmt.Errorf("payload does not have the shape of a %s event", event)

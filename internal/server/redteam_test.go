@@ -157,7 +157,7 @@ func TestRedTeamOversizedOrUnsignedBodyIsRejectedBeforeItIsRead(t *testing.T) {
 		{"no signature", "issues", "", "application/json", int64(len(body)), len(body), http.StatusUnauthorized, 0, "signature"},
 		{"malformed signature", "issues", "sha256=abc", "application/json", int64(len(body)), len(body), http.StatusUnauthorized, 0, "signature"},
 		{"sha1 signature", "issues", "sha1=" + strings.Repeat("0", 40), "application/json", int64(len(body)), len(body), http.StatusUnauthorized, 0, "signature"},
-		{"unhandled event", "push", Sign(testSecret, body), "application/json", int64(len(body)), len(body), http.StatusBadRequest, 0, "event"},
+		{"unhandled event", "create", Sign(testSecret, body), "application/json", int64(len(body)), len(body), http.StatusBadRequest, 0, "event"},
 		{"form content type", "issues", Sign(testSecret, body), "application/x-www-form-urlencoded", int64(len(body)), len(body), http.StatusUnsupportedMediaType, 0, "content_type"},
 		{"declared too large", "issues", fakeSig, "application/json", 1 << 30, 1 << 20, http.StatusRequestEntityTooLarge, 0, "too_large"},
 		// Without a Content-Length the limit is enforced while reading.

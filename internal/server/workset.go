@@ -137,6 +137,8 @@ func (w *workSet) runningLen() int { return len(w.running) }
 func mergeJob(into *Job, job Job) {
 	into.CheckMerges = into.CheckMerges || job.CheckMerges
 	into.Restack = into.Restack || job.Restack
+	// Pushes queued while a wake-up waits fold into it: one pass per item.
+	into.Push = into.Push || job.Push
 	into.RevisionOnly = into.RevisionOnly && job.RevisionOnly
 	for _, pr := range job.Revise {
 		if !slices.Contains(into.Revise, pr) && len(into.Revise) < maxComments {

@@ -1,5 +1,6 @@
 // Package webhook reads the GitHub webhook payloads CogWorks acts on
-// (issues, issue_comment, pull_request), whether they arrive as an
+// (issues, issue_comment, pull_request, the review and CI events, push),
+// whether they arrive as an
 // Action's GITHUB_EVENT_PATH file or as a delivery to `cogworks serve`.
 // It is pure: bytes in, typed values out.
 package webhook

@@ -153,8 +153,9 @@ func (e stackEnv) requestsSince(start int) (reads, writes int) {
 // after a lower PR's merge (the open PRs; per CogWorks PR its base's
 // merged PR, followed down to a base no PR merged; the retarget and the
 // update-branch) and of resolving one conflicting file (PR, both heads,
-// the compare both ways, the file's three versions, the branch's tree;
-// tree, merge commit, fast-forward).
+// the compare both ways, the PR's comments, the file's three versions,
+// the branch's tree; the comment announcing it, tree, merge commit,
+// fast-forward).
 func TestRestackAndResolveCosts(t *testing.T) {
 	e := newStack(t)
 	ctx := context.Background()
@@ -182,6 +183,6 @@ func TestRestackAndResolveCosts(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "revised", string(out.Action), out.Reason)
 	reads, writes = e.requestsSince(start)
-	assert.Equal(t, 9, reads, "resolve reads")
-	assert.Equal(t, 3, writes, "resolve writes")
+	assert.Equal(t, 10, reads, "resolve reads")
+	assert.Equal(t, 4, writes, "resolve writes")
 }

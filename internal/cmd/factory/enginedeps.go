@@ -9,7 +9,6 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/workspace"
 	"github.com/cogworks/cogworks/stages"
-	"github.com/cogworks/cogworks/stages/restack"
 )
 
 // EngineDeps wires the step function for one repository.
@@ -50,8 +49,10 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, co workspace.Ch
 		deps.CIReviser = stages.CIReviserOf(gh, deps.Executors)
 		deps.Design = stages.DesignOf(gh, deps.Executors)
 	}
-	if rg, ok := gh.(restack.GitHub); ok && !dryRun {
-		deps.Restacker = restack.Step{GitHub: rg}
+	if !dryRun {
+		// Conflicts are resolved by the code-generation and review
+		// executors when they are wired, and only reported otherwise.
+		deps.Restacker = stages.RestackerOf(gh, deps.Executors)
 	}
 	return deps, nil
 }

@@ -37,6 +37,10 @@ type EventTarget struct {
 	// stacked on it are retargeted and updated (engine.Restack) after
 	// the step.
 	Restack bool
+	// Push is set for a push that moved the default branch: every work
+	// item with an open CogWorks PR is woken (engine.WakeOpenItems); Issue
+	// is then 0.
+	Push bool
 	// Ignore explains why the event concerns no work item ("" otherwise).
 	Ignore string
 }
@@ -60,7 +64,9 @@ func ReadEvent(path string) (EventTarget, error) {
 // comment holding a /cogworks command (a stopped pipeline has no label):
 // the payload carries the issue's labels after the event, so this trigger
 // check needs no GitHub request. A pull request targets the work item
-// named by its cogworks/<N>/… head branch; other PRs are ignored.
+// named by its cogworks/<N>/… head branch; other PRs are ignored. A push
+// to the default branch targets every work item with an open CogWorks PR
+// (Push); any other push is ignored, from the payload alone.
 func parseEvent(data []byte) (EventTarget, error) {
 	p, err := webhook.Parse(data)
 	if err != nil {
@@ -68,6 +74,9 @@ func parseEvent(data []byte) (EventTarget, error) {
 	}
 	if event := webhook.CIEventOf(data); event != "" {
 		return ciTarget(p, event, data)
+	}
+	if push, ok, err := webhook.ParsePush(data); err != nil || ok {
+		return EventTarget{Repo: p.Repo, Push: ok, Ignore: push.Ignored()}, err
 	}
 	if issue, pr, ignore := p.RevisionRequest(p.Event()); ignore == "" {
 		return EventTarget{Repo: p.Repo, Issue: issue, RevisePR: pr}, nil

@@ -82,7 +82,7 @@ it repeats until the pipeline waits, finishes, fails or K steps ran.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Repo, "repo", "", "repository owner/name (default $GITHUB_REPOSITORY, else the origin remote)")
 	fl.IntVar(&opts.Issue, "issue", 0, "issue number of the work item")
-	fl.StringVar(&opts.EventPath, "event", "", "GitHub event payload file (issues, issue_comment, pull_request), as $GITHUB_EVENT_PATH")
+	fl.StringVar(&opts.EventPath, "event", "", "GitHub event payload file (issues, issue_comment, pull_request, review, CI or push), as $GITHUB_EVENT_PATH")
 	fl.StringVar(&opts.Workspace, "workspace", "", "local checkout of the target repository (default $GITHUB_WORKSPACE or .)")
 	fl.IntVar(&opts.MaxSteps, "max-steps", 1, "repeat steps until the pipeline waits, finishes or fails, at most this many")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "decide and print, write nothing")
@@ -142,6 +142,15 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 	if t.CIPR != 0 {
 		res, err := engine.ReviseCI(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.CIPR}, t.CIHead)
 		return []engine.Result{res}, err
+	}
+	if t.Push {
+		// The default branch moved: each work item with an open PR gets
+		// its step, then its restack (none in a dry run, which writes
+		// nothing).
+		if deps.Restacker == nil {
+			return nil, nil
+		}
+		return engine.WakeOpenItems(ctx, deps, t.Repo, opts.MaxSteps)
 	}
 	if t.RevisePR != 0 {
 		res, err := engine.Revise(ctx, deps, engine.RevisionRef{Repo: t.Repo, Issue: t.Issue, PR: t.RevisePR})

@@ -124,10 +124,19 @@ func (r runReport) Markdown() string {
 		fmt.Fprintf(&b, "> **Error:** %s\n\n", mdCell(r.Err.Error()))
 	}
 	if len(r.Results) > 0 {
-		b.WriteString("| # | stage | action | outcome | GitHub requests | ms | reason |\n")
-		b.WriteString("|---:|---|---|---|---:|---:|---|\n")
+		// A push wakes several work items (Issue 0): each step names its own.
+		item, sep := "", ""
+		if r.Issue == 0 {
+			item, sep = " work item |", "---|"
+		}
+		fmt.Fprintf(&b, "| # |%s stage | action | outcome | GitHub requests | ms | reason |\n", item)
+		fmt.Fprintf(&b, "|---:|%s---|---|---|---:|---:|---|\n", sep)
 		for i, s := range r.Results {
-			fmt.Fprintf(&b, "| %d | `%s` | %s | %s | %d | %d | %s |\n", i+1, s.Stage, s.Action, s.Outcome,
+			cell := ""
+			if r.Issue == 0 {
+				cell = fmt.Sprintf(" #%d |", s.Issue)
+			}
+			fmt.Fprintf(&b, "| %d |%s `%s` | %s | %s | %d | %d | %s |\n", i+1, cell, s.Stage, s.Action, s.Outcome,
 				s.GitHubRequests, s.DurationMS, mdCell(factory.OneLine(s.Reason, 160)))
 		}
 		b.WriteString("\n")

@@ -115,6 +115,14 @@ func TestRunReport(t *testing.T) {
 			wantMD:      []string{"> **Error:** stage planning failed: budget"},
 		},
 		{
+			name: "a push wakes two work items",
+			r: process.RunReport{Repo: github.Repo{Owner: "o", Name: "r"}, Results: []engine.Result{
+				{Issue: 3, Stage: "complete", Action: engine.ActionRestack, Outcome: engine.OutcomeAdvanced, Reason: "Restack: #9 updated with its base"},
+				{Issue: 5, Stage: "planning", Action: engine.ActionRestack, Outcome: engine.OutcomeNotTriggered}}},
+			wantOutputs: "stage=planning\noutcome=not_triggered\npull-requests=[]\nissue=\n",
+			wantMD:      []string{"### CogWorks\n", "| # | work item | stage |", "| 1 | #3 | `complete` | restack | advanced |", "| 2 | #5 |"},
+		},
+		{
 			name:        "infrastructure error",
 			r:           process.RunReport{Issue: 3, Err: errors.New("connection refused")},
 			wantOutputs: "stage=\noutcome=error\npull-requests=[]\nissue=3\n",

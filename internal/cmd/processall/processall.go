@@ -292,6 +292,9 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 		results = append(results, rs...)
 		errs = append(errs, err)
 	}
+	rs, err := restackSweep(ctx, f, gh, scope, depsFor, opts)
+	results = append(results, rs...)
+	errs = append(errs, err)
 	sort.SliceStable(results, func(i, j int) bool { return results[i].Issue < results[j].Issue })
 	if err := process.PrintResults(f.IO.Out, opts.Output, results); err != nil {
 		return err
@@ -420,11 +423,8 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 // head, for the check and workflow runs whose events were dropped: a push
 // updates its PR, so a head pushed within the window is swept, and one
 // whose checks did not fail costs four reads (the PR, the PR again for the
-// cycle's check, its head, its check runs) and no write. Then each work
-// item of those PRs gets one restack step (engine.Restack), for merges
-// whose events were dropped: an item none of whose PRs sits on a merged
-// branch costs one list of the open PRs and one of the closed ones per
-// PR of the item, and no write.
+// cycle's check, its head, its check runs) and no write. The restacks are
+// restackSweep's.
 func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
 	scope, since := opts.scope(), opts.CommandsSince
 	bot, err := f.OwnLogin(ctx, gh)
@@ -437,12 +437,6 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, dep
 	}
 	var results []engine.Result
 	var errs []error
-	type item struct {
-		repo  github.Repo
-		issue int
-	}
-	var items []item
-	deps := map[item]engine.Deps{}
 	for _, pr := range prs {
 		full := opts.Repo
 		if opts.Org != "" {
@@ -466,12 +460,6 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, dep
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s#%d: %w", repo, pr.Number, err))
 		}
-		if it := (item{repo, res.Issue}); res.Issue > 0 && d.Restacker != nil {
-			if _, seen := deps[it]; !seen {
-				items = append(items, it)
-			}
-			deps[it] = d
-		}
 		if d.CIReviser == nil {
 			continue
 		}
@@ -480,15 +468,6 @@ func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, dep
 		results = append(results, res)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s#%d CI: %w", repo, pr.Number, err))
-		}
-	}
-	for _, it := range items {
-		d := deps[it]
-		d.RunID = factory.NewRunID()
-		res, err := engine.Restack(ctx, d, engine.Ref{Repo: it.repo, Issue: it.issue})
-		results = append(results, res)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s#%d restack: %w", it.repo, it.issue, err))
 		}
 	}
 	return results, errors.Join(errs...)

@@ -465,6 +465,14 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if bot := r.Clients.BotLogin(); bot != "" {
 		d.BotLogin = bot // the App's "<slug>[bot]"; with a token, engineDepsWith asked GitHub
 	}
+	if job.Push {
+		// The default branch moved: each work item with an open PR gets
+		// its step, then its restack.
+		if d.Restacker == nil {
+			return nil, nil
+		}
+		return engine.WakeOpenItems(ctx, d, job.Repo, r.MaxSteps)
+	}
 	results, err := reviseJob(ctx, d, job)
 	if err != nil || job.RevisionOnly {
 		return results, err

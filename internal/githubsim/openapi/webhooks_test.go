@@ -1,6 +1,7 @@
 package openapi_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -36,4 +37,41 @@ func TestSimWebhookPayloadsConformToGitHub(t *testing.T) {
 	bad := strings.Replace(string(events[1].Body), `"conclusion":"failure"`, `"conclusion":"broken"`, 1)
 	require.NotEqual(t, string(events[1].Body), bad)
 	assert.Error(t, d.CheckWebhook("check-run-completed", []byte(bad)), "a conclusion GitHub never sends is caught")
+}
+
+// TestSimPushPayloadConformsToGitHub: the push delivery the simulator
+// builds when main moves (two commits: one adding a file, one changing
+// and removing others) is valid against the push payload schema of
+// GitHub's description, and lists the commits since before with their
+// files.
+func TestSimPushPayloadConformsToGitHub(t *testing.T) {
+	d := description(t)
+	p := newProbeSim(t)
+	before := p.sim.SeedFiles("acme/widgets", "main", map[string]string{"NEWS.md": "news\n"})
+	p.sim.SeedFiles("acme/widgets", "main", map[string]string{"README.md": "# widgets, moved\n", "b.go": "package b\n"})
+	ev, err := p.sim.PushEvent("acme/widgets", "main", before, "alice", 7)
+	require.NoError(t, err)
+	assert.Equal(t, "push", ev.Event)
+	require.NoError(t, d.CheckWebhook("push", ev.Body), "%s", ev.Body)
+	var got struct {
+		Ref     string `json:"ref"`
+		Before  string `json:"before"`
+		Commits []struct {
+			Added    []string `json:"added"`
+			Modified []string `json:"modified"`
+		} `json:"commits"`
+		Repository struct {
+			DefaultBranch string `json:"default_branch"`
+		} `json:"repository"`
+	}
+	require.NoError(t, json.Unmarshal(ev.Body, &got))
+	assert.Equal(t, "refs/heads/main", got.Ref)
+	assert.Equal(t, before, got.Before)
+	assert.Equal(t, "main", got.Repository.DefaultBranch)
+	require.Len(t, got.Commits, 1, "only the commits since before")
+	assert.Equal(t, []string{"b.go"}, got.Commits[0].Added)
+	assert.Equal(t, []string{"README.md"}, got.Commits[0].Modified)
+	bad := strings.Replace(string(ev.Body), `"ref":"refs/heads/main"`, `"ref":7`, 1)
+	require.NotEqual(t, string(ev.Body), bad)
+	assert.Error(t, d.CheckWebhook("push", []byte(bad)), "a ref GitHub never sends is caught")
 }
