@@ -208,7 +208,8 @@ func StateMachine() Machine {
 			"sub_work_items", "lock", "artifacts", "ledger", "approvals", "gate", "failure", "design", "amended"},
 		Capabilities: Capabilities{
 			Allow: []string{"pulls.review.comment", "issues.write", "labels.write", "comments.write",
-				"reactions.write", "pulls.write", "git.write", "sub_issues.write", "repo.labels.write"},
+				"reactions.write", "pulls.write", "git.write", "sub_issues.write", "repo.labels.write",
+				"sub_issues.close_obsolete"},
 			Deny: []string{"pulls.merge", "pulls.review.approve", "pulls.review.request_changes",
 				"pulls.close", "issues.close", "git.refs.delete", "git.write.protected_path"},
 		},
