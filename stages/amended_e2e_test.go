@@ -392,7 +392,7 @@ func TestAmendedSpecReplanCrashAtEveryWrite(t *testing.T) {
 
 // TestAmendedSpecAddsAndRetiresSubWorkItems: an amended plan without c
 // and with a new d files d as a sub-issue, tells c's issue it is obsolete
-// (CogWorks never closes issues) and leaves a and b without a write.
+// and closes it as not planned, and leaves a and b without a write.
 func TestAmendedSpecAddsAndRetiresSubWorkItems(t *testing.T) {
 	t.Parallel()
 	f := newAmendFixture(t)
@@ -418,8 +418,10 @@ func TestAmendedSpecAddsAndRetiresSubWorkItems(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, f.Issue, issue.Parent, "linked as a sub-issue")
 	assert.Equal(t, 1, f.commentsOn(recC.Issue, "Re-planned: obsolete"))
+	assert.Equal(t, 1, f.commentsOn(recC.Issue, "+Hourly counter, reset at midnight."), "the notice quotes the change")
 	cIssue, _ := f.Env.Sim.Issue(repo, recC.Issue)
-	assert.Equal(t, "open", cIssue.State, "never closed by CogWorks")
+	assert.Equal(t, "closed", cIssue.State, "CogWorks closes the obsolete sub-issue it opened")
+	assert.Equal(t, "not_planned", cIssue.StateReason)
 	assert.Equal(t, recA, *snap.SubWorkItem("a"))
 	assert.Equal(t, recB, *snap.SubWorkItem("b"))
 	assert.Empty(t, f.writesTo(recA))

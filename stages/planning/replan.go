@@ -22,11 +22,13 @@ import (
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
-// ReplanGitHub is what a re-plan uses: planning's port, and the issue
-// reads and label writes that move a changed sub-work-item's status.
+// ReplanGitHub is what a re-plan uses: planning's port, the issue reads
+// and label writes that move a changed sub-work-item's status, and the
+// narrow close of an obsolete sub-issue of CogWorks's own.
 type ReplanGitHub interface {
 	GitHub
 	stagekit.SWIStatusWriter
+	ObsoleteCloser
 }
 
 // Replanner watches the design a plan was made from and re-plans on an
@@ -34,11 +36,12 @@ type ReplanGitHub interface {
 type Replanner struct {
 	Executor
 	Status stagekit.SWIStatusWriter
+	Closer ObsoleteCloser
 }
 
 // NewReplanner returns the re-planner over d and gh.
 func NewReplanner(d stagekit.Deps, gh ReplanGitHub) Replanner {
-	return Replanner{Executor: New(d, gh), Status: gh}
+	return Replanner{Executor: New(d, gh), Status: gh, Closer: gh}
 }
 
 var _ engine.DesignWatcher = Replanner{}
@@ -130,7 +133,8 @@ func (r Replanner) readFirst(ctx context.Context, repo github.Repo, path string,
 // amended specification (kept in a comment keyed by the amendment, so a
 // re-run asks again for nothing), then, by sub-work-item id, new items
 // are filed as sub-issues, changed ones reset to pending and told, and
-// obsolete ones told on their sub-issue and dropped from the plan.
+// obsolete ones dropped from the plan, told on their sub-issue (and PR)
+// and their sub-issue closed as not planned (retire).
 // Unaffected records come back unchanged: their issues, branches and PRs
 // see no request.
 func (r Replanner) Replan(ctx context.Context, in engine.StageInput) (engine.Replanned, error) {
@@ -183,8 +187,7 @@ func (r Replanner) Replan(ctx context.Context, in engine.StageInput) (engine.Rep
 		w.issueOf[it.ID] = out.SubWorkItems[len(out.SubWorkItems)-1].Issue
 	}
 	for _, id := range d.obsolete {
-		rec := snap.SubWorkItem(id)
-		if err := r.tell(ctx, in, rec.Issue, "obsolete", fmt.Sprintf("The specification of #%d was amended and approved, and the re-plan no longer has this sub-work-item: it is obsolete and CogWorks will not work on it. CogWorks never closes issues; a maintainer can close this one (and its PR, if any).", n)); err != nil {
+		if err := r.retire(ctx, in, *snap.SubWorkItem(id)); err != nil {
 			return engine.Replanned{}, err
 		}
 		out.Obsolete = append(out.Obsolete, id)
