@@ -119,7 +119,11 @@ func (s *stepper) watchDesign(ctx context.Context, o *wakeFacts, snap *pipeline.
 		}
 		return true, s.replan(ctx, o, snap, a)
 	case now.Same(*snap.Design):
-		snap.Amended = nil
+		// Unchanged: the pin keeps its contents and moves on to what was
+		// checked now (the default branch's commit, the files found
+		// there), so the next check asks only what changed since.
+		now.At = snap.Design.At
+		snap.Design, snap.Amended = &now, nil
 		return false, nil
 	}
 	s.pauseAmended(o, snap, a, now, reasonAmended)

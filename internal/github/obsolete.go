@@ -44,8 +44,9 @@ func (c *Client) self(ctx context.Context) (string, error) {
 // issue opened by the login this client acts as and a sub-issue of
 // parent. An issue already closed is left alone (closed false, no
 // request but the reads). Anything else is refused with a *DeniedError
-// before any write: a person's issue, a PR, an issue of another parent,
-// or a login GitHub will not name. It costs the identity read (once per
+// before any write: a person's issue, a PR, an issue of another parent.
+// Should GitHub not name the client's login, the error is GitHub's and
+// nothing is closed. It costs the identity read (once per
 // client), one issue read, the parent's sub-issue list and the PATCH.
 func (c *Client) CloseObsoleteSubIssue(ctx context.Context, repo Repo, parent, number int) (closed bool, err error) {
 	if err := c.manifest.Check(OpCloseObsoleteSubIssue); err != nil {
@@ -60,7 +61,9 @@ func (c *Client) CloseObsoleteSubIssue(ctx context.Context, repo Repo, parent, n
 	}
 	me, err := c.self(ctx)
 	if err != nil {
-		return false, fmt.Errorf("close %s: %w", what, refuse("cannot tell CogWorks's own login: "+err.Error()))
+		// Not a refusal: an outage passes, and nothing is closed
+		// meanwhile.
+		return false, fmt.Errorf("close %s: tell CogWorks's own login: %w", what, err)
 	}
 	is, err := c.GetIssue(ctx, repo, number)
 	if err != nil {

@@ -236,6 +236,9 @@ var (
 	// ErrIncompleteSearch is a search GitHub cut short (it timed out):
 	// the results are partial.
 	ErrIncompleteSearch = errors.New("GitHub returned incomplete search results (the search timed out)")
+	// ErrCompareTooLarge is a comparison with more files than GitHub
+	// lists (300): its file list would be short.
+	ErrCompareTooLarge = errors.New("more changed files than GitHub lists")
 )
 
 // APIError is a non-2xx GitHub answer with its coordinates.
