@@ -46,6 +46,9 @@ type DesignBasis struct {
 	// changed since (one compare). Like OnDefault it is not part of the
 	// digest; "" in a pin made before it was recorded.
 	Base string `json:"base,omitempty"`
+	// Branch is the default branch's name Base was read on, so that a
+	// check needs no read of the repository.
+	Branch string `json:"branch,omitempty"`
 }
 
 // NewDesignBasis records files (path → content) read at at, keeping the

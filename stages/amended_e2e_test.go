@@ -36,6 +36,9 @@ import (
 type amendFixture struct {
 	*stagetest.FHFixture
 	ref engine.Ref
+	// unwatched leaves the default branch unwatched (Replanner.Default
+	// nil), to measure what the watch costs.
+	unwatched bool
 }
 
 // amendedSpec is the specification as the maintainer amends it.
@@ -80,10 +83,14 @@ func (f *amendFixture) deps(t *testing.T, transport http.RoundTripper) engine.De
 	}
 	client := f.Env.NewClient(t, transport)
 	d := f.Deps.Deps
+	design := planning.NewReplanner(d, client)
+	if f.unwatched {
+		design.Default = nil
+	}
 	return engine.Deps{GitHub: client, Config: f.Cfg, BotLogin: testenv.Bot, Clock: f.Env.Clock.Now,
 		RunID:     fmt.Sprintf("amend-%d", f.Env.Clock.Now().UnixNano()),
 		Executors: buildExecutors(client, planning.New(d, client)),
-		Design:    planning.NewReplanner(d, client)}
+		Design:    design}
 }
 
 func (f *amendFixture) step(t *testing.T) engine.Result {

@@ -302,3 +302,39 @@ func TestRedTeamReplanClosesNoIssueCogWorksDidNotOpen(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaultBranchWatchCost measures what the default branch's watch
+// adds to a step (benchmarks/README.md): the same steps on two fixtures,
+// one unwatched. Before the spec PR is merged a step costs one compare
+// more, and so does the step that finds the merge; after it, nothing more, the compare taking the place of the spec
+// branch's read (the merged spec comes from the pin while main leaves it
+// alone); the pin itself costs a read of the repository (the default
+// branch's name) and of the branch's head.
+func TestDefaultBranchWatchCost(t *testing.T) {
+	t.Parallel()
+	watched, unwatched := newAmendFixture(t), newAmendFixture(t)
+	unwatched.unwatched = true
+	cost := func(f *amendFixture, act func(*amendFixture)) int {
+		act(f)
+		f.Env.Sim.ResetRequests()
+		f.step(t)
+		return len(f.Env.Sim.Requests())
+	}
+	nothing := func(*amendFixture) {}
+	for i, tc := range []struct {
+		name  string
+		act   func(*amendFixture)
+		extra int
+	}{
+		{"planning, which pins the default branch's name and head", nothing, 2},
+		{"a step with the spec PR open", nothing, 1},
+		{"another", nothing, 1},
+		{"the step after the merge (the spec read on main, not on its branch)", func(f *amendFixture) { f.mergeSpec(t) }, 1},
+		{"a step after the merge", nothing, 0},
+		{"another", nothing, 0},
+	} {
+		w, u := cost(watched, tc.act), cost(unwatched, tc.act)
+		t.Logf("step %d, %s: %d requests watched, %d unwatched", i+1, tc.name, w, u)
+		assert.Equal(t, tc.extra, w-u, "step %d: %s", i+1, tc.name)
+	}
+}

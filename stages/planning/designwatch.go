@@ -91,7 +91,7 @@ func (r Replanner) Design(ctx context.Context, in engine.StageInput) (pipeline.D
 	}
 	b := pipeline.NewDesignBasis(files, r.now())
 	b.OnDefaultBranch(onDefault)
-	b.Base = w.head
+	b.Base, b.Branch = w.head, w.branch
 	return b, nil
 }
 
@@ -128,54 +128,63 @@ func designPaths(snap *pipeline.Snapshot) []designFile {
 }
 
 // defaultWatch is what the default branch says about the design files:
-// the commit checked (head), the one checked before (base), and which
-// files it changed in between (all: it cannot tell).
+// its name, the commit checked (head), the one checked before (base), and
+// which files it changed in between (all: it cannot tell).
 type defaultWatch struct {
-	base, head string
-	touched    map[string]bool
-	all        bool
+	branch, base, head string
+	touched            map[string]bool
+	all                bool
 }
 
-// watchDefault compares the default branch with the commit last checked.
-// Without a Replanner.Default port it watches nothing (head "").
+// watchDefault compares the default branch with the commit last checked:
+// one compare on the branch the last basis names. The first check, or
+// one whose branch is gone (renamed) or whose commit is (a force-push),
+// reads the repository and the branch's head instead. Without a
+// Replanner.Default port it watches nothing (head "").
 func (r Replanner) watchDefault(ctx context.Context, in engine.StageInput, last *pipeline.DesignBasis) (defaultWatch, error) {
 	if r.Default == nil {
 		return defaultWatch{}, nil
 	}
-	info, err := r.GitHub.GetRepo(ctx, in.Repo)
-	if err != nil {
-		return defaultWatch{}, fmt.Errorf("read the default branch of %s: %w", in.Repo, err)
-	}
-	headSHA := func() (string, error) {
+	fresh := func(base string, all bool) (defaultWatch, error) {
+		info, err := r.GitHub.GetRepo(ctx, in.Repo)
+		if err != nil {
+			return defaultWatch{}, fmt.Errorf("read the default branch of %s: %w", in.Repo, err)
+		}
 		sha, err := r.Default.GetBranchSHA(ctx, in.Repo, info.DefaultBranch)
 		if err != nil {
-			return "", fmt.Errorf("read the head of %s's default branch: %w", in.Repo, err)
+			return defaultWatch{}, fmt.Errorf("read the head of %s's default branch: %w", in.Repo, err)
 		}
-		return sha, nil
+		if base == "" {
+			base = sha
+		}
+		return defaultWatch{branch: info.DefaultBranch, base: base, head: sha, all: all}, nil
 	}
-	if last == nil || last.Base == "" {
+	if last == nil || last.Base == "" || last.Branch == "" {
 		// The first check: nothing to compare with, the head is pinned.
-		sha, err := headSHA()
-		return defaultWatch{base: sha, head: sha}, err
+		return fresh("", false)
 	}
-	head := info.DefaultBranch
+	head := last.Branch
 	if strings.Contains(head, "/") {
 		// A compare takes a branch name of one path segment only.
-		if head, err = headSHA(); err != nil {
-			return defaultWatch{}, err
+		sha, err := r.Default.GetBranchSHA(ctx, in.Repo, head)
+		if errors.Is(err, github.ErrNotFound) {
+			return fresh(last.Base, true)
 		}
+		if err != nil {
+			return defaultWatch{}, fmt.Errorf("read the head of %s's default branch: %w", in.Repo, err)
+		}
+		head = sha
 	}
 	cmp, err := r.Default.Compare(ctx, in.Repo, last.Base, head)
 	if errors.Is(err, github.ErrNotFound) || errors.Is(err, github.ErrCompareTooLarge) {
-		// The commit checked is gone (a force-push) or too much changed
-		// to list: read every design file on the default branch.
-		sha, err := headSHA()
-		return defaultWatch{base: last.Base, head: sha, all: true}, err
+		// Too much changed to list, or nothing to compare: read every
+		// design file on the default branch.
+		return fresh(last.Base, true)
 	}
 	if err != nil {
 		return defaultWatch{}, fmt.Errorf("compare %s's default branch with %s: %w", in.Repo, last.Base, err)
 	}
-	w := defaultWatch{base: last.Base, head: last.Base, touched: map[string]bool{}}
+	w := defaultWatch{branch: last.Branch, base: last.Base, head: last.Base, touched: map[string]bool{}}
 	if n := len(cmp.Commits); n > 0 {
 		w.head = cmp.Commits[n-1].SHA
 	}
