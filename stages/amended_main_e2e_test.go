@@ -145,6 +145,9 @@ func TestAmendedSpecEditedOnMainAfterItsPRMerged(t *testing.T) {
 		assert.Equal(t, "open", pr.State, "CogWorks closes no PR: #%d", pr.Number)
 	}
 	assert.Empty(t, f.writesTo(recA), "no write to a's issue, PR or branch")
+	read, err := stagekit.ReadSpec(context.Background(), f.Env.Client, testenv.Repo, &snap)
+	require.NoError(t, err)
+	assert.Equal(t, amendedSpec, read, "the stages read the approved spec on main, not the stale spec branch")
 
 	// The next steps go on without a second notice or close.
 	for range 3 {
