@@ -128,6 +128,7 @@ func TestAmendedSpecEditedOnMainAfterItsPRMerged(t *testing.T) {
 	res = f.step(t)
 	assert.Equal(t, engine.OutcomeAdvanced, res.Outcome, res.Reason)
 	assert.Contains(t, res.Reason, "added none; changed c; obsolete b")
+	t.Logf("the re-plan that retires b: %d requests, %d writes (benchmarks/README.md)", len(f.Env.Sim.Requests()), f.writes())
 	snap = f.StatusSnapshot(t)
 	assert.Nil(t, snap.Gate)
 	assert.Nil(t, snap.Amended)
