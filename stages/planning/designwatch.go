@@ -48,12 +48,17 @@ func (r Replanner) Design(ctx context.Context, in engine.StageInput) (pipeline.D
 	if last == nil {
 		last = in.Snapshot.Design
 	}
-	w, err := r.watchDefault(ctx, in, last)
-	if err != nil {
-		return pipeline.DesignBasis{}, err
+	paths := designPaths(in.Snapshot)
+	var w defaultWatch
+	if len(paths) > 0 {
+		// An item without design files (a bug fix) has nothing to watch.
+		var err error
+		if w, err = r.watchDefault(ctx, in, last); err != nil {
+			return pipeline.DesignBasis{}, err
+		}
 	}
 	files, onDefault := map[string]string{}, map[string]bool{}
-	for _, d := range designPaths(in.Snapshot) {
+	for _, d := range paths {
 		var prev pipeline.DesignFile
 		if last != nil {
 			prev, _ = last.File(d.path)
