@@ -335,7 +335,7 @@ func StateMachine() Machine {
 		"stage is per-SWI && snapshot.design != nil && snapshot.amended differs from it && a writer approved snapshot.amended (the text the pause showed) && the design files still read so",
 		designAmended))
 	edge(StateReplan, StateForStage(StageCodeGeneration), EventReplanned, guard("guard_replanned",
-		"new and changed sub-work-items filed && obsolete ones told && unaffected records unchanged"))
+		"new and changed sub-work-items filed && obsolete ones told (and closed when the bot opened them) && unaffected records unchanged"))
 	edge(StateReplan, StateFailure, EventEscalate, guard("guard_replan_failed",
 		"the amended plan fails validation || unrecoverable error"))
 

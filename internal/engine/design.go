@@ -21,7 +21,7 @@ import (
 // label nor an outsider's. The approved step re-plans only while the
 // files still read as the pause showed them (else it pauses again on the
 // new text, the approval spent): DesignWatcher.Replan files the new and
-// changed sub-work-items, tells the obsolete ones and leaves the others,
+// changed sub-work-items, tells and closes the obsolete ones and leaves the others,
 // and their PRs, untouched.
 
 // DesignWatcher reads the design files a work item's plan was made from
@@ -34,7 +34,8 @@ type DesignWatcher interface {
 	// Replan plans against the amended design (in.Snapshot.Amended) and
 	// returns the sub-work-item records that follow: unaffected records
 	// as they were, changed ones reset to pending, new ones filed as
-	// sub-issues, obsolete ones dropped (and told on their sub-issue).
+	// sub-issues, obsolete ones dropped (told on their sub-issue and PR,
+	// the sub-issue closed as not planned when the bot opened it).
 	// It must be idempotent: a re-run after a crash writes nothing twice.
 	Replan(ctx context.Context, in StageInput) (Replanned, error)
 }

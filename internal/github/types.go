@@ -74,7 +74,8 @@ type NewIssue struct {
 }
 
 // IssueUpdate edits an issue. Nil fields are left unchanged. There is
-// deliberately no State field: CogWorks never closes issues.
+// deliberately no State field: CogWorks closes an issue only through
+// CloseObsoleteSubIssue, which checks it may.
 type IssueUpdate struct {
 	Title  *string
 	Body   *string
