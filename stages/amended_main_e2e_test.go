@@ -342,3 +342,45 @@ func TestDefaultBranchWatchCost(t *testing.T) {
 		assert.Equal(t, tc.extra, w-u, "step %d: %s", i+1, tc.name)
 	}
 }
+
+// TestAmendedObsoleteItemWithAMergedPRStaysOpen: b's PR was merged by a
+// maintainer before the amendment dropped b. Its code is in the
+// repository, so its sub-issue is told, with the change, and left open
+// for the maintainer to decide what to keep; no close is sent.
+func TestAmendedObsoleteItemWithAMergedPRStaysOpen(t *testing.T) {
+	t.Parallel()
+	f := newAmendFixture(t)
+	repo := testenv.Repo.String()
+	built := f.untilBuilt(t)
+	recB := *built.SubWorkItem("b")
+	require.NotZero(t, recB.PR)
+	f.mergeAsAlice(t, recB.PR)
+	f.amend(t)
+	f.step(t)
+	f.AddJSON(t, prompts.Planning, withoutB())
+	require.True(t, f.Env.Sim.LabelIssue(repo, f.Issue, "alice", pipeline.LabelApprove))
+	f.Env.Sim.ResetRequests()
+	res := f.step(t)
+	assert.Contains(t, res.Reason, "obsolete b")
+	b, ok := f.Env.Sim.Issue(repo, recB.Issue)
+	require.True(t, ok)
+	assert.Equal(t, "open", b.State)
+	assert.Equal(t, 1, f.commentsOn(recB.Issue, "was merged already"))
+	assert.Zero(t, f.commentsOn(recB.PR, f.keyed("obsolete-pr", recB.PR)), "a merged PR is not asked to be closed")
+	assert.Zero(t, f.requestsTo(http.MethodPatch, fmt.Sprintf("/issues/%d", recB.Issue)), "no close sent")
+}
+
+// mergeAsAlice merges PR n as the maintainer, through the API (CogWorks's
+// own client may not merge).
+func (f *amendFixture) mergeAsAlice(t *testing.T, n int) {
+	t.Helper()
+	token := "ghp_merge_alice"
+	f.Env.Sim.AddToken(token, "alice")
+	req, err := http.NewRequest(http.MethodPut, fmt.Sprintf("%s/api/v3/repos/%s/pulls/%d/merge", f.Env.URL, testenv.Repo, n), strings.NewReader(`{"merge_method":"squash"}`))
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "token "+token)
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	require.NoError(t, resp.Body.Close())
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}

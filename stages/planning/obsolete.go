@@ -1,7 +1,8 @@
 // What an approved amendment does to a sub-work-item its re-plan no
 // longer has: its sub-issue is told why, with the part of the design that
-// changed, and closed as not planned when CogWorks opened it; its PR, if
-// any, is told and left for a human to close.
+// changed, and closed as not planned when CogWorks opened it (and its
+// PR was not merged); its open PR, if any, is told and left for a human
+// to close.
 
 package planning
 
@@ -23,6 +24,12 @@ import (
 // parent, and refuses with a *github.DeniedError otherwise.
 type ObsoleteCloser interface {
 	CloseObsoleteSubIssue(ctx context.Context, repo github.Repo, parent, number int) (bool, error)
+}
+
+// PullReader reads an obsolete sub-work-item's PR: a merged one keeps
+// its sub-issue open, a closed one is not told.
+type PullReader interface {
+	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 }
 
 // maxDiffInNotice bounds the design diff quoted on an obsolete
@@ -48,10 +55,21 @@ func (r Replanner) retire(ctx context.Context, in engine.StageInput, rec pipelin
 		// Not a sub-issue CogWorks opened: it is told, never closed.
 		return r.tell(ctx, in, rec.Issue, "obsolete", why+" CogWorks closes only the sub-issues it opened itself; a maintainer can close this one."+diff)
 	}
+	var pr github.PullRequest
+	if rec.PR != 0 {
+		if pr, err = r.Pulls.GetPull(ctx, in.Repo, rec.PR); err != nil {
+			return fmt.Errorf("read obsolete sub-work-item %s's PR #%d: %w", rec.ID, rec.PR, err)
+		}
+	}
+	if pr.Merged {
+		// Its code is in: "not planned" would say otherwise, and what to
+		// keep of it is a maintainer's call.
+		return r.tell(ctx, in, rec.Issue, "obsolete", why+fmt.Sprintf(" Its PR #%d was merged already, so its code is in the repository: CogWorks leaves this issue open for a maintainer to decide what to keep.", rec.PR)+diff)
+	}
 	if err := r.tell(ctx, in, rec.Issue, "obsolete", why+" CogWorks closes it as not planned."+diff); err != nil {
 		return err
 	}
-	if rec.PR != 0 {
+	if pr.State == "open" {
 		body := fmt.Sprintf("This PR builds sub-work-item %s (#%d), which the approved amendment of #%d made obsolete. CogWorks never closes pull requests: a maintainer can close this one and delete its branch.", rec.ID, rec.Issue, n)
 		if err := r.tell(ctx, in, rec.PR, "obsolete-pr", body); err != nil {
 			return err

@@ -27,6 +27,7 @@ type ReplanGitHub interface {
 	GitHub
 	stagekit.SWIStatusWriter
 	ObsoleteCloser
+	PullReader
 	DefaultBranchReader
 }
 
@@ -36,6 +37,7 @@ type Replanner struct {
 	Executor
 	Status stagekit.SWIStatusWriter
 	Closer ObsoleteCloser
+	Pulls  PullReader
 	// Default watches the default branch (Design); nil watches only the
 	// design files' own branches.
 	Default DefaultBranchReader
@@ -43,7 +45,7 @@ type Replanner struct {
 
 // NewReplanner returns the re-planner over d and gh.
 func NewReplanner(d stagekit.Deps, gh ReplanGitHub) Replanner {
-	return Replanner{Executor: New(d, gh), Status: gh, Closer: gh, Default: gh}
+	return Replanner{Executor: New(d, gh), Status: gh, Closer: gh, Pulls: gh, Default: gh}
 }
 
 var _ engine.DesignWatcher = Replanner{}
