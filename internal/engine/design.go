@@ -14,7 +14,8 @@ import (
 // (issue 28, point 5). Planning's step pins the digests of the design
 // files it planned from (Snapshot.Design); every later acting step in a
 // per-SWI stage reads them again (DesignWatcher.Design: one contents read
-// per file) and, when they differ, pauses at a gate that resumes the same
+// per file on its branch, and one compare of the default branch since the
+// commit last checked) and, when they differ, pauses at a gate that resumes the same
 // stage, with the diff in the status comment and the amended text kept
 // (Snapshot.Amended). The approval follows the gate rules unchanged: a
 // writer's cogworks:approve or /cogworks approve, never CogWorks's own
@@ -122,7 +123,8 @@ func (s *stepper) watchDesign(ctx context.Context, o *wakeFacts, snap *pipeline.
 	case now.Same(*snap.Design):
 		// Unchanged: the pin keeps its contents and moves on to what was
 		// checked now (the default branch's commit, the files found
-		// there), so the next check asks only what changed since.
+		// there), so the next check asks only what changed since; the
+		// step writes its snapshot anyway, so this costs no write.
 		now.At = snap.Design.At
 		snap.Design, snap.Amended = &now, nil
 		return false, nil
