@@ -16,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 // ObsoleteCloser closes an obsolete sub-issue of CogWorks's own as not
@@ -115,7 +116,7 @@ func designDiff(snap *pipeline.Snapshot) string {
 		if !snap.Design.Omitted && !snap.Amended.Omitted {
 			chunk = audit.TextDiffHunks(was.Text, now.Text, 2)
 		}
-		chunk = fmt.Sprintf("\n\n`%s`:\n\n%s", p, chunk)
+		chunk = fmt.Sprintf("\n\n`%s`:\n\n%s", stagekit.CellText(p), chunk)
 		if b.Len() > 0 && b.Len()+len(chunk) > maxDiffInNotice {
 			// Whole files only, so that no fence is cut open.
 			b.WriteString("\n\n(more: the work item's status comment has the whole diff)")
