@@ -8,28 +8,29 @@ type Operation string
 // Operations the manifest knows about. Denied ones are listed in
 // DefaultManifest.
 const (
-	OpMergePull      Operation = "pulls.merge"
-	OpApprovePull    Operation = "pulls.review.approve"
-	OpRequestChanges Operation = "pulls.review.request_changes"
-	OpClosePull      Operation = "pulls.close"
-	OpCloseIssue     Operation = "issues.close"
-	OpCommentReview  Operation = "pulls.review.comment"
-	OpWriteIssue     Operation = "issues.write"
-	OpWriteLabels    Operation = "labels.write"
-	OpWriteComments  Operation = "comments.write"
-	OpWriteReactions Operation = "reactions.write"
-	OpWritePull      Operation = "pulls.write"
-	OpWriteGit       Operation = "git.write"
-	OpWriteSubIssues Operation = "sub_issues.write"
-	// OpCloseObsoleteSubIssue closes, as not planned, a sub-issue
-	// CogWorks opened itself under the work item whose approved amended
-	// plan made it obsolete. It is the one close CogWorks performs;
-	// CloseObsoleteSubIssue checks both conditions through the API.
-	OpCloseObsoleteSubIssue Operation = "sub_issues.close_obsolete"
-	OpWriteRepoLabels       Operation = "repo.labels.write"
-	OpDeleteBranch          Operation = "git.refs.delete"
-	OpWriteProtectedPath    Operation = "git.write.protected_path"
+	OpMergePull          Operation = "pulls.merge"
+	OpApprovePull        Operation = "pulls.review.approve"
+	OpRequestChanges     Operation = "pulls.review.request_changes"
+	OpClosePull          Operation = "pulls.close"
+	OpCloseIssue         Operation = "issues.close"
+	OpCommentReview      Operation = "pulls.review.comment"
+	OpWriteIssue         Operation = "issues.write"
+	OpWriteLabels        Operation = "labels.write"
+	OpWriteComments      Operation = "comments.write"
+	OpWriteReactions     Operation = "reactions.write"
+	OpWritePull          Operation = "pulls.write"
+	OpWriteGit           Operation = "git.write"
+	OpWriteSubIssues     Operation = "sub_issues.write"
+	OpWriteRepoLabels    Operation = "repo.labels.write"
+	OpDeleteBranch       Operation = "git.refs.delete"
+	OpWriteProtectedPath Operation = "git.write.protected_path"
 )
+
+// OpCloseObsoleteSubIssue closes, as not planned, a sub-issue CogWorks
+// opened itself under the work item whose approved amended plan made it
+// obsolete. It is the one close CogWorks performs; CloseObsoleteSubIssue
+// checks both conditions through the API.
+const OpCloseObsoleteSubIssue Operation = "sub_issues.close_obsolete"
 
 // Manifest is a SASS capability manifest: explicit allow and deny lists.
 // Deny wins; anything not allowed is denied.

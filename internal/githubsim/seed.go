@@ -8,20 +8,21 @@ import (
 
 // Issue is a snapshot of a simulated issue or pull request's issue side.
 type Issue struct {
-	ID     int64
-	Number int
-	Title  string
-	Body   string
-	State  string
+	ID        int64
+	Number    int
+	Title     string
+	Body      string
+	State     string
+	Author    string
+	Labels    []string
+	IsPull    bool
+	Parent    int   // parent issue number, 0 when none
+	SubIssues []int // sub-issue numbers in link order
+	Comments  int
+
 	// StateReason is why a closed issue was closed (completed,
 	// not_planned, duplicate), "reopened" after a reopening, "" otherwise.
 	StateReason string
-	Author      string
-	Labels      []string
-	IsPull      bool
-	Parent      int   // parent issue number, 0 when none
-	SubIssues   []int // sub-issue numbers in link order
-	Comments    int
 }
 
 // Comment is a snapshot of an issue comment.
