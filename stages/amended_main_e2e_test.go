@@ -264,14 +264,15 @@ func TestRedTeamReplanClosesNoIssueCogWorksDidNotOpen(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
+		notice string // what the victim is told
 		victim func(t *testing.T, f *amendFixture) int
 	}{
-		{"a person's issue attached as a sub-issue", func(t *testing.T, f *amendFixture) int {
+		{"a person's issue attached as a sub-issue", "CogWorks closes only the sub-issues it opened itself", func(t *testing.T, f *amendFixture) int {
 			n := f.Env.Sim.SeedIssue(testenv.Repo.String(), "mallory", "Item b", "<!-- cogworks:swi=1/b -->")
 			require.True(t, f.Env.Sim.SeedSubIssue(testenv.Repo.String(), f.Issue, n))
 			return n
 		}},
-		{"CogWorks's sub-issue of another work item", func(t *testing.T, f *amendFixture) int {
+		{"CogWorks's sub-issue of another work item", "it is not a sub-issue of the work item", func(t *testing.T, f *amendFixture) int {
 			other := f.Env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Another work item", "body")
 			n := f.Env.Sim.SeedIssue(testenv.Repo.String(), testenv.Bot, "Sub-work of another item", "Part of another.")
 			require.True(t, f.Env.Sim.SeedSubIssue(testenv.Repo.String(), other, n))
@@ -303,6 +304,7 @@ func TestRedTeamReplanClosesNoIssueCogWorksDidNotOpen(t *testing.T) {
 			for _, e := range f.Env.Sim.Events(repo, victim) {
 				assert.NotEqual(t, "closed", e.Event)
 			}
+			assert.Equal(t, 1, f.commentsOn(victim, tc.notice), "the issue says why it stays open")
 		})
 	}
 }
