@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -78,6 +79,12 @@ func (c *Client) CloseObsoleteSubIssue(ctx context.Context, repo Repo, parent, n
 		return false, nil
 	}
 	subs, err := c.ListSubIssues(ctx, repo, parent)
+	if errors.Is(err, ErrNotFound) {
+		// No sub-issue API (GitHub Enterprise Server before 3.20, where
+		// planning links sub-work-items by a task list): nothing to check
+		// the parent by, so nothing is closed.
+		return false, refuse("GitHub lists no sub-issues here, so the parent cannot be checked")
+	}
 	if err != nil {
 		return false, fmt.Errorf("close %s: %w", what, err)
 	}

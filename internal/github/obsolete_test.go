@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/githubsim"
+	"github.com/cogworks/cogworks/internal/testenv"
 )
 
 // TestCloseObsoleteSubIssueClosesItsOwnOnce: the bot's open sub-issue of
@@ -106,4 +108,22 @@ func TestClosingStaysDeniedBesideTheNarrowClose(t *testing.T) {
 	var denied *github.DeniedError
 	require.ErrorAs(t, c.CloseIssue(context.Background(), simRepo, 1), &denied)
 	require.ErrorAs(t, c.ClosePull(context.Background(), simRepo, 1), &denied)
+}
+
+// TestCloseObsoleteSubIssueWithoutASubIssueAPIClosesNothing: on GitHub
+// Enterprise Server before 3.20 there is no sub-issue list to check the
+// parent by, so even the bot's own issue is refused, before any write.
+func TestCloseObsoleteSubIssueWithoutASubIssueAPIClosesNothing(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t, githubsim.WithEnterprise("3.17.0"))
+	ctx := context.Background()
+	parent := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "Work item", "body")
+	child := env.Sim.SeedIssue(testenv.Repo.String(), testenv.Bot, "Sub-work: c", "Part of #1.")
+	closed, err := env.Client.CloseObsoleteSubIssue(ctx, testenv.Repo, parent, child)
+	var denied *github.DeniedError
+	require.ErrorAs(t, err, &denied)
+	assert.Contains(t, denied.Detail, "cannot be checked")
+	assert.False(t, closed)
+	is, _ := env.Sim.Issue(testenv.Repo.String(), child)
+	assert.Equal(t, "open", is.State)
 }
