@@ -386,3 +386,27 @@ func (f *amendFixture) mergeAsAlice(t *testing.T, n int) {
 	require.NoError(t, resp.Body.Close())
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 }
+
+// TestAmendedInterfaceEditedOnMainAfterItsPRMerged: the interface PR is
+// merged after planning and its branch left behind; a maintainer's later
+// edit of an interface file on main pauses with its diff.
+func TestAmendedInterfaceEditedOnMainAfterItsPRMerged(t *testing.T) {
+	t.Parallel()
+	const branch, file = "cogworks/1/interfaces", "counter/hourly.go"
+	planned := "package counter\n\n// Hourly counts per hour.\ntype Hourly interface{ Inc() }\n"
+	f := newAmendFixture(t, func(snap *pipeline.Snapshot) { snap.Artifacts.InterfaceBranch = branch })
+	repo := testenv.Repo.String()
+	f.Env.Sim.SeedFiles(repo, branch, map[string]string{file: planned})
+	f.untilBuilt(t)
+	f.Env.Sim.SeedFiles(repo, "main", map[string]string{file: planned}) // the merge
+	res := f.step(t)
+	assert.NotEqual(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
+	pinned, ok := f.StatusSnapshot(t).Design.File(file)
+	require.True(t, ok)
+	assert.True(t, pinned.OnDefault)
+
+	f.Env.Sim.SeedFiles(repo, "main", map[string]string{file: strings.Replace(planned, "Inc()", "Inc(); Reset()", 1)})
+	res = f.step(t)
+	assert.Equal(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
+	assert.Contains(t, f.statusBody(t), "+type Hourly interface{ Inc(); Reset() }")
+}
