@@ -1,4 +1,4 @@
-package root_test
+package process_test
 
 import (
 	"context"
@@ -24,8 +24,7 @@ import (
 func TestProcessJSONOutput(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, out, _ := cmdtest.TestFactory(t, env)
 
 	err := cmdtest.Execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(), "--max-steps", "5", "--output", "json")
@@ -80,8 +79,6 @@ func TestExitCodes(t *testing.T) {
 		{"bad repo", []string{"process", "--repo", "nope", "--issue", "1"}, 2},
 		{"missing event file", []string{"process", "--event", "/nonexistent/event.json"}, 2},
 		{"bad max steps", []string{"process", "--repo", "a/b", "--issue", "1", "--max-steps", "0"}, 2},
-		{"process-all bad concurrency", []string{"process-all", "--repo", "a/b", "--concurrency", "0"}, 2},
-		{"status bad output", []string{"status", "--repo", "a/b", "--issue", "1", "--output", "xml"}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,8 +107,7 @@ func TestBadConfigIsUsageError(t *testing.T) {
 func TestEscalationExitsOne(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, _, _ := cmdtest.TestFactory(t, env)
 	f.Executors = func(context.Context, factory.Client, github.Repo, string, config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
 		return map[pipeline.Stage]engine.StageExecutor{pipeline.StageIntake: engine.StageExecutorFunc(func(context.Context, engine.StageInput) (engine.StageResult, error) {
@@ -121,63 +117,4 @@ func TestEscalationExitsOne(t *testing.T) {
 	err := cmdtest.Execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir())
 	require.Error(t, err)
 	assert.Equal(t, 1, factory.ExitCode(err))
-}
-
-func TestProcessAllProcessesEveryWorkItemOnce(t *testing.T) {
-	t.Parallel()
-	env := testenv.New(t)
-	repo := testenv.Repo.String()
-	var items []int
-	for i := 0; i < 5; i++ {
-		n := env.Sim.SeedIssue(repo, "alice", "work", "b")
-		env.Sim.LabelIssue(repo, n, "alice", pipeline.LabelRun)
-		items = append(items, n)
-	}
-	idle := env.Sim.SeedIssue(repo, "alice", "not a work item", "b")
-	f, out, _ := cmdtest.TestFactory(t, env)
-
-	err := cmdtest.Execute(t, f, "process-all", "--repo", repo, "--workspace", t.TempDir(), "--concurrency", "3", "--output", "json")
-	require.NoError(t, err)
-	seen := map[float64]int{}
-	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
-		var r map[string]any
-		require.NoError(t, json.Unmarshal([]byte(line), &r))
-		seen[r["issue"].(float64)]++
-	}
-	assert.Len(t, seen, len(items))
-	for _, n := range items {
-		assert.Equal(t, 1, seen[float64(n)], "issue %d processed exactly once", n)
-		assert.Contains(t, env.Sim.Labels(repo, n), "cogworks:stage:architecture")
-	}
-	assert.NotContains(t, env.Sim.Labels(repo, idle), "cogworks:stage:intake")
-}
-
-func TestStatusOutputs(t *testing.T) {
-	t.Parallel()
-	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
-	f, out, _ := cmdtest.TestFactory(t, env)
-	require.NoError(t, cmdtest.Execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(), "--max-steps", "3"))
-
-	out.Reset()
-	require.NoError(t, cmdtest.Execute(t, f, "status", "--repo", testenv.Repo.String(), "--issue", "1", "--output", "mermaid"))
-	assert.Contains(t, out.String(), "stateDiagram-v2")
-	assert.Contains(t, out.String(), "class ", "current state highlighted")
-
-	out.Reset()
-	require.NoError(t, cmdtest.Execute(t, f, "status", "--repo", testenv.Repo.String(), "--issue", "1", "--output", "json"))
-	var snap pipeline.Snapshot
-	require.NoError(t, json.Unmarshal(out.Bytes(), &snap))
-	assert.Equal(t, pipeline.StageArchitecture, snap.Stage)
-	require.NotNil(t, snap.Gate)
-
-	out.Reset()
-	require.NoError(t, cmdtest.Execute(t, f, "status", "--repo", testenv.Repo.String(), "--issue", "1"))
-	assert.Contains(t, out.String(), "stage: architecture")
-	assert.Contains(t, out.String(), "waiting for cogworks:approve")
-
-	out.Reset()
-	require.NoError(t, cmdtest.Execute(t, f, "status", "--output", "mermaid"))
-	assert.Contains(t, out.String(), "[*] --> wake_up", "the whole machine without an issue")
 }

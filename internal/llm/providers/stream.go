@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"bytes"
@@ -12,12 +12,13 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	assestream "github.com/anthropics/anthropic-sdk-go/packages/ssestream"
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/openai/openai-go/v3"
 	ossestream "github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 )
 
-// Streaming (Config.Stream): Anthropic and OpenAI answers are requested with
+// Streaming (llm.Config.Stream): Anthropic and OpenAI answers are requested with
 // "stream": true and read as server-sent events with the SDKs' decoders
 // and accumulators, so a long answer is bounded by the silence between
 // events (DefaultStreamIdleTimeout), not by a whole-request time-out, and
@@ -100,7 +101,7 @@ func (s *streamed) interrupted(err error) error {
 		err = fmt.Errorf("the stream ended before its final event")
 	}
 	fe := s.x.fail(err)
-	if pe, ok := fe.(*ProviderError); ok {
+	if pe, ok := fe.(*llm.ProviderError); ok {
 		pe.Sent = true
 		if pe.Message == "" {
 			pe.Message = "answer stream interrupted"
@@ -115,7 +116,7 @@ func anthropicMessage(s *streamed) (anthropic.Message, error) {
 	var msg anthropic.Message
 	if s.resp == nil {
 		if err := json.Unmarshal(s.raw, &msg); err != nil {
-			return msg, &MalformedError{Provider: "anthropic", Reason: fmt.Sprintf("response body is not a Messages API answer: %v", err), Raw: string(s.raw)}
+			return msg, &llm.MalformedError{Provider: "anthropic", Reason: fmt.Sprintf("response body is not a Messages API answer: %v", err), Raw: string(s.raw)}
 		}
 		return msg, nil
 	}
@@ -124,7 +125,7 @@ func anthropicMessage(s *streamed) (anthropic.Message, error) {
 	for stream.Next() {
 		ev := stream.Current()
 		if err := msg.Accumulate(ev); err != nil {
-			return msg, &MalformedError{Provider: "anthropic", Reason: fmt.Sprintf("stream event %s: %v", ev.Type, err)}
+			return msg, &llm.MalformedError{Provider: "anthropic", Reason: fmt.Sprintf("stream event %s: %v", ev.Type, err)}
 		}
 		stopped = stopped || ev.Type == "message_stop"
 	}
@@ -141,7 +142,7 @@ func openaiChatCompletion(name string, s *streamed) (openai.ChatCompletion, erro
 	if s.resp == nil {
 		var cc openai.ChatCompletion
 		if err := json.Unmarshal(s.raw, &cc); err != nil {
-			return cc, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(s.raw)}
+			return cc, &llm.MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a chat completion: %v", err), Raw: string(s.raw)}
 		}
 		return cc, nil
 	}
@@ -168,7 +169,7 @@ func openaiResponse(name string, s *streamed) (responses.Response, error) {
 	var r responses.Response
 	if s.resp == nil {
 		if err := json.Unmarshal(s.raw, &r); err != nil {
-			return r, &MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a Responses API answer: %v", err), Raw: string(s.raw)}
+			return r, &llm.MalformedError{Provider: name, Reason: fmt.Sprintf("response body is not a Responses API answer: %v", err), Raw: string(s.raw)}
 		}
 		return r, nil
 	}
@@ -180,7 +181,7 @@ func openaiResponse(name string, s *streamed) (responses.Response, error) {
 		case "response.completed", "response.incomplete", "response.failed":
 			r, done = ev.Response, true
 		case "error":
-			return r, &ProviderError{Provider: name, Kind: KindTransient, Retryable: true, Sent: true,
+			return r, &llm.ProviderError{Provider: name, Kind: llm.KindTransient, Retryable: true, Sent: true,
 				Message: fmt.Sprintf("stream error %s: %s", ev.Code, ev.Message)}
 		}
 	}

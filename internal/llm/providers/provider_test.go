@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,9 +22,9 @@ func TestAnthropicToolUseWireFormat(t *testing.T) {
 	ws := newWireServer(t, anthropicToolReply("verdict", `{"ok":true}`))
 	p := &Anthropic{BaseURL: ws.URL, APIKey: "sk-ant-test", Model: "claude-default", HTTPClient: ws.Client()}
 
-	resp, err := p.Complete(context.Background(), Request{
+	resp, err := p.Complete(context.Background(), llm.Request{
 		System:     "sys",
-		Messages:   []Message{{Role: RoleUser, Content: "hello"}},
+		Messages:   []llm.Message{{Role: llm.RoleUser, Content: "hello"}},
 		Schema:     testSchema(),
 		SchemaName: "verdict",
 		MaxTokens:  256,
@@ -59,9 +60,9 @@ func TestOpenAIJSONSchemaWireFormat(t *testing.T) {
 	ws := newWireServer(t, openaiReply(`{"ok":false}`))
 	p := &OpenAI{BaseURL: ws.URL + "/v1", APIKey: "sk-test", Model: "gpt-default", HTTPClient: ws.Client()}
 
-	resp, err := p.Complete(context.Background(), Request{
+	resp, err := p.Complete(context.Background(), llm.Request{
 		System:     "sys",
-		Messages:   []Message{{Role: RoleUser, Content: "hello"}},
+		Messages:   []llm.Message{{Role: llm.RoleUser, Content: "hello"}},
 		Schema:     testSchema(),
 		SchemaName: "verdict",
 		MaxTokens:  64,
@@ -92,13 +93,13 @@ func TestMalformedAnswers(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		provider func(ws *wireServer) Provider
+		provider func(ws *wireServer) llm.Provider
 		rep      reply
 		reason   string
 	}{
 		{
 			name: "anthropic text instead of tool_use",
-			provider: func(ws *wireServer) Provider {
+			provider: func(ws *wireServer) llm.Provider {
 				return &Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()}
 			},
 			rep:    reply{status: 200, body: `{"model":"m","content":[{"type":"text","text":"I think it is a bug"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":6}}`},
@@ -106,7 +107,7 @@ func TestMalformedAnswers(t *testing.T) {
 		},
 		{
 			name: "openai content not JSON",
-			provider: func(ws *wireServer) Provider {
+			provider: func(ws *wireServer) llm.Provider {
 				return &OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()}
 			},
 			rep:    openaiReply("Sure! Here is the answer: ok"),
@@ -114,7 +115,7 @@ func TestMalformedAnswers(t *testing.T) {
 		},
 		{
 			name: "openai no choices",
-			provider: func(ws *wireServer) Provider {
+			provider: func(ws *wireServer) llm.Provider {
 				return &OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()}
 			},
 			rep:    reply{status: 200, body: `{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":0}}`},
@@ -122,7 +123,7 @@ func TestMalformedAnswers(t *testing.T) {
 		},
 		{
 			name: "body not JSON",
-			provider: func(ws *wireServer) Provider {
+			provider: func(ws *wireServer) llm.Provider {
 				return &Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()}
 			},
 			rep:    reply{status: 200, body: `<html>gateway</html>`},
@@ -132,10 +133,10 @@ func TestMalformedAnswers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := newWireServer(t, tt.rep)
-			_, err := tt.provider(ws).Complete(context.Background(), Request{
-				Messages: []Message{{Role: RoleUser, Content: "x"}}, Schema: testSchema(), SchemaName: "verdict", MaxTokens: 10,
+			_, err := tt.provider(ws).Complete(context.Background(), llm.Request{
+				Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, Schema: testSchema(), SchemaName: "verdict", MaxTokens: 10,
 			})
-			var me *MalformedError
+			var me *llm.MalformedError
 			require.ErrorAs(t, err, &me)
 			assert.Contains(t, me.Reason, tt.reason)
 		})
@@ -146,7 +147,7 @@ func TestOpenAIStripsCodeFence(t *testing.T) {
 	t.Parallel()
 	ws := newWireServer(t, openaiReply("```json\n{\"ok\":true}\n```"))
 	p := &OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()}
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}, Schema: testSchema(), SchemaName: "v"})
+	resp, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, Schema: testSchema(), SchemaName: "v"})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"ok":true}`, string(resp.Content))
 }
@@ -172,8 +173,8 @@ func TestProviderErrorClassification(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := newWireServer(t, tt.rep)
 			p := &Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()}
-			_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}, MaxTokens: 1})
-			var pe *ProviderError
+			_, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, MaxTokens: 1})
+			var pe *llm.ProviderError
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tt.rep.status, pe.Status)
 			assert.Equal(t, tt.retryable, pe.Retryable)
@@ -192,9 +193,9 @@ func TestProviderTimeoutIsTransient(t *testing.T) {
 		name, flavor, message string
 		idle, timeout         time.Duration
 	}{
-		{"streamed", ProviderOpenAI, "stream idle timeout", 30 * time.Millisecond, 0},
-		{"local server", ProviderOllama, "timeout", 0, 30 * time.Millisecond},
-		{"not streamed", ProviderOpenAI, "timeout", 0, 30 * time.Millisecond},
+		{"streamed", llm.ProviderOpenAI, "stream idle timeout", 30 * time.Millisecond, 0},
+		{"local server", llm.ProviderOllama, "timeout", 0, 30 * time.Millisecond},
+		{"not streamed", llm.ProviderOpenAI, "timeout", 0, 30 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,8 +204,8 @@ func TestProviderTimeoutIsTransient(t *testing.T) {
 			client := ws.Client()
 			client.Timeout = tt.timeout
 			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: "gpt-5.4", HTTPClient: client, Stream: tt.idle > 0, IdleTimeout: tt.idle}
-			_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
-			var pe *ProviderError
+			_, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
+			var pe *llm.ProviderError
 			require.ErrorAs(t, err, &pe)
 			assert.True(t, pe.Retryable)
 			assert.True(t, pe.Sent, "the request was written before the time-out")
@@ -219,9 +220,9 @@ func TestProviderCallerCancellationIsNotTransient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	p := &OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()}
-	_, err := p.Complete(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
+	_, err := p.Complete(ctx, llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
-	var pe *ProviderError
+	var pe *llm.ProviderError
 	assert.False(t, errors.As(err, &pe))
 }
 
@@ -242,18 +243,18 @@ func TestPingParametersPerFlavor(t *testing.T) {
 	tests := []struct {
 		flavor, model, want, absent string
 	}{
-		{ProviderOpenAI, "gpt-5.4", "max_completion_tokens", "max_tokens"},
-		{ProviderOpenAI, "o3-mini", "max_completion_tokens", "max_tokens"},
-		{ProviderOpenAI, "gpt-4.1-mini", "max_completion_tokens", "max_tokens"},
-		{ProviderOllama, "qwen3-coder:30b", "max_tokens", "max_completion_tokens"},
-		{ProviderVLLM, "Qwen/Qwen3-Coder-30B-A3B-Instruct", "max_tokens", "max_completion_tokens"},
+		{llm.ProviderOpenAI, "gpt-5.4", "max_completion_tokens", "max_tokens"},
+		{llm.ProviderOpenAI, "o3-mini", "max_completion_tokens", "max_tokens"},
+		{llm.ProviderOpenAI, "gpt-4.1-mini", "max_completion_tokens", "max_tokens"},
+		{llm.ProviderOllama, "qwen3-coder:30b", "max_tokens", "max_completion_tokens"},
+		{llm.ProviderVLLM, "Qwen/Qwen3-Coder-30B-A3B-Instruct", "max_tokens", "max_completion_tokens"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.flavor+" "+tt.model, func(t *testing.T) {
 			t.Parallel()
 			ws := newWireServer(t, openaiReply("OK"))
 			p := &OpenAI{BaseURL: ws.URL, Flavor: tt.flavor, Model: tt.model, HTTPClient: ws.Client()}
-			resp, err := p.Complete(context.Background(), Request{System: "check", Messages: []Message{{Role: RoleUser, Content: "ping"}}, MaxTokens: 16})
+			resp, err := p.Complete(context.Background(), llm.Request{System: "check", Messages: []llm.Message{{Role: llm.RoleUser, Content: "ping"}}, MaxTokens: 16})
 			require.NoError(t, err)
 			assert.Equal(t, "OK", resp.Text)
 			body := ws.body(0)
@@ -287,8 +288,8 @@ func TestServerRetryAdviceIsHonoured(t *testing.T) {
 				headers["x-should-retry"] = tt.header
 			}
 			ws := newWireServer(t, reply{status: tt.status, headers: headers, body: `{"error":{"type":"api_error","message":"m"}}`})
-			_, err := anthropicProvider(ws).Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}, MaxTokens: 8})
-			var pe *ProviderError
+			_, err := anthropicProvider(ws).Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}}, MaxTokens: 8})
+			var pe *llm.ProviderError
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tt.retryable, pe.Retryable)
 			assert.False(t, pe.Sent, "an answered request is classified by its answer")

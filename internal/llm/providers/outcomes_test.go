@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/llm"
 )
 
 // recorded is a real-shaped provider answer from testdata/responses.
@@ -26,11 +27,11 @@ func recorded(t *testing.T, status int, name string, headers map[string]string) 
 // later (gpt-4.1 on 2027-01-14) keeps working in these tests.
 func testToday() time.Time { return time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC) }
 
-func anthropicProvider(ws *wireServer) Provider {
+func anthropicProvider(ws *wireServer) llm.Provider {
 	return &Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client(), now: testToday}
 }
 
-func openaiProvider(ws *wireServer) Provider {
+func openaiProvider(ws *wireServer) llm.Provider {
 	return &OpenAI{BaseURL: ws.URL + "/v1", APIKey: "k", HTTPClient: ws.Client(), now: testToday}
 }
 
@@ -39,7 +40,7 @@ func TestTruncatedAnswerGetsOneLargerRequestThenEscalates(t *testing.T) {
 	tests := []struct {
 		name      string
 		truncated string
-		provider  func(*wireServer) Provider
+		provider  func(*wireServer) llm.Provider
 		good      reply
 		limitKey  string
 	}{
@@ -71,7 +72,7 @@ func TestTruncatedAnswerGetsOneLargerRequestThenEscalates(t *testing.T) {
 			g.MaxTokens = 8192
 			var out classify.Classification
 			rec, err := g.Structured(context.Background(), intakeCall(), &out)
-			var te *TruncatedError
+			var te *llm.TruncatedError
 			require.ErrorAs(t, err, &te)
 			assert.Equal(t, 16384, te.MaxTokens)
 			assert.Contains(t, err.Error(), "cut off at the output limit twice")
@@ -87,7 +88,7 @@ func TestRefusalEscalatesWithItsText(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, file string
-		provider   func(*wireServer) Provider
+		provider   func(*wireServer) llm.Provider
 		want       string
 	}{
 		{"anthropic", "anthropic_refusal.json", anthropicProvider, "working exploit against a third-party system"},
@@ -100,7 +101,7 @@ func TestRefusalEscalatesWithItsText(t *testing.T) {
 			g, _, _ := newTestGateway(tt.provider(ws))
 			var out classify.Classification
 			rec, err := g.Structured(context.Background(), intakeCall(), &out)
-			var re *RefusalError
+			var re *llm.RefusalError
 			require.ErrorAs(t, err, &re)
 			assert.Contains(t, re.Text, tt.want)
 			assert.Contains(t, err.Error(), "refused")
@@ -124,7 +125,7 @@ func TestJSONAroundProseFencesAndThinkIsExtracted(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ws := newWireServer(t, openaiReply(answer))
-			g, _, _ := newTestGateway(&OpenAI{BaseURL: ws.URL, Flavor: ProviderOllama, HTTPClient: ws.Client()})
+			g, _, _ := newTestGateway(&OpenAI{BaseURL: ws.URL, Flavor: llm.ProviderOllama, HTTPClient: ws.Client()})
 			var out classify.Classification
 			rec, err := g.Structured(context.Background(), intakeCall(), &out)
 			require.NoError(t, err)
@@ -134,38 +135,13 @@ func TestJSONAroundProseFencesAndThinkIsExtracted(t *testing.T) {
 	}
 }
 
-func TestExtractJSON(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in, want string
-		ok       bool
-	}{
-		{`{"a":1}`, `{"a":1}`, true},
-		{"  {\"a\":1}\n", `{"a":1}`, true},
-		{"```json\n{\"a\":1}\n```", `{"a":1}`, true},
-		{"Here: ```{\"a\":1}``` done", `{"a":1}`, true},
-		{"<think>{\"a\":2}</think>{\"a\":1}", `{"a":1}`, true},
-		{"<think>never closed {\"a\":2}", "", false},
-		{"no json here", "", false},
-		{`{"a":1`, "", false},
-		{`[1,2]`, "", false},
-	}
-	for _, tt := range tests {
-		got, ok := ExtractJSON(tt.in)
-		assert.Equal(t, tt.ok, ok, tt.in)
-		if tt.ok {
-			assert.JSONEq(t, tt.want, string(got), tt.in)
-		}
-	}
-}
-
 func TestProviderFailuresAreClassified(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		provider  func(*wireServer) Provider
+		provider  func(*wireServer) llm.Provider
 		replies   []reply
-		kind      ErrorKind
+		kind      llm.ErrorKind
 		transient bool
 		attempts  int
 		sleeps    []time.Duration
@@ -174,7 +150,7 @@ func TestProviderFailuresAreClassified(t *testing.T) {
 		{
 			name: "429 with a long Retry-After fails the call for the next invocation", provider: openaiProvider,
 			replies: []reply{recorded(t, 429, "openai_rate_limited.json", map[string]string{"Retry-After": "600"})},
-			kind:    KindTransient, transient: true, attempts: 1,
+			kind:    llm.KindTransient, transient: true, attempts: 1,
 		},
 		{
 			name: "529 overloaded is retried", provider: anthropicProvider,
@@ -184,22 +160,22 @@ func TestProviderFailuresAreClassified(t *testing.T) {
 		{
 			name: "OpenAI quota exhausted is not transient", provider: openaiProvider,
 			replies: []reply{recorded(t, 429, "openai_quota.json", nil)},
-			kind:    KindQuota, attempts: 1,
+			kind:    llm.KindQuota, attempts: 1,
 		},
 		{
 			name: "Anthropic credit balance exhausted is not transient", provider: anthropicProvider,
 			replies: []reply{recorded(t, 400, "anthropic_credit.json", nil)},
-			kind:    KindQuota, attempts: 1,
+			kind:    llm.KindQuota, attempts: 1,
 		},
 		{
 			name: "a schema strict mode refuses is a configuration error", provider: openaiProvider,
 			replies: []reply{recorded(t, 400, "openai_bad_schema.json", nil)},
-			kind:    KindInvalidRequest, attempts: 1,
+			kind:    llm.KindInvalidRequest, attempts: 1,
 		},
 		{
 			name: "an unsupported parameter is a configuration error", provider: openaiProvider,
 			replies: []reply{recorded(t, 400, "openai_max_tokens_unsupported.json", nil)},
-			kind:    KindInvalidRequest, attempts: 1,
+			kind:    llm.KindInvalidRequest, attempts: 1,
 		},
 	}
 	for _, tt := range tests {
@@ -215,7 +191,7 @@ func TestProviderFailuresAreClassified(t *testing.T) {
 				require.NoError(t, err)
 				return
 			}
-			var pe *ProviderError
+			var pe *llm.ProviderError
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, tt.kind, pe.Kind)
 			var transient interface{ Transient() bool }
@@ -226,10 +202,10 @@ func TestProviderFailuresAreClassified(t *testing.T) {
 
 func TestCacheTokensArePricedAsSuch(t *testing.T) {
 	t.Parallel()
-	prices := BuiltinPrices()
+	prices := llm.BuiltinPrices()
 	tests := []struct {
 		name, file, model string
-		provider          func(*wireServer) Provider
+		provider          func(*wireServer) llm.Provider
 		in, read, write   int
 		want              float64
 	}{
@@ -247,7 +223,7 @@ func TestCacheTokensArePricedAsSuch(t *testing.T) {
 			ws := newWireServer(t, recorded(t, 200, tt.file, nil))
 			g, _, ledger := newTestGateway(tt.provider(ws))
 			g.Model = tt.model
-			g.Budget = Budget{Prices: prices}
+			g.Budget = llm.Budget{Prices: prices}
 			var out classify.Classification
 			rec, err := g.Structured(context.Background(), intakeCall(), &out)
 			require.NoError(t, err)
@@ -293,7 +269,7 @@ func TestTruncationRetryStaysWithinBudget(t *testing.T) {
 	g.Budget.MaxTokens = 20000 // the first request fits; 16,384 more after the cut answer do not
 	var out classify.Classification
 	_, err := g.Structured(context.Background(), intakeCall(), &out)
-	var be *BudgetExceededError
+	var be *llm.BudgetExceededError
 	require.ErrorAs(t, err, &be)
 	assert.Equal(t, 1, ws.count(), "the larger request is not sent")
 	spent, _ := ledger.Spent()

@@ -1,4 +1,4 @@
-package root_test
+package process_test
 
 import (
 	"context"
@@ -68,8 +68,7 @@ func TestTriggerCheckNeedsNothing(t *testing.T) {
 func TestProcessWritesSummaryAndOutputs(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, _, _ := cmdtest.TestFactory(t, env)
 	dir := t.TempDir()
 	outputs, summary := filepath.Join(dir, "output"), filepath.Join(dir, "summary.md")

@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/llm"
 )
 
 // TestResponsesOnlyModelUsesTheResponsesAPI: a model the table marks
@@ -20,7 +21,7 @@ func TestResponsesOnlyModelUsesTheResponsesAPI(t *testing.T) {
 	ws := newWireServer(t, recorded(t, 200, "openai_responses.json", nil))
 	g, _, _ := newTestGateway(&OpenAI{BaseURL: ws.URL + "/v1", APIKey: "k", HTTPClient: ws.Client(), ReasoningEffort: "high"})
 	g.Model = "gpt-5-pro"
-	g.Budget = Budget{Prices: BuiltinPrices()}
+	g.Budget = llm.Budget{Prices: llm.BuiltinPrices()}
 	var out classify.Classification
 	rec, err := g.Structured(context.Background(), intakeCall(), &out)
 	require.NoError(t, err)
@@ -54,10 +55,10 @@ func TestResponsesIncompleteIsTruncation(t *testing.T) {
 	t.Parallel()
 	ws := newWireServer(t, recorded(t, 200, "openai_responses_incomplete.json", nil))
 	p := &OpenAI{BaseURL: ws.URL + "/v1", APIKey: "k", HTTPClient: ws.Client(), Model: "o3-pro"}
-	resp, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}},
+	resp, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}},
 		Schema: []byte(`{"type":"object","properties":{}}`), SchemaName: "s", MaxTokens: 4096})
 	require.NoError(t, err)
-	assert.Equal(t, StopTruncated, resp.Stop)
+	assert.Equal(t, llm.StopTruncated, resp.Stop)
 	assert.Equal(t, 4096, resp.OutputTokens)
 	assert.Equal(t, []string{"/v1/responses"}, ws.paths)
 }
@@ -70,16 +71,16 @@ func TestChatModelsStayOnChatCompletions(t *testing.T) {
 	tests := []struct {
 		flavor, model, effort string
 	}{
-		{ProviderOpenAI, "gpt-5.4", "low"},
-		{ProviderOpenAI, "gpt-4.1-mini", ""},
-		{ProviderOllama, "gpt-5-pro", ""}, // a local server named like a hosted model
+		{llm.ProviderOpenAI, "gpt-5.4", "low"},
+		{llm.ProviderOpenAI, "gpt-4.1-mini", ""},
+		{llm.ProviderOllama, "gpt-5-pro", ""}, // a local server named like a hosted model
 	}
 	for _, tt := range tests {
 		t.Run(tt.model, func(t *testing.T) {
 			t.Parallel()
 			ws := newWireServer(t, openaiReply("OK"))
 			p := &OpenAI{BaseURL: ws.URL + "/v1", Flavor: tt.flavor, Model: tt.model, HTTPClient: ws.Client(), ReasoningEffort: "low"}
-			_, err := p.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "ping"}}, MaxTokens: 16})
+			_, err := p.Complete(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "ping"}}, MaxTokens: 16})
 			require.NoError(t, err)
 			assert.Equal(t, []string{"/v1/chat/completions"}, ws.paths)
 			if tt.effort != "" {

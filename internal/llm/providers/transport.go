@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"net/http/httptrace"
 	"sync/atomic"
 	"time"
+
+	"github.com/cogworks/cogworks/internal/llm"
 )
 
 // DefaultStreamIdleTimeout bounds the silence of a streamed answer: the
@@ -117,7 +119,7 @@ func (x *exchange) fail(err error) error {
 	if ctxErr := x.parent.Err(); ctxErr != nil {
 		return fmt.Errorf("%s provider: %w", x.provider, ctxErr)
 	}
-	pe := &ProviderError{Provider: x.provider, Kind: KindTransient, Retryable: true, Sent: x.sent.Load(), Err: err}
+	pe := &llm.ProviderError{Provider: x.provider, Kind: llm.KindTransient, Retryable: true, Sent: x.sent.Load(), Err: err}
 	var te interface{ Timeout() bool }
 	switch {
 	case errors.Is(context.Cause(x.ctx), errStreamIdle):
@@ -143,8 +145,8 @@ func (b *idleBody) Read(p []byte) (int, error) {
 }
 
 // postJSON POSTs body as JSON and returns the 2xx response body; non-2xx
-// answers and transport failures become *ProviderError (or
-// *ContextOverflowError). It stays a plain net/http call rather than the
+// answers and transport failures become *llm.ProviderError (or
+// *llm.ContextOverflowError). It stays a plain net/http call rather than the
 // SDK clients because the gateway owns the retry policy and needs the raw
 // status, error code and Retry-After.
 func postJSON(ctx context.Context, e endpoint, body any) ([]byte, error) {

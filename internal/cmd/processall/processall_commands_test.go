@@ -1,4 +1,4 @@
-package root_test
+package processall_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package stages_test
+package providers_test
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"github.com/cogworks/cogworks/classify"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/planner"
@@ -103,7 +104,7 @@ func conformanceProviders() []conformanceProvider {
 // real templates.
 func goldenPrompt(t *testing.T, template string) (string, string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "internal", "prompts", "testdata", template+".golden"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "prompts", "testdata", template+".golden"))
 	require.NoError(t, err)
 	rest, ok := strings.CutPrefix(string(data), "=== system ===\n")
 	require.True(t, ok)
@@ -155,7 +156,7 @@ func TestProviderConformance(t *testing.T) {
 			if cp.provider != llm.ProviderAnthropic {
 				base += "/v1"
 			}
-			p, err := llm.FromConfig(llm.Config{Provider: cp.provider, BaseURL: base, APIKey: "sk-test", Model: cp.model, HTTPClient: srv.Client()})
+			p, err := providers.FromConfig(llm.Config{Provider: cp.provider, BaseURL: base, APIKey: "sk-test", Model: cp.model, HTTPClient: srv.Client()})
 			require.NoError(t, err)
 			defaults, ok := config.ProviderDefaults(cp.provider)
 			require.True(t, ok)
@@ -262,7 +263,7 @@ func requestGolden(t *testing.T, path string, body []byte) {
 func TestReviewPassesShareACachedPrefix(t *testing.T) {
 	assert.Equal(t, llm.CacheBreak, prompts.CacheBreak, "the template mark is the gateway's")
 	srv := newRejectingServer(t)
-	p := &llm.Anthropic{BaseURL: srv.URL, APIKey: "k", Model: "claude-sonnet-4-6", HTTPClient: srv.Client()}
+	p := &providers.Anthropic{BaseURL: srv.URL, APIKey: "k", Model: "claude-sonnet-4-6", HTTPClient: srv.Client()}
 	g := llm.NewGateway(p, prompts.Set{})
 	swi := map[string]any{"id": "swi-1", "title": "Clamp brake pressure", "description": "Clamp requested pressure to [0, 1]."}
 	files := []map[string]any{{"Path": "brake/clamp.go", "Content": strings.Repeat("package brake\n\nfunc Clamp(p float64) float64 { return min(max(p, 0), 1) }\n", 40)}}
@@ -312,7 +313,7 @@ func TestProviderConformanceStreamed(t *testing.T) {
 			if cp.provider != llm.ProviderAnthropic {
 				base += "/v1"
 			}
-			p, err := llm.FromConfig(llm.Config{Provider: cp.provider, BaseURL: base, APIKey: "sk-test", Model: cp.model, Stream: true, HTTPClient: srv.Client()})
+			p, err := providers.FromConfig(llm.Config{Provider: cp.provider, BaseURL: base, APIKey: "sk-test", Model: cp.model, Stream: true, HTTPClient: srv.Client()})
 			require.NoError(t, err)
 			defaults, ok := config.ProviderDefaults(cp.provider)
 			require.True(t, ok)

@@ -1,4 +1,4 @@
-package root_test
+package processall_test
 
 import (
 	"context"
@@ -68,6 +68,7 @@ func TestProcessAllFlagErrorsExitTwo(t *testing.T) {
 		{"process-all", "--repo", "a/b", "--shard", "x"},
 		{"process-all", "--repo", "a/b", "--org", "acme"},
 		{"process-all", "--org", "acme/widgets"},
+		{"process-all", "--repo", "a/b", "--concurrency", "0"},
 	} {
 		err := cmdtest.Execute(t, f, args...)
 		require.Error(t, err, args)
@@ -258,4 +259,22 @@ func TestProcessAllDefersWorkBelowTheRateReserve(t *testing.T) {
 		assert.Equal(t, 1, again[n], "deferred #%d is stepped by the next run", n)
 	}
 	assert.NotContains(t, out.String(), `"deferred"`)
+}
+
+func TestProcessAllProcessesEveryWorkItemOnce(t *testing.T) {
+	t.Parallel()
+	env := testenv.New(t)
+	repo := testenv.Repo.String()
+	items := seedWork(t, env, repo, 5)
+	idle := env.Sim.SeedIssue(repo, "alice", "not a work item", "b")
+	f, out, _ := cmdtest.TestFactory(t, env)
+
+	require.NoError(t, cmdtest.Execute(t, f, "process-all", "--repo", repo, "--workspace", t.TempDir(), "--concurrency", "3", "--output", "json"))
+	seen := issuesIn(t, out.String())
+	assert.Len(t, seen, len(items))
+	for _, n := range items {
+		assert.Equal(t, 1, seen[n], "issue %d processed exactly once", n)
+		assert.Contains(t, env.Sim.Labels(repo, n), "cogworks:stage:architecture")
+	}
+	assert.NotContains(t, env.Sim.Labels(repo, idle), "cogworks:stage:intake")
 }

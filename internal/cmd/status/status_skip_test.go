@@ -1,4 +1,4 @@
-package root_test
+package status_test
 
 import (
 	"context"
@@ -22,8 +22,7 @@ import (
 func TestStatusShowsTheItemsPath(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "fix", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "fix")
 	f, out, _ := cmdtest.TestFactory(t, env)
 	all := f.Executors
 	f.Executors = func(ctx context.Context, c factory.Client, r github.Repo, ws string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {

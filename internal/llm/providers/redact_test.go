@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/secrets"
 )
 
@@ -21,12 +22,12 @@ func TestGatewayRedactsProviderErrorsEchoingTheKey(t *testing.T) {
 	b64 := base64.StdEncoding.EncodeToString([]byte(key))
 	tests := []struct {
 		name     string
-		provider func(ws *wireServer) Provider
+		provider func(ws *wireServer) llm.Provider
 	}{
-		{"anthropic 401", func(ws *wireServer) Provider {
+		{"anthropic 401", func(ws *wireServer) llm.Provider {
 			return &Anthropic{BaseURL: ws.URL, APIKey: key, HTTPClient: ws.Client()}
 		}},
-		{"openai 401", func(ws *wireServer) Provider {
+		{"openai 401", func(ws *wireServer) llm.Provider {
 			return &OpenAI{BaseURL: ws.URL, APIKey: key, HTTPClient: ws.Client()}
 		}},
 	}
@@ -43,7 +44,7 @@ func TestGatewayRedactsProviderErrorsEchoingTheKey(t *testing.T) {
 			assert.NotContains(t, err.Error(), key)
 			assert.NotContains(t, err.Error(), b64)
 			assert.Contains(t, err.Error(), "authentication_error")
-			var pe *ProviderError
+			var pe *llm.ProviderError
 			require.ErrorAs(t, err, &pe)
 			assert.Equal(t, http.StatusUnauthorized, pe.Status)
 			assert.NotContains(t, pe.Message, key)

@@ -1,28 +1,25 @@
-package llm
+package providers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/openai/openai-go/v3/shared"
 )
-
-// ModeResponses is the model table's mode for OpenAI models that only the
-// Responses API serves (gpt-5-pro, the codex models, o3-pro…):
-// /chat/completions refuses them.
-const ModeResponses = "responses"
 
 // responsesParams renders req as the SDK's ResponseNewParams: the system
 // prompt as instructions, the turns as input messages, structured output
 // as text.format json_schema in strict mode, the limit as
 // max_output_tokens (which covers reasoning tokens too). Nothing is
 // stored server-side: every call carries its whole conversation.
-func responsesParams(req Request, model, effort string) (responses.ResponseNewParams, error) {
+func responsesParams(req llm.Request, model, effort string) (responses.ResponseNewParams, error) {
 	p := responses.ResponseNewParams{Model: shared.ResponsesModel(model), Store: param.NewOpt(false)}
 	if req.System != "" {
 		p.Instructions = param.NewOpt(req.System)
@@ -30,7 +27,7 @@ func responsesParams(req Request, model, effort string) (responses.ResponseNewPa
 	input := make(responses.ResponseInputParam, 0, len(req.Messages))
 	for _, m := range req.Messages {
 		role := responses.EasyInputMessageRoleUser
-		if m.Role == RoleAssistant {
+		if m.Role == llm.RoleAssistant {
 			role = responses.EasyInputMessageRoleAssistant
 		}
 		input = append(input, responses.ResponseInputItemParamOfMessage(m.Content, role))
@@ -61,22 +58,22 @@ func responsesParams(req Request, model, effort string) (responses.ResponseNewPa
 
 // completeResponses sends req to /responses and reads the answer into the
 // provider-neutral Response.
-func (o *OpenAI) completeResponses(ctx context.Context, req Request, model string, headers http.Header) (Response, error) {
+func (o *OpenAI) completeResponses(ctx context.Context, req llm.Request, model string, headers http.Header) (llm.Response, error) {
 	name := o.name()
 	body, err := responsesParams(req, model, o.ReasoningEffort)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
-	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
+	base := cmp.Or(o.BaseURL, DefaultOpenAIBaseURL)
 	s, err := postAnswer(ctx, endpoint{provider: name, client: o.HTTPClient, now: o.now,
 		url: strings.TrimRight(base, "/") + "/responses", headers: headers}, body, o.Stream, o.IdleTimeout)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	defer s.close()
 	r, err := openaiResponse(name, s)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	return readResponse(name, req, r)
 }
@@ -84,24 +81,24 @@ func (o *OpenAI) completeResponses(ctx context.Context, req Request, model strin
 // readResponse maps a Responses API answer: input_tokens include the
 // cached ones; an incomplete answer is truncated (max_output_tokens) or
 // withheld (content_filter); a refusal part is a refusal.
-func readResponse(name string, req Request, r responses.Response) (Response, error) {
-	out := Response{
+func readResponse(name string, req llm.Request, r responses.Response) (llm.Response, error) {
+	out := llm.Response{
 		Model:           string(r.Model),
 		InputTokens:     int(r.Usage.InputTokens),
 		CacheReadTokens: int(r.Usage.InputTokensDetails.CachedTokens),
 		OutputTokens:    int(r.Usage.OutputTokens),
-		Stop:            StopComplete,
+		Stop:            llm.StopComplete,
 	}
 	if r.Error.Message != "" {
-		return out, &ProviderError{Provider: name, Kind: KindOther, Message: string(r.Error.Code) + ": " + r.Error.Message}
+		return out, &llm.ProviderError{Provider: name, Kind: llm.KindOther, Message: string(r.Error.Code) + ": " + r.Error.Message}
 	}
 	if r.Status == "incomplete" {
 		switch r.IncompleteDetails.Reason {
 		case "content_filter":
-			out.Stop, out.Refusal = StopRefused, "the answer was withheld by the provider's content filter"
+			out.Stop, out.Refusal = llm.StopRefused, "the answer was withheld by the provider's content filter"
 			return out, nil
 		default: // max_output_tokens
-			out.Stop = StopTruncated
+			out.Stop = llm.StopTruncated
 		}
 	}
 	var text, refusal strings.Builder
@@ -119,22 +116,22 @@ func readResponse(name string, req Request, r responses.Response) (Response, err
 		}
 	}
 	if s := strings.TrimSpace(refusal.String()); s != "" {
-		out.Stop, out.Refusal = StopRefused, s
+		out.Stop, out.Refusal = llm.StopRefused, s
 		return out, nil
 	}
 	if req.Schema == nil {
-		out.Text = stripThink(text.String())
+		out.Text = llm.StripThink(text.String())
 		return out, nil
 	}
-	doc, ok := ExtractJSON(text.String())
+	doc, ok := llm.ExtractJSON(text.String())
 	switch {
 	case ok:
 		out.Content = doc
-	case out.Stop == StopTruncated:
+	case out.Stop == llm.StopTruncated:
 	case strings.TrimSpace(text.String()) == "":
-		return out, &MalformedError{Provider: name, Reason: fmt.Sprintf("the answer has no output_text (status %q)", r.Status)}
+		return out, &llm.MalformedError{Provider: name, Reason: fmt.Sprintf("the answer has no output_text (status %q)", r.Status)}
 	default:
-		return out, &MalformedError{Provider: name, Reason: "output_text holds no JSON object", Raw: text.String()}
+		return out, &llm.MalformedError{Provider: name, Reason: "output_text holds no JSON object", Raw: text.String()}
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"context"
@@ -12,16 +12,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/internal/retry"
 	"github.com/cogworks/cogworks/internal/testkit"
 )
 
 // newTestGateway wires a gateway to p with recorded sleeps and identity
 // jitter.
-func newTestGateway(p Provider) (*Gateway, *testkit.SleepRecorder, *MemoryLedger) {
+func newTestGateway(p llm.Provider) (*llm.Gateway, *testkit.SleepRecorder, *llm.MemoryLedger) {
 	sr := &testkit.SleepRecorder{}
-	ledger := NewMemoryLedger(0, 0)
-	g := &Gateway{
+	ledger := llm.NewMemoryLedger(0, 0)
+	g := &llm.Gateway{
 		Provider: p,
 		Prompts:  staticPrompts(),
 		Ledger:   ledger,
@@ -32,8 +33,8 @@ func newTestGateway(p Provider) (*Gateway, *testkit.SleepRecorder, *MemoryLedger
 	return g, sr, ledger
 }
 
-func intakeCall() Call {
-	return Call{Stage: "intake", Template: "classify", Vars: map[string]any{"Title": "Brake light flickers"}}
+func intakeCall() llm.Call {
+	return llm.Call{Stage: "intake", Template: "classify", Vars: map[string]any{"Title": "Brake light flickers"}}
 }
 
 func TestAssertSCHEMA002_ValidAnswerIsDecoded(t *testing.T) {
@@ -41,13 +42,13 @@ func TestAssertSCHEMA002_ValidAnswerIsDecoded(t *testing.T) {
 	tests := []struct {
 		name     string
 		rep      reply
-		provider func(ws *wireServer) Provider
+		provider func(ws *wireServer) llm.Provider
 		inTok    int
 	}{
 		{
 			name: "anthropic tool_use",
 			rep:  anthropicToolReply("classification", validClassification),
-			provider: func(ws *wireServer) Provider {
+			provider: func(ws *wireServer) llm.Provider {
 				return &Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()}
 			},
 			inTok: 120,
@@ -55,7 +56,7 @@ func TestAssertSCHEMA002_ValidAnswerIsDecoded(t *testing.T) {
 		{
 			name: "openai json_schema",
 			rep:  openaiReply(validClassification),
-			provider: func(ws *wireServer) Provider {
+			provider: func(ws *wireServer) llm.Provider {
 				return &OpenAI{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()}
 			},
 			inTok: 100,
@@ -138,7 +139,7 @@ func TestAssertSCHEMA001_SchemaRetriesExhausted(t *testing.T) {
 	g.SchemaRetries = 2
 	var out classify.Classification
 	rec, err := g.Structured(context.Background(), intakeCall(), &out)
-	var se *SchemaError
+	var se *llm.SchemaError
 	require.ErrorAs(t, err, &se)
 	assert.Equal(t, "classification", se.Schema)
 	require.NotEmpty(t, se.Violations)
@@ -173,7 +174,7 @@ func TestGatewayTransientRetriesExhausted(t *testing.T) {
 	g, sr, _ := newTestGateway(&OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()})
 	var out classify.Classification
 	rec, err := g.Structured(context.Background(), intakeCall(), &out)
-	var pe *ProviderError
+	var pe *llm.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, 500, pe.Status)
 	assert.Equal(t, 5, ws.count(), "one request plus four transient retries")
@@ -188,7 +189,7 @@ func TestGatewayDoesNotRetryPermanentErrors(t *testing.T) {
 		g, sr, _ := newTestGateway(&Anthropic{BaseURL: ws.URL, APIKey: "k", HTTPClient: ws.Client()})
 		var out classify.Classification
 		_, err := g.Structured(context.Background(), intakeCall(), &out)
-		var pe *ProviderError
+		var pe *llm.ProviderError
 		require.ErrorAs(t, err, &pe, "status %d", status)
 		assert.False(t, pe.Retryable)
 		assert.Equal(t, 1, ws.count(), "status %d is not retried", status)
@@ -206,8 +207,8 @@ func TestGatewayGivesUpOnLongRetryAfter(t *testing.T) {
 	assert.Contains(t, err.Error(), "retry after 1h0m0s")
 	var tooLong *retry.TooLongError
 	require.ErrorAs(t, err, &tooLong, "callers can tell a refused wait from other failures")
-	assert.Equal(t, DefaultMaxRetryAfter, tooLong.Limit)
-	var pe *ProviderError
+	assert.Equal(t, llm.DefaultMaxRetryAfter, tooLong.Limit)
+	var pe *llm.ProviderError
 	require.ErrorAs(t, err, &pe, "the provider's error stays reachable")
 	assert.Empty(t, sr.Recorded())
 	assert.Equal(t, 1, ws.count())
@@ -217,23 +218,23 @@ func TestAssertCODE005_BudgetRefusesBeforeAnyRequest(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name   string
-		budget Budget
-		ledger *MemoryLedger
+		budget llm.Budget
+		ledger *llm.MemoryLedger
 		unit   string
 		limit  float64
 	}{
 		{
 			name:   "token budget",
-			budget: Budget{MaxTokens: 10_000},
-			ledger: NewMemoryLedger(9_000, 0),
-			unit:   UnitTokens,
+			budget: llm.Budget{MaxTokens: 10_000},
+			ledger: llm.NewMemoryLedger(9_000, 0),
+			unit:   llm.UnitTokens,
 			limit:  10_000,
 		},
 		{
 			name:   "cost budget",
-			budget: Budget{MaxCostUSD: 1.0, Prices: map[string]Price{"model-x": {InputPerMTok: 3, OutputPerMTok: 15}}},
-			ledger: NewMemoryLedger(0, 0.95),
-			unit:   UnitUSD,
+			budget: llm.Budget{MaxCostUSD: 1.0, Prices: map[string]llm.Price{"model-x": {InputPerMTok: 3, OutputPerMTok: 15}}},
+			ledger: llm.NewMemoryLedger(0, 0.95),
+			unit:   llm.UnitUSD,
 			limit:  1.0,
 		},
 	}
@@ -248,7 +249,7 @@ func TestAssertCODE005_BudgetRefusesBeforeAnyRequest(t *testing.T) {
 			call := intakeCall()
 			call.Stage, call.SWI = "code-generation", "swi-2"
 			rec, err := g.Structured(context.Background(), call, &out)
-			var be *BudgetExceededError
+			var be *llm.BudgetExceededError
 			require.ErrorAs(t, err, &be)
 			assert.Equal(t, tt.unit, be.Unit)
 			assert.Equal(t, tt.limit, be.Limit)
@@ -269,8 +270,8 @@ func TestBudgetAllowsCallWithinLimitAndWarns(t *testing.T) {
 	g.MaxTokens = 100
 	// Each call uses 160 tokens (120 in + 40 out); the estimate (prompt,
 	// schema and MaxTokens) stays below the remaining budget.
-	g.Budget = Budget{MaxTokens: 4000}
-	g.Ledger = NewMemoryLedger(2900, 0) // 72.5% ⇒ 76.5%
+	g.Budget = llm.Budget{MaxTokens: 4000}
+	g.Ledger = llm.NewMemoryLedger(2900, 0) // 72.5% ⇒ 76.5%
 	var out classify.Classification
 	rec, err := g.Structured(context.Background(), intakeCall(), &out)
 	require.NoError(t, err)
@@ -284,7 +285,7 @@ func TestBudgetAllowsCallWithinLimitAndWarns(t *testing.T) {
 
 	ws3 := newWireServer(t, anthropicToolReply("classification", validClassification))
 	g.Provider = &Anthropic{BaseURL: ws3.URL, APIKey: "k", HTTPClient: ws3.Client()}
-	g.Ledger = NewMemoryLedger(3500, 0) // 87.5% ⇒ 91.5%
+	g.Ledger = llm.NewMemoryLedger(3500, 0) // 87.5% ⇒ 91.5%
 	rec, err = g.Structured(context.Background(), intakeCall(), &out)
 	require.NoError(t, err)
 	assert.Equal(t, 90, rec.BudgetWarning)
@@ -311,7 +312,7 @@ func TestGatewayRenderErrorSendsNothing(t *testing.T) {
 	t.Parallel()
 	ws := newWireServer(t)
 	g, _, _ := newTestGateway(&OpenAI{BaseURL: ws.URL, HTTPClient: ws.Client()})
-	g.Prompts = RenderFunc(func(string, map[string]any) (string, string, error) {
+	g.Prompts = llm.RenderFunc(func(string, map[string]any) (string, string, error) {
 		return "", "", assert.AnError
 	})
 	var out classify.Classification
@@ -322,7 +323,7 @@ func TestGatewayRenderErrorSendsNothing(t *testing.T) {
 
 func TestGatewayRejectsBadOutputArgument(t *testing.T) {
 	t.Parallel()
-	g, _, _ := newTestGateway(NewScripted())
+	g, _, _ := newTestGateway(llm.NewScripted())
 	tests := []struct {
 		name string
 		out  any

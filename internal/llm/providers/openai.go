@@ -1,12 +1,14 @@
-package llm
+package providers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
@@ -35,7 +37,7 @@ type OpenAI struct {
 	ReasoningEffort string
 	// Models is consulted for retirement and for the API a model needs
 	// (chat completions or responses); nil means the built-in table.
-	Models *ModelTable
+	Models *llm.ModelTable
 	// Stream asks OpenAI's own API for streamed answers; IdleTimeout then
 	// bounds their silence (DefaultStreamIdleTimeout when 0) instead of
 	// HTTPClient's Timeout. Local servers are never streamed.
@@ -45,17 +47,17 @@ type OpenAI struct {
 	now         func() time.Time
 }
 
-func (o *OpenAI) name() string { return firstNonEmpty(o.Flavor, ProviderOpenAI) }
+func (o *OpenAI) name() string { return cmp.Or(o.Flavor, llm.ProviderOpenAI) }
 
 // openaiParams renders req as the SDK's ChatCompletionNewParams for
 // flavor. OpenAI's own API gets max_completion_tokens (reasoning models
 // refuse max_tokens, and it is the documented parameter for every model),
 // a developer message for reasoning models and prompt_cache_key; local
 // servers get the long-standing max_tokens and nothing they may reject.
-func openaiParams(req Request, model, flavor string) openai.ChatCompletionNewParams {
+func openaiParams(req llm.Request, model, flavor string) openai.ChatCompletionNewParams {
 	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(model)}
-	official := flavor == "" || flavor == ProviderOpenAI
-	reasoning := official && IsReasoningModel(model)
+	official := flavor == "" || flavor == llm.ProviderOpenAI
+	reasoning := official && llm.IsReasoningModel(model)
 	if req.System != "" {
 		if reasoning {
 			p.Messages = append(p.Messages, openai.DeveloperMessage(req.System))
@@ -64,7 +66,7 @@ func openaiParams(req Request, model, flavor string) openai.ChatCompletionNewPar
 		}
 	}
 	for _, m := range req.Messages {
-		if m.Role == RoleAssistant {
+		if m.Role == llm.RoleAssistant {
 			p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
 		} else {
 			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
@@ -90,30 +92,30 @@ func openaiParams(req Request, model, flavor string) openai.ChatCompletionNewPar
 	return p
 }
 
-// Complete implements Provider.
-func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
-	model := firstNonEmpty(req.Model, o.Model)
+// Complete implements llm.Provider.
+func (o *OpenAI) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	model := cmp.Or(req.Model, o.Model)
 	name := o.name()
-	official := o.Flavor == "" || o.Flavor == ProviderOpenAI
-	var info ModelInfo
+	official := o.Flavor == "" || o.Flavor == llm.ProviderOpenAI
+	var info llm.ModelInfo
 	if official {
 		var err error
-		if info, err = modelFacts(o.Models, model, o.now); err != nil {
-			return Response{}, err
+		if info, err = llm.ModelFacts(o.Models, model, o.now); err != nil {
+			return llm.Response{}, err
 		}
 	}
 	headers := http.Header{}
 	if o.APIKey != "" {
 		headers.Set("Authorization", "Bearer "+o.APIKey)
 	}
-	if official && info.Mode == ModeResponses {
+	if official && info.Mode == llm.ModeResponses {
 		return o.completeResponses(ctx, req, model, headers)
 	}
 	body := openaiParams(req, model, o.Flavor)
-	if official && o.ReasoningEffort != "" && IsReasoningModel(model) {
+	if official && o.ReasoningEffort != "" && llm.IsReasoningModel(model) {
 		body.ReasoningEffort = shared.ReasoningEffort(o.ReasoningEffort)
 	}
-	base := firstNonEmpty(o.BaseURL, DefaultOpenAIBaseURL)
+	base := cmp.Or(o.BaseURL, DefaultOpenAIBaseURL)
 	url := strings.TrimRight(base, "/") + "/chat/completions"
 	stream := official && o.Stream
 	if stream {
@@ -122,51 +124,51 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	s, err := postAnswer(ctx, endpoint{provider: name, client: o.HTTPClient, now: o.now, url: url, headers: headers}, body, stream, o.IdleTimeout)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	defer s.close()
 	cc, err := openaiChatCompletion(name, s)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
-	out := Response{
+	out := llm.Response{
 		Model: cc.Model,
 		// prompt_tokens includes the cached ones; OpenAI charges no cache
 		// writes, so only reads are reported.
 		InputTokens:     int(cc.Usage.PromptTokens),
 		CacheReadTokens: int(cc.Usage.PromptTokensDetails.CachedTokens),
 		OutputTokens:    int(cc.Usage.CompletionTokens),
-		Stop:            StopComplete,
+		Stop:            llm.StopComplete,
 	}
 	if len(cc.Choices) == 0 {
-		return out, &MalformedError{Provider: name, Reason: "answer has no choices"}
+		return out, &llm.MalformedError{Provider: name, Reason: "answer has no choices"}
 	}
 	choice := cc.Choices[0]
 	switch {
 	case strings.TrimSpace(choice.Message.Refusal) != "":
-		out.Stop, out.Refusal = StopRefused, strings.TrimSpace(choice.Message.Refusal)
+		out.Stop, out.Refusal = llm.StopRefused, strings.TrimSpace(choice.Message.Refusal)
 		return out, nil
 	case choice.FinishReason == "content_filter":
-		out.Stop, out.Refusal = StopRefused, "the answer was withheld by the provider's content filter"
+		out.Stop, out.Refusal = llm.StopRefused, "the answer was withheld by the provider's content filter"
 		return out, nil
 	case choice.FinishReason == "length":
-		out.Stop = StopTruncated
+		out.Stop = llm.StopTruncated
 	}
 	content := choice.Message.Content
 	if req.Schema == nil {
-		out.Text = stripThink(content)
+		out.Text = llm.StripThink(content)
 		return out, nil
 	}
-	doc, ok := ExtractJSON(content)
+	doc, ok := llm.ExtractJSON(content)
 	switch {
 	case ok:
 		out.Content = doc
-	case out.Stop == StopTruncated:
+	case out.Stop == llm.StopTruncated:
 		// The gateway handles truncation on its own terms.
 	case strings.TrimSpace(content) == "":
-		return out, &MalformedError{Provider: name, Reason: fmt.Sprintf("choices[0].message.content is empty (finish_reason %q)", choice.FinishReason)}
+		return out, &llm.MalformedError{Provider: name, Reason: fmt.Sprintf("choices[0].message.content is empty (finish_reason %q)", choice.FinishReason)}
 	default:
-		return out, &MalformedError{Provider: name, Reason: "choices[0].message.content holds no JSON object", Raw: content}
+		return out, &llm.MalformedError{Provider: name, Reason: "choices[0].message.content holds no JSON object", Raw: content}
 	}
 	return out, nil
 }

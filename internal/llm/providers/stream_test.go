@@ -1,4 +1,4 @@
-package llm
+package providers
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/classify"
+	"github.com/cogworks/cogworks/internal/llm"
 )
 
 // sseServer replays a recorded event stream: pause between events,
@@ -78,7 +79,7 @@ func (s *sseServer) requests() ([]string, []map[string]any) {
 	return append([]string(nil), s.paths...), append([]map[string]any(nil), s.bodies...)
 }
 
-func streamProvider(kind string, s *sseServer, idle time.Duration) Provider {
+func streamProvider(kind string, s *sseServer, idle time.Duration) llm.Provider {
 	if kind == "anthropic" {
 		return &Anthropic{BaseURL: s.URL, APIKey: "k", HTTPClient: s.Client(), Stream: true, IdleTimeout: idle}
 	}
@@ -135,7 +136,7 @@ func TestSlowStreamIsNotCutByItsLength(t *testing.T) {
 			s := newSSEServer(t, sseScript{file: tt.file, pause: 40 * time.Millisecond})
 			p := streamProvider(tt.provider, s, 150*time.Millisecond)
 			start := time.Now()
-			resp, err := p.Complete(context.Background(), Request{Model: tt.model, Messages: []Message{{Role: RoleUser, Content: "x"}},
+			resp, err := p.Complete(context.Background(), llm.Request{Model: tt.model, Messages: []llm.Message{{Role: llm.RoleUser, Content: "x"}},
 				Schema: json.RawMessage(`{"type":"object","properties":{}}`), SchemaName: "classification", MaxTokens: 100})
 			require.NoError(t, err)
 			assert.Greater(t, time.Since(start), 150*time.Millisecond, "the stream outlasted the idle time-out")
@@ -164,7 +165,7 @@ func TestStalledOrCutStreamIsNotResentBlindly(t *testing.T) {
 				g.Model = tt.model
 				var out classify.Classification
 				_, err := g.Structured(context.Background(), intakeCall(), &out)
-				var pe *ProviderError
+				var pe *llm.ProviderError
 				require.ErrorAs(t, err, &pe)
 				assert.True(t, pe.Sent)
 				assert.True(t, pe.Transient(), "a later invocation may try again")
@@ -190,7 +191,7 @@ func TestUnsentRequestIsStillRetried(t *testing.T) {
 	g.TransientRetries = 2
 	var out classify.Classification
 	_, err := g.Structured(context.Background(), intakeCall(), &out)
-	var pe *ProviderError
+	var pe *llm.ProviderError
 	require.ErrorAs(t, err, &pe)
 	assert.False(t, pe.Sent)
 	assert.Len(t, sleeps.Recorded(), 2)

@@ -1,7 +1,8 @@
-package llm
+package providers
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
+	"github.com/cogworks/cogworks/internal/llm"
 )
 
 // DefaultAnthropicBaseURL is the public Anthropic API.
@@ -36,7 +38,7 @@ type Anthropic struct {
 	Model   string // default model
 	// Models is consulted for retirement and structured-output style;
 	// nil means the built-in table.
-	Models *ModelTable
+	Models *llm.ModelTable
 	// Stream asks for a streamed answer; IdleTimeout then bounds its
 	// silence (DefaultStreamIdleTimeout when 0) instead of HTTPClient's
 	// Timeout.
@@ -51,7 +53,7 @@ type Anthropic struct {
 // for models the table marks as refusing a forced tool_choice (native
 // is true): those get Anthropic's native structured output,
 // output_config.format json_schema, and answer in a text block.
-func anthropicParams(req Request, model string, native bool) (anthropic.MessageNewParams, error) {
+func anthropicParams(req llm.Request, model string, native bool) (anthropic.MessageNewParams, error) {
 	p := anthropic.MessageNewParams{Model: anthropic.Model(model), MaxTokens: int64(req.MaxTokens)}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System, CacheControl: anthropic.NewCacheControlEphemeralParam()}}
@@ -76,7 +78,7 @@ func anthropicParams(req Request, model string, native bool) (anthropic.MessageN
 			block.OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
 		}
 		blocks = append(blocks, block)
-		if m.Role == RoleAssistant {
+		if m.Role == llm.RoleAssistant {
 			p.Messages = append(p.Messages, anthropic.NewAssistantMessage(blocks...))
 		} else {
 			p.Messages = append(p.Messages, anthropic.NewUserMessage(blocks...))
@@ -114,40 +116,40 @@ func anthropicParams(req Request, model string, native bool) (anthropic.MessageN
 	return p, nil
 }
 
-// Complete implements Provider.
-func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error) {
-	model := firstNonEmpty(req.Model, a.Model)
-	info, err := modelFacts(a.Models, model, a.now)
+// Complete implements llm.Provider.
+func (a *Anthropic) Complete(ctx context.Context, req llm.Request) (llm.Response, error) {
+	model := cmp.Or(req.Model, a.Model)
+	info, err := llm.ModelFacts(a.Models, model, a.now)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	body, err := anthropicParams(req, model, info.RefusesForcedToolChoice)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	headers := http.Header{}
 	headers.Set("x-api-key", a.APIKey)
 	headers.Set("anthropic-version", anthropicVersion)
-	base := firstNonEmpty(a.BaseURL, DefaultAnthropicBaseURL)
+	base := cmp.Or(a.BaseURL, DefaultAnthropicBaseURL)
 	s, err := postAnswer(ctx, endpoint{provider: "anthropic", client: a.HTTPClient, now: a.now,
 		url: strings.TrimRight(base, "/") + "/v1/messages", headers: headers}, body, a.Stream, a.IdleTimeout)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	defer s.close()
 	msg, err := anthropicMessage(s)
 	if err != nil {
-		return Response{}, err
+		return llm.Response{}, err
 	}
 	u := msg.Usage
-	out := Response{
+	out := llm.Response{
 		Model: string(msg.Model),
 		// input_tokens excludes the cached parts; CogWorks counts all input.
 		InputTokens:      int(u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens),
 		CacheReadTokens:  int(u.CacheReadInputTokens),
 		CacheWriteTokens: int(u.CacheCreationInputTokens),
 		OutputTokens:     int(u.OutputTokens),
-		Stop:             StopComplete,
+		Stop:             llm.StopComplete,
 	}
 	var text strings.Builder
 	for _, c := range msg.Content {
@@ -157,10 +159,10 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	}
 	switch msg.StopReason {
 	case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
-		out.Stop = StopTruncated
+		out.Stop = llm.StopTruncated
 	case anthropic.StopReasonRefusal:
-		out.Stop = StopRefused
-		out.Refusal = firstNonEmpty(strings.TrimSpace(msg.StopDetails.Explanation), strings.TrimSpace(text.String()), "no explanation given")
+		out.Stop = llm.StopRefused
+		out.Refusal = cmp.Or(strings.TrimSpace(msg.StopDetails.Explanation), strings.TrimSpace(text.String()), "no explanation given")
 		return out, nil
 	}
 	if req.Schema == nil {
@@ -170,20 +172,20 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	for _, c := range msg.Content {
 		if c.Type == "tool_use" && c.Name == req.SchemaName {
 			if len(bytes.TrimSpace(c.Input)) == 0 {
-				return out, &MalformedError{Provider: "anthropic", Reason: "tool_use block has no input"}
+				return out, &llm.MalformedError{Provider: "anthropic", Reason: "tool_use block has no input"}
 			}
 			out.Content = c.Input
 			return out, nil
 		}
 	}
-	if out.Stop == StopTruncated {
+	if out.Stop == llm.StopTruncated {
 		// Cut off before (or inside) the tool call: the gateway handles
 		// truncation on its own terms.
 		return out, nil
 	}
 	// Native structured output answers in text; a proxy or model that
 	// ignored tool_choice may still have written the object as text.
-	if doc, ok := ExtractJSON(text.String()); ok {
+	if doc, ok := llm.ExtractJSON(text.String()); ok {
 		out.Content = doc
 		return out, nil
 	}
@@ -191,7 +193,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	if info.RefusesForcedToolChoice {
 		reason = fmt.Sprintf("the text answer holds no JSON object (stop_reason %q)", msg.StopReason)
 	}
-	return out, &MalformedError{
+	return out, &llm.MalformedError{
 		Provider: "anthropic",
 		Reason:   reason,
 		Raw:      text.String(),
