@@ -70,7 +70,7 @@ func TestMapNeighboursRankByImportDistance(t *testing.T) {
 			repo[f.Path] = "// content of " + f.Path + "\n"
 		}
 	}
-	items, err := codegen.MapNeighbours(context.Background(), codegen.BaseTree{Repo: repo}, chainMap(), []string{"."}, []string{"f.go"}, map[string]bool{"f.go": true})
+	items, err := codegen.MapNeighbours(context.Background(), codegen.BaseTree{Repo: repo}, chainMap(), codegen.ChangeFocus{Dirs: []string{"."}, Targets: []string{"f.go"}, Shown: map[string]bool{"f.go": true}})
 	require.NoError(t, err)
 	got := map[string]string{}
 	dist := map[string]int{}

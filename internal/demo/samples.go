@@ -98,8 +98,24 @@ var sampleDefs = map[string]func() Sample{
 // bugFix is the common script of a sample: a low-complexity bug fix
 // (intake → planning → code generation → scenario validation → review →
 // integration, no design stages), whose first code answer is broken and
-// whose second answers feedback.
-func bugFix(module, desc string, files []string, feedback string, broken, fixed map[string]any) []Rule {
+// whose second answers the feedback.
+type bugFix struct {
+	// module is the one module the classification names.
+	module string
+	// desc is the plan's one sub-work-item's description.
+	desc string
+	// files are the files that sub-work-item writes.
+	files []string
+	// feedback is what the broken answer's failure says; a code
+	// generation prompt carrying it gets the fixed answer.
+	feedback string
+	// broken and fixed are the two code_generation answers (change).
+	broken, fixed map[string]any
+}
+
+// rules is the script's LLM rules.
+func (b bugFix) rules() []Rule {
+	module, desc, files, feedback, broken, fixed := b.module, b.desc, b.files, b.feedback, b.broken, b.fixed
 	noFindings := reviewAnswer{Passed: true, Findings: []finding{}}
 	return []Rule{
 		{Template: "classify", Answer: map[string]any{

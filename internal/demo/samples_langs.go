@@ -57,9 +57,9 @@ func pythonSample() Sample {
 		Feedback:  feedback,
 		Tool:      "pytest's JUnit XML report",
 		FixedPath: "inventory/stock.py", Fixed: pyRemoveFixed,
-		Rules: bugFix("inventory", desc, []string{"inventory/stock.py", "tests/test_remove.py"}, feedback,
-			change("Refuse removals beyond what is on hand.", []edit{{"inventory/stock.py", pyRemoveOld, pyRemoveBroken}}, file{"tests/test_remove.py", pyRemoveTest}),
-			change("Check before changing the count, so a refused removal leaves it unchanged.", []edit{{"inventory/stock.py", pyRemoveOld, pyRemoveFixed}}, file{"tests/test_remove.py", pyRemoveTest})),
+		Rules: bugFix{module: "inventory", desc: desc, files: []string{"inventory/stock.py", "tests/test_remove.py"}, feedback: feedback,
+			broken: change("Refuse removals beyond what is on hand.", []edit{{"inventory/stock.py", pyRemoveOld, pyRemoveBroken}}, file{"tests/test_remove.py", pyRemoveTest}),
+			fixed:  change("Check before changing the count, so a refused removal leaves it unchanged.", []edit{{"inventory/stock.py", pyRemoveOld, pyRemoveFixed}}, file{"tests/test_remove.py", pyRemoveTest})}.rules(),
 	}
 }
 
@@ -98,9 +98,9 @@ func typescriptSample() Sample {
 		Feedback:  "TS2322",
 		Tool:      "tsc --noEmit",
 		FixedPath: "src/slug.ts", Fixed: tsSlugFixed,
-		Rules: bugFix("src", desc, []string{"src/slug.ts", "src/punctuation.test.ts"}, "TS2322",
-			change("Keep the words only.", []edit{{"src/slug.ts", tsSlugOld, tsSlugBroken}}, file{"src/punctuation.test.ts", tsSlugTest}),
-			change("String.match returns null when nothing matches: default to no words.", []edit{{"src/slug.ts", tsSlugOld, tsSlugFixed}}, file{"src/punctuation.test.ts", tsSlugTest})),
+		Rules: bugFix{module: "src", desc: desc, files: []string{"src/slug.ts", "src/punctuation.test.ts"}, feedback: "TS2322",
+			broken: change("Keep the words only.", []edit{{"src/slug.ts", tsSlugOld, tsSlugBroken}}, file{"src/punctuation.test.ts", tsSlugTest}),
+			fixed:  change("String.match returns null when nothing matches: default to no words.", []edit{{"src/slug.ts", tsSlugOld, tsSlugFixed}}, file{"src/punctuation.test.ts", tsSlugTest})}.rules(),
 	}
 }
 
@@ -157,8 +157,8 @@ func rustSample() Sample {
 		Feedback:   feedback,
 		Tool:       "cargo test",
 		FixedPath:  "src/lib.rs", Fixed: rsPercentFixed,
-		Rules: bugFix("src", desc, []string{"src/lib.rs"}, feedback,
-			change("Return an Option.", []edit{{"src/lib.rs", rsPercentOld, rsPercentBroken}, {"src/lib.rs", rsTestOld, rsTestNew}}),
-			change("An empty whole has no percentage: None.", []edit{{"src/lib.rs", rsPercentOld, rsPercentFixed}, {"src/lib.rs", rsTestOld, rsTestNew}})),
+		Rules: bugFix{module: "src", desc: desc, files: []string{"src/lib.rs"}, feedback: feedback,
+			broken: change("Return an Option.", []edit{{"src/lib.rs", rsPercentOld, rsPercentBroken}, {"src/lib.rs", rsTestOld, rsTestNew}}),
+			fixed:  change("An empty whole has no percentage: None.", []edit{{"src/lib.rs", rsPercentOld, rsPercentFixed}, {"src/lib.rs", rsTestOld, rsTestNew}})}.rules(),
 	}
 }

@@ -225,9 +225,7 @@ func (s *stepper) finish(ctx context.Context, o *observed, snap *pipeline.Snapsh
 	case isTransient(err):
 		return s.deferStep(ctx, o, snap, a, err)
 	}
-	reason := reasonOf(err)
-	a.events.Add(audit.Event{Kind: audit.KindTransition, Stage: string(a.stage), SWI: snap.CurrentSWI, Summary: "failed: " + reason})
-	return s.fail(ctx, o, snap, a, reason, err)
+	return s.fail(ctx, o, snap, a, stepFailure{reason: reasonOf(err), cause: err})
 }
 
 // deferStep records a transient failure (a GitHub or LLM outage): the
@@ -242,8 +240,7 @@ func (s *stepper) deferStep(ctx context.Context, o *observed, snap *pipeline.Sna
 	n, limit := snap.TransientFailures[a.stage], s.d.Config.Budgets.StageMaxRetries
 	if limit > 0 && n > limit {
 		reason := fmt.Sprintf("%d invocations in a row failed with transient errors (stage_max_retries %d); last: %v", n, limit, err)
-		a.events.Add(audit.Event{Kind: audit.KindTransition, Stage: key, SWI: snap.CurrentSWI, Summary: "failed: " + reason})
-		return s.fail(ctx, o, snap, a, reason, err)
+		return s.fail(ctx, o, snap, a, stepFailure{reason: reason, cause: err})
 	}
 	a.res.Outcome = OutcomeRetrying
 	a.res.Reason = fmt.Sprintf("transient failure %d of %d; the next run retries: %v", n, limit, err)
@@ -267,9 +264,22 @@ type configurationError interface {
 	Configuration() string
 }
 
+// stepFailure is why a step fails the pipeline.
+type stepFailure struct {
+	// reason is the one line the report, the result, the snapshot's
+	// failure record and the audit trail's transition give.
+	reason string
+	// cause is the error behind it: an escalation's attempts and a
+	// configuration error's advice go in the report, and a *FailedError
+	// is returned as it is.
+	cause error
+}
+
 // fail marks the pipeline failed with a structured report (ASSERT-PSM-006).
-func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, reason string, cause error) (Result, error) {
+func (s *stepper) fail(ctx context.Context, o *observed, snap *pipeline.Snapshot, a *action, f stepFailure) (Result, error) {
+	reason, cause := f.reason, f.cause
 	stage := a.stage
+	a.events.Add(audit.Event{Kind: audit.KindTransition, Stage: string(stage), SWI: snap.CurrentSWI, Summary: "failed: " + reason})
 	a.res = Result{Stage: string(pipeline.StageFailed), Action: ActionFail, Outcome: OutcomeFailed, Reason: reason}
 	failure := audit.Failure{WorkItem: s.ref.Issue, Stage: string(stage), SWI: snap.CurrentSWI, Reason: reason}
 	var esc *escalation.Error

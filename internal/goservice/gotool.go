@@ -143,7 +143,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 	base := toolEnv(r.environ, tc.settings, tc.goroot, cgo)
 	if !st.offline && st.program == "" && !ws.downloaded && needsDownload(ws.dir) {
 		env := appendGoFlags(base, "-mod=mod")
-		res, err := r.run(ctx, ws, tc, st, access{env: env, network: true, download: true}, "mod", "download")
+		res, err := r.run(ctx, ws, tc, st, goCommand{args: []string{"mod", "download"}, env: env, network: true, download: true})
 		if err != nil {
 			return res, err
 		}
@@ -154,7 +154,7 @@ func (r *runner) goCmd(ctx context.Context, ws *workspace, st step, args ...stri
 	}
 	env := append(appendGoFlags(base, "-mod=mod"), "GOPROXY=off")
 	env = append(env, st.env...)
-	return r.run(ctx, ws, tc, st, access{env: env, network: cfg.Sandbox.Network && r.allowNet}, args...)
+	return r.run(ctx, ws, tc, st, goCommand{args: args, env: env, network: cfg.Sandbox.Network && r.allowNet})
 }
 
 // needsDownload reports whether the workspace's module requires others.
@@ -163,9 +163,13 @@ func needsDownload(dir string) bool {
 	return err == nil && strings.Contains(string(data), "require")
 }
 
-// access is what one go command of a step is given, decided per command
-// (the module download before a step gets more than the step itself).
-type access struct {
+// goCommand is one go command of a step and what it is given, decided
+// per command (the module download before a step gets more than the step
+// itself).
+type goCommand struct {
+	// args are the go command's arguments (the program's, when the step
+	// runs a program instead).
+	args []string
 	// env is the command's whole environment.
 	env []string
 	// network lets the command reach the network.
@@ -176,8 +180,8 @@ type access struct {
 
 // run runs one go command, sandboxed or (with the operator's opt-out on a
 // host without isolation) as a plain process group.
-func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, acc access, args ...string) (result, error) {
-	env := acc.env
+func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, gc goCommand) (result, error) {
+	env, args := gc.env, gc.args
 	if err := r.baselineWorkspace(ws); err != nil {
 		return result{}, err
 	}
@@ -191,7 +195,7 @@ func (r *runner) run(ctx context.Context, ws *workspace, tc toolchain, st step, 
 	var cmd *exec.Cmd
 	wait := func() error { return cmd.Run() }
 	if r.iso.Available() {
-		policy, cleanup, err := r.policy(ws, tc, st, acc)
+		policy, cleanup, err := r.policy(ws, tc, st, gc)
 		if err != nil {
 			return result{}, err
 		}
@@ -257,7 +261,7 @@ const workspaceMount = "/cogworks/workspace"
 // read-only with .git and (outside scenario runs) the held-out scenarios
 // masked, the workspace writable, and a build cache private to the
 // tenant (see cacheKey) over the host's (read-only) one.
-func (r *runner) policy(ws *workspace, tc toolchain, st step, acc access) (sandbox.Policy, func(), error) {
+func (r *runner) policy(ws *workspace, tc toolchain, st step, gc goCommand) (sandbox.Policy, func(), error) {
 	if err := os.MkdirAll(tc.modcache, 0o755); err != nil {
 		return sandbox.Policy{}, nil, extserver.Errorf(domain.CodeInternalError, "create module cache %s: %v", tc.modcache, err)
 	}
@@ -266,11 +270,11 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, acc access) (sandb
 		// Every request's workspace is at the same path (see
 		// workspaceMount): without -trimpath that keeps build-cache hits.
 		Binds:   append([]sandbox.Bind{{Source: ws.dir, Target: workspaceMount}}, st.binds...),
-		Network: acc.network,
+		Network: gc.network,
 		Dir:     path.Join(workspaceMount, st.dir),
 		Limits:  r.limits,
 	}
-	if acc.download {
+	if gc.download {
 		p.ReadWrite = append(p.ReadWrite, tc.modcache)
 	} else {
 		p.ReadOnly = append(p.ReadOnly, tc.modcache)
@@ -294,7 +298,7 @@ func (r *runner) policy(ws *workspace, tc toolchain, st step, acc access) (sandb
 		return sandbox.Policy{}, nil, err
 	}
 	p.Overlays = []sandbox.Overlay{ov}
-	p.Env = append(acc.env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
+	p.Env = append(gc.env, "GOCACHE="+gocacheTarget, "GOMODCACHE="+tc.modcache)
 	return p, func() { cleanup(); r.trimCacheLayer(ov.Upper) }, nil
 }
 

@@ -66,7 +66,7 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	defer ws.Remove()
 	declared := testDeclarations(ws, p.Paths)
 	start := time.Now()
-	out, err := s.runTests(ctx, ws, step{timeout: timeout + time.Minute, scenarios: req.Stage == ScenarioStage}, pkgs, timeout, p.Filter)
+	out, err := s.runTests(ctx, ws, step{timeout: timeout + time.Minute, scenarios: req.Stage == ScenarioStage}, testSelection{pkgs: pkgs, timeout: timeout, filter: p.Filter})
 	if err != nil {
 		return nil, err
 	}
@@ -79,18 +79,30 @@ func (s *service) simulate(ctx context.Context, req domain.Request) (any, error)
 	return out, nil
 }
 
-// runTests compiles the packages' test binaries, runs each in its own
-// sandbox and judges the events (see testrun.go and verdict.go).
-// st bounds each step: the test binary panics itself at timeout, and the
-// extra minute covers compilation and the sandbox.
-func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []string, timeout time.Duration, filter string) (domain.SimulateResult, error) {
+// testSelection is a simulate request's tests, validated: which run and
+// for how long.
+type testSelection struct {
+	// pkgs are the package patterns; never empty (./... by default).
+	pkgs []string
+	// timeout is each test binary's -test.timeout.
+	timeout time.Duration
+	// filter is the -test.run pattern; "" runs every test.
+	filter string
+}
+
+// runTests compiles the selected packages' test binaries, runs each in
+// its own sandbox and judges the events (see testrun.go and verdict.go).
+// st bounds each step: the test binary panics itself at sel.timeout, and
+// the extra minute covers compilation and the sandbox.
+func (s *service) runTests(ctx context.Context, ws *workspace, st step, sel testSelection) (domain.SimulateResult, error) {
 	r := s.run
+	pkgs, filter := sel.pkgs, sel.filter
 	binDir, err := os.MkdirTemp("", "cogworks-tests-")
 	if err != nil {
 		return domain.SimulateResult{}, extserver.Errorf(domain.CodeInternalError, "create test binary directory: %v", err)
 	}
 	defer func() { _ = os.RemoveAll(binDir) }()
-	built, err := r.compileTests(ctx, ws, st, binDir, 0, [][]string{ws.packagePatterns(pkgs...)})
+	built, err := r.compileTests(ctx, ws, st, testBuild{dir: binDir, groups: [][]string{ws.packagePatterns(pkgs...)}})
 	if err == nil && built.collision {
 		// Two packages' binaries share a name: list the packages and
 		// compile them in groups of distinct names.
@@ -101,7 +113,7 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 		if res.exitCode != 0 {
 			return failedStep(res), nil
 		}
-		built, err = r.compileTests(ctx, ws, st, binDir, 1, compileGroups(list))
+		built, err = r.compileTests(ctx, ws, st, testBuild{dir: binDir, first: 1, groups: compileGroups(list)})
 	}
 	if err != nil {
 		return domain.SimulateResult{}, err
@@ -109,7 +121,7 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 	if built.failed != nil {
 		return compileFailure(ws, *built.failed), nil
 	}
-	args := []string{"-test.v=test2json", "-test.paniconexit0", "-test.count=1", "-test.timeout=" + timeout.String()}
+	args := []string{"-test.v=test2json", "-test.paniconexit0", "-test.count=1", "-test.timeout=" + sel.timeout.String()}
 	tc, err := r.setup(ctx) // done by the compile step: this returns at once
 	if err != nil {
 		return domain.SimulateResult{}, err
@@ -118,7 +130,7 @@ func (s *service) runTests(ctx context.Context, ws *workspace, st step, pkgs []s
 	if filter != "" {
 		args = append(args, "-test.run="+filter)
 	}
-	runs, err := r.runTests(ctx, ws, st, binDir, built.binaries, args)
+	runs, err := r.runTests(ctx, ws, st, testBatch{binDir: binDir, bins: built.binaries, args: args})
 	if err != nil {
 		return domain.SimulateResult{}, err
 	}

@@ -121,10 +121,23 @@ type compiled struct {
 	notes string
 }
 
+// testBuild is what compileTests builds: groups of packages, each into
+// its own numbered directory.
+type testBuild struct {
+	// dir is the host directory the groups' directories are made in.
+	dir string
+	// first numbers the first group's directory: a retry after a name
+	// collision starts past the first attempt's (0: from 0).
+	first int
+	// groups are package patterns or import paths, one go test -c each.
+	groups [][]string
+}
+
 // compileTests builds each group's test binaries (go vet's test checks
-// included, as go test runs them) into its own directory of binDir, the
-// groups numbered from first. A group is package patterns or import paths.
-func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, binDir string, first int, groups [][]string) (compiled, error) {
+// included, as go test runs them) into its own directory of b.dir, the
+// groups numbered from b.first.
+func (r *runner) compileTests(ctx context.Context, ws *workspace, st step, b testBuild) (compiled, error) {
+	binDir, first, groups := b.dir, b.first, b.groups
 	out := compiled{binaries: map[string]string{}}
 	tc, err := r.setup(ctx)
 	if err != nil {
@@ -241,15 +254,17 @@ type testRun struct {
 	declared map[string]bool
 }
 
-// runTests runs every compiled binary in its own sandbox, at most
+// runTests runs every binary of batch in its own sandbox, at most
 // GOMAXPROCS at a time, in its package's directory, and returns the runs
-// in import path order.
-func (r *runner) runTests(ctx context.Context, ws *workspace, st step, binDir string, bins map[string]string, args []string) ([]testRun, error) {
+// in import path order. It finds the host's test2json itself
+// (batch.converter is ignored).
+func (r *runner) runTests(ctx context.Context, ws *workspace, st step, batch testBatch) ([]testRun, error) {
 	converter, err := r.converter.path(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	batch := testBatch{converter: converter, binDir: binDir, bins: bins, args: args}
+	batch.converter = converter
+	bins := batch.bins
 	module := ws.modulePath()
 	var todo []testPackage
 	for _, ip := range slices.Sorted(maps.Keys(bins)) {

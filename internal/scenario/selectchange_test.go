@@ -61,7 +61,7 @@ func TestTrajectoryWithTestProblemsIsNotSatisfied(t *testing.T) {
 		obs.Problems = []string{"planned tests did not run and pass: pkg.TestScenario"}
 		return obs, nil
 	}}
-	res, err := Validate(context.Background(), cfg(0.95), []Scenario{sc}, sim, Twins{}, nil)
+	res, err := Validate(context.Background(), cfg(0.95), []Scenario{sc}, Harness{Sim: sim})
 	require.NoError(t, err)
 	assert.False(t, res.Passed)
 	assert.Contains(t, res.Feedback(), "test_verdict: planned tests did not run and pass: pkg.TestScenario")

@@ -103,11 +103,25 @@ func Select(all []Scenario, interfaces []string) []Scenario {
 // stopTimeout bounds a twin's Stop after the validation context is done.
 const stopTimeout = time.Minute
 
-// Validate runs every scenario's trajectories through sim and scores them.
-// With no scenarios the result is Skipped (and Passed). Simulator, twin and
-// judge failures abort validation with an error; twins already started are
-// still stopped.
-func Validate(ctx context.Context, cfg Config, scenarios []Scenario, sim Simulator, twins Twins, judge Judge) (Result, error) {
+// Harness runs and judges the scenarios' trajectories: the ports
+// Validate uses.
+type Harness struct {
+	// Sim runs each trajectory; required when any scenario is given.
+	Sim Simulator
+	// Twins are the registered twins and their runner; the zero value
+	// serves scenarios without a twin.
+	Twins Twins
+	// Judge scores llm_judge criteria; nil fails each such criterion
+	// with a reason saying no judge is configured.
+	Judge Judge
+}
+
+// Validate runs every scenario's trajectories through h.Sim and scores
+// them. With no scenarios the result is Skipped (and Passed). Simulator,
+// twin and judge failures abort validation with an error; twins already
+// started are still stopped.
+func Validate(ctx context.Context, cfg Config, scenarios []Scenario, h Harness) (Result, error) {
+	twins := h.Twins
 	if err := cfg.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -117,7 +131,7 @@ func Validate(ctx context.Context, cfg Config, scenarios []Scenario, sim Simulat
 		res.SkipReason = "no scenario exercises what the change touches"
 		return res, nil
 	}
-	if sim == nil {
+	if h.Sim == nil {
 		return Result{}, errors.New("scenario validation: no simulator configured")
 	}
 	for _, sc := range scenarios {
@@ -132,7 +146,7 @@ func Validate(ctx context.Context, cfg Config, scenarios []Scenario, sim Simulat
 		}
 	}
 	for _, sc := range scenarios {
-		sr, warn, err := runScenario(ctx, cfg, sc, sim, twins, judge)
+		sr, warn, err := runScenario(ctx, cfg, sc, h)
 		if err != nil {
 			return Result{}, err
 		}
@@ -169,15 +183,16 @@ func describeHit(id string, index, total int, f CriterionResult) string {
 
 // runScenario executes one scenario's trajectories with its twin, if any.
 // warn reports a twin that failed to stop after an otherwise clean run.
-func runScenario(ctx context.Context, cfg Config, sc Scenario, sim Simulator, twins Twins, judge Judge) (sr Outcome, warn string, err error) {
+func runScenario(ctx context.Context, cfg Config, sc Scenario, h Harness) (sr Outcome, warn string, err error) {
 	n := sc.Trajectories
 	if n <= 0 {
 		n = cfg.DefaultTrajectories
 	}
 	sr = Outcome{ID: sc.ID, Trajectories: n}
-	var tw *twinSession
+	run := scenarioRun{sc: sc, n: n, h: h}
 	if sc.Twin != "" {
-		tw = &twinSession{runner: twins.Runner, twin: twins.Defs[sc.Twin], scenario: sc.ID}
+		tw := &twinSession{runner: h.Twins.Runner, twin: h.Twins.Defs[sc.Twin], scenario: sc.ID}
+		run.tw = tw
 		defer func() { warn, err = tw.stop(ctx, warn, err) }()
 		if err := tw.start(ctx); err != nil {
 			return sr, "", err
@@ -185,7 +200,7 @@ func runScenario(ctx context.Context, cfg Config, sc Scenario, sim Simulator, tw
 	}
 	var tally failureTally
 	for i := 1; i <= n; i++ {
-		tr, obs, err := runTrajectory(ctx, sc, i, n, sim, tw, judge)
+		tr, obs, err := run.trajectory(ctx, i)
 		if err != nil {
 			return sr, "", err
 		}
@@ -243,18 +258,29 @@ func (s *twinSession) stop(ctx context.Context, warn string, err error) (string,
 	return fmt.Sprintf("scenario %s: %v", s.scenario, stopErr), nil
 }
 
-// runTrajectory runs and evaluates trajectory i of n.
-func runTrajectory(ctx context.Context, sc Scenario, i, n int, sim Simulator, tw *twinSession, judge Judge) (TrajectoryResult, Observation, error) {
-	if tw != nil && i > 1 {
-		if err := tw.reset(ctx, i); err != nil {
+// scenarioRun is one scenario's trajectories under way.
+type scenarioRun struct {
+	sc Scenario
+	// n is the number of trajectories.
+	n int
+	h Harness
+	// tw is the scenario's started twin; nil: it has none.
+	tw *twinSession
+}
+
+// trajectory runs and evaluates trajectory i of r.n.
+func (r scenarioRun) trajectory(ctx context.Context, i int) (TrajectoryResult, Observation, error) {
+	sc := r.sc
+	if r.tw != nil && i > 1 {
+		if err := r.tw.reset(ctx, i); err != nil {
 			return TrajectoryResult{}, Observation{}, err
 		}
 	}
-	obs, err := sim.Simulate(ctx, newRun(sc.Run))
+	obs, err := r.h.Sim.Simulate(ctx, newRun(sc.Run))
 	if err != nil {
-		return TrajectoryResult{}, Observation{}, fmt.Errorf("scenario %s: trajectory %d/%d: simulate: %w", sc.ID, i, n, err)
+		return TrajectoryResult{}, Observation{}, fmt.Errorf("scenario %s: trajectory %d/%d: simulate: %w", sc.ID, i, r.n, err)
 	}
-	tr, err := evaluateTrajectory(ctx, sc, i, obs, judge)
+	tr, err := evaluateTrajectory(ctx, sc, i, obs, r.h.Judge)
 	return tr, obs, err
 }
 

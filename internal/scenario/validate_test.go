@@ -97,7 +97,7 @@ func TestAssertSCEN001_ApplicableScenariosSelected(t *testing.T) {
 	assert.Equal(t, []string{"S1", "S2", "S3", "S4"}, ids)
 
 	sim := &fakeSim{script: failOn()}
-	res, err := Validate(context.Background(), cfg(0.95), selected, sim, Twins{}, nil)
+	res, err := Validate(context.Background(), cfg(0.95), selected, Harness{Sim: sim})
 	require.NoError(t, err)
 	var ran []string
 	for _, c := range sim.calls {
@@ -111,7 +111,7 @@ func TestAssertSCEN003_ExactTrajectoriesEachFresh(t *testing.T) {
 	t.Run("scenario value", func(t *testing.T) {
 		sim := &fakeSim{script: failOn()}
 		sc := testScenario("S", 10, "I1")
-		res, err := Validate(context.Background(), Config{Threshold: 0.9, DefaultTrajectories: 3}, []Scenario{sc}, sim, Twins{}, nil)
+		res, err := Validate(context.Background(), Config{Threshold: 0.9, DefaultTrajectories: 3}, []Scenario{sc}, Harness{Sim: sim})
 		require.NoError(t, err)
 		require.Len(t, sim.calls, 10, "exactly the scenario's trajectories, overriding the default")
 		for i, call := range sim.calls {
@@ -124,7 +124,7 @@ func TestAssertSCEN003_ExactTrajectoriesEachFresh(t *testing.T) {
 	})
 	t.Run("configured default", func(t *testing.T) {
 		sim := &fakeSim{script: failOn()}
-		_, err := Validate(context.Background(), Config{Threshold: 0.9, DefaultTrajectories: 4}, []Scenario{testScenario("S", 0, "I1")}, sim, Twins{}, nil)
+		_, err := Validate(context.Background(), Config{Threshold: 0.9, DefaultTrajectories: 4}, []Scenario{testScenario("S", 0, "I1")}, Harness{Sim: sim})
 		require.NoError(t, err)
 		assert.Len(t, sim.calls, 4)
 	})
@@ -132,7 +132,7 @@ func TestAssertSCEN003_ExactTrajectoriesEachFresh(t *testing.T) {
 
 func TestAssertSCEN004_SatisfactionScore(t *testing.T) {
 	sim := &fakeSim{script: failOn(7)}
-	res, err := Validate(context.Background(), cfg(0.5), []Scenario{testScenario("S", 10, "I1")}, sim, Twins{}, nil)
+	res, err := Validate(context.Background(), cfg(0.5), []Scenario{testScenario("S", 10, "I1")}, Harness{Sim: sim})
 	require.NoError(t, err)
 	sr := res.Scenarios[0]
 	assert.Equal(t, 0.9, sr.Score)
@@ -148,7 +148,7 @@ func TestAssertSCEN004_SatisfactionScore(t *testing.T) {
 
 	t.Run("overall is trajectory-weighted across scenarios", func(t *testing.T) {
 		sim := &fakeSim{script: failOn(4)}
-		res, err := Validate(context.Background(), cfg(0.5), []Scenario{testScenario("A", 3, "I"), testScenario("B", 1, "I")}, sim, Twins{}, nil)
+		res, err := Validate(context.Background(), cfg(0.5), []Scenario{testScenario("A", 3, "I"), testScenario("B", 1, "I")}, Harness{Sim: sim})
 		require.NoError(t, err)
 		assert.Equal(t, 1.0, res.Scenarios[0].Score)
 		assert.Equal(t, 0.0, res.Scenarios[1].Score)
@@ -160,7 +160,7 @@ func TestAssertSCEN004_SatisfactionScore(t *testing.T) {
 
 func TestAssertSCEN005_ThresholdMetPasses(t *testing.T) {
 	sim := &fakeSim{script: failOn(13)}
-	res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("S", 25, "I1")}, sim, Twins{}, nil)
+	res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("S", 25, "I1")}, Harness{Sim: sim})
 	require.NoError(t, err)
 	assert.Equal(t, 0.96, res.Overall)
 	assert.True(t, res.Passed)
@@ -168,7 +168,7 @@ func TestAssertSCEN005_ThresholdMetPasses(t *testing.T) {
 
 	t.Run("exactly at threshold passes", func(t *testing.T) {
 		sim := &fakeSim{script: failOn(20)}
-		res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("S", 20, "I1")}, sim, Twins{}, nil)
+		res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("S", 20, "I1")}, Harness{Sim: sim})
 		require.NoError(t, err)
 		assert.Equal(t, 0.95, res.Overall)
 		assert.True(t, res.Passed)
@@ -177,12 +177,12 @@ func TestAssertSCEN005_ThresholdMetPasses(t *testing.T) {
 
 func TestAssertSCEN006_BelowThresholdFailsWithFeedback(t *testing.T) {
 	sim := &fakeSim{script: failOn(5, 17)}
-	res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("SCN-A", 25, "I1"), testScenario("SCN-B", 25, "I2")}, sim, Twins{}, nil)
+	res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("SCN-A", 25, "I1"), testScenario("SCN-B", 25, "I2")}, Harness{Sim: sim})
 	require.NoError(t, err)
 	assert.Equal(t, 0.96, res.Overall, "2 of 50 trajectories failed")
 
 	sim = &fakeSim{script: failOn(3, 9, 17, 25+21)}
-	res, err = Validate(context.Background(), cfg(0.95), []Scenario{testScenario("SCN-A", 25, "I1"), testScenario("SCN-B", 25, "I2")}, sim, Twins{}, nil)
+	res, err = Validate(context.Background(), cfg(0.95), []Scenario{testScenario("SCN-A", 25, "I1"), testScenario("SCN-B", 25, "I2")}, Harness{Sim: sim})
 	require.NoError(t, err)
 	assert.Equal(t, 0.92, res.Overall)
 	assert.False(t, res.Passed)
@@ -211,7 +211,7 @@ func TestAssertSCEN007_FailureCriterionOverridesScore(t *testing.T) {
 		}
 		return okObs, nil
 	}
-	res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("S", 50, "I1")}, &fakeSim{script: script}, Twins{}, nil)
+	res, err := Validate(context.Background(), cfg(0.95), []Scenario{testScenario("S", 50, "I1")}, Harness{Sim: &fakeSim{script: script}})
 	require.NoError(t, err)
 	assert.Equal(t, 0.98, res.Overall, "the panicking trajectory still satisfies acceptance")
 	assert.False(t, res.Passed)
@@ -227,7 +227,7 @@ func TestAssertSCEN007_FailureCriterionOverridesScore(t *testing.T) {
 			obs.Output += "panic"
 			return obs, nil
 		}}
-		res, err := Validate(context.Background(), cfg(0.95), []Scenario{sc}, sim, Twins{}, nil)
+		res, err := Validate(context.Background(), cfg(0.95), []Scenario{sc}, Harness{Sim: sim})
 		require.NoError(t, err)
 		assert.True(t, res.Passed)
 		assert.True(t, res.Scenarios[0].Runs[0].Failure[0].Skipped)
@@ -239,7 +239,7 @@ func TestAssertSCEN008_NoApplicableScenariosSkips(t *testing.T) {
 	selected := Select(all, []string{"I7"})
 	require.Empty(t, selected)
 	sim := &fakeSim{script: failOn()}
-	res, err := Validate(context.Background(), cfg(0.95), selected, sim, Twins{}, nil)
+	res, err := Validate(context.Background(), cfg(0.95), selected, Harness{Sim: sim})
 	require.NoError(t, err)
 	assert.True(t, res.Skipped)
 	assert.True(t, res.Passed, "skipped is not failed; the pipeline proceeds")
@@ -284,7 +284,7 @@ func TestAssertSCEN009_TwinLifecycle(t *testing.T) {
 		var log []string
 		runner := &fakeTwins{log: &log}
 		sim := &fakeSim{log: &log, script: failOn()}
-		_, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 3), testScenario("P", 1, "I1")}, sim, Twins{Defs: defs, Runner: runner}, nil)
+		_, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 3), testScenario("P", 1, "I1")}, Harness{Sim: sim, Twins: Twins{Defs: defs, Runner: runner}})
 		require.NoError(t, err)
 		assert.Equal(t, []string{
 			"start canbus", "ready canbus",
@@ -304,7 +304,7 @@ func TestAssertSCEN009_TwinLifecycle(t *testing.T) {
 			}
 			return okObs, nil
 		}}
-		_, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 3)}, sim, Twins{Defs: defs, Runner: runner}, nil)
+		_, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 3)}, Harness{Sim: sim, Twins: Twins{Defs: defs, Runner: runner}})
 		require.ErrorIs(t, err, boom)
 		assert.Contains(t, err.Error(), "scenario S: trajectory 2/3: simulate")
 		assert.Equal(t, []string{"start canbus", "ready canbus", "simulate S", "reset canbus", "simulate S", "stop canbus"}, log)
@@ -314,7 +314,7 @@ func TestAssertSCEN009_TwinLifecycle(t *testing.T) {
 		t.Run("stop even when "+op+" fails", func(t *testing.T) {
 			var log []string
 			runner := &fakeTwins{log: &log, failOn: op}
-			_, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 2)}, &fakeSim{log: &log, script: failOn()}, Twins{Defs: defs, Runner: runner}, nil)
+			_, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 2)}, Harness{Sim: &fakeSim{log: &log, script: failOn()}, Twins: Twins{Defs: defs, Runner: runner}})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), op+" exploded")
 			assert.Equal(t, "stop canbus", log[len(log)-1])
@@ -329,7 +329,7 @@ func TestAssertSCEN009_TwinLifecycle(t *testing.T) {
 			cancel()
 			return Observation{}, context.Canceled
 		}}
-		_, err := Validate(ctx, cfg(0.9), []Scenario{withTwin("S", 2)}, sim, Twins{Defs: defs, Runner: runner}, nil)
+		_, err := Validate(ctx, cfg(0.9), []Scenario{withTwin("S", 2)}, Harness{Sim: sim, Twins: Twins{Defs: defs, Runner: runner}})
 		require.ErrorIs(t, err, context.Canceled)
 		require.Len(t, runner.stopErrs, 1)
 		assert.NoError(t, runner.stopErrs[0], "Stop must not inherit the cancelled context")
@@ -338,7 +338,7 @@ func TestAssertSCEN009_TwinLifecycle(t *testing.T) {
 	t.Run("stop failure after a clean run is a warning", func(t *testing.T) {
 		var log []string
 		runner := &fakeTwins{log: &log, stopErr: errors.New("still listening")}
-		res, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 1)}, &fakeSim{script: failOn()}, Twins{Defs: defs, Runner: runner}, nil)
+		res, err := Validate(context.Background(), cfg(0.9), []Scenario{withTwin("S", 1)}, Harness{Sim: &fakeSim{script: failOn()}, Twins: Twins{Defs: defs, Runner: runner}})
 		require.NoError(t, err)
 		assert.True(t, res.Passed)
 		assert.Equal(t, []string{"scenario S: still listening"}, res.Warnings)
@@ -349,7 +349,7 @@ func TestAssertSCEN009_TwinLifecycle(t *testing.T) {
 		sc := withTwin("S", 1)
 		sc.Twin = "ghost"
 		sim := &fakeSim{log: &log, script: failOn()}
-		_, err := Validate(context.Background(), cfg(0.9), []Scenario{testScenario("P", 1, "I"), sc}, sim, Twins{Defs: defs, Runner: &fakeTwins{log: &log}}, nil)
+		_, err := Validate(context.Background(), cfg(0.9), []Scenario{testScenario("P", 1, "I"), sc}, Harness{Sim: sim, Twins: Twins{Defs: defs, Runner: &fakeTwins{log: &log}}})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), `twin "ghost" is not registered`)
 		assert.Empty(t, log)
@@ -369,7 +369,7 @@ func TestAssertSCEN010_ResultsInAuditTrail(t *testing.T) {
 		return okObs, nil
 	}}
 	history := History{"SCN-A": {true, true, true, true, true, true, true, true, false, true, true, true, true, true, true, true, false}}
-	res, err := Validate(context.Background(), Config{Threshold: 0.95, DefaultTrajectories: 4, History: history}, []Scenario{testScenario("SCN-A", 3, "I1"), testScenario("SCN-B", 0, "I1")}, sim, Twins{}, nil)
+	res, err := Validate(context.Background(), Config{Threshold: 0.95, DefaultTrajectories: 4, History: history}, []Scenario{testScenario("SCN-A", 3, "I1"), testScenario("SCN-B", 0, "I1")}, Harness{Sim: sim})
 	require.NoError(t, err)
 	md := res.AuditMarkdown()
 	for _, want := range []string{
@@ -408,7 +408,7 @@ func TestValidate_LoadedSpecExampleEndToEnd(t *testing.T) {
 		return okObs, nil
 	}}
 	judge := &stubJudge{passed: true, score: 1}
-	res, err := Validate(context.Background(), Config{Threshold: 0.95, DefaultTrajectories: 2}, selected, sim, Twins{Defs: twins, Runner: &fakeTwins{log: &log}}, judge)
+	res, err := Validate(context.Background(), Config{Threshold: 0.95, DefaultTrajectories: 2}, selected, Harness{Sim: sim, Twins: Twins{Defs: twins, Runner: &fakeTwins{log: &log}}, Judge: judge})
 	require.NoError(t, err)
 	assert.True(t, res.Passed, res.Feedback())
 	assert.Equal(t, 5, res.Total, "3 trajectories from the TOML example plus the default 2")
@@ -439,7 +439,7 @@ func TestValidate_Errors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Validate(context.Background(), tt.cfg, sc, tt.sim, Twins{}, nil)
+			_, err := Validate(context.Background(), tt.cfg, sc, Harness{Sim: tt.sim})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.want)
 		})
@@ -448,7 +448,7 @@ func TestValidate_Errors(t *testing.T) {
 	t.Run("judge failure is an error, not a score", func(t *testing.T) {
 		s := testScenario("S", 1, "I")
 		s.Acceptance = append(s.Acceptance, Criterion{Check: "llm_judge", Params: map[string]any{"criteria": "x"}})
-		_, err := Validate(context.Background(), cfg(0.9), []Scenario{s}, &fakeSim{script: failOn()}, Twins{}, &stubJudge{err: errors.New("quota")})
+		_, err := Validate(context.Background(), cfg(0.9), []Scenario{s}, Harness{Sim: &fakeSim{script: failOn()}, Judge: &stubJudge{err: errors.New("quota")}})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "scenario S: trajectory 1: acceptance[2]: criterion llm_judge: llm judge: quota")
 	})

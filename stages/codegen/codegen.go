@@ -327,7 +327,7 @@ func (e Executor) check(ctx context.Context, r SWIRun, out CodeOutput) (changeSe
 	if err != nil {
 		return cs, nil, fmt.Errorf("simulate generated code of %s: %w", r.rec.ID, err)
 	}
-	return e.judgeAttempt(ctx, r, cs, req(r.src.Artifacts(nil)), all, params, sim)
+	return e.judgeAttempt(ctx, r, cs, TestRun{Base: req(r.src.Artifacts(nil)), Head: all, Params: params, Result: sim})
 }
 
 // changedPaths lists the files a change writes or deletes, sorted.

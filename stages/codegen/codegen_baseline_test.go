@@ -232,7 +232,7 @@ func TestJudgeTests(t *testing.T) {
 			dom := &scriptedSimulate{results: tt.service}
 			e := codegen.Executor{Deps: codegen.Deps{Deps: stagekit.Deps{Domain: dom}}}
 			req := domain.Request{Repository: domain.Repository{Path: "/ws", Ref: "main"}}
-			v, err := e.JudgeTests(context.Background(), &codegen.BaselineCache{}, req, req, domain.SimulateParams{Packages: []string{"."}}, tt.head, tt.change)
+			v, err := e.JudgeTests(context.Background(), &codegen.BaselineCache{}, codegen.TestRun{Base: req, Head: req, Params: domain.SimulateParams{Packages: []string{"."}}, Result: tt.head}, tt.change)
 			require.NoError(t, err)
 			assert.Equal(t, tt.pass, v.Passed, "problems: %q", v.Problems)
 			var names []string

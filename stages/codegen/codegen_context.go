@@ -185,10 +185,11 @@ func (e Executor) ContextItems(ctx context.Context, in engine.StageInput, r SWIR
 		return cx, err
 	}
 	var neighbours []contextpack.Item
+	focus := ChangeFocus{Dirs: targetDirs, Targets: item.Files, Shown: shown}
 	if rmap != nil {
-		neighbours, err = MapNeighbours(ctx, r.Base, rmap, targetDirs, item.Files, shown)
+		neighbours, err = MapNeighbours(ctx, r.Base, rmap, focus)
 	} else {
-		neighbours, err = dirNeighbours(ctx, r.Base, all, targetDirs, item.Files, shown)
+		neighbours, err = dirNeighbours(ctx, r.Base, all, focus)
 	}
 	if err != nil {
 		return cx, err
@@ -227,15 +228,27 @@ func readContextFile(ctx context.Context, base BaseTree, p string) (string, bool
 	return c, true, nil
 }
 
+// ChangeFocus is what the neighbour ranking starts from.
+type ChangeFocus struct {
+	// Dirs are the directories (packages) being changed.
+	Dirs []string
+	// Targets are the files to edit; the test files beside them are
+	// context wherever they live.
+	Targets []string
+	// Shown are the files already in the context, left out; nil: none.
+	Shown map[string]bool
+}
+
 // MapNeighbours ranks the repository's Go packages by import-graph
 // distance from the packages being changed: the non-test files of
 // packages within neighbourFullDistance whole (a large one as signatures),
 // the test file beside each file to edit whole, farther packages up to
 // skeletonDistance as their exported signatures.
-func MapNeighbours(ctx context.Context, base BaseTree, m *domain.RepoMapResult, dirs, targets []string, shown map[string]bool) ([]contextpack.Item, error) {
-	dist := stagekit.PackageDistances(m, dirs)
+func MapNeighbours(ctx context.Context, base BaseTree, m *domain.RepoMapResult, focus ChangeFocus) ([]contextpack.Item, error) {
+	shown := focus.Shown
+	dist := stagekit.PackageDistances(m, focus.Dirs)
 	siblingTests := map[string]bool{}
-	for _, t := range targets {
+	for _, t := range focus.Targets {
 		for _, s := range stagekit.SiblingTests(t) { // x_test.go, test_x.py, x.test.ts, ...
 			siblingTests[s] = true
 		}
@@ -277,9 +290,10 @@ func MapNeighbours(ctx context.Context, base BaseTree, m *domain.RepoMapResult, 
 // the directories being changed, the root directory included, and the
 // conventional test files of the files to edit wherever they live
 // (tests/test_x.py beside src/pkg/x.py), at distance 0.
-func dirNeighbours(ctx context.Context, base BaseTree, all, dirs, targets []string, shown map[string]bool) ([]contextpack.Item, error) {
+func dirNeighbours(ctx context.Context, base BaseTree, all []string, focus ChangeFocus) ([]contextpack.Item, error) {
+	dirs, shown := focus.Dirs, focus.Shown
 	siblings := map[string]bool{}
-	for _, t := range targets {
+	for _, t := range focus.Targets {
 		for _, s := range stagekit.SiblingTests(t) {
 			siblings[s] = true
 		}

@@ -118,13 +118,30 @@ func (ct ChangeTests) withBase(base []domain.TestDeclaration) ChangeTests {
 	return out
 }
 
+// TestRun is one simulation of a change, as JudgeTests judges it.
+type TestRun struct {
+	// Base is the request of the tree the change started from; its tests
+	// run with Params when the verdict needs them (once per BaselineCache
+	// key).
+	Base domain.Request
+	// Head is the request of the changed tree; the failing tests eligible
+	// for the flaky excuse re-run on it.
+	Head domain.Request
+	// Params are the simulation parameters Head ran with; their Paths
+	// keep a re-run with the services that ran the tests.
+	Params domain.SimulateParams
+	// Result is Head's simulation, the one judged.
+	Result domain.SimulateResult
+}
+
 // JudgeTests decides whether a simulation proves the change
 // (testverdict.Judge): unless the run is broken (it did not build), it
 // runs the packages' tests on base (cached: the missing-test rule needs
 // it even when the head passed) and re-runs once, alone, the failing
 // tests eligible for the flaky excuse (unchanged tests that passed at
 // base).
-func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, base, head domain.Request, params domain.SimulateParams, sim domain.SimulateResult, ct ChangeTests) (testverdict.Verdict, error) {
+func (e Executor) JudgeTests(ctx context.Context, cache *BaselineCache, run TestRun, ct ChangeTests) (testverdict.Verdict, error) {
+	base, head, params, sim := run.Base, run.Head, run.Params, run.Result
 	in := testverdict.Input{Head: sim, Required: ct.Required, Changed: ct.Changed, Rewritten: ct.Rewritten, Removed: ct.Removed}
 	v := testverdict.Judge(in)
 	if v.Broken {
@@ -277,12 +294,13 @@ func verdictItems(v testverdict.Verdict) []feedbackItem {
 // change with its test notes when the verdict passes, else why not. The
 // failure's summary carries every reason (the audit trail); its items and
 // output say what the model must fix.
-func (e Executor) judgeAttempt(ctx context.Context, r SWIRun, cs changeSet, base, head domain.Request, params domain.SimulateParams, sim domain.SimulateResult) (changeSet, *attemptFailure, error) {
+func (e Executor) judgeAttempt(ctx context.Context, r SWIRun, cs changeSet, run TestRun) (changeSet, *attemptFailure, error) {
+	sim := run.Result
 	ct, err := testsOfChange(ctx, r.Base, cs, r.Item.Tests, sim.DeclaredTests)
 	if err != nil {
 		return cs, nil, err
 	}
-	verdict, err := e.JudgeTests(ctx, r.baselines, base, head, params, sim, ct)
+	verdict, err := e.JudgeTests(ctx, r.baselines, run, ct)
 	if err != nil {
 		return cs, nil, err
 	}

@@ -73,7 +73,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if err != nil {
 		return engine.StageResult{}, e.emptyBranch(ctx, in.Repo, fmt.Errorf("open PR of sub-work-item %s: %w", rec.ID, err), rec.ID, idem.Branches{Head: branch, Base: base})
 	}
-	if err := e.postInlineReview(ctx, in.Repo, in.BotLogin, snap.WorkItem, rec, pr, created, branch, inline); err != nil {
+	if err := e.postInlineReview(ctx, in, inlineReview{SWI: rec, PR: pr, Created: created, Branch: branch, Findings: inline}); err != nil {
 		return engine.StageResult{}, err
 	}
 
@@ -125,28 +125,46 @@ func (e Executor) emptyBranch(ctx context.Context, repo github.Repo, err error, 
 		id, branch, base, base)}
 }
 
-// postInlineReview posts the non-blocking findings as one COMMENT review
+// inlineReview is what postInlineReview posts: one SWI's non-blocking
+// findings on its PR.
+type inlineReview struct {
+	// SWI is the sub-work-item the findings came from; its ID keys the
+	// review's marker.
+	SWI pipeline.SWI
+	// PR is the SWI's PR; its HeadSHA anchors the comments when set.
+	PR github.PullRequest
+	// Created reports that PR was opened in this step, so no review of
+	// the bot's can be on it yet and none is searched for.
+	Created bool
+	// Branch is the PR's head branch, read only when PR.HeadSHA is empty.
+	Branch string
+	// Findings are the non-blocking findings to post; none posts nothing.
+	Findings []review.Finding
+}
+
+// postInlineReview posts r's findings as one COMMENT review
 // (ASSERT-INT-002), unless a CogWorks review carrying this SWI's marker is
 // already on the PR. GitHub anchors an inline comment only on a line of
 // the PR's diff (else 422 "Pull request review thread line must be part
 // of the diff"), so findings on other lines are listed, with file and
-// line, in the review's body. A PR created in this step (created) has no
-// review yet, so only an older one is searched for the bot's.
-func (e Executor) postInlineReview(ctx context.Context, repo github.Repo, botLogin string, workItem int, rec pipeline.SWI, pr github.PullRequest, created bool, branch string, inline []review.Finding) error {
-	if len(inline) == 0 {
+// line, in the review's body. The repository, the bot's login and the work
+// item come from in.
+func (e Executor) postInlineReview(ctx context.Context, in engine.StageInput, r inlineReview) error {
+	if len(r.Findings) == 0 {
 		return nil
 	}
-	key := audit.Key(strconv.Itoa(workItem), "review", rec.ID, "inline")
+	repo, rec, pr, inline := in.Repo, r.SWI, r.PR, r.Findings
+	key := audit.Key(strconv.Itoa(in.Snapshot.WorkItem), "review", rec.ID, "inline")
 	marker := audit.Marker(key)
-	if !created {
+	if !r.Created {
 		existing, err := e.GitHub.ListReviews(ctx, repo, pr.Number)
 		if err != nil {
 			return fmt.Errorf("list reviews of PR #%d: %w", pr.Number, err)
 		}
-		for _, r := range existing {
+		for _, rv := range existing {
 			// Anyone can review a PR and copy the marker; only the bot's own
 			// review suppresses a second one.
-			if r.User == botLogin && strings.Contains(r.Body, marker) {
+			if rv.User == in.BotLogin && strings.Contains(rv.Body, marker) {
 				return nil
 			}
 		}
@@ -160,9 +178,9 @@ func (e Executor) postInlineReview(ctx context.Context, repo github.Repo, botLog
 	// it does not (a PR listed by an older GitHub, say).
 	head := pr.HeadSHA
 	if head == "" {
-		h, err := e.GitHub.GetBranchSHA(ctx, repo, branch)
+		h, err := e.GitHub.GetBranchSHA(ctx, repo, r.Branch)
 		if err != nil {
-			return fmt.Errorf("read head of %s: %w", branch, err)
+			return fmt.Errorf("read head of %s: %w", r.Branch, err)
 		}
 		head = h
 	}

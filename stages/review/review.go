@@ -69,7 +69,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		return engine.StageResult{}, err
 	}
 
-	result, err := e.Passes(ctx, in, rec, issue.Title, issue.Body, files)
+	result, err := e.Passes(ctx, in, Subject{SWI: rec, Title: issue.Title, Body: issue.Body, Files: files})
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -86,7 +86,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 		// retries the step with the cycle counted).
 		decided := []pipeline.Change{pipeline.SetSWIRemediation{ID: rec.ID, Cycles: cycles + 1, Feedback: action.Feedback}}
 		key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID, "remediation-"+strconv.Itoa(cycles+1))
-		if err := e.postSummary(ctx, in, key, rec, result, e.Deps.Warnings); err != nil {
+		if err := e.postSummary(ctx, in, key, rec, result); err != nil {
 			return engine.StageResult{Changes: decided}, err
 		}
 		return engine.StageResult{
@@ -101,7 +101,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	// the feedback they answered is consumed.
 	decided := []pipeline.Change{pipeline.SetSWIFindings{ID: rec.ID, Findings: result.NonBlocking}}
 	key := audit.Key(strconv.Itoa(snap.WorkItem), "review", rec.ID)
-	if err := e.postSummary(ctx, in, key, rec, result, e.Deps.Warnings); err != nil {
+	if err := e.postSummary(ctx, in, key, rec, result); err != nil {
 		return engine.StageResult{Changes: decided}, err
 	}
 	return engine.StageResult{
@@ -112,12 +112,26 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	}, nil
 }
 
-// Passes runs the four review passes on files, the sub-work-item rec's
-// files as they would be committed: the deterministic constraint pass and
-// the LLM passes, whose tokens the snapshot's ledger records. A revision
-// of a PR reviews its change this way, as for any attempt.
-func (e Executor) Passes(ctx context.Context, in engine.StageInput, rec pipeline.SWI, title, body string, files []domain.Artifact) (review.Result, error) {
-	snap := in.Snapshot
+// Subject is the change the review passes review.
+type Subject struct {
+	// SWI is the sub-work-item the change is for; the diffs compare its
+	// files with its base branch.
+	SWI pipeline.SWI
+	// Title says what the change must do: the SWI issue's title (or the
+	// plan item's when there is no issue).
+	Title string
+	// Body is the SWI issue's body (or the plan item's description).
+	Body string
+	// Files are the SWI's files as they would be committed.
+	Files []domain.Artifact
+}
+
+// Passes runs the four review passes on the subject's files: the
+// deterministic constraint pass and the LLM passes, whose tokens the
+// snapshot's ledger records. A revision of a PR reviews its change this
+// way, as for any attempt.
+func (e Executor) Passes(ctx context.Context, in engine.StageInput, sub Subject) (review.Result, error) {
+	snap, rec, files := in.Snapshot, sub.SWI, sub.Files
 	passes := []review.Pass{}
 	constraints, err := e.constraintPass(ctx, snap, rec, files)
 	if err != nil {
@@ -129,7 +143,7 @@ func (e Executor) Passes(ctx context.Context, in engine.StageInput, rec pipeline
 	if err != nil {
 		return review.Result{}, err
 	}
-	vars, err := e.promptVars(ctx, in, title, body, diffs)
+	vars, err := e.promptVars(ctx, in, sub.Title, sub.Body, diffs)
 	if err != nil {
 		return review.Result{}, err
 	}
@@ -246,9 +260,10 @@ func ReviewDiffs(ctx context.Context, gh stagekit.FileReader, repo github.Repo, 
 	return out, nil
 }
 
-// postSummary upserts the review summary comment on the parent issue.
-func (e Executor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWI, res review.Result, warnings []string) error {
-	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: ReviewSummary(rec, res, warnings)})
+// postSummary upserts the review summary comment, with the executor's
+// warnings, on the parent issue.
+func (e Executor) postSummary(ctx context.Context, in engine.StageInput, key string, rec pipeline.SWI, res review.Result) error {
+	body := audit.Format(audit.Comment{Key: key, Title: "Review of " + rec.ID, Body: ReviewSummary(rec, res, e.Deps.Warnings)})
 	if _, _, err := idem.UpsertComment(ctx, e.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: in.Issue.Number, Key: key, Body: body, Listed: in.Comments}); err != nil {
 		return fmt.Errorf("post review summary of %s: %w", rec.ID, err)
 	}

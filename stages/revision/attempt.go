@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/review"
 	"github.com/cogworks/cogworks/stages/codegen"
+	reviewstage "github.com/cogworks/cogworks/stages/review"
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
@@ -25,7 +26,7 @@ type Coder interface {
 
 // Reviewer runs the review passes on a change (stages/review.Executor.Passes).
 type Reviewer interface {
-	Passes(ctx context.Context, in engine.StageInput, rec pipeline.SWI, title, body string, files []domain.Artifact) (review.Result, error)
+	Passes(ctx context.Context, in engine.StageInput, sub reviewstage.Subject) (review.Result, error)
 }
 
 // Attempt is the Generator of a revision step: the code-generation
@@ -86,7 +87,7 @@ func (a Attempt) Revise(ctx context.Context, req Request) (Change, error) {
 		for _, p := range slices.Sorted(maps.Keys(rv.Files)) {
 			files = append(files, domain.Artifact{Path: p, Content: rv.Files[p]})
 		}
-		res, err := a.Review.Passes(ctx, a.In, *rec, title, body, files)
+		res, err := a.Review.Passes(ctx, a.In, reviewstage.Subject{SWI: *rec, Title: title, Body: body, Files: files})
 		if reason, ok := escalated(err); ok {
 			return Change{Reason: "the review passes did not answer: " + reason}, nil
 		}

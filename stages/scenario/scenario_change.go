@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/domain"
+	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testverdict"
@@ -32,8 +33,10 @@ var contractDirective = regexp.MustCompile(`//cogworks:contract\s+(\S+)`)
 // those interface design assigned (a human approved them) and those the
 // change's files bind. The exported symbols the change alters cost a read
 // per changed Go file, so they are computed only when a scenario is left
-// that the paths and interfaces did not select.
-func selectScenarios(ctx context.Context, gh stagekit.RepoReader, repo github.Repo, snap *pipeline.Snapshot, rec pipeline.SWI, own map[string]string, interfaces []string, all []scenario.Scenario) (scenario.Selection, error) {
+// that the paths and interfaces did not select. The candidates are the
+// executor's held-out scenarios (e.Deps.Scenarios).
+func (e Executor) selectScenarios(ctx context.Context, in engine.StageInput, rec pipeline.SWI, own map[string]string, interfaces []string) (scenario.Selection, error) {
+	all := e.Deps.Scenarios
 	c := scenario.Change{Paths: slices.Sorted(maps.Keys(own)), Interfaces: slices.Clone(interfaces)}
 	for _, p := range c.Paths {
 		for _, m := range contractDirective.FindAllStringSubmatch(own[p], -1) {
@@ -47,7 +50,7 @@ func selectScenarios(ctx context.Context, gh stagekit.RepoReader, repo github.Re
 		return sel, nil
 	}
 	var err error
-	if c.Symbols, err = changedSymbols(ctx, gh, repo, stagekit.SWIBase(snap, rec), own); err != nil {
+	if c.Symbols, err = changedSymbols(ctx, e.GitHub, in.Repo, stagekit.SWIBase(in.Snapshot, rec), own); err != nil {
 		return sel, err
 	}
 	return scenario.SelectChange(all, c), nil

@@ -229,7 +229,7 @@ func (e Executor) validate(ctx context.Context, in engine.StageInput, rec pipeli
 			return scenario.Result{}, err
 		}
 	}
-	sel, err := selectScenarios(ctx, e.GitHub, in.Repo, in.Snapshot, rec, own, item.Interfaces, e.Deps.Scenarios)
+	sel, err := e.selectScenarios(ctx, in, rec, own, item.Interfaces)
 	if err != nil {
 		return scenario.Result{}, err
 	}
@@ -244,7 +244,7 @@ func (e Executor) validate(ctx context.Context, in engine.StageInput, rec pipeli
 		}
 	}
 	judge := llmJudge{gw: e.Deps.Gateway(in), SWI: rec.ID}
-	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, sim, e.Deps.Twins, judge)
+	res, err := scenario.Validate(ctx, scenarioConfig(in), selected, scenario.Harness{Sim: sim, Twins: e.Deps.Twins, Judge: judge})
 	if errors.As(err, new(*llm.BudgetExceededError)) {
 		return scenario.Result{}, &escalation.Error{Reason: stagekit.ReasonBudget}
 	}

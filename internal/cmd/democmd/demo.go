@@ -82,12 +82,11 @@ type DemoReport struct {
 // crash: a fresh GitHub client and factory, the given clock, the same
 // simulator, workspace and domain service.
 func (r *DemoReport) Resume(ctx context.Context, clock func() time.Time) error {
-	df := newDemoFactory(r.Factory.IO, r.URL, nil, github.RetryPolicy{}, clock, r.provider)
-	r.Factory = df
-	if err := driveDemo(ctx, df, r.Sim, r.Repo, r.Workspace, r.Issue, &DemoOptions{MaxRounds: 30}, r); err != nil {
+	r.Factory = newDemoFactory(r.Factory.IO, r.URL, &DemoOptions{Clock: clock}, r.provider)
+	if err := r.drive(ctx, 30); err != nil {
 		return err
 	}
-	return summarise(ctx, df, df.IO.Out, r.Sim, r, r.Workspace)
+	return r.summarise(ctx)
 }
 
 // StepDeps returns step-function dependencies wired like the demo's own,
@@ -232,7 +231,7 @@ func RunDemo(ctx context.Context, f *factory.Factory, opts *DemoOptions) (*DemoR
 	if f.Getenv != nil && f.Getenv("COGWORKS_DEMO_LOG") != "" {
 		streams.ErrOut = f.IO.ErrOut
 	}
-	df := newDemoFactory(streams, url, opts.Transport, opts.Retry, opts.Clock, script)
+	df := newDemoFactory(streams, url, opts, script)
 	report.Factory, report.provider = df, script
 
 	// What `cogworks init` did once for this repository: the labels, with
@@ -249,46 +248,50 @@ func RunDemo(ctx context.Context, f *factory.Factory, opts *DemoOptions) (*DemoR
 	report.Issue = n
 	fmt.Fprintf(out, "▶ %s filed #%d %q and labelled it %s\n\n", DemoHuman, n, setup.IssueTitle, pipeline.LabelRun)
 
-	if err := driveDemo(ctx, df, sim, repo, ws, n, opts, report); err != nil {
+	if err := report.drive(ctx, opts.MaxRounds); err != nil {
 		// Show what was produced and spent up to the halt.
-		if serr := summarise(ctx, df, out, sim, report, ws); serr != nil {
+		if serr := report.summarise(ctx); serr != nil {
 			fmt.Fprintf(out, "(no summary: %v)\n", serr)
 		}
 		return report, cleanup, err
 	}
 	if opts.Review {
 		if err := demoReview(ctx, df, sim, ws, report); err != nil {
-			if serr := summarise(ctx, df, out, sim, report, ws); serr != nil {
+			if serr := report.summarise(ctx); serr != nil {
 				fmt.Fprintf(out, "(no summary: %v)\n", serr)
 			}
 			return report, cleanup, err
 		}
 	}
-	if err := summarise(ctx, df, out, sim, report, ws); err != nil {
+	if err := report.summarise(ctx); err != nil {
 		return report, cleanup, err
 	}
 	fmt.Fprint(out, setup.Epilogue())
 	return report, cleanup, nil
 }
 
-// newDemoFactory wires the production executors to the simulator and the
-// demo's offline LLM.
-func newDemoFactory(streams factory.IOStreams, url string, transport http.RoundTripper, retry github.RetryPolicy, clock func() time.Time, provider *demo.RuleProvider) *factory.Factory {
+// newDemoFactory wires the production executors to the simulator at url
+// and the demo's offline LLM, with opts' GitHub transport, retry policy
+// and clock (zero values: the defaults, and time.Now).
+func newDemoFactory(streams factory.IOStreams, url string, opts *DemoOptions, provider *demo.RuleProvider) *factory.Factory {
+	clock := opts.Clock
 	if clock == nil {
 		clock = time.Now
 	}
 	df := &factory.Factory{IO: streams, Getenv: func(string) string { return "" }, Clock: clock, BotLogin: demoBot, StateKey: statesig.DemoKey(), LLMProvider: provider}
 	df.GitHub = func(ctx context.Context) (factory.Client, error) {
-		return github.New(ctx, github.Options{BaseURL: url + "/api/v3/", Token: DemoToken, Transport: transport, Retry: retry})
+		return github.New(ctx, github.Options{BaseURL: url + "/api/v3/", Token: DemoToken, Transport: opts.Transport, Retry: opts.Retry})
 	}
 	factory.Wire(df)
 	return df
 }
 
-// driveDemo steps the work item, approving gates as a maintainer would.
-func driveDemo(ctx context.Context, df *factory.Factory, sim *githubsim.Server, repo github.Repo, ws string, n int, opts *DemoOptions, report *DemoReport) error {
+// drive steps the report's work item through its factory against its
+// simulator and workspace, approving gates as a maintainer would, for at
+// most rounds runs of engine.Run (0: 60).
+func (r *DemoReport) drive(ctx context.Context, rounds int) error {
+	df, sim, repo, ws, n := r.Factory, r.Sim, r.Repo, r.Workspace, r.Issue
 	out := df.IO.Out
-	rounds := opts.MaxRounds
 	if rounds <= 0 {
 		rounds = 60
 	}
@@ -305,19 +308,19 @@ func driveDemo(ctx context.Context, df *factory.Factory, sim *githubsim.Server, 
 		}
 		payload := github.Issue{ID: is.ID, Number: is.Number, Title: is.Title, Body: is.Body, State: is.State, User: is.Author, Labels: is.Labels}
 		results, err := engine.Run(ctx, deps, engine.Ref{Repo: repo, Issue: n, CheckMerges: true, Known: &payload}, 10)
-		for _, r := range results {
-			report.Steps = append(report.Steps, r)
-			fmt.Fprintf(out, "  step %-3d %-20s %-10s → %-9s %3d requests %5d ms  %s\n", len(report.Steps), r.Stage, r.Action, r.Outcome, r.GitHubRequests, r.DurationMS, factory.OneLine(r.Reason, 90))
+		for _, res := range results {
+			r.Steps = append(r.Steps, res)
+			fmt.Fprintf(out, "  step %-3d %-20s %-10s → %-9s %3d requests %5d ms  %s\n", len(r.Steps), res.Stage, res.Action, res.Outcome, res.GitHubRequests, res.DurationMS, factory.OneLine(res.Reason, 90))
 		}
 		if err != nil {
 			var fe *engine.FailedError
 			if errors.As(err, &fe) {
-				report.Final = engine.OutcomeFailed
+				r.Final = engine.OutcomeFailed
 			}
 			return fmt.Errorf("demo pipeline stopped: %w", err)
 		}
 		last := results[len(results)-1]
-		report.Final = last.Outcome
+		r.Final = last.Outcome
 		switch last.Outcome {
 		case engine.OutcomeComplete:
 			return nil
@@ -331,21 +334,26 @@ func driveDemo(ctx context.Context, df *factory.Factory, sim *githubsim.Server, 
 	return fmt.Errorf("demo did not complete within %d rounds", rounds)
 }
 
-func summarise(ctx context.Context, df *factory.Factory, out io.Writer, sim *githubsim.Server, report *DemoReport, ws string) error {
-	snap, err := factory.ReadSnapshot(ctx, df, report.Repo, report.Issue)
+// summarise fills the report with what the run produced (the snapshot,
+// PRs, sub-issues, comments) and prints it, with the cost table, to the
+// factory's output.
+func (r *DemoReport) summarise(ctx context.Context) error {
+	df, sim, ws := r.Factory, r.Sim, r.Workspace
+	out := df.IO.Out
+	snap, err := factory.ReadSnapshot(ctx, df, r.Repo, r.Issue)
 	if err != nil {
 		return err
 	}
-	report.Snapshot = snap
-	report.Pulls = sim.Pulls(report.Repo.String())
-	report.Comments = len(sim.Comments(report.Repo.String(), report.Issue))
+	r.Snapshot = snap
+	r.Pulls = sim.Pulls(r.Repo.String())
+	r.Comments = len(sim.Comments(r.Repo.String(), r.Issue))
 	for _, swi := range snap.SubWorkItems {
-		report.SubIssues = append(report.SubIssues, swi.Issue)
+		r.SubIssues = append(r.SubIssues, swi.Issue)
 	}
-	sort.Ints(report.SubIssues)
-	fmt.Fprintf(out, "\n▶ #%d reached %s in %d steps\n", report.Issue, snap.Stage, len(report.Steps))
+	sort.Ints(r.SubIssues)
+	fmt.Fprintf(out, "\n▶ #%d reached %s in %d steps\n", r.Issue, snap.Stage, len(r.Steps))
 	fmt.Fprintln(out, "\nPull requests (CogWorks never merges; humans merge bottom-up):")
-	for _, pr := range report.Pulls {
+	for _, pr := range r.Pulls {
 		fmt.Fprintf(out, "  #%-3d %-28s → %-22s %s  %s\n", pr.Number, pr.Head, pr.Base, pr.State, pr.Title)
 	}
 	fmt.Fprintln(out, "\nSub-work-items:")
@@ -353,10 +361,10 @@ func summarise(ctx context.Context, df *factory.Factory, out io.Writer, sim *git
 		fmt.Fprintf(out, "  %d. %-10s issue #%-3d %-10s PR #%d  branch %s\n", swi.Order, swi.ID, swi.Issue, swi.Status, swi.PR, swi.Branch)
 	}
 	var requests int64
-	for _, s := range report.Steps {
+	for _, s := range r.Steps {
 		requests += s.GitHubRequests
 	}
-	fmt.Fprintf(out, "\nComments on #%d: %d · GitHub requests: %d\n\nCost:\n", report.Issue, report.Comments, requests)
+	fmt.Fprintf(out, "\nComments on #%d: %d · GitHub requests: %d\n\nCost:\n", r.Issue, r.Comments, requests)
 	cfg, err := df.LoadConfig(ws)
 	if err != nil {
 		return err

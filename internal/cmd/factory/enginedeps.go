@@ -5,16 +5,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 
-	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/workspace"
 	"github.com/cogworks/cogworks/stages"
 	"github.com/cogworks/cogworks/stages/restack"
 )
 
 // EngineDeps wires the step function for one repository.
-func (f *Factory) EngineDeps(ctx context.Context, repo github.Repo, workspace string, dryRun bool) (engine.Deps, error) {
-	cfg, err := f.LoadConfig(workspace)
+func (f *Factory) EngineDeps(ctx context.Context, repo github.Repo, dir string, dryRun bool) (engine.Deps, error) {
+	cfg, err := f.LoadConfig(dir)
 	if err != nil {
 		return engine.Deps{}, err
 	}
@@ -22,12 +22,14 @@ func (f *Factory) EngineDeps(ctx context.Context, repo github.Repo, workspace st
 	if err != nil {
 		return engine.Deps{}, err
 	}
-	return f.EngineDepsWith(ctx, gh, repo, workspace, cfg, dryRun)
+	return f.EngineDepsWith(ctx, gh, workspace.Checkout{Repo: repo, Dir: dir, Config: cfg}, dryRun)
 }
 
-// EngineDepsWith wires the step function for one repository whose
-// configuration and files are already at hand.
-func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config, dryRun bool) (engine.Deps, error) {
+// EngineDepsWith wires the step function for the checked-out repository
+// co, whose configuration and files are already at hand (its Repo, Dir
+// and Config; the branch and commit are not read).
+func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, co workspace.Checkout, dryRun bool) (engine.Deps, error) {
+	repo, cfg := co.Repo, co.Config
 	bot, err := f.OwnLogin(ctx, gh)
 	if err != nil {
 		return engine.Deps{}, err
@@ -40,7 +42,7 @@ func (f *Factory) EngineDepsWith(ctx context.Context, gh Client, repo github.Rep
 	}
 	// A dry run never executes a stage, so it needs no LLM key.
 	if f.Executors != nil && !dryRun {
-		deps.Executors, deps.Registry, err = f.Executors(ctx, gh, repo, workspace, cfg)
+		deps.Executors, deps.Registry, err = f.Executors(ctx, gh, repo, co.Dir, cfg)
 		if err != nil {
 			return engine.Deps{}, err
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/secrets"
+	"github.com/cogworks/cogworks/internal/workspace"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/stages"
 	"github.com/cogworks/cogworks/stages/stagekit"
@@ -34,8 +35,8 @@ import (
 // it before the process exits.
 func Wire(f *Factory) (stop func()) {
 	b := NewBuiltinDomain(f)
-	f.Executors = func(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
-		return f.ProductionExecutors(ctx, gh, repo, workspace, cfg, b)
+	f.Executors = func(ctx context.Context, gh Client, repo github.Repo, dir string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+		return f.ProductionExecutors(ctx, gh, workspace.Checkout{Repo: repo, Dir: dir, Config: cfg}, b)
 	}
 	return b.Stop
 }
@@ -113,11 +114,13 @@ func (o llmMetrics) LLMUsage(stage string, u llm.Usage) {
 // from it is a build error, not a run-time one.
 var _ Client = (*github.Client)(nil)
 
-// ProductionExecutors builds the dependencies of the stages for one
-// repository — the LLM provider, the registered domain services, the
-// interface registry and the scenarios, all read from the workspace — and
-// hands them to stages.Executors, where every stage is registered.
-func (f *Factory) ProductionExecutors(ctx context.Context, gh Client, repo github.Repo, workspace string, cfg config.Config, builtin *BuiltinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+// ProductionExecutors builds the dependencies of the stages for the
+// checked-out repository co — the LLM provider, the registered domain
+// services, the interface registry and the scenarios, all read from its
+// Dir under its Config — and hands them to stages.Executors, where every
+// stage is registered.
+func (f *Factory) ProductionExecutors(ctx context.Context, gh Client, co workspace.Checkout, builtin *BuiltinDomain) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
+	repo, dir, cfg := co.Repo, co.Dir, co.Config
 	ctx = WithDomainTenant(ctx, RepoTenant(repo)) // serve has named the installation already
 	var provider llm.Provider
 	lc := f.LLMConfigFor(ctx, cfg)
@@ -146,18 +149,18 @@ func (f *Factory) ProductionExecutors(ctx context.Context, gh Client, repo githu
 		}
 		provider = p
 	}
-	d, reg, err := f.StageDeps(ctx, gh, workspace, cfg, builtin)
+	d, reg, err := f.StageDeps(ctx, gh, dir, cfg, builtin)
 	if err != nil {
 		return nil, nil, err
 	}
-	promptDir := workspace
+	promptDir := dir
 	if repotrust.RepoConfigIgnored(ctx) != "" {
 		promptDir = "" // the embedded prompts only
 	}
 	d.LLM = f.NewGateway(provider, promptDir, cfg, lc.Model)
 	execs := stages.Executors(d)
 	if reason := repotrust.RepoConfigIgnored(ctx); reason != "" {
-		if w := repotrust.RepoConfigWarning(workspace, reason); w != "" {
+		if w := repotrust.RepoConfigWarning(dir, reason); w != "" {
 			for st, e := range execs {
 				execs[st] = repotrust.WarnExecutor{Inner: e, Warning: w}
 			}

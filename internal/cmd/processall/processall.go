@@ -50,6 +50,15 @@ type ProcessAllOptions struct {
 	CommandsSince time.Time
 }
 
+// scope is the search qualifier of the run: "org:<login>" with --org,
+// else "repo:<owner/name>".
+func (o *ProcessAllOptions) scope() string {
+	if o.Org != "" {
+		return "org:" + o.Org
+	}
+	return "repo:" + o.Repo
+}
+
 // Validate checks the flags.
 func (o *ProcessAllOptions) Validate() error {
 	switch {
@@ -208,10 +217,7 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 	if err != nil {
 		return err
 	}
-	scope := "repo:" + opts.Repo
-	if opts.Org != "" {
-		scope = "org:" + opts.Org
-	}
+	scope := opts.scope()
 	issues, err := gh.SearchIssues(ctx, workItemQuery(scope))
 	switch {
 	case errors.Is(err, github.ErrIncompleteSearch):
@@ -282,7 +288,7 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 	}
 	_ = g.Wait()
 	if opts.CommandWindow > 0 {
-		rs, err := reviseFound(ctx, f, gh, scope, opts.CommandsSince, depsFor, opts)
+		rs, err := reviseFound(ctx, f, gh, depsFor, opts)
 		results = append(results, rs...)
 		errs = append(errs, err)
 	}
@@ -381,7 +387,7 @@ func depsResolver(ctx context.Context, f *factory.Factory, gh factory.Client, op
 		if err != nil {
 			return engine.Deps{}, err
 		}
-		d, err := f.EngineDepsWith(ctx, gh, repo, co.Dir, co.Config, opts.DryRun)
+		d, err := f.EngineDepsWith(ctx, gh, co, opts.DryRun)
 		if err != nil {
 			return engine.Deps{}, err
 		}
@@ -406,8 +412,9 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 	return errors.Join(errs...)
 }
 
-// reviseFound runs a revision step for each of the bot's open PRs in scope
-// updated in the command window (engine.RevisionQuery): the reviews whose
+// reviseFound runs a revision step for each of the bot's open PRs in the
+// run's scope updated in the command window (opts.CommandsSince on;
+// engine.RevisionQuery): the reviews whose
 // events were dropped. A PR with nothing awaiting an answer costs reads only.
 // Each PR also gets a CI revision step (engine.ReviseCI) on its current
 // head, for the check and workflow runs whose events were dropped: a push
@@ -418,7 +425,8 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 // whose events were dropped: an item none of whose PRs sits on a merged
 // branch costs one list of the open PRs and one of the closed ones per
 // PR of the item, and no write.
-func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, scope string, since time.Time, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
+func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
+	scope, since := opts.scope(), opts.CommandsSince
 	bot, err := f.OwnLogin(ctx, gh)
 	if err != nil {
 		return nil, err

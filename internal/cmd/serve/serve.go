@@ -223,7 +223,7 @@ func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error
 	f.Logger().Info("serving", "addr", ln.Addr().String())
 	recoverCtx, stopRecovery := context.WithCancel(ctx)
 	defer stopRecovery()
-	recovered := StartRecovery(recoverCtx, hookDeliveries(src), srv, opts, kick, f.Logger())
+	recovered := StartRecovery(recoverCtx, Recovery{Deliveries: hookDeliveries(src), Server: srv, Kick: kick, Logger: f.Logger()}, opts)
 	select {
 	case err := <-served:
 		return fmt.Errorf("serve: %w", err)
@@ -458,7 +458,7 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if !r.Trust.Trusts(job.Installation, job.Repo) {
 		ctx = repotrust.WithRepoConfigIgnored(ctx, fmt.Sprintf("serve uses a repository's twins, services and prompt overrides only when --trust-repo-config lists %s or installation %d", job.Repo, job.Installation))
 	}
-	d, err := r.Factory.EngineDepsWith(ctx, gh, job.Repo, co.Dir, co.Config, false)
+	d, err := r.Factory.EngineDepsWith(ctx, gh, co, false)
 	if err != nil {
 		return nil, err
 	}

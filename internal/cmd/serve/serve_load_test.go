@@ -12,7 +12,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -161,7 +160,7 @@ func runBurst(t *testing.T, deliveries, issues, queueSize int, hold bool) burstF
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
 	opts := &serve.ServeOptions{QueueSize: queueSize, RedeliverInterval: 100 * time.Millisecond, RedeliverWindow: time.Hour}
-	stopped := serve.StartRecovery(ctx, serve.HookLog{Apps: apps}, srv, opts, kick, slog.New(slog.DiscardHandler))
+	stopped := serve.StartRecovery(ctx, serve.Recovery{Deliveries: serve.HookLog{Apps: apps}, Server: srv, Kick: kick}, opts)
 	t.Cleanup(func() {
 		cancel()
 		stopped()

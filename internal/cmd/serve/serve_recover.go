@@ -40,10 +40,29 @@ func hookDeliveries(src ClientSource) server.HookDeliveries {
 	return nil
 }
 
-// StartRecovery runs the Recoverer until ctx ends; the returned function
-// waits for it to stop. kick is signalled when the server refuses a new
-// item. With no delivery log or a zero interval it does nothing.
-func StartRecovery(ctx context.Context, api server.HookDeliveries, srv *server.Server, opts *ServeOptions, kick <-chan struct{}, log *slog.Logger) func() {
+// Recovery is what StartRecovery's Recoverer works against.
+type Recovery struct {
+	// Deliveries is the App's webhook delivery log; nil (token mode) turns
+	// recovery off.
+	Deliveries server.HookDeliveries
+	// Server is the serving webhook server: a pass redelivers only while
+	// it has room.
+	Server *server.Server
+	// Kick is signalled when the server refuses a new item, starting a
+	// pass before the interval ends; nil: passes on the interval only.
+	Kick <-chan struct{}
+	// Logger takes the recoverer's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// StartRecovery runs the Recoverer over rec with opts' interval, window
+// and queue size until ctx ends; the returned function waits for it to
+// stop. With no delivery log or a zero interval it does nothing.
+func StartRecovery(ctx context.Context, rec Recovery, opts *ServeOptions) func() {
+	api, srv, kick, log := rec.Deliveries, rec.Server, rec.Kick, rec.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	if api == nil || opts.RedeliverInterval == 0 {
 		log.Info("failed deliveries are not redelivered by serve (token mode or --redeliver-interval 0); the process-all cron recovers their items")
 		return func() {}

@@ -29,6 +29,7 @@ import (
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/testkit"
+	"github.com/cogworks/cogworks/internal/workspace"
 	"github.com/cogworks/cogworks/pipeline"
 )
 
@@ -100,7 +101,7 @@ func TestRedTeamRepoServicesAndPromptOverrideIgnoredInServeUnlessAllowListed(t *
 			rec := &recordingProvider{}
 			f.LLMProvider = rec
 			f.Executors = func(ctx context.Context, gh factory.Client, repo github.Repo, ws string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
-				return f.ProductionExecutors(ctx, gh, repo, ws, cfg, nil)
+				return f.ProductionExecutors(ctx, gh, workspace.Checkout{Repo: repo, Dir: ws, Config: cfg}, nil)
 			}
 			trust, err := repotrust.ParseRepoTrust(tt.trust)
 			require.NoError(t, err)
@@ -179,7 +180,7 @@ func TestIgnoredRepoConfigIsShownInTheStatusComment(t *testing.T) {
 	require.NoError(t, err)
 	f.LLMProvider = provider
 	f.Executors = func(ctx context.Context, gh factory.Client, repo github.Repo, ws string, cfg config.Config) (map[pipeline.Stage]engine.StageExecutor, engine.RegistryValidator, error) {
-		return f.ProductionExecutors(ctx, gh, repo, ws, cfg, nil)
+		return f.ProductionExecutors(ctx, gh, workspace.Checkout{Repo: repo, Dir: ws, Config: cfg}, nil)
 	}
 	runner := &serve.ServeRunner{Factory: f, Clients: &serve.TokenSource{Client: env.Client}, Dirs: cmdtest.TestDirs(t), MaxSteps: 1}
 	results, err := runner.Run(context.Background(), server.Job{Installation: 5, Repo: testenv.Repo, Issue: n})
