@@ -16,7 +16,10 @@ import (
 // planning that reads them changed pauses with the diff (Snapshot.Amended
 // holds the text it paused on), and once a writer approves that text the
 // sub-work-items are re-planned (StateReplan): new and changed ones are
-// filed, obsolete ones told, the others untouched.
+// filed, obsolete ones told and closed, the others untouched. Once the
+// spec or interface PR is merged, the default branch's version is the one
+// watched (DesignFile.OnDefault), found changed by one compare from the
+// commit last checked (DesignBasis.Base).
 
 // DesignFile is one design file as a plan was made from it.
 type DesignFile struct {
@@ -25,6 +28,10 @@ type DesignFile struct {
 	// Text is the file itself while the basis is short enough to keep
 	// (MaxKeptText over all files), so that a pause can show the diff.
 	Text string `json:"text,omitempty"`
+	// OnDefault is set once the default branch has its own version of
+	// the file (its PR was merged, or it was edited there): from then on
+	// the default branch's version is the one watched.
+	OnDefault bool `json:"on_default,omitempty"`
 }
 
 // DesignBasis is the set of design files (the specification, the
@@ -34,6 +41,14 @@ type DesignBasis struct {
 	At    time.Time    `json:"at"`
 	// Omitted is set when the files were too long to keep their text.
 	Omitted bool `json:"omitted,omitempty"`
+	// Base is the default branch's commit the files were last checked
+	// against: the next check asks GitHub only what the default branch
+	// changed since (one compare). Like OnDefault it is not part of the
+	// digest; "" in a pin made before it was recorded.
+	Base string `json:"base,omitempty"`
+	// Branch is the default branch's name Base was read on, so that a
+	// check needs no read of the repository.
+	Branch string `json:"branch,omitempty"`
 }
 
 // NewDesignBasis records files (path → content) read at at, keeping the
@@ -68,6 +83,14 @@ func (b DesignBasis) Digest() string {
 		fmt.Fprintf(h, "%d:%s=%s\n", len(f.Path), f.Path, f.SHA256)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// OnDefaultBranch marks the files at paths as read on the default
+// branch (DesignFile.OnDefault).
+func (b *DesignBasis) OnDefaultBranch(paths map[string]bool) {
+	for i := range b.Files {
+		b.Files[i].OnDefault = paths[b.Files[i].Path]
+	}
 }
 
 // Same reports whether b and o pin the same contents.

@@ -208,7 +208,8 @@ func StateMachine() Machine {
 			"sub_work_items", "lock", "artifacts", "ledger", "approvals", "gate", "failure", "design", "amended"},
 		Capabilities: Capabilities{
 			Allow: []string{"pulls.review.comment", "issues.write", "labels.write", "comments.write",
-				"reactions.write", "pulls.write", "git.write", "sub_issues.write", "repo.labels.write"},
+				"reactions.write", "pulls.write", "git.write", "sub_issues.write", "repo.labels.write",
+				"sub_issues.close_obsolete"},
 			Deny: []string{"pulls.merge", "pulls.review.approve", "pulls.review.request_changes",
 				"pulls.close", "issues.close", "git.refs.delete", "git.write.protected_path"},
 		},
@@ -334,7 +335,7 @@ func StateMachine() Machine {
 		"stage is per-SWI && snapshot.design != nil && snapshot.amended differs from it && a writer approved snapshot.amended (the text the pause showed) && the design files still read so",
 		designAmended))
 	edge(StateReplan, StateForStage(StageCodeGeneration), EventReplanned, guard("guard_replanned",
-		"new and changed sub-work-items filed && obsolete ones told && unaffected records unchanged"))
+		"new and changed sub-work-items filed && obsolete ones told (and closed when the bot opened them) && unaffected records unchanged"))
 	edge(StateReplan, StateFailure, EventEscalate, guard("guard_replan_failed",
 		"the amended plan fails validation || unrecoverable error"))
 

@@ -36,6 +36,9 @@ import (
 type amendFixture struct {
 	*stagetest.FHFixture
 	ref engine.Ref
+	// unwatched leaves the default branch unwatched (Replanner.Default
+	// nil), to measure what the watch costs.
+	unwatched bool
 }
 
 // amendedSpec is the specification as the maintainer amends it.
@@ -80,10 +83,14 @@ func (f *amendFixture) deps(t *testing.T, transport http.RoundTripper) engine.De
 	}
 	client := f.Env.NewClient(t, transport)
 	d := f.Deps.Deps
+	design := planning.NewReplanner(d, client)
+	if f.unwatched {
+		design.Default = nil
+	}
 	return engine.Deps{GitHub: client, Config: f.Cfg, BotLogin: testenv.Bot, Clock: f.Env.Clock.Now,
 		RunID:     fmt.Sprintf("amend-%d", f.Env.Clock.Now().UnixNano()),
 		Executors: buildExecutors(client, planning.New(d, client)),
-		Design:    planning.NewReplanner(d, client)}
+		Design:    design}
 }
 
 func (f *amendFixture) step(t *testing.T) engine.Result {
@@ -277,6 +284,7 @@ func TestAmendedSpecReplansOneSubWorkItem(t *testing.T) {
 	f.amend(t)
 	f.Env.Sim.ResetRequests()
 	res := f.step(t)
+	t.Logf("the pause: %d requests, %d writes (benchmarks/README.md)", len(f.Env.Sim.Requests()), f.writes())
 	assert.Equal(t, 5, f.contentReads(), "1 for the spec, 2 for each interface file (absent from both refs)")
 	assert.LessOrEqual(t, f.writes(), 5, "lock label, claim, status, record, labels (benchmarks/README.md)")
 	assert.Equal(t, engine.OutcomeWaiting, res.Outcome, res.Reason)
@@ -307,6 +315,7 @@ func TestAmendedSpecReplansOneSubWorkItem(t *testing.T) {
 	f.Env.Sim.ResetRequests()
 	res = f.step(t)
 	assert.Equal(t, engine.OutcomeAdvanced, res.Outcome, res.Reason)
+	t.Logf("the approved re-plan: %d requests, %d writes (benchmarks/README.md)", len(f.Env.Sim.Requests()), f.writes())
 	assert.LessOrEqual(t, f.writes(), 7, "the re-plan's writes (benchmarks/README.md)")
 	assert.Contains(t, res.Reason, "changed b")
 	snap = f.StatusSnapshot(t)
@@ -392,7 +401,7 @@ func TestAmendedSpecReplanCrashAtEveryWrite(t *testing.T) {
 
 // TestAmendedSpecAddsAndRetiresSubWorkItems: an amended plan without c
 // and with a new d files d as a sub-issue, tells c's issue it is obsolete
-// (CogWorks never closes issues) and leaves a and b without a write.
+// and closes it as not planned, and leaves a and b without a write.
 func TestAmendedSpecAddsAndRetiresSubWorkItems(t *testing.T) {
 	t.Parallel()
 	f := newAmendFixture(t)
@@ -418,8 +427,10 @@ func TestAmendedSpecAddsAndRetiresSubWorkItems(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, f.Issue, issue.Parent, "linked as a sub-issue")
 	assert.Equal(t, 1, f.commentsOn(recC.Issue, "Re-planned: obsolete"))
+	assert.Equal(t, 1, f.commentsOn(recC.Issue, "+Hourly counter, reset at midnight."), "the notice quotes the change")
 	cIssue, _ := f.Env.Sim.Issue(repo, recC.Issue)
-	assert.Equal(t, "open", cIssue.State, "never closed by CogWorks")
+	assert.Equal(t, "closed", cIssue.State, "CogWorks closes the obsolete sub-issue it opened")
+	assert.Equal(t, "not_planned", cIssue.StateReason)
 	assert.Equal(t, recA, *snap.SubWorkItem("a"))
 	assert.Equal(t, recB, *snap.SubWorkItem("b"))
 	assert.Empty(t, f.writesTo(recA))

@@ -21,7 +21,7 @@ type GitHub interface {
 	intake.GitHub
 	architecture.GitHub
 	interfaces.GitHub
-	planning.GitHub
+	planning.ReplanGitHub
 	codegen.GitHub
 	scenariostage.GitHub
 	review.GitHub

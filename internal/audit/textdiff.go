@@ -25,6 +25,40 @@ func TextDiff(old, new string) string {
 	} else {
 		lines = diffLines(a, b)
 	}
+	return diffBlock(lines)
+}
+
+// TextDiffHunks is TextDiff cut to the changed lines and context
+// unchanged lines around each run of changes, "…" standing for the lines
+// left out: the part of an amended specification a comment needs to show.
+func TextDiffHunks(old, new string, context int) string {
+	a, b := splitLines(old), splitLines(new)
+	if len(a) > maxDiffLines || len(b) > maxDiffLines {
+		return TextDiff(old, new)
+	}
+	lines := diffLines(a, b)
+	keep := make([]bool, len(lines))
+	for i, l := range lines {
+		if strings.HasPrefix(l, " ") {
+			continue
+		}
+		for j := max(0, i-context); j <= min(len(lines)-1, i+context); j++ {
+			keep[j] = true
+		}
+	}
+	var out []string
+	for i, l := range lines {
+		switch {
+		case keep[i]:
+			out = append(out, l)
+		case len(out) == 0 || out[len(out)-1] != "…":
+			out = append(out, "…")
+		}
+	}
+	return diffBlock(out)
+}
+
+func diffBlock(lines []string) string {
 	text := Untrusted(strings.Join(lines, "\n"))
 	fence := codeFence(text)
 	return fence + "diff\n" + text + "\n" + fence

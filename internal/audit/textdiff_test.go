@@ -32,3 +32,11 @@ func TestTextDiff(t *testing.T) {
 		})
 	}
 }
+
+func TestTextDiffHunks(t *testing.T) {
+	old := "# Spec\n\none\ntwo\nthree\nfour\nfive\nsix\nseven\n"
+	new := "# Spec\n\none\ntwo\nthree\nFOUR\nfive\nsix\nseven\n"
+	got := TextDiffHunks(old, new, 1)
+	assert.Equal(t, "```diff\n…\n three\n-four\n+FOUR\n five\n…\n```", got)
+	assert.Equal(t, "```diff\n…\n```", TextDiffHunks("same\n", "same\n", 2), "nothing changed: only the ellipsis")
+}

@@ -14,14 +14,15 @@ import (
 // (issue 28, point 5). Planning's step pins the digests of the design
 // files it planned from (Snapshot.Design); every later acting step in a
 // per-SWI stage reads them again (DesignWatcher.Design: one contents read
-// per file) and, when they differ, pauses at a gate that resumes the same
+// per file on its branch, and one compare of the default branch since the
+// commit last checked) and, when they differ, pauses at a gate that resumes the same
 // stage, with the diff in the status comment and the amended text kept
 // (Snapshot.Amended). The approval follows the gate rules unchanged: a
 // writer's cogworks:approve or /cogworks approve, never CogWorks's own
 // label nor an outsider's. The approved step re-plans only while the
 // files still read as the pause showed them (else it pauses again on the
 // new text, the approval spent): DesignWatcher.Replan files the new and
-// changed sub-work-items, tells the obsolete ones and leaves the others,
+// changed sub-work-items, tells and closes the obsolete ones and leaves the others,
 // and their PRs, untouched.
 
 // DesignWatcher reads the design files a work item's plan was made from
@@ -34,7 +35,8 @@ type DesignWatcher interface {
 	// Replan plans against the amended design (in.Snapshot.Amended) and
 	// returns the sub-work-item records that follow: unaffected records
 	// as they were, changed ones reset to pending, new ones filed as
-	// sub-issues, obsolete ones dropped (and told on their sub-issue).
+	// sub-issues, obsolete ones dropped (told on their sub-issue and PR,
+	// the sub-issue closed as not planned when the bot opened it).
 	// It must be idempotent: a re-run after a crash writes nothing twice.
 	Replan(ctx context.Context, in StageInput) (Replanned, error)
 }
@@ -119,7 +121,12 @@ func (s *stepper) watchDesign(ctx context.Context, o *wakeFacts, snap *pipeline.
 		}
 		return true, s.replan(ctx, o, snap, a)
 	case now.Same(*snap.Design):
-		snap.Amended = nil
+		// Unchanged: the pin keeps its contents and moves on to what was
+		// checked now (the default branch's commit, the files found
+		// there), so the next check asks only what changed since; the
+		// step writes its snapshot anyway, so this costs no write.
+		now.At = snap.Design.At
+		snap.Design, snap.Amended = &now, nil
 		return false, nil
 	}
 	s.pauseAmended(o, snap, a, now, reasonAmended)

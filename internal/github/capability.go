@@ -26,6 +26,12 @@ const (
 	OpWriteProtectedPath Operation = "git.write.protected_path"
 )
 
+// OpCloseObsoleteSubIssue closes, as not planned, a sub-issue CogWorks
+// opened itself under the work item whose approved amended plan made it
+// obsolete. It is the one close CogWorks performs; CloseObsoleteSubIssue
+// checks both conditions through the API.
+const OpCloseObsoleteSubIssue Operation = "sub_issues.close_obsolete"
+
 // Manifest is a SASS capability manifest: explicit allow and deny lists.
 // Deny wins; anything not allowed is denied.
 type Manifest struct {
@@ -34,12 +40,14 @@ type Manifest struct {
 }
 
 // DefaultManifest is what CogWorks runs with: it may write issues,
-// labels, comments, reactions, branches, PRs and comment-only reviews, and may never
-// merge, approve, request changes, close or delete.
+// labels, comments, reactions, branches, PRs and comment-only reviews, and
+// close an obsolete sub-issue of its own (OpCloseObsoleteSubIssue); it may
+// never merge, approve, request changes, close any other issue or a PR, or
+// delete.
 func DefaultManifest() Manifest {
 	return Manifest{
 		Allow: []Operation{OpCommentReview, OpWriteIssue, OpWriteLabels, OpWriteComments, OpWriteReactions,
-			OpWritePull, OpWriteGit, OpWriteSubIssues, OpWriteRepoLabels},
+			OpWritePull, OpWriteGit, OpWriteSubIssues, OpWriteRepoLabels, OpCloseObsoleteSubIssue},
 		Deny: []Operation{OpMergePull, OpApprovePull, OpRequestChanges, OpClosePull,
 			OpCloseIssue, OpDeleteBranch, OpWriteProtectedPath},
 	}
@@ -62,8 +70,9 @@ func (m Manifest) Check(op Operation) error {
 
 // Validate reports an error when the manifest allows an operation that
 // CogWorks must never perform, whatever the configuration says (docs/spec.md §11,
-// §13): merging, approving, requesting changes, closing, or writing the
-// human-authored interface and scenario directories.
+// §13): merging, approving, requesting changes, closing a PR or an issue
+// (the narrow OpCloseObsoleteSubIssue aside), or writing the human-authored
+// interface and scenario directories.
 func (m Manifest) Validate() error {
 	alwaysDenied := []Operation{OpMergePull, OpApprovePull, OpRequestChanges,
 		OpClosePull, OpCloseIssue, OpWriteProtectedPath}
@@ -91,7 +100,9 @@ func (e *DeniedError) Error() string {
 	}
 	switch e.Operation {
 	case OpMergePull, OpApprovePull, OpRequestChanges, OpClosePull, OpCloseIssue:
-		msg += ": CogWorks never merges, approves, requests changes on or closes issues and PRs"
+		msg += ": CogWorks never merges, approves, requests changes on or closes issues and PRs (only an obsolete sub-issue of its own)"
+	case OpCloseObsoleteSubIssue:
+		msg += ": CogWorks closes only an open sub-issue it opened itself under the work item being re-planned"
 	case OpWriteProtectedPath:
 		msg += ": .cogworks/interfaces/ and .cogworks/scenarios/ are human-authored and never written by CogWorks"
 	}

@@ -121,6 +121,9 @@ type Client struct {
 	// 30-second attempt timeout (a large repository's archive may take
 	// longer), and not counted among API requests.
 	download *http.Client
+	// me is the login the client acts as, asked once (Identity), which
+	// CloseObsoleteSubIssue checks an issue's author against.
+	me *selfLogin
 }
 
 // New builds a Client from opts. ctx is accepted for symmetry with other
@@ -196,7 +199,7 @@ func New(ctx context.Context, opts Options) (*Client, error) {
 	}
 	c := &Client{gh: client, manifest: manifest, counter: counter, tracker: tracker, app: app, redact: secrets.RedactShapes,
 		repos: newRepoCache(repoCacheSize, repoInfoTTL), files: newFileCache(fileCacheSize, fileTTL),
-		download: &http.Client{Transport: base, Timeout: archiveTimeout}}
+		download: &http.Client{Transport: base, Timeout: archiveTimeout}, me: &selfLogin{}}
 	if opts.Redactor != nil {
 		c.redact = opts.Redactor.Redact
 	}

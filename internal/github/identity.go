@@ -37,7 +37,9 @@ func (c *Client) Identity(ctx context.Context) (string, error) {
 	}
 	login, verr := c.viewerLogin(ctx)
 	if verr != nil {
-		return "", errors.Join(err, verr)
+		// The fallback's own failure first: an outage there is what a
+		// retry cures (errors.As finds it before the 403).
+		return "", errors.Join(verr, err)
 	}
 	return login, nil
 }

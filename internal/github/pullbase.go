@@ -46,7 +46,7 @@ type ChangedFile struct {
 // Compare returns what head changed since its merge base with base, both
 // commit SHAs (a branch name with a "/" is no single path segment).
 // GitHub lists at most 300 files; a comparison past that is refused here
-// rather than read short.
+// rather than read short (ErrCompareTooLarge).
 func (c *Client) Compare(ctx context.Context, repo Repo, base, head string) (Comparison, error) {
 	const perPage = 100
 	what := fmt.Sprintf("compare %s...%s in %s", base, head, repo)
@@ -55,7 +55,7 @@ func (c *Client) Compare(ctx context.Context, repo Repo, base, head string) (Com
 		return Comparison{}, convertError(what, err)
 	}
 	if len(cmp.Files) >= 300 {
-		return Comparison{}, fmt.Errorf("%s: %d files or more, past what GitHub lists", what, len(cmp.Files))
+		return Comparison{}, fmt.Errorf("%s: %d files or more: %w", what, len(cmp.Files), ErrCompareTooLarge)
 	}
 	out := Comparison{MergeBase: cmp.GetMergeBaseCommit().GetSHA(), TotalCommits: cmp.GetTotalCommits(), BehindBy: cmp.GetBehindBy()}
 	for _, f := range cmp.Files {

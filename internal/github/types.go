@@ -74,7 +74,8 @@ type NewIssue struct {
 }
 
 // IssueUpdate edits an issue. Nil fields are left unchanged. There is
-// deliberately no State field: CogWorks never closes issues.
+// deliberately no State field: CogWorks closes an issue only through
+// CloseObsoleteSubIssue, which checks it may.
 type IssueUpdate struct {
 	Title  *string
 	Body   *string
@@ -236,6 +237,9 @@ var (
 	// ErrIncompleteSearch is a search GitHub cut short (it timed out):
 	// the results are partial.
 	ErrIncompleteSearch = errors.New("GitHub returned incomplete search results (the search timed out)")
+	// ErrCompareTooLarge is a comparison with more files than GitHub
+	// lists (300): its file list would be short.
+	ErrCompareTooLarge = errors.New("more changed files than GitHub lists")
 )
 
 // APIError is a non-2xx GitHub answer with its coordinates.

@@ -3,6 +3,7 @@ package githubsim
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -215,6 +216,12 @@ func (s *Server) editIssue(c *call) {
 	}
 	if req.State != nil && *req.State != "open" && *req.State != "closed" {
 		c.invalid(fieldError{Resource: "Issue", Field: "state", Code: "invalid"})
+		return
+	}
+	// GitHub's description lists four reasons (and null); an issue closed
+	// without one is "completed".
+	if req.StateReason != nil && !slices.Contains([]string{"completed", "not_planned", "duplicate", "reopened"}, *req.StateReason) {
+		c.invalid(fieldError{Resource: "Issue", Field: "state_reason", Code: "invalid"})
 		return
 	}
 	if c.bodyTooLong("Issue", req.Body) {

@@ -79,6 +79,13 @@ func TestIssueCreateEditAndAutoLabels(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "closed", edited.GetState())
 	assert.Equal(t, "completed", edited.GetStateReason())
+	_, _, err = f.client.Issues.Edit(c, owner, name, 1, &github.IssueRequest{StateReason: github.String("bored")})
+	assert.Equal(t, http.StatusUnprocessableEntity, statusOf(t, err), "a state_reason GitHub's description does not list")
+	_, _, err = f.client.Issues.Edit(c, owner, name, 1, &github.IssueRequest{State: github.String("open")})
+	require.NoError(t, err)
+	edited, _, err = f.client.Issues.Edit(c, owner, name, 1, &github.IssueRequest{State: github.String("closed"), StateReason: github.String("not_planned")})
+	require.NoError(t, err)
+	assert.Equal(t, "not_planned", edited.GetStateReason())
 	assert.NotNil(t, edited.ClosedAt)
 	snap, ok := f.srv.Issue(full, 1)
 	require.True(t, ok)
@@ -89,7 +96,7 @@ func TestIssueCreateEditAndAutoLabels(t *testing.T) {
 	for _, e := range f.srv.Events(full, 1) {
 		kinds = append(kinds, e.Event+":"+e.Label)
 	}
-	assert.Equal(t, []string{"labeled:a", "labeled:b", "unlabeled:a", "labeled:c", "closed:"}, kinds)
+	assert.Equal(t, []string{"labeled:a", "labeled:b", "unlabeled:a", "labeled:c", "closed:", "reopened:", "closed:"}, kinds)
 }
 
 func TestListIssuesFilters(t *testing.T) {

@@ -19,6 +19,10 @@ type Issue struct {
 	Parent    int   // parent issue number, 0 when none
 	SubIssues []int // sub-issue numbers in link order
 	Comments  int
+
+	// StateReason is why a closed issue was closed (completed,
+	// not_planned, duplicate), "reopened" after a reopening, "" otherwise.
+	StateReason string
 }
 
 // Comment is a snapshot of an issue comment.
@@ -239,7 +243,7 @@ func (s *Server) Issue(repo string, n int) (Issue, bool) {
 		return Issue{}, false
 	}
 	return Issue{
-		ID: is.id, Number: is.number, Title: is.title, Body: is.body, State: is.state, Author: is.author,
+		ID: is.id, Number: is.number, Title: is.title, Body: is.body, State: is.state, StateReason: is.stateReason, Author: is.author,
 		Labels: append([]string{}, is.labels...), IsPull: is.pull, Parent: is.parent,
 		SubIssues: append([]int{}, is.subIssues...), Comments: len(is.comments),
 	}, true

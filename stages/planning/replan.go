@@ -10,23 +10,25 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/engine"
-	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/planner"
 
 	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
-// ReplanGitHub is what a re-plan uses: planning's port, and the issue
-// reads and label writes that move a changed sub-work-item's status.
+// ReplanGitHub is what a re-plan uses: planning's port, the issue reads
+// and label writes that move a changed sub-work-item's status, and the
+// narrow close of an obsolete sub-issue of CogWorks's own.
 type ReplanGitHub interface {
 	GitHub
 	stagekit.SWIStatusWriter
+	ObsoleteCloser
+	PullReader
+	DefaultBranchReader
 }
 
 // Replanner watches the design a plan was made from and re-plans on an
@@ -34,103 +36,26 @@ type ReplanGitHub interface {
 type Replanner struct {
 	Executor
 	Status stagekit.SWIStatusWriter
+	Closer ObsoleteCloser
+	Pulls  PullReader
+	// Default watches the default branch (Design); nil watches only the
+	// design files' own branches.
+	Default DefaultBranchReader
 }
 
 // NewReplanner returns the re-planner over d and gh.
 func NewReplanner(d stagekit.Deps, gh ReplanGitHub) Replanner {
-	return Replanner{Executor: New(d, gh), Status: gh}
+	return Replanner{Executor: New(d, gh), Status: gh, Closer: gh, Pulls: gh, Default: gh}
 }
 
 var _ engine.DesignWatcher = Replanner{}
-
-// Design implements engine.DesignWatcher. The specification is read on
-// the default branch when the architecture gate was passed by merging the
-// spec PR, else on the spec branch (a push to the open spec PR is an
-// amendment), and on the default branch once that branch is gone; each
-// interface file on the interface branch, else on the default branch.
-// That is one contents read per file, which the client's file cache
-// shares with the stages that read the same files in the same run.
-//
-// A spec PR merged after a label approval and edited on the default
-// branch later is noticed only once its branch is deleted: reading both
-// refs on every step would cost a request per step for a 404 while the
-// PR is open.
-func (r Replanner) Design(ctx context.Context, in engine.StageInput) (pipeline.DesignBasis, error) {
-	files, err := r.designFiles(ctx, in)
-	if err != nil {
-		return pipeline.DesignBasis{}, err
-	}
-	return pipeline.NewDesignBasis(files, r.now()), nil
-}
-
-func (r Replanner) now() time.Time {
-	if r.Deps.Clock != nil {
-		return r.Deps.Clock()
-	}
-	return time.Now()
-}
-
-func (r Replanner) designFiles(ctx context.Context, in engine.StageInput) (map[string]string, error) {
-	snap, files := in.Snapshot, map[string]string{}
-	if !snap.Skips(pipeline.StageArchitecture) {
-		branch := snap.Artifacts.SpecBranch
-		if branch == "" {
-			branch = stagekit.SpecBranch(snap.WorkItem)
-		}
-		p := stagekit.SpecPath(snap.WorkItem)
-		refs := []string{branch, ""}
-		if mergedAtGate(snap, pipeline.StageArchitecture) {
-			refs = []string{"", branch}
-		}
-		c, err := r.readFirst(ctx, in.Repo, p, refs...)
-		if err != nil {
-			return nil, err
-		}
-		files[p] = c
-	}
-	branch := snap.Artifacts.InterfaceBranch
-	for _, decl := range snap.Interfaces {
-		if decl.File == "" || files[decl.File] != "" || branch == "" {
-			continue
-		}
-		c, err := r.readFirst(ctx, in.Repo, decl.File, branch, "")
-		if err != nil {
-			return nil, err
-		}
-		files[decl.File] = c
-	}
-	return files, nil
-}
-
-// mergedAtGate reports that the gate after stage was passed by merging
-// its PR.
-func mergedAtGate(snap *pipeline.Snapshot, stage pipeline.Stage) bool {
-	return slices.ContainsFunc(snap.Approvals, func(a pipeline.Approval) bool {
-		return a.Stage == stage && a.Via == pipeline.ViaMerge && a.Refused == ""
-	})
-}
-
-// readFirst reads path at the first ref that has it ("" is the default
-// branch); "" when none does.
-func (r Replanner) readFirst(ctx context.Context, repo github.Repo, path string, refs ...string) (string, error) {
-	for _, ref := range refs {
-		b, err := r.GitHub.GetFile(ctx, repo, path, ref)
-		if errors.Is(err, github.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf("read the design file %s: %w", path, err)
-		}
-		return string(b), nil
-	}
-	return "", nil
-}
 
 // Replan implements engine.DesignWatcher: one planning call on the
 // amended specification (kept in a comment keyed by the amendment, so a
 // re-run asks again for nothing), then, by sub-work-item id, new items
 // are filed as sub-issues, changed ones reset to pending and told, and
-// obsolete ones told on their sub-issue and dropped from the plan.
+// obsolete ones dropped from the plan, told on their sub-issue (and PR)
+// and their sub-issue closed as not planned (retire).
 // Unaffected records come back unchanged: their issues, branches and PRs
 // see no request.
 func (r Replanner) Replan(ctx context.Context, in engine.StageInput) (engine.Replanned, error) {
@@ -183,8 +108,7 @@ func (r Replanner) Replan(ctx context.Context, in engine.StageInput) (engine.Rep
 		w.issueOf[it.ID] = out.SubWorkItems[len(out.SubWorkItems)-1].Issue
 	}
 	for _, id := range d.obsolete {
-		rec := snap.SubWorkItem(id)
-		if err := r.tell(ctx, in, rec.Issue, "obsolete", fmt.Sprintf("The specification of #%d was amended and approved, and the re-plan no longer has this sub-work-item: it is obsolete and CogWorks will not work on it. CogWorks never closes issues; a maintainer can close this one (and its PR, if any).", n)); err != nil {
+		if err := r.retire(ctx, in, *snap.SubWorkItem(id)); err != nil {
 			return engine.Replanned{}, err
 		}
 		out.Obsolete = append(out.Obsolete, id)
@@ -251,7 +175,11 @@ func (r Replanner) amendedSpec(ctx context.Context, in engine.StageInput) (strin
 	if f, ok := snap.Amended.File(p); ok && !snap.Amended.Omitted {
 		return f.Text, nil
 	}
-	files, err := r.designFiles(ctx, in)
+	if f, _ := snap.Amended.File(p); f.OnDefault && snap.Amended.Base != "" {
+		c, _, err := r.read(ctx, in.Repo, p, snap.Amended.Base)
+		return c, err
+	}
+	files, err := r.readDesign(ctx, in)
 	if err != nil {
 		return "", err
 	}
@@ -261,7 +189,11 @@ func (r Replanner) amendedSpec(ctx context.Context, in engine.StageInput) (strin
 // tell upserts a keyed notice on a sub-work-item's issue.
 func (r Replanner) tell(ctx context.Context, in engine.StageInput, issue int, what, body string) error {
 	key := stagekit.Key(in.Issue.Number, "replan", what, fmt.Sprint(issue), in.Snapshot.Amended.Digest()[:16])
-	c := audit.Comment{Key: key, Title: "Re-planned: " + what, Body: body}
+	title := map[string]string{"obsolete-pr": "obsolete sub-work-item", "obsolete-kept-open": "obsolete, left open"}[what]
+	if title == "" {
+		title = what
+	}
+	c := audit.Comment{Key: key, Title: "Re-planned: " + title, Body: body}
 	if _, _, err := idem.UpsertComment(ctx, r.GitHub, in.Repo, in.BotLogin, idem.KeyedComment{Issue: issue, Key: key, Body: audit.Format(c)}); err != nil {
 		return fmt.Errorf("tell sub-work-item #%d it is %s: %w", issue, what, err)
 	}

@@ -54,10 +54,23 @@ func SpecOf(ctx context.Context, gh SpecReader, in engine.StageInput) (string, e
 	return ReadSpec(ctx, gh, in.Repo, in.Snapshot)
 }
 
-// ReadSpec returns the Markdown specification of work item n: from the
-// spec branch, else (merged and deleted) from the default branch.
+// ReadSpec returns the Markdown specification of work item n: where the
+// design pin watches it on the default branch (merged, or amended there
+// and approved), at the commit the pin last checked; else from the spec
+// branch, else (merged and deleted) from the default branch.
 func ReadSpec(ctx context.Context, gh SpecReader, repo github.Repo, snap *pipeline.Snapshot) (string, error) {
 	n := snap.WorkItem
+	if d := snap.Design; d != nil && d.Base != "" {
+		if f, ok := d.File(SpecPath(n)); ok && f.OnDefault {
+			b, err := gh.GetFile(ctx, repo, SpecPath(n), d.Base)
+			if err == nil {
+				return string(b), nil
+			}
+			if !errors.Is(err, github.ErrNotFound) {
+				return "", fmt.Errorf("read the specification %s of #%d at %s: %w", SpecPath(n), n, d.Base, err)
+			}
+		}
+	}
 	branch := snap.Artifacts.SpecBranch
 	if branch == "" {
 		branch = SpecBranch(n)

@@ -83,6 +83,9 @@ func exerciseAdapter(t *testing.T, env *testenv.Env) {
 	must(c.AddSubIssue(ctx, repo, n, child.ID))
 	_, err = c.ListSubIssues(ctx, repo, n)
 	must(err)
+	closed, err := c.CloseObsoleteSubIssue(ctx, repo, n, child.Number)
+	must(err)
+	require.True(t, closed, "closed as not planned")
 
 	head, err := c.GetBranchHead(ctx, repo, "main")
 	must(err)
