@@ -46,7 +46,8 @@ func (e prEnv) seedRun(t *testing.T, run githubsim.CIRun) githubsim.CIRunIDs {
 }
 
 func (e prEnv) ciReviser(client *github.Client, gen revision.Generator, maxCycles int) revision.CIReviser {
-	return revision.CIReviser{GitHub: client, Generator: gen, Bot: testenv.Bot, MaxCycles: maxCycles, Redactor: secrets.New()}
+	return revision.CIReviser{GitHub: client, Generator: gen, Bot: testenv.Bot, MaxCycles: maxCycles, Redactor: secrets.New(),
+		RerunInfrastructure: true}
 }
 
 // deliver runs one cycle per delivery GitHub makes when run completes,
@@ -119,20 +120,35 @@ func TestFailingCheckRunWithALogYieldsAFixCommitAndAGreenRunEndsIt(t *testing.T)
 	assert.EqualValues(t, 1, gen.calls.Load())
 }
 
-func TestInfrastructureFailureSpendsNoCycle(t *testing.T) {
-	shutdown := "2026-11-27T10:00:01.1234567Z ##[error]The runner has received a shutdown signal. This can happen when the runner service is stopped, or a manually started runner is canceled.\n"
+// shutdown is a job log that shows the runner, not the code, failed.
+const shutdown = "2026-11-27T10:00:01.1234567Z ##[error]The runner has received a shutdown signal. This can happen when the runner service is stopped, or a manually started runner is canceled.\n"
+
+// rerunRequests counts the rerun-failed-jobs requests the simulator saw.
+func (e prEnv) rerunRequests() int {
+	n := 0
+	for _, r := range e.Sim.Requests() {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/rerun-failed-jobs") {
+			n++
+		}
+	}
+	return n
+}
+
+// TestInfrastructureFailureIsRerunOnceAndSpendsNoCycle: CI that failed on
+// the infrastructure spends no cycle; the failed jobs of its workflow run
+// are re-run once (one request, no other write), every delivery of the
+// same run after that re-runs nothing, and when the re-run fails on the
+// infrastructure again the PR is told once, with no second re-run.
+func TestInfrastructureFailureIsRerunOnceAndSpendsNoCycle(t *testing.T) {
 	tests := []struct {
 		name string
 		run  githubsim.CIRun
-		// triggered: the payload alone cannot tell (the log can).
-		triggered bool
 	}{
-		{"a cancelled job", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}}, false},
-		{"a runner shutdown", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", shutdown)}}, true},
-		{"a job that never started", githubsim.CIRun{Jobs: []githubsim.CIJob{{Name: "test", Conclusion: "failure"}}}, true},
+		{"a cancelled job", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}}},
+		{"a runner shutdown", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", shutdown)}}},
+		{"a job that never started", githubsim.CIRun{Jobs: []githubsim.CIJob{{Name: "test", Conclusion: "failure"}}}},
 		{"timed out before any step", githubsim.CIRun{Jobs: []githubsim.CIJob{{Name: "test", Conclusion: "timed_out", RunnerName: "r1",
-			Steps: []githubsim.CIStep{{Name: "Set up job", Conclusion: "success"}}}}}, true},
-		{"a workflow that could not start", githubsim.CIRun{Conclusion: "startup_failure"}, false},
+			Steps: []githubsim.CIStep{{Name: "Set up job", Conclusion: "success"}}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,17 +157,95 @@ func TestInfrastructureFailureSpendsNoCycle(t *testing.T) {
 			gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
 			r := e.ciReviser(e.Client, gen, 3)
 			writes := e.writes()
+			var acted []revision.Action
 			for _, a := range e.deliver(t, r, ids.Run) {
-				assert.Contains(t, []revision.Action{"", revision.Infrastructure}, a)
-				if a == revision.Infrastructure {
-					assert.True(t, tt.triggered, "the payload said enough to start nothing")
+				if a != "" {
+					acted = append(acted, a)
 				}
+			}
+			require.NotEmpty(t, acted, "the payloads of a failed or cancelled run trigger")
+			assert.Equal(t, revision.Rerun, acted[0])
+			for _, a := range acted[1:] {
+				assert.Equal(t, revision.Ignored, a, "the other deliveries of the run find it re-running")
+			}
+			assert.Equal(t, 1, e.rerunRequests(), "one re-run")
+			assert.Equal(t, writes+1, e.writes(), "the re-run is the only write")
+
+			// Redelivered after the re-run, and the cron: the run is pending.
+			e.deliver(t, r, ids.Run)
+			out, err := r.Cycle(context.Background(), testenv.Repo, e.pr, "")
+			require.NoError(t, err)
+			assert.Equal(t, revision.Ignored, out.Action, out.Reason)
+			assert.Equal(t, 1, e.rerunRequests(), "no second re-run")
+
+			// The re-run (attempt 2) fails on the infrastructure again:
+			// reported once, never re-run again.
+			require.NoError(t, e.Sim.SetJob(testenv.Repo.String(), ids.Jobs[0], testJob("failure", shutdown)))
+			for range 2 {
+				e.deliver(t, r, ids.Run)
+			}
+			out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, "")
+			require.NoError(t, err)
+			assert.Equal(t, revision.Ignored, out.Action, "reported before")
+			assert.Contains(t, out.Reason, "attempt 2")
+			assert.Equal(t, 1, e.rerunRequests(), "a second infrastructure failure is not re-run")
+			comments, err := e.Client.ListComments(context.Background(), testenv.Repo, e.pr)
+			require.NoError(t, err)
+			require.Len(t, comments, 1, "told once")
+			assert.Contains(t, comments[0].Body, "failed on the infrastructure again in attempt 2")
+			assert.Contains(t, comments[0].Body, "spent no revision cycle")
+			assert.Zero(t, gen.calls.Load(), "no generation: no cycle spent")
+			assert.Zero(t, e.ciCommits(t))
+		})
+	}
+}
+
+// noActions hides the repository's workflow runs: its check runs read as
+// those of another CI app.
+type noActions struct{ *github.Client }
+
+func (noActions) ListWorkflowRuns(context.Context, github.Repo, string) ([]github.WorkflowRun, error) {
+	return nil, nil
+}
+
+// TestInfrastructureFailureNotRerunIsReportedOnce: a workflow that could
+// not start, a check of another CI app, and any run with re-runs turned
+// off are told on the PR once and re-run nothing.
+func TestInfrastructureFailureNotRerunIsReportedOnce(t *testing.T) {
+	tests := []struct {
+		name  string
+		run   githubsim.CIRun
+		rerun bool
+		other bool
+		want  string
+	}{
+		{"a workflow that could not start", githubsim.CIRun{Conclusion: "startup_failure"}, true, false, "no job to re-run"},
+		{"a check of another CI app", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}}, true, true, "another CI app"},
+		{"re-runs turned off", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}}, false, false, "rerun_infrastructure_failures is off"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newPREnv(t)
+			e.seedRun(t, tt.run)
+			gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
+			r := e.ciReviser(e.Client, gen, 3)
+			r.RerunInfrastructure = tt.rerun
+			if tt.other {
+				r.GitHub = noActions{e.Client}
 			}
 			out, err := r.Cycle(context.Background(), testenv.Repo, e.pr, "")
 			require.NoError(t, err)
 			assert.Equal(t, revision.Infrastructure, out.Action, out.Reason)
-			assert.Equal(t, writes, e.writes(), "no write")
-			assert.Zero(t, gen.calls.Load(), "no generation: no cycle spent")
+			assert.Contains(t, out.Reason, tt.want)
+			out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, "")
+			require.NoError(t, err)
+			assert.Equal(t, revision.Ignored, out.Action, "told before")
+			comments, err := e.Client.ListComments(context.Background(), testenv.Repo, e.pr)
+			require.NoError(t, err)
+			require.Len(t, comments, 1)
+			assert.Contains(t, comments[0].Body, tt.want)
+			assert.Zero(t, e.rerunRequests())
+			assert.Zero(t, gen.calls.Load())
 		})
 	}
 }
