@@ -288,7 +288,7 @@ func Default() Config {
 		Scenarios:  Scenarios{Directory: ".cogworks/scenarios", Trajectories: 10, Threshold: 0.95},
 		Interfaces: Interfaces{Directory: ".cogworks/interfaces"},
 		Trust:      Trust{RequireWriterTrigger: true, MaxAnswerFiles: 50, MaxAnswerBytes: 1 << 20},
-		Revision:   Revision{MaxCycles: DefaultRevisionCycles},
+		Revision:   Revision{MaxCycles: DefaultRevisionCycles, RerunInfrastructureFailures: new(true)},
 	}
 }
 
