@@ -493,3 +493,40 @@ func TestCrashAtEveryWriteOfACIRevisionRecoversWithoutDuplicates(t *testing.T) {
 		assert.Len(t, comments, 1, "one escalation comment")
 	})
 }
+
+// TestRedTeamRerunOnlyOnTheBotsOwnPRHead: re-running spends the
+// repository's Actions minutes, so nobody can make CogWorks re-run a run
+// that is not on the head of a PR the bot opened. A person's PR from a
+// branch named like CogWorks's, with a cancelled run, gets no re-run; nor
+// does a cancelled run on an older commit of the bot's PR, delivered
+// after the head moved. Checked by removing the OwnOpen test from
+// CIReviser.Cycle (the person's run is re-run) and by passing the
+// event's head instead of the branch's to ReadChecks (the old run is).
+func TestRedTeamRerunOnlyOnTheBotsOwnPRHead(t *testing.T) {
+	e := newPREnv(t)
+	const forged = "cogworks/1/forged"
+	e.Sim.SeedFiles(testenv.Repo.String(), forged, map[string]string{"count.go": codeOld + "// mine\n"})
+	theirs, err := e.ClientAs(t, "alice").CreatePull(context.Background(), testenv.Repo, github.NewPull{Title: "x", Head: forged, Base: "main"})
+	require.NoError(t, err)
+	_, err = e.Sim.SeedWorkflowRun(testenv.Repo.String(), githubsim.CIRun{Branch: forged, Jobs: []githubsim.CIJob{testJob("cancelled", "")}})
+	require.NoError(t, err)
+	r := e.ciReviser(e.Client, &fakeGen{files: map[string]string{"count.go": codeNew}}, 3)
+	out, err := r.Cycle(context.Background(), testenv.Repo, theirs.Number, "")
+	require.NoError(t, err)
+	assert.Equal(t, revision.Ignored, out.Action)
+
+	old, err := e.Client.GetBranchHead(context.Background(), testenv.Repo, branch)
+	require.NoError(t, err)
+	stale := e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}})
+	require.NoError(t, e.Client.PutFile(context.Background(), testenv.Repo, github.FileCommit{Path: "notes.md", Branch: branch, Message: "note", Content: []byte("n\n")}))
+	for _, a := range e.deliver(t, r, stale.Run) {
+		assert.Contains(t, []revision.Action{"", revision.Ignored}, a)
+	}
+	out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, old.SHA)
+	require.NoError(t, err)
+	assert.Equal(t, revision.Ignored, out.Action)
+	out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, "")
+	require.NoError(t, err)
+	assert.Equal(t, revision.Ignored, out.Action, "the new head has no failed run: %s", out.Reason)
+	assert.Zero(t, e.rerunRequests())
+}
