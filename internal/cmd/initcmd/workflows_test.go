@@ -81,3 +81,12 @@ func TestInitWritesTheRepositorysCIWorkflows(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderWorkflowRefusesATemplateWithoutItsList: a template edit that
+// moves the workflow_run list fails init loudly instead of writing a
+// workflow that hears a CI named "ci".
+func TestRenderWorkflowRefusesATemplateWithoutItsList(t *testing.T) {
+	t.Parallel()
+	_, err := initcmd.RenderWorkflow([]byte("on:\n  workflow_run:\n    workflows: [build]\n"), initcmd.CIWorkflows{Names: []string{"CI"}})
+	require.ErrorContains(t, err, "workflow_run trigger is not where init writes")
+}
