@@ -52,6 +52,9 @@ func (r CIReviser) infrastructure(ctx context.Context, repo github.Repo, pr int,
 			left = append(left, fmt.Sprintf("%s is a check of another CI app, which CogWorks cannot re-run", run.Name))
 		case !r.RerunInfrastructure:
 			left = append(left, name+" is not re-run: [revision] rerun_infrastructure_failures is off")
+		case run.Conclusion == "action_required":
+			// A re-run must not stand in for the approval GitHub waits for.
+			left = append(left, name+" awaits a maintainer's approval: not re-run")
 		case run.Conclusion == "startup_failure":
 			left = append(left, name+" could not start (often an invalid workflow file): it has no job to re-run")
 		case run.Attempt > 1:

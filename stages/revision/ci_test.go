@@ -209,8 +209,9 @@ func (noActions) ListWorkflowRuns(context.Context, github.Repo, string) ([]githu
 }
 
 // TestInfrastructureFailureNotRerunIsReportedOnce: a workflow that could
-// not start, a check of another CI app, and any run with re-runs turned
-// off are told on the PR once and re-run nothing.
+// not start, a check of another CI app, a run awaiting a maintainer's
+// approval, and any run with re-runs turned off are told on the PR once
+// and re-run nothing.
 func TestInfrastructureFailureNotRerunIsReportedOnce(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -222,6 +223,8 @@ func TestInfrastructureFailureNotRerunIsReportedOnce(t *testing.T) {
 		{"a workflow that could not start", githubsim.CIRun{Conclusion: "startup_failure"}, true, false, "no job to re-run"},
 		{"a check of another CI app", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}}, true, true, "another CI app"},
 		{"re-runs turned off", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}}, false, false, "rerun_infrastructure_failures is off"},
+		{"a run awaiting approval", githubsim.CIRun{Conclusion: "action_required", Jobs: []githubsim.CIJob{{Name: "test", Conclusion: "action_required"}}},
+			true, false, "awaits a maintainer's approval"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
