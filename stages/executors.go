@@ -39,12 +39,16 @@ func Executors(d Deps) map[pipeline.Stage]engine.StageExecutor {
 }
 
 // Reviser returns the revision of the work items' PRs on review feedback
-// (engine.Deps.Reviser): code generation's attempt and the review passes,
-// with the same ports as their stages.
+// (engine.Deps.Reviser): code generation's attempt and the review passes
+// for a sub-work-item's PR, architecture's and interface design's own
+// calls for the specification and interface PRs, with the same ports as
+// their stages.
 func Reviser(d Deps) engine.PRReviser {
 	return revision.Step{GitHub: d.GitHub,
 		Code:   codegen.New(codegen.Deps{Deps: d.Deps, Baselines: d.Baselines}, d.GitHub),
-		Review: review.New(d.Deps, d.GitHub)}
+		Review: review.New(d.Deps, d.GitHub),
+		Spec:   architecture.New(d.Deps, d.GitHub),
+		Design: interfaces.New(d.Deps, d.GitHub)}
 }
 
 // ReviserOf returns the revision built from the code-generation and review
@@ -57,7 +61,16 @@ func ReviserOf(gh GitHub, execs map[pipeline.Stage]engine.StageExecutor) engine.
 	if !ok1 || !ok2 || gh == nil {
 		return nil
 	}
-	return revision.Step{GitHub: gh, Code: cg, Review: rv}
+	step := revision.Step{GitHub: gh, Code: cg, Review: rv}
+	// The design stages' revisions are wired when their executors are
+	// the real ones; a PR of theirs is otherwise answered "not wired".
+	if a, ok := unwrap(execs[pipeline.StageArchitecture]).(architecture.Executor); ok {
+		step.Spec = a
+	}
+	if i, ok := unwrap(execs[pipeline.StageInterfaceDesign]).(interfaces.Executor); ok {
+		step.Design = i
+	}
+	return step
 }
 
 // CIReviserOf is the CI-feedback step over the code-generation and

@@ -7,7 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestReviewDeliveriesBecomeRevisionJobs: a review, an inline comment
+// TestReviewDeliveriesBecomeRevisionJobs: a review (its body alone is
+// feedback too, on the specification PR as on any), an inline comment
 // that opens a thread and a /cogworks fix comment on a CogWorks PR become
 // revision jobs (the fix's work item is found from the PR later); an
 // approval, a reply in a thread and another PR's review are ignored, and
@@ -21,6 +22,7 @@ func TestReviewDeliveriesBecomeRevisionJobs(t *testing.T) {
 		ignored           bool
 	}{
 		{"changes requested", "pull_request_review", `{"action":"submitted",` + pr + `,"review":{"id":1,"state":"changes_requested","user":{"login":"alice","type":"User"}},` + repo + `}`, 4, false},
+		{"a body-only comment review of the spec PR", "pull_request_review", `{"action":"submitted","pull_request":{"number":9,"head":{"ref":"cogworks/4/spec"},"user":{"login":"cogworks[bot]"}},"review":{"id":2,"state":"commented","body":"Say when it resets.","user":{"login":"alice","type":"User"}},` + repo + `}`, 4, false},
 		{"an approval", "pull_request_review", `{"action":"submitted",` + pr + `,"review":{"id":1,"state":"approved","user":{"login":"alice","type":"User"}},` + repo + `}`, 0, true},
 		{"an inline comment", "pull_request_review_comment", `{"action":"created",` + pr + `,"comment":{"id":5,"body":"x","user":{"login":"alice","type":"User"}},` + repo + `}`, 4, false},
 		{"a reply in a thread", "pull_request_review_comment", `{"action":"created",` + pr + `,"comment":{"id":6,"in_reply_to_id":5,"body":"x","user":{"login":"alice","type":"User"}},` + repo + `}`, 0, true},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"strings"
 
@@ -98,14 +99,36 @@ func specDone(branch string, pr int) engine.StageResult {
 
 // writeSpec generates, validates and commits the specification.
 func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, base string) error {
+	n := in.Issue.Number
+	spec, err := x.generate(ctx, in, nil)
+	if err != nil {
+		return err
+	}
+	_, _, err = idem.WriteFiles(ctx, x.GitHub, in.Repo, idem.Commit{
+		Branch:  branch,
+		From:    base,
+		Message: fmt.Sprintf("CogWorks: specification for #%d", n),
+		Files:   map[string]string{stagekit.SpecPath(n): RenderSpecification(n, in.Issue.Title, spec)},
+	})
+	if err != nil {
+		return fmt.Errorf("commit the specification of #%d: %w", n, err)
+	}
+	return nil
+}
+
+// generate runs the stage's attempts: the `architecture` call with the
+// issue, its classification, the modules and the architecture context
+// (and extra, a revision's current document and review feedback), each
+// answer checked by ValidateSpecification and its problems fed back.
+func (x Executor) generate(ctx context.Context, in engine.StageInput, extra map[string]any) (Specification, error) {
 	d, snap, n := x.Deps, in.Snapshot, in.Issue.Number
 	modules, err := d.Modules(ctx)
 	if err != nil {
-		return fmt.Errorf("architecture of #%d: %w", n, err)
+		return Specification{}, fmt.Errorf("architecture of #%d: %w", n, err)
 	}
 	docs, err := architectureContext(ctx, d.Repository(), in)
 	if err != nil {
-		return fmt.Errorf("architecture of #%d: %w", n, err)
+		return Specification{}, fmt.Errorf("architecture of #%d: %w", n, err)
 	}
 	var classification any = "(not available)"
 	if snap.Classification != nil {
@@ -128,6 +151,7 @@ func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, b
 				"Title": in.Issue.Title, "Body": in.Issue.Body, "Classification": classification,
 				"Modules": modules.Names, "Context": pack.Items,
 			}
+			maps.Copy(vars, extra)
 			if feedback != "" {
 				vars["Feedback"] = feedback
 			}
@@ -144,19 +168,7 @@ func (x Executor) writeSpec(ctx context.Context, in engine.StageInput, branch, b
 		spec = s
 		return "", nil, nil
 	})
-	if err != nil {
-		return err
-	}
-	_, _, err = idem.WriteFiles(ctx, x.GitHub, in.Repo, idem.Commit{
-		Branch:  branch,
-		From:    base,
-		Message: fmt.Sprintf("CogWorks: specification for #%d", n),
-		Files:   map[string]string{stagekit.SpecPath(n): RenderSpecification(n, in.Issue.Title, spec)},
-	})
-	if err != nil {
-		return fmt.Errorf("commit the specification of #%d: %w", n, err)
-	}
-	return nil
+	return spec, err
 }
 
 // architectureContext gathers ADRs (docs/adr/*.md, docs/decisions/**),

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"sort"
 	"strings"
 
@@ -41,6 +42,8 @@ type GitHub interface {
 	stagekit.SpecReader
 	idem.GitAPI
 	idem.PullAPI
+	// ListPullFiles lists the interface PR's files for a revision (Revise).
+	ListPullFiles(ctx context.Context, repo github.Repo, number int) ([]github.PullFile, error)
 }
 
 // Executor designs the interfaces (docs/spec.md §5.3): one
@@ -77,7 +80,7 @@ func (x Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	if d.Domain == nil {
 		return engine.StageResult{}, fmt.Errorf("interface design: %w", &domain.NoServiceError{})
 	}
-	design, err := x.design(ctx, in)
+	design, err := x.design(ctx, in, nil)
 	if err != nil {
 		return engine.StageResult{}, err
 	}
@@ -121,8 +124,9 @@ func (x Executor) recorded(ctx context.Context, in engine.StageInput, branch, ba
 }
 
 // design asks the LLM for the interfaces from the spec, the repository's
-// modules and the registry's contracts until check accepts an answer.
-func (x Executor) design(ctx context.Context, in engine.StageInput) (Interfaces, error) {
+// modules and the registry's contracts (and extra, a revision's current
+// files and review feedback) until check accepts an answer.
+func (x Executor) design(ctx context.Context, in engine.StageInput, extra map[string]any) (Interfaces, error) {
 	d, snap, n := x.Deps, in.Snapshot, in.Issue.Number
 	spec, err := stagekit.ReadSpec(ctx, x.GitHub, in.Repo, snap)
 	if err != nil {
@@ -143,6 +147,7 @@ func (x Executor) design(ctx context.Context, in engine.StageInput) (Interfaces,
 		if len(contracts) > 0 {
 			vars["Context"] = contracts
 		}
+		maps.Copy(vars, extra)
 		if feedback != "" {
 			vars["Feedback"] = feedback
 		}

@@ -44,13 +44,22 @@ type Attempt struct {
 	// attempts (their committed paths) for the engine to apply; nil
 	// drops them.
 	Decided *[]pipeline.Change
+	// Spec and Design revise the specification PR and the interface PR
+	// (architecture's and interface design's Revise); nil leaves such a
+	// PR unrevised, with a reply saying so.
+	Spec, Design Designer
 }
 
-// Revise implements Generator.
+// Revise implements Generator: the specification or interface PR goes to
+// its design stage (reviseDesign), a sub-work-item's PR to code
+// generation and the review passes.
 func (a Attempt) Revise(ctx context.Context, req Request) (Change, error) {
+	if d, ok := designOf(a.In.Snapshot, req.PR, req.Branch); ok {
+		return a.reviseDesign(ctx, req, d)
+	}
 	rec := prSWI(a.In.Snapshot, req.PR, req.Branch)
 	if rec == nil {
-		return Change{Reason: fmt.Sprintf("pull request #%d is not a sub-work-item's; revising the specification and interface pull requests on review is not supported yet, a maintainer edits them", req.PR)}, nil
+		return Change{Reason: fmt.Sprintf("pull request #%d is none of this work item's: not its specification, its interfaces or a sub-work-item's", req.PR)}, nil
 	}
 	title, body := rec.Title, rec.Description
 	if rec.Issue > 0 && a.Issues != nil {
@@ -85,7 +94,7 @@ func (a Attempt) Revise(ctx context.Context, req Request) (Change, error) {
 			return Change{}, err
 		}
 		if len(res.Blocking) == 0 {
-			return change(req, rv), nil
+			return change(req, written{files: rv.Files, deleted: rv.Deleted, summary: rv.Notes}), nil
 		}
 		if round+1 >= limit {
 			return Change{Reason: fmt.Sprintf("the review passes still found %d blocking finding(s) after %d attempt(s)", len(res.Blocking), round+1)}, nil
@@ -104,23 +113,27 @@ func escalated(err error) (string, bool) {
 	return "", false
 }
 
+// written is what an attempt wrote: files, deleted paths and its own
+// account of the change.
+type written struct {
+	files   map[string]string
+	deleted []string
+	summary string
+}
+
 // change turns a passing revision into the cycle's change, with a note
 // per thread on what happened to the file it is on.
-func change(req Request, rv codegen.Revision) Change {
-	c := Change{Files: rv.Files, Delete: rv.Deleted, Summary: strings.TrimSpace(rv.Notes), Notes: map[int64]string{}}
-	var paths []string
-	for p := range rv.Files {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
+func change(req Request, rv written) Change {
+	c := Change{Files: rv.files, Delete: rv.deleted, Summary: strings.TrimSpace(rv.summary), Notes: map[int64]string{}}
+	paths := slices.Sorted(maps.Keys(rv.files))
 	for _, t := range req.Threads {
-		_, written := rv.Files[t.Path]
+		_, wrote := rv.files[t.Path]
 		switch {
 		case t.Conversation:
-			c.Notes[t.ID] = fmt.Sprintf("changed %s. %s", strings.Join(append(paths, rv.Deleted...), ", "), c.Summary)
-		case written:
+			c.Notes[t.ID] = fmt.Sprintf("changed %s. %s", strings.Join(append(paths, rv.deleted...), ", "), c.Summary)
+		case wrote:
 			c.Notes[t.ID] = fmt.Sprintf("changed %s. %s", t.Path, c.Summary)
-		case slices.Contains(rv.Deleted, t.Path):
+		case slices.Contains(rv.deleted, t.Path):
 			c.Notes[t.ID] = fmt.Sprintf("deleted %s. %s", t.Path, c.Summary)
 		default:
 			c.Notes[t.ID] = fmt.Sprintf("%s is unchanged; the change is elsewhere. %s", t.Path, c.Summary)

@@ -5,7 +5,11 @@
 // feedback of one code-generation attempt on the PR's own branch; the
 // result is one follow-up commit on that branch (never a force-push, so a
 // human's commits stay) and one reply per thread saying what changed or
-// why not.
+// why not. A review whose body is its only feedback counts like a
+// thread and is answered on the conversation. On the specification and
+// interface PRs, while their gate waits, the feedback goes to the design
+// stage's own LLM call instead (Designer), validated as the stage
+// validates it; once approved or merged they are answered and left alone.
 //
 // A cycle is bounded ([revision] max_cycles per PR; a cycle that changes
 // nothing escalates) and crash-safe without any state of its own: the

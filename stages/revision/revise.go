@@ -13,6 +13,8 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/pipeline"
+	"github.com/cogworks/cogworks/stages/stagekit"
 )
 
 // GitHub is what a revision cycle uses.
@@ -24,6 +26,9 @@ type GitHub interface {
 	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
 	ReplyToReviewComment(ctx context.Context, repo github.Repo, number int, commentID int64, body string) (github.InlineComment, error)
 	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
+	// EditPullBody sets the interface PR's body (its interface list)
+	// before a revision's commit (Change.PullBody).
+	EditPullBody(ctx context.Context, repo github.Repo, number int, body string) error
 }
 
 // Request is what a Generator revises: the PR's branch at Head, and the
@@ -50,9 +55,13 @@ type Change struct {
 	// Notes are keyed by Thread.ID; a thread without one gets Summary.
 	Notes map[int64]string
 	// Reason, for a change of no files, says why nothing changed (the
-	// attempt failed its checks, the PR is not one code generation
-	// revises); empty means the attempt itself changed nothing.
+	// attempt failed its checks, the document was already approved);
+	// empty means the attempt itself changed nothing.
 	Reason string
+	// PullBody, when set and different, replaces the PR's body before
+	// the commit (the interface PR's interface list). Setting it again on
+	// a re-run is harmless, so it needs no key of its own.
+	PullBody string
 }
 
 // Generator runs one code-generation attempt with review feedback; the
@@ -108,7 +117,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !OwnOpen(p, r.Trust.Bot) {
+	if !answerable(p, r.Trust.Bot) {
 		return Outcome{Action: Ignored, Reason: fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr)}, nil
 	}
 	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
@@ -120,6 +129,11 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	}
 	cycle := st.lastCycle + 1
 	ids := threadIDs(st.pending)
+	if p.Merged {
+		// A merged specification or interface PR: its text is approved
+		// and its branch may be gone. Say so; change nothing.
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, action: Escalated, reason: mergedReason(pr)})
+	}
 	head, err := r.GitHub.GetBranchHead(ctx, repo, p.Head)
 	if err != nil {
 		return Outcome{}, fmt.Errorf("read head of %s: %w", p.Head, err)
@@ -132,7 +146,7 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 			return Outcome{}, err
 		}
 		if owed := owedThreads(st.pending, done.threads); ok && len(owed) > 0 {
-			return r.reply(ctx, repo, pr, st.lastCycle, owed, done, Revised, "")
+			return r.reply(ctx, repo, answer{pr: pr, cycle: st.lastCycle, threads: owed, rec: done, action: Revised})
 		}
 	}
 	// A commit of this cycle already on the branch (a crash before its
@@ -140,11 +154,11 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	if done, ok, err := r.committed(ctx, repo, head, pr, cycle); err != nil {
 		return Outcome{}, err
 	} else if owed := owedThreads(st.pending, done.threads); ok && len(owed) > 0 {
-		return r.reply(ctx, repo, pr, cycle, owed, done, Revised, "")
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: owed, rec: done, action: Revised})
 	}
 	if limit := r.cap(); cycle > limit {
 		reason := fmt.Sprintf("the revision cap of %d cycles for this pull request is reached ([revision] max_cycles); a maintainer takes it from here", limit)
-		return r.reply(ctx, repo, pr, cycle, st.pending, recorded{notes: map[int64]string{}}, Escalated, reason)
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, action: Escalated, reason: reason})
 	}
 	items := Items(st.pending)
 	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle,
@@ -161,7 +175,15 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 		if change.Reason != "" {
 			reason = oneLine(change.Reason)
 		}
-		return r.reply(ctx, repo, pr, cycle, st.pending, rec, Escalated, reason)
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, rec: rec, action: Escalated, reason: reason})
+	}
+	if change.PullBody != "" && change.PullBody != p.Body {
+		// Before the commit: a re-run after a crash between the two
+		// generates again and sets the body again; once the commit is
+		// on the branch the body already matches it.
+		if err := r.GitHub.EditPullBody(ctx, repo, pr, change.PullBody); err != nil {
+			return Outcome{}, fmt.Errorf("update the body of %s#%d for revision %d: %w", repo, pr, cycle, err)
+		}
 	}
 	sha, changed, err := idem.WriteFiles(ctx, r.GitHub, repo, idem.Commit{
 		Branch: p.Head, From: p.Head, Files: change.Files, Delete: change.Delete,
@@ -172,10 +194,10 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	}
 	if !changed {
 		// The files are already as asked: the cycle fixed nothing.
-		return r.reply(ctx, repo, pr, cycle, st.pending, rec, Escalated, "the revision changed nothing")
+		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, rec: rec, action: Escalated, reason: "the revision changed nothing"})
 	}
 	rec.commit = sha
-	return r.reply(ctx, repo, pr, cycle, st.pending, rec, Revised, "")
+	return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, rec: rec, action: Revised})
 }
 
 // Pending reports whether PR pr is an open PR of CogWorks's with a
@@ -188,7 +210,7 @@ func (r Reviser) Pending(ctx context.Context, repo github.Repo, pr int) (bool, s
 	if err != nil {
 		return false, "", fmt.Errorf("read %s#%d: %w", repo, pr, err)
 	}
-	if !OwnOpen(p, r.Trust.Bot) {
+	if !answerable(p, r.Trust.Bot) {
 		return false, fmt.Sprintf("%s#%d is not an open pull request of CogWorks's", repo, pr), nil
 	}
 	st, err := collect(ctx, r.GitHub, repo, pr, r.Trust)
@@ -211,6 +233,27 @@ func Own(p github.PullRequest, bot string) bool {
 // anyone else's PR is no instruction.
 func OwnOpen(p github.PullRequest, bot string) bool {
 	return Own(p, bot) && p.State == "open" && !p.Merged
+}
+
+// answerable reports whether a review of p is CogWorks's to answer: an
+// open PR of its own, or its own specification or interface PR once
+// merged — there the answer says the document is approved and changes
+// nothing, rather than leaving a writer's request unheard.
+func answerable(p github.PullRequest, bot string) bool {
+	return OwnOpen(p, bot) || (Own(p, bot) && p.Merged && designBranch(p.Head))
+}
+
+// designBranch reports whether head is a work item's specification or
+// interface branch (cogworks/<N>/spec, cogworks/<N>/interfaces).
+func designBranch(head string) bool {
+	n, ok := pipeline.WorkItemOfBranch(head)
+	return ok && (head == stagekit.SpecBranch(n) || head == stagekit.DesignBranch(n))
+}
+
+// mergedReason is the answer on a merged specification or interface PR.
+func mergedReason(pr int) string {
+	return fmt.Sprintf("pull request #%d is already merged, so its text is approved and this pull request is not changed; "+
+		"edit the merged file on the default branch instead, and CogWorks pauses with the diff and re-plans once a writer approves it", pr)
 }
 
 func (r Reviser) cap() int {
@@ -243,18 +286,33 @@ func owedThreads(pending []Thread, answered []int64) []Thread {
 	return out
 }
 
-// reply answers each pending thread once (a thread the bot already
+// answer is what a cycle answers: its threads, what its commit recorded
+// (no commit: rec is empty) and the outcome with its reason.
+type answer struct {
+	pr, cycle int
+	threads   []Thread
+	rec       recorded
+	action    Action
+	reason    string
+}
+
+// reply answers each of a.threads once (a thread the bot already
 // answered in this cycle is skipped by collect) and reports the outcome.
-func (r Reviser) reply(ctx context.Context, repo github.Repo, pr, cycle int, threads []Thread, rec recorded, action Action, reason string) (Outcome, error) {
+func (r Reviser) reply(ctx context.Context, repo github.Repo, a answer) (Outcome, error) {
+	pr, cycle, rec, action, reason := a.pr, a.cycle, a.rec, a.action, a.reason
 	out := Outcome{Action: action, Cycle: cycle, Commit: rec.commit, Reason: reason}
-	for _, t := range threads {
+	for _, t := range a.threads {
 		body := replyBody(t, rec, action, reason) + "\n\n" + audit.Marker(replyKey(pr, cycle, t.ID))
 		if t.Conversation {
-			// A /cogworks fix comment has no thread: the answer quotes
-			// nothing of it and names it by id.
-			body = fmt.Sprintf("Answer to `/cogworks fix` (comment %d): %s", t.ID, body)
+			// A /cogworks fix comment or a review's body has no thread:
+			// the answer quotes nothing of it and names it by id.
+			what := fmt.Sprintf("`/cogworks fix` (comment %d)", t.ID)
+			if t.ReviewOnly {
+				what = fmt.Sprintf("review %d", t.ReviewID)
+			}
+			body = fmt.Sprintf("Answer to %s: %s", what, body)
 			if _, err := r.GitHub.CreateComment(ctx, repo, pr, body); err != nil {
-				return Outcome{}, fmt.Errorf("answer /cogworks fix comment %d of %s#%d: %w", t.ID, repo, pr, err)
+				return Outcome{}, fmt.Errorf("answer %s of %s#%d: %w", what, repo, pr, err)
 			}
 		} else if _, err := r.GitHub.ReplyToReviewComment(ctx, repo, pr, t.ID, body); err != nil {
 			return Outcome{}, fmt.Errorf("reply to review thread %d of %s#%d: %w", t.ID, repo, pr, err)

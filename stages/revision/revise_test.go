@@ -157,7 +157,7 @@ func TestWritersChangesRequestedYieldsOneCommitAndOneReplyPerThread(t *testing.T
 	require.NoError(t, err)
 	assert.Equal(t, revision.Ignored, again.Action)
 	assert.Equal(t, writes, e.writes())
-	assert.Equal(t, requests+3, len(e.Sim.Requests()), "the PR, its review comments and its conversation, nothing more")
+	assert.Equal(t, requests+4, len(e.Sim.Requests()), "the PR, its review comments, its reviews (for a body-only review) and its conversation, nothing more")
 	assert.EqualValues(t, 1, gen.calls.Load())
 }
 

@@ -15,6 +15,10 @@ type Step struct {
 	GitHub GitHub
 	Code   Coder
 	Review Reviewer
+	// Spec and Design revise the specification and interface PRs
+	// (architecture's and interface design's executors); nil leaves
+	// them unrevised, with a reply saying so.
+	Spec, Design Designer
 }
 
 func (s Step) reviser(in engine.StageInput, gen Generator) Reviser {
@@ -30,10 +34,17 @@ func (s Step) Pending(ctx context.Context, in engine.StageInput, pr int) (bool, 
 // Revise implements engine.PRReviser.
 func (s Step) Revise(ctx context.Context, in engine.StageInput, pr int) (engine.RevisionOutcome, error) {
 	var decided []pipeline.Change
-	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in, Decided: &decided}
+	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in, Decided: &decided, Spec: s.Spec, Design: s.Design}
 	out, err := s.reviser(in, gen).Cycle(ctx, in.Repo, pr)
 	if err != nil {
 		return engine.RevisionOutcome{}, err
+	}
+	if out.Action == Revised {
+		ch, err := interfaceChanges(ctx, s.GitHub, in, pr)
+		if err != nil {
+			return engine.RevisionOutcome{}, err
+		}
+		decided = append(decided, ch...)
 	}
 	return engine.RevisionOutcome{Action: pipeline.RevisionAction(out.Action), Cycle: out.Cycle, Commit: out.Commit,
 		Threads: len(out.Threads), Reason: out.Reason, Changes: decided}, nil

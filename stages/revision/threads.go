@@ -29,10 +29,17 @@ type Thread struct {
 	Body     string
 	// ReviewBody is the body of the review that opened the thread.
 	ReviewBody string
-	// Conversation marks a `/cogworks fix …` comment on the PR's
-	// conversation rather than an inline thread: it is answered by a
-	// comment of its own, and its words are the whole comment.
+	// Conversation marks feedback on the PR's conversation rather than
+	// an inline thread (a `/cogworks fix …` comment, or a review's body
+	// with no inline comment): it is answered by a comment of its own,
+	// and its words are the whole comment or body.
 	Conversation bool
+	// ReviewOnly marks a review whose body is its only feedback (state
+	// CHANGES_REQUESTED or COMMENTED, no inline comment). Its ID is the
+	// review's id negated: reviews and comments are numbered from
+	// different sequences, and the sign keeps them apart in the commit
+	// trailer and the reply markers.
+	ReviewOnly bool
 }
 
 // Reader is what collecting feedback reads.
@@ -85,17 +92,29 @@ func parseReplyKey(key string, pr int) (cycle int, thread int64, ok bool) {
 }
 
 // collect lists the PR's review threads and keeps those opened by a
-// writer or a trusted bot that no revision reply of the bot answers yet.
-// A reply counts only when the bot wrote it (a copied marker in anyone
-// else's comment answers nothing).
+// writer or a trusted bot that no revision reply of the bot answers yet,
+// then the conversation's `/cogworks fix` comments and the reviews whose
+// body is their only feedback, on the same terms. A reply counts only
+// when the bot wrote it (a copied marker in anyone else's comment answers
+// nothing).
 func collect(ctx context.Context, gh Reader, repo github.Repo, pr int, trust Trust) (threadState, error) {
 	comments, err := gh.ListReviewComments(ctx, repo, pr)
 	if err != nil {
 		return threadState{}, fmt.Errorf("read review comments of %s#%d: %w", repo, pr, err)
 	}
+	reviews, err := gh.ListReviews(ctx, repo, pr)
+	if err != nil {
+		return threadState{}, fmt.Errorf("read reviews of %s#%d: %w", repo, pr, err)
+	}
+	bodies := map[int64]string{}
+	for _, r := range reviews {
+		bodies[r.ID] = r.Body
+	}
 	var st threadState
 	answered := map[int64]bool{}
+	inline := map[int64]bool{} // reviews with an inline comment
 	for _, c := range comments {
+		inline[c.ReviewID] = true
 		if !strings.EqualFold(c.User, trust.Bot) || c.InReplyTo == 0 {
 			continue
 		}
@@ -108,7 +127,6 @@ func collect(ctx context.Context, gh Reader, repo github.Repo, pr int, trust Tru
 			st.lastCycle = max(st.lastCycle, cycle)
 		}
 	}
-	var reviews map[int64]string
 	perms := map[string]string{}
 	for _, c := range comments {
 		if c.InReplyTo != 0 || answered[c.ID] || strings.EqualFold(c.User, trust.Bot) {
@@ -121,60 +139,95 @@ func collect(ctx context.Context, gh Reader, repo github.Repo, pr int, trust Tru
 		if why == "" {
 			continue
 		}
-		if reviews == nil {
-			if reviews, err = reviewBodies(ctx, gh, repo, pr); err != nil {
-				return threadState{}, err
-			}
-		}
 		st.pending = append(st.pending, Thread{ID: c.ID, ReviewID: c.ReviewID, Author: c.User, Why: why,
-			Path: c.Path, Line: c.Line, DiffHunk: c.DiffHunk, Body: c.Body, ReviewBody: reviews[c.ReviewID]})
+			Path: c.Path, Line: c.Line, DiffHunk: c.DiffHunk, Body: c.Body, ReviewBody: bodies[c.ReviewID]})
 	}
-	fixes, err := fixCommands(ctx, gh, repo, pr, trust, perms, &st)
+	conv, err := conversation(ctx, convRead{gh: gh, repo: repo, pr: pr, trust: trust, perms: perms}, &st)
 	if err != nil {
 		return threadState{}, err
 	}
-	st.pending = append(st.pending, fixes...)
+	st.pending = append(st.pending, conv.fixes...)
+	for _, r := range reviews {
+		if inline[r.ID] || !bodyFeedback(r) || conv.answered[-r.ID] || strings.EqualFold(r.User, trust.Bot) {
+			continue
+		}
+		why, err := trust.why(ctx, gh, repo, github.InlineComment{User: r.User, UserType: r.UserType}, perms)
+		if err != nil {
+			return threadState{}, err
+		}
+		if why == "" {
+			continue
+		}
+		st.pending = append(st.pending, Thread{ID: -r.ID, ReviewID: r.ID, Author: r.User, Why: why, Body: r.Body,
+			Conversation: true, ReviewOnly: true})
+	}
 	slices.SortFunc(st.pending, func(a, b Thread) int { return cmp.Compare(a.ID, b.ID) })
 	return st, nil
 }
 
-// fixCommands are the PR conversation's `/cogworks fix …` comments of
+// bodyFeedback reports whether r's body is feedback: a review that asks
+// for changes or comments, with words in its body (an approval's body is
+// praise, not a request).
+func bodyFeedback(r github.Review) bool {
+	state := strings.ToUpper(r.State)
+	return (state == "CHANGES_REQUESTED" || state == "COMMENTED") && strings.TrimSpace(r.Body) != ""
+}
+
+// conversed is what the PR's conversation holds for a revision: the
+// `/cogworks fix` comments awaiting an answer, and the ids (comment ids,
+// negated review ids) the bot's comments there already answer.
+type conversed struct {
+	fixes    []Thread
+	answered map[int64]bool
+}
+
+// convRead is what reading a PR's conversation needs: the PR, the trust
+// rules and the permissions already read (login → permission).
+type convRead struct {
+	gh    Reader
+	repo  github.Repo
+	pr    int
+	trust Trust
+	perms map[string]string
+}
+
+// conversation reads the PR conversation's `/cogworks fix …` comments of
 // writers (never edited: an edit could turn an old comment into a new
 // command) that no comment of the bot answers yet. Like a review thread,
 // a comment counts as answered only when the bot's own comment carries
 // its reply marker. GitHub numbers issue and review comments from one
 // sequence, so their ids share the commit trailer's thread list.
-func fixCommands(ctx context.Context, gh Reader, repo github.Repo, pr int, trust Trust, perms map[string]string, st *threadState) ([]Thread, error) {
+func conversation(ctx context.Context, in convRead, st *threadState) (conversed, error) {
+	gh, repo, pr, trust, perms := in.gh, in.repo, in.pr, in.trust, in.perms
 	comments, err := gh.ListComments(ctx, repo, pr)
 	if err != nil {
-		return nil, fmt.Errorf("read the conversation of %s#%d: %w", repo, pr, err)
+		return conversed{}, fmt.Errorf("read the conversation of %s#%d: %w", repo, pr, err)
 	}
-	answered := map[int64]bool{}
+	out := conversed{answered: map[int64]bool{}}
 	for _, c := range comments {
 		if !strings.EqualFold(c.User, trust.Bot) {
 			continue
 		}
 		if key, ok := audit.FindKey(c.Body); ok {
 			if cycle, thread, ok := parseReplyKey(key, pr); ok {
-				answered[thread] = true
+				out.answered[thread] = true
 				st.lastCycle = max(st.lastCycle, cycle)
 			}
 		}
 	}
-	var out []Thread
 	for _, c := range comments {
-		if answered[c.ID] || strings.EqualFold(c.User, trust.Bot) || !c.UpdatedAt.Equal(c.CreatedAt) ||
+		if out.answered[c.ID] || strings.EqualFold(c.User, trust.Bot) || !c.UpdatedAt.Equal(c.CreatedAt) ||
 			!slices.ContainsFunc(commands.Parse(c.Body), func(cmd commands.Command) bool { return cmd.Name == commands.Fix }) {
 			continue
 		}
 		why, err := trust.why(ctx, gh, repo, github.InlineComment{User: c.User}, perms)
 		if err != nil {
-			return nil, err
+			return conversed{}, err
 		}
 		if why == "" {
 			continue
 		}
-		out = append(out, Thread{ID: c.ID, Author: c.User, Why: why, Body: c.Body, Conversation: true})
+		out.fixes = append(out.fixes, Thread{ID: c.ID, Author: c.User, Why: why, Body: c.Body, Conversation: true})
 	}
 	return out, nil
 }
@@ -200,16 +253,4 @@ func (t Trust) why(ctx context.Context, gh Reader, repo github.Repo, c github.In
 		return "", nil
 	}
 	return perm + " permission", nil
-}
-
-func reviewBodies(ctx context.Context, gh Reader, repo github.Repo, pr int) (map[int64]string, error) {
-	reviews, err := gh.ListReviews(ctx, repo, pr)
-	if err != nil {
-		return nil, fmt.Errorf("read reviews of %s#%d: %w", repo, pr, err)
-	}
-	out := map[int64]string{}
-	for _, r := range reviews {
-		out[r.ID] = r.Body
-	}
-	return out, nil
 }
