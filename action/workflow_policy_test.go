@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/cogworks/cogworks/internal/cmd/factory"
-	"github.com/cogworks/cogworks/internal/cmd/initcmd"
+	"github.com/cogworks/cogworks/internal/cmd/initcmd/initfiles"
+	"github.com/cogworks/cogworks/internal/llm"
 )
 
 // currentMajors is the lowest major of each action the workflows may use:
@@ -64,7 +64,7 @@ func givenWorkflows(t *testing.T) []policyWorkflow {
 		require.NoError(t, err)
 		texts[p] = data
 	}
-	files, err := initcmd.InitFiles()
+	files, err := initfiles.Files()
 	require.NoError(t, err)
 	wf, ok := files[".github/workflows/cogworks.yml"]
 	require.True(t, ok, "init writes .github/workflows/cogworks.yml")
@@ -179,7 +179,7 @@ var secretRef = regexp.MustCompile(`secrets\.([A-Za-z_][A-Za-z0-9_]*)`)
 
 // llmKeySecrets are the secret names the LLM key may come from: one per
 // hosted provider, the names the missing-key error gives.
-var llmKeySecrets = map[string]bool{factory.LLMKeySecret("anthropic"): true, factory.LLMKeySecret("openai"): true}
+var llmKeySecrets = map[string]bool{llm.KeySecret("anthropic"): true, llm.KeySecret("openai"): true}
 
 // TestWorkflowsUseDocumentedSecrets fails on a secret a given workflow
 // reads that README.md and docs/deployment.md do not name (as `NAME` or

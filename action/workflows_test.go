@@ -25,7 +25,7 @@ func userWorkflows(t *testing.T) []string {
 	paths, err := filepath.Glob(filepath.Join("..", "examples", "workflows", "*.yml"))
 	require.NoError(t, err)
 	require.NotEmpty(t, paths)
-	return append(paths, filepath.Join("..", "internal", "cmd", "initcmd", "templates", "cogworks.yml"))
+	return append(paths, filepath.Join("..", "internal", "cmd", "initcmd", "initfiles", "templates", "cogworks.yml"))
 }
 
 // runsCogWorks reports whether a step runs CogWorks, and whether it does so

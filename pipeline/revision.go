@@ -2,8 +2,6 @@ package pipeline
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -74,19 +72,4 @@ func withinRevisionCap(in GuardInput) bool {
 // revisable: a work item with state that is not stopped.
 func revisable(in GuardInput) bool {
 	return in.Snapshot.Stage != "" && in.Snapshot.Stopped == nil
-}
-
-// WorkItemOfBranch is the work item N of a branch CogWorks created
-// (cogworks/<N>/…), false for any other branch.
-func WorkItemOfBranch(ref string) (int, bool) {
-	rest, ok := strings.CutPrefix(ref, "cogworks/")
-	if !ok {
-		return 0, false
-	}
-	num, _, ok := strings.Cut(rest, "/")
-	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n <= 0 || num != strconv.Itoa(n) {
-		return 0, false
-	}
-	return n, true
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmdservice"
 	"github.com/cogworks/cogworks/internal/cmdservice/cmdservicetest"
 	"github.com/cogworks/cogworks/internal/goservice"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/xval"
 
 	"github.com/cogworks/cogworks/stages/stagekit"
@@ -80,7 +81,7 @@ func startRealService(t *testing.T, c realCase) *domain.Client {
 	}
 	d, err := cmdservice.Resolve(*c.service)
 	require.NoError(t, err)
-	sock := cmdservicetest.Start(t, d, cmdservice.Options{TestTimeout: 5 * time.Minute, ToolDirs: c.toolDirs})
+	sock := cmdservicetest.Start(t, d, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{TestTimeout: 5 * time.Minute}, ToolDirs: c.toolDirs})
 	client, err := domain.NewClient(domain.ServiceConfig{Name: c.service.Name, Transport: domain.TransportUnix, Endpoint: sock})
 	require.NoError(t, err)
 	t.Cleanup(client.Close)

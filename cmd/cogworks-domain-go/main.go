@@ -92,8 +92,7 @@ func runServe(ctx context.Context, opts serveOptions) error {
 	defer cleanup()
 	logger := slog.New(slog.NewJSONHandler(opts.Stderr, nil))
 	logger.Info("serving", "address", ln.Addr().String())
-	return goservice.Serve(ctx, ln, goservice.Options{
+	return goservice.Serve(ctx, ln, goservice.Options{ServiceOptions: sandbox.ServiceOptions{
 		TestTimeout: opts.TestTimeout, CommandTimeout: opts.CommandTimeout, Logger: logger,
-		UnsafeNoSandbox: os.Getenv(sandbox.UnsafeEnv) == "1", AllowNetwork: os.Getenv(sandbox.AllowNetworkEnv) == "1",
-	})
+	}.WithConsent(os.Getenv)})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
 func TestConformance(t *testing.T) {
@@ -30,7 +31,7 @@ func TestConformance(t *testing.T) {
 		// end-to-end test. A service named by a variable is always checked.
 		e2e.RequireToolchain(t)
 		cfg.Name = "reference"
-		cfg.Endpoint = goservicetest.Start(t, goservice.Options{TestTimeout: 2 * time.Minute})
+		cfg.Endpoint = goservicetest.Start(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{TestTimeout: 2 * time.Minute}})
 	}
 	repo := os.Getenv("COGWORKS_CONFORMANCE_REPO")
 	if repo == "" {
@@ -58,7 +59,7 @@ func TestConformanceCommandService(t *testing.T) {
 	cmdservicetest.RequirePytest(t)
 	d, err := cmdservice.Resolve(config.Domain{Name: "python", Preset: "python"})
 	require.NoError(t, err)
-	sock := cmdservicetest.Start(t, d, cmdservice.Options{TestTimeout: 2 * time.Minute})
+	sock := cmdservicetest.Start(t, d, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{TestTimeout: 2 * time.Minute}})
 	repo := t.TempDir()
 	require.NoError(t, os.CopyFS(repo, os.DirFS("testdata/python")))
 	client, err := domain.NewClient(domain.ServiceConfig{Name: "cmd-python", Transport: domain.TransportUnix, Endpoint: sock})

@@ -3,6 +3,8 @@ package audit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/cogworks/cogworks/internal/linediff"
 )
 
 // maxDiffLines bounds each side of a TextDiff: the diff is quadratic in
@@ -36,41 +38,13 @@ func splitLines(s string) []string {
 	return strings.Split(s, "\n")
 }
 
-// diffLines is the longest-common-subsequence line diff of a and b.
+// diffLines is the line diff of a and b (linediff.Diff), one "-", "+"
+// or " " line per line.
 func diffLines(a, b []string) []string {
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var out []string
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			out = append(out, " "+a[i])
-			i, j = i+1, j+1
-		case lcs[i+1][j] >= lcs[i][j+1]:
-			out = append(out, "-"+a[i])
-			i++
-		default:
-			out = append(out, "+"+b[j])
-			j++
-		}
-	}
-	for ; i < len(a); i++ {
-		out = append(out, "-"+a[i])
-	}
-	for ; j < len(b); j++ {
-		out = append(out, "+"+b[j])
+	ops := linediff.Diff(a, b)
+	out := make([]string, len(ops))
+	for i, op := range ops {
+		out[i] = op.String()
 	}
 	return out
 }

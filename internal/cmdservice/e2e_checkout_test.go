@@ -14,6 +14,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmdservice/cmdservicetest"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/e2e"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/testkit"
 )
 
@@ -37,7 +38,7 @@ func TestPythonPresetRunsACheckoutAsItIs(t *testing.T) {
 		"tests/test_calc_other.py": "from calc import add\n\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n",
 	})
 	require.NoError(t, os.Symlink("../docs/shared.py", filepath.Join(repo, "tests", "shared.py")))
-	client := startCustom(t, config.Domain{Name: "python", Preset: "python"}, cmdservice.Options{TestTimeout: 2 * time.Minute})
+	client := startCustom(t, config.Domain{Name: "python", Preset: "python"}, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{TestTimeout: 2 * time.Minute}})
 	res := simulate(t, client, repo, "")
 	require.True(t, res.Passed, res.Output)
 	assert.True(t, testNamed(t, res.Tests, "test_add").Passed, "%+v", res.Tests)

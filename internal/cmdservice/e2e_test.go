@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmdservice/cmdservicetest"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/e2e"
+	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/testverdict"
 )
 
@@ -29,7 +30,7 @@ func startPython(t *testing.T) (*domain.Client, string) {
 	require.NoError(t, os.CopyFS(repo, os.DirFS("testdata/pyrepo")))
 	d, err := cmdservice.Resolve(config.Domain{Name: "python", Preset: "python"})
 	require.NoError(t, err)
-	sock := cmdservicetest.Start(t, d, cmdservice.Options{TestTimeout: 2 * time.Minute})
+	sock := cmdservicetest.Start(t, d, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{TestTimeout: 2 * time.Minute}})
 	client, err := domain.NewClient(domain.ServiceConfig{Name: "python", Transport: domain.TransportUnix, Endpoint: sock})
 	require.NoError(t, err)
 	t.Cleanup(client.Close)
@@ -156,7 +157,7 @@ func TestSetupPreparesTheWorkspaceAndReportsAreFresh(t *testing.T) {
 		Test: `if [ "$(cat .setup-marker)" = prepared ]; then r=ok; else r=missing; fi; ` +
 			`printf '<testsuite name="s"><testcase name="%s"/></testsuite>' "$r" > "$COGWORKS_REPORT_DIR/r.xml"`,
 		TestOne: `exit 0`,
-	}, cmdservice.Options{Environ: append(os.Environ(), "GITHUB_TOKEN=ghs_secret")})
+	}, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{Environ: append(os.Environ(), "GITHUB_TOKEN=ghs_secret")}})
 
 	res := simulate(t, client, repo, "")
 	assert.True(t, res.Passed, res.Output)
@@ -186,7 +187,7 @@ func TestSetupNetworkNeedsTheOperator(t *testing.T) {
 			client := startCustom(t, config.Domain{
 				Name: "net", ArtifactTypes: []string{".sh"}, SetupNetwork: true, Setup: noLink,
 				Test: `printf '<testsuite><testcase name="t"/></testsuite>' > "$COGWORKS_REPORT_DIR/r.xml"`,
-			}, cmdservice.Options{AllowNetwork: tt.allow})
+			}, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{AllowNetwork: tt.allow}})
 			_, err := client.Simulate(context.Background(), domain.Request{Repository: domain.Repository{Path: t.TempDir()}}, domain.SimulateParams{Timeout: "60s"})
 			if !tt.allow {
 				require.NoError(t, err)
@@ -258,7 +259,7 @@ func TestWorkspaceQuota(t *testing.T) {
 	client := startCustom(t, config.Domain{
 		Name: "fill", ArtifactTypes: []string{".sh"},
 		Test: `head -c 3000000 /dev/zero > big; printf '<testsuite><testcase name="t"/></testsuite>' > "$COGWORKS_REPORT_DIR/r.xml"`,
-	}, cmdservice.Options{WorkspaceBytes: 2 << 20})
+	}, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{WorkspaceBytes: 2 << 20}})
 	_, err := client.Simulate(context.Background(), domain.Request{Repository: domain.Repository{Path: t.TempDir()}}, domain.SimulateParams{Timeout: "60s"})
 	var derr *domain.Error
 	require.ErrorAs(t, err, &derr)

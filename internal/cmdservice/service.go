@@ -2,11 +2,8 @@ package cmdservice
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/cogworks/cogworks/domain"
@@ -22,54 +19,20 @@ const (
 
 // Options configures the service. The zero value is usable.
 type Options struct {
-	// CommandTimeout bounds set-up, format and check commands (default 4m).
-	CommandTimeout time.Duration
-	// TestTimeout is the default and maximum test run (default 9m, below
-	// the client's 10 minute simulate timeout).
-	TestTimeout time.Duration
-	// Logger receives one line per request (default: discard).
-	Logger *slog.Logger
-	// Isolation is what sandbox.Probe found; nil probes once.
-	Isolation *sandbox.Isolation
-	// UnsafeNoSandbox runs commands unisolated where isolation is
-	// unavailable (sandbox.UnsafeEnv); otherwise such a host refuses.
-	UnsafeNoSandbox bool
-	// AllowNetwork is the operator's consent (sandbox.AllowNetworkEnv) to
-	// the network for a set-up command whose domain asks for it.
-	AllowNetwork bool
-	// Limits bound every command (zero: sandbox defaults, with RLIMIT_CPU
-	// from the command's timeout).
-	Limits sandbox.Limits
-	// Environ is where PATH comes from (default os.Environ()); nothing
-	// else of it reaches a command.
-	Environ []string
+	// ServiceOptions are the settings both built-in services share
+	// (timeouts, logger, isolation, consents, limits, environment,
+	// workspace quota — default DefaultWorkspaceBytes). Environ is only
+	// where PATH comes from; nothing else of it reaches a command.
+	sandbox.ServiceOptions
 	// ToolDirs are host directories bound read-only into every sandbox,
 	// for toolchains installed outside /usr.
 	ToolDirs []string
-	// WorkspaceBytes bounds what a request's commands add to its
-	// workspace, checked after every command (default
-	// DefaultWorkspaceBytes).
-	WorkspaceBytes int64
 }
 
 func (o Options) withDefaults() Options {
-	if o.CommandTimeout <= 0 {
-		o.CommandTimeout = 4 * time.Minute
-	}
-	if o.TestTimeout <= 0 {
-		o.TestTimeout = 9 * time.Minute
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if o.Environ == nil {
-		o.Environ = os.Environ()
-	}
+	o.ServiceOptions = o.ServiceOptions.WithDefaults()
 	if o.WorkspaceBytes <= 0 {
 		o.WorkspaceBytes = DefaultWorkspaceBytes
-	}
-	if o.Limits.OutputBytes == 0 {
-		o.Limits.OutputBytes = sandbox.DefaultLimits().OutputBytes
 	}
 	return o
 }
@@ -88,10 +51,7 @@ type service struct {
 // when d's commands name {python}, picks the interpreter (findPython).
 func NewHandler(ctx context.Context, d Domain, opts Options) http.Handler {
 	opts = opts.withDefaults()
-	iso := sandbox.Probe(ctx)
-	if opts.Isolation != nil {
-		iso = *opts.Isolation
-	}
+	iso := opts.ProbeIsolation(ctx)
 	s := &service{d: d, opts: opts, run: &runner{
 		iso: iso, unsafe: opts.UnsafeNoSandbox, allowNet: opts.AllowNetwork, limits: opts.Limits,
 		environ: opts.Environ, toolDirs: opts.ToolDirs, logger: opts.Logger, quota: opts.WorkspaceBytes,

@@ -36,7 +36,7 @@ func post(t *testing.T, h http.Handler, method string, req domain.Request) domai
 }
 
 func noSandbox() Options {
-	return Options{Isolation: &sandbox.Isolation{Mode: sandbox.Mode("none"), Reason: "test host"}}
+	return Options{ServiceOptions: sandbox.ServiceOptions{Isolation: &sandbox.Isolation{Mode: sandbox.Mode("none"), Reason: "test host"}}}
 }
 
 func TestCapabilitiesFollowTheConfiguredCommands(t *testing.T) {

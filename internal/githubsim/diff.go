@@ -1,10 +1,11 @@
 package githubsim
 
 import (
-	"fmt"
 	"net/http"
 	"sort"
 	"strings"
+
+	"github.com/cogworks/cogworks/internal/linediff"
 )
 
 // diffContext is how many unchanged lines GitHub shows around a change;
@@ -55,108 +56,26 @@ type fileDiff struct {
 	right map[int]bool
 }
 
-func splitLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-}
-
-// diffOp is one line of an edit script: ' ', '-' or '+'.
-type diffOp struct {
-	kind byte
-	text string
-}
-
-// editScript is a longest-common-subsequence line diff (quadratic, which
-// is fine for the simulator's small files).
-func editScript(a, b []string) []diffOp {
-	n, m := len(a), len(b)
-	lcs := make([][]int32, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, m+1)
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var ops []diffOp
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && a[i] == b[j]:
-			ops = append(ops, diffOp{' ', a[i]})
-			i, j = i+1, j+1
-		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, diffOp{'-', a[i]})
-			i++
-		default:
-			ops = append(ops, diffOp{'+', b[j]})
-			j++
-		}
-	}
-	return ops
-}
-
 // diffFile builds the unified patch of old → new with GitHub's three
 // lines of context and records which new-side lines it covers.
 func diffFile(oldText, newText string) (patch string, right map[int]bool, adds, dels int) {
-	ops := editScript(splitLines(oldText), splitLines(newText))
-	keep := make([]bool, len(ops))
-	for k, op := range ops {
-		if op.kind == ' ' {
-			continue
-		}
-		for d := max(0, k-diffContext); d <= min(len(ops)-1, k+diffContext); d++ {
-			keep[d] = true
-		}
-	}
 	right = map[int]bool{}
 	var b strings.Builder
-	oldLine, newLine := 1, 1
-	for k := 0; k < len(ops); {
-		if !keep[k] {
-			if ops[k].kind != '+' {
-				oldLine++
-			}
-			if ops[k].kind != '-' {
-				newLine++
-			}
-			k++
-			continue
-		}
-		end := k
-		for end < len(ops) && keep[end] {
-			end++
-		}
-		var body strings.Builder
-		oStart, nStart, oCount, nCount := oldLine, newLine, 0, 0
-		for _, op := range ops[k:end] {
-			fmt.Fprintf(&body, "%c%s\n", op.kind, op.text)
-			switch op.kind {
-			case ' ':
-				right[newLine] = true
-				oldLine, newLine, oCount, nCount = oldLine+1, newLine+1, oCount+1, nCount+1
-			case '+':
-				right[newLine] = true
-				newLine, nCount, adds = newLine+1, nCount+1, adds+1
+	for _, h := range linediff.Hunks(linediff.Diff(linediff.Lines(oldText), linediff.Lines(newText)), diffContext) {
+		b.WriteString(h.Header() + "\n")
+		newLine := max(h.NewStart, 1)
+		for _, op := range h.Ops {
+			b.WriteString(op.String() + "\n")
+			switch op.Kind {
 			case '-':
-				oldLine, oCount, dels = oldLine+1, oCount+1, dels+1
+				dels++
+				continue
+			case '+':
+				adds++
 			}
+			right[newLine] = true
+			newLine++
 		}
-		if oCount == 0 {
-			oStart--
-		}
-		if nCount == 0 {
-			nStart--
-		}
-		fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n%s", oStart, oCount, nStart, nCount, body.String())
-		k = end
 	}
 	return strings.TrimSuffix(b.String(), "\n"), right, adds, dels
 }

@@ -104,7 +104,7 @@ func BenchmarkSimulateSandboxOverhead(b *testing.B) {
 		opts goservice.Options
 	}{
 		{"sandboxed", goservice.Options{}},
-		{"unsandboxed", goservice.Options{Isolation: &sandbox.Isolation{Mode: sandbox.None, Reason: "benchmark baseline"}, UnsafeNoSandbox: true}},
+		{"unsandboxed", goservice.Options{ServiceOptions: sandbox.ServiceOptions{Isolation: &sandbox.Isolation{Mode: sandbox.None, Reason: "benchmark baseline"}, UnsafeNoSandbox: true}}},
 	} {
 		b.Run(mode.name, func(b *testing.B) {
 			c, err := domain.NewClient(domain.ServiceConfig{Name: "go", Transport: domain.TransportUnix, Endpoint: goservicetest.Start(b, mode.opts)})

@@ -38,7 +38,7 @@ func serveForTest(sock string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
 	defer stop()
-	opts := Options{CacheDir: filepath.Join(filepath.Dir(sock), "gocache"), TestTimeout: time.Minute}
+	opts := Options{ServiceOptions: sandbox.ServiceOptions{TestTimeout: time.Minute}, CacheDir: filepath.Join(filepath.Dir(sock), "gocache")}
 	if err := Serve(ctx, ln, opts); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -254,7 +254,7 @@ func TestMemory(t *testing.T) {
 	t.Logf("ATTACK-RAN held=%d", held)
 }
 `
-	c := startService(t, goservice.Options{Limits: sandbox.Limits{TotalMemoryBytes: 512 << 20}})
+	c := startService(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{Limits: sandbox.Limits{TotalMemoryBytes: 512 << 20}}})
 	res := simulateAttack(t, c, redTeamRepo(t, ""), domain.Artifact{Path: "rt/memory_test.go", Content: src})
 	require.Contains(t, res.Output, "ATTACK-RAN", res.Output)
 	assert.NotContains(t, res.Output, "held=3", "three 300 MiB processes under a 512 MiB total: %s", res.Output)
@@ -308,7 +308,7 @@ func TestFill(t *testing.T) {
 }
 `
 	const quota = 64 << 20
-	c := startService(t, goservice.Options{WorkspaceBytes: quota, CacheBytes: quota})
+	c := startService(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{WorkspaceBytes: quota}, CacheBytes: quota})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_, err := c.Simulate(ctx, domain.Request{Repository: domain.Repository{Path: redTeamRepo(t, "")}, Artifacts: []domain.Artifact{{Path: "rt/fill_test.go", Content: src}}},

@@ -221,7 +221,7 @@ func TestBomb(t *testing.T) {
 	t.Logf("ATTACK-RAN unbounded: %d processes", n)
 }
 `
-	c := startService(t, goservice.Options{Limits: sandbox.Limits{Processes: 300}})
+	c := startService(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{Limits: sandbox.Limits{Processes: 300}}})
 	start := time.Now()
 	res := simulateAttack(t, c, redTeamRepo(t, ""), domain.Artifact{Path: "rt/bomb_test.go", Content: src})
 	require.Contains(t, res.Output, "ATTACK-RAN", res.Output)
@@ -248,7 +248,7 @@ func TestFlood(t *testing.T) {
 	}
 }
 `
-	c := startService(t, goservice.Options{Limits: sandbox.Limits{OutputBytes: 4 << 20}})
+	c := startService(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{Limits: sandbox.Limits{OutputBytes: 4 << 20}}})
 	res := simulateAttack(t, c, redTeamRepo(t, ""), domain.Artifact{Path: "rt/flood_test.go", Content: src})
 	assert.Contains(t, res.Output, "output truncated", "the parent kept a bounded prefix and said so")
 	assert.Less(t, len(res.Output), 2<<20)
@@ -262,7 +262,7 @@ func TestRedTeam_RefusesWithoutIsolation(t *testing.T) {
 	req := domain.Request{Repository: domain.Repository{Path: repo}, Artifacts: []domain.Artifact{{Path: "rt/ran_test.go", Content: src}}}
 	ctx := context.Background()
 
-	c := startService(t, goservice.Options{Isolation: none})
+	c := startService(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{Isolation: none}})
 	_, err := c.Simulate(ctx, req, domain.SimulateParams{Packages: []string{"./rt"}})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "refusing to execute generated code")
@@ -270,7 +270,7 @@ func TestRedTeam_RefusesWithoutIsolation(t *testing.T) {
 	_, err = c.Validate(ctx, req)
 	require.Error(t, err, "go build and go vet refuse too")
 
-	unsafe := startService(t, goservice.Options{Isolation: none, UnsafeNoSandbox: true})
+	unsafe := startService(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{Isolation: none, UnsafeNoSandbox: true}})
 	res, err := unsafe.Simulate(ctx, req, domain.SimulateParams{Packages: []string{"./rt"}, Filter: "TestRan"})
 	require.NoError(t, err)
 	assert.True(t, res.Passed, res.Output)
@@ -367,7 +367,7 @@ func TestDial(t *testing.T) {
 		{"both", "[sandbox]\nnetwork = true\n", true, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := startService(t, goservice.Options{AllowNetwork: tt.operator})
+			c := startService(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{AllowNetwork: tt.operator}})
 			res := simulateAttack(t, c, redTeamRepo(t, tt.config), domain.Artifact{Path: "rt/dial_test.go", Content: src})
 			require.Contains(t, res.Output, "ATTACK-RAN", res.Output)
 			assert.Equal(t, tt.reached, strings.Contains(res.Output, "dial-error=<nil>"), res.Output)

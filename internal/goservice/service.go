@@ -2,8 +2,6 @@ package goservice
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -24,56 +22,24 @@ const (
 
 // Options configures the service. The zero value is usable.
 type Options struct {
+	// ServiceOptions are the settings both built-in services share
+	// (timeouts, logger, isolation, consents, limits, environment,
+	// workspace quota — default DefaultWorkspaceBytes).
+	sandbox.ServiceOptions
 	// GoBin is the go command to run (default "go" from PATH).
 	GoBin string
-	// CommandTimeout bounds build, vet and list invocations (default 4m).
-	CommandTimeout time.Duration
-	// TestTimeout is the default and maximum go test -timeout (default 9m,
-	// below the client's 10 minute simulate timeout).
-	TestTimeout time.Duration
-	// Logger receives one line per request (default: discard).
-	Logger *slog.Logger
-	// Isolation is what sandbox.Probe found on this host; nil probes once
-	// when the handler is built.
-	Isolation *sandbox.Isolation
-	// UnsafeNoSandbox runs the go command unisolated where isolation is
-	// unavailable (sandbox.UnsafeEnv); otherwise such a host refuses.
-	UnsafeNoSandbox bool
-	// AllowNetwork is the operator's consent (sandbox.AllowNetworkEnv) to
-	// the network for repositories that ask for it in [sandbox].
-	AllowNetwork bool
-	// Limits bound every sandboxed go command (zero: sandbox defaults,
-	// with RLIMIT_CPU from the command's timeout).
-	Limits sandbox.Limits
-	// Environ is the environment the go command's is derived from
-	// (default os.Environ()); only PATH and GO* settings pass.
-	Environ []string
 	// CacheDir holds the per-repository build cache layers (default
 	// <user cache dir>/cogworks/gocache).
 	CacheDir string
-	// WorkspaceBytes is the disk quota of a request's workspace, checked
-	// after every go command (default DefaultWorkspaceBytes).
-	WorkspaceBytes int64
 	// CacheBytes is the disk quota of a repository's build cache layer,
 	// trimmed to it after every go command (default DefaultCacheBytes).
 	CacheBytes int64
 }
 
 func (o Options) withDefaults() Options {
+	o.ServiceOptions = o.ServiceOptions.WithDefaults()
 	if o.GoBin == "" {
 		o.GoBin = "go"
-	}
-	if o.CommandTimeout <= 0 {
-		o.CommandTimeout = 4 * time.Minute
-	}
-	if o.TestTimeout <= 0 {
-		o.TestTimeout = 9 * time.Minute
-	}
-	if o.Logger == nil {
-		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	if o.Environ == nil {
-		o.Environ = os.Environ()
 	}
 	if o.CacheDir == "" {
 		dir, err := os.UserCacheDir()
@@ -81,9 +47,6 @@ func (o Options) withDefaults() Options {
 			dir = os.TempDir()
 		}
 		o.CacheDir = filepath.Join(dir, "cogworks", "gocache")
-	}
-	if o.Limits.OutputBytes == 0 {
-		o.Limits.OutputBytes = sandbox.DefaultLimits().OutputBytes
 	}
 	return o
 }
@@ -108,7 +71,7 @@ type service struct {
 // logs which isolation is in force.
 func NewHandler(opts Options) http.Handler {
 	opts = opts.withDefaults()
-	iso := ProbeIsolation(context.Background(), opts)
+	iso := opts.ProbeIsolation(context.Background())
 	s := &service{opts: opts, run: &runner{
 		goBin: opts.GoBin, iso: iso, unsafe: opts.UnsafeNoSandbox, allowNet: opts.AllowNetwork,
 		limits: opts.Limits, environ: opts.Environ, cacheDir: opts.CacheDir, logger: opts.Logger,
@@ -129,14 +92,6 @@ func NewHandler(opts Options) http.Handler {
 		opts.Logger.Error("sandbox unavailable: the service refuses to build or test generated code", "isolation", iso.String(), "fix", sandbox.Fix)
 	}
 	return s
-}
-
-// ProbeIsolation returns opts.Isolation, or probes the host when nil.
-func ProbeIsolation(ctx context.Context, opts Options) sandbox.Isolation {
-	if opts.Isolation != nil {
-		return *opts.Isolation
-	}
-	return sandbox.Probe(ctx)
 }
 
 // Serve answers Extension API requests on ln until ctx is cancelled, then

@@ -15,6 +15,7 @@ import (
 	"github.com/cogworks/cogworks/internal/e2e"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
 // sampleModule copies testdata/canmod to a temporary directory.
@@ -52,7 +53,7 @@ func TestReferenceService(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the service's workspaces land here
 	repo := sampleModule(t)
-	c := newClient(t, goservicetest.Start(t, goservice.Options{TestTimeout: 2 * time.Minute}))
+	c := newClient(t, goservicetest.Start(t, goservice.Options{ServiceOptions: sandbox.ServiceOptions{TestTimeout: 2 * time.Minute}}))
 	base := domain.Request{Repository: domain.Repository{Path: repo}}
 	with := func(arts ...domain.Artifact) domain.Request {
 		r := base

@@ -50,3 +50,40 @@ func TestBinariesDoNotLinkTestPackages(t *testing.T) {
 		})
 	}
 }
+
+// TestOnlyProvidersLinkTheLLMSDKs keeps anthropic-sdk-go and openai-go in
+// internal/llm/providers, and that package imported by the wiring alone
+// (factory, doctor): a test binary that links the SDKs pays about 1.5 s
+// more link CPU, and before the providers had a package of their own
+// every binary that imported llm for its gateway or types did
+// (benchmarks/README.md, "Test suite").
+func TestOnlyProvidersLinkTheLLMSDKs(t *testing.T) {
+	t.Parallel()
+	const providers = "github.com/cogworks/cogworks/internal/llm/providers"
+	sdk := func(path string) bool {
+		return strings.HasPrefix(path, "github.com/anthropics/anthropic-sdk-go") || strings.HasPrefix(path, "github.com/openai/openai-go")
+	}
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "github.com/cogworks/cogworks/cmd/cogworks").Output()
+	require.NoError(t, err, "go list -deps")
+	var sdkImporters, providersImporters []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if !strings.HasPrefix(fields[0], "github.com/cogworks/cogworks/") {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			switch {
+			case sdk(imp):
+				sdkImporters = append(sdkImporters, fields[0])
+			case imp == providers:
+				providersImporters = append(providersImporters, fields[0])
+			}
+		}
+	}
+	require.NotEmpty(t, sdkImporters, "go list answered with the SDKs' importers")
+	for _, p := range sdkImporters {
+		assert.Equal(t, providers, p, "only the providers package imports the LLM SDKs")
+	}
+	assert.ElementsMatch(t, []string{"github.com/cogworks/cogworks/internal/cmd/doctor", "github.com/cogworks/cogworks/internal/cmd/factory"},
+		providersImporters, "only the wiring imports the providers")
+}

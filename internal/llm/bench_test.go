@@ -46,8 +46,8 @@ func BenchmarkSchemaValidate10000Files(b *testing.B) {
 }
 
 // BenchmarkBuiltinModelTable parses the embedded model table, the cost
-// modelFacts pays per request when a provider has no table of its own
-// (FromConfig gives it one, parsed once).
+// ModelFacts pays per request when a provider has no table of its own
+// (providers.FromConfig gives it one, parsed once).
 func BenchmarkBuiltinModelTable(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := BuiltinModelTable(); err != nil {

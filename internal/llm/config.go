@@ -1,12 +1,11 @@
 package llm
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 )
 
-// Provider names accepted by FromConfig; the same names are accepted in
+// Provider names accepted by providers.FromConfig; the same names are accepted in
 // .cogworks/config.toml ([llm] provider) and COGWORKS_LLM_PROVIDER.
 const (
 	ProviderAnthropic = "anthropic"
@@ -16,7 +15,7 @@ const (
 	ProviderOllama = "ollama"
 	ProviderVLLM   = "vllm"
 	// ProviderScripted replays a script; tests and `cogworks demo` inject
-	// it directly, so FromConfig refuses it.
+	// it directly, so providers.FromConfig refuses it.
 	ProviderScripted = "scripted"
 )
 
@@ -27,7 +26,8 @@ const (
 )
 
 // Config selects and configures a real provider. Environment overrides
-// (COGWORKS_LLM_*) are applied by the caller before FromConfig.
+// (COGWORKS_LLM_*) are applied by the caller before providers.FromConfig
+// (internal/llm/providers), which builds the provider.
 type Config struct {
 	// Provider is anthropic (the default when empty), openai, ollama or
 	// vllm.
@@ -65,47 +65,17 @@ func NeedsAPIKey(provider, baseURL string) bool {
 	return false
 }
 
-// FromConfig builds the provider named by cfg.Provider.
-func FromConfig(cfg Config) (Provider, error) {
-	client := cfg.HTTPClient
-	if client == nil {
-		client = &http.Client{Timeout: DefaultHTTPTimeout}
-	}
-	if cfg.Models == nil {
-		// Parsed once here rather than on every request (about 1 ms each).
-		if t, err := BuiltinModelTable(); err == nil {
-			cfg.Models = &t
-		}
-	}
-	name := strings.ToLower(strings.TrimSpace(cfg.Provider))
-	if NeedsAPIKey(name, cfg.BaseURL) && cfg.APIKey == "" {
-		return nil, fmt.Errorf("llm provider %q: an API key is required (set COGWORKS_LLM_API_KEY)", orAnthropic(name))
-	}
-	switch name {
+// KeySecret is the name of the repository secret the workflows CogWorks
+// ships (examples/workflows, `cogworks init`) read the provider's API key
+// from: the name the provider's own tools use. README, docs/deployment.md,
+// action.yml and the missing-key error name the same secret, which
+// action/workflow_policy_test.go checks. "" for providers without a key.
+func KeySecret(provider string) string {
+	switch strings.ToLower(strings.TrimSpace(provider)) {
 	case ProviderAnthropic, "":
-		return &Anthropic{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, Stream: cfg.Stream, HTTPClient: client}, nil
+		return "ANTHROPIC_API_KEY"
 	case ProviderOpenAI:
-		return &OpenAI{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, Model: cfg.Model, Models: cfg.Models, ReasoningEffort: cfg.ReasoningEffort, Stream: cfg.Stream, HTTPClient: client}, nil
-	case ProviderOllama, ProviderVLLM:
-		base := cfg.BaseURL
-		if base == "" {
-			base = DefaultOllamaBaseURL
-			if name == ProviderVLLM {
-				base = DefaultVLLMBaseURL
-			}
-		}
-		return &OpenAI{BaseURL: base, APIKey: cfg.APIKey, Model: cfg.Model, Flavor: name, HTTPClient: client}, nil
-	case ProviderScripted:
-		return nil, fmt.Errorf("llm provider %q replays a script and is only available to tests and `cogworks demo`", ProviderScripted)
-	default:
-		return nil, fmt.Errorf("llm provider %q: unknown (want one of %s, %s, %s, %s or %s)", cfg.Provider,
-			ProviderAnthropic, ProviderOpenAI, ProviderOllama, ProviderVLLM, ProviderScripted)
+		return "OPENAI_API_KEY"
 	}
-}
-
-func orAnthropic(name string) string {
-	if name == "" {
-		return ProviderAnthropic
-	}
-	return name
+	return ""
 }

@@ -28,24 +28,14 @@
 //     the audit trail (model, sha256 of the prompt, tokens, latency,
 //     attempts, schema retries, 75%/90% budget warnings crossed).
 //
-// Providers: Anthropic (Messages API, structured output through a forced
-// tool, or output_config.format for models the table marks as refusing
-// one), OpenAI (Chat Completions with response_format json_schema strict,
-// or the Responses API for models the table marks "responses"; also
-// Ollama and vLLM, whose Flavor changes the parameters sent) and
-// Scripted (a replay script for tests and `cogworks demo`, which fails
-// with *ScriptExhaustedError rather than inventing an answer). Requests
-// and answers are the official SDKs' types (anthropic-sdk-go
-// MessageNewParams / Message, openai-go ChatCompletionNewParams /
-// ChatCompletion), so a field the APIs do not know cannot be sent; the
-// HTTP call itself stays a plain net/http POST because the gateway owns
-// the retry policy (the SDK clients retry on their own) and needs the raw
-// status, error code and Retry-After to classify failures (ErrorKind: a
-// 400 is a configuration error, a prompt over the context window is
-// *ContextOverflowError, an exhausted quota is not transient). With
-// Config.Stream, Anthropic and OpenAI answers are streamed and read with
-// the SDKs' SSE decoders and accumulators; the time-out is then the
-// stream's silence (IdleTimeout), not its length.
+// Providers: Scripted (a replay script for tests and `cogworks demo`,
+// which fails with *ScriptExhaustedError rather than inventing an answer)
+// lives here; the real ones, Anthropic and OpenAI (and the
+// OpenAI-compatible Ollama and vLLM) with FromConfig, are in
+// internal/llm/providers, the only package that links the providers'
+// SDKs: a package that needs the gateway, its types or a fake provider
+// does not link them.
+// Configuration (Config, NeedsAPIKey, KeySecret) stays here.
 // A model past its table retirement date is *RetiredModelError before
 // anything is sent.
 //

@@ -17,7 +17,7 @@ const maxExtractStarts = 64
 // block. It returns the first complete object and whether one was found;
 // the schema check comes after.
 func ExtractJSON(s string) (json.RawMessage, bool) {
-	s = stripThink(s)
+	s = StripThink(s)
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
 		return json.RawMessage(t), true
@@ -57,10 +57,10 @@ func ExtractJSON(s string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// stripThink removes <think>…</think> blocks (reasoning models served by
+// StripThink removes <think>…</think> blocks (reasoning models served by
 // Ollama and vLLM put them before the answer). An unclosed block means the
 // answer never came, so everything from it on is dropped.
-func stripThink(s string) string {
+func StripThink(s string) string {
 	for {
 		open := strings.Index(s, "<think>")
 		if open < 0 {

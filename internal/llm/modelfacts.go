@@ -2,11 +2,11 @@ package llm
 
 import "time"
 
-// modelFacts is what the table says about model (the built-in table when
+// ModelFacts is what the table says about model (the built-in table when
 // table is nil), refusing a model past its retirement date before any
 // request is sent. Unknown models get the zero ModelInfo: local servers
 // run anything, and hosted ones were checked when the run was wired.
-func modelFacts(table *ModelTable, model string, now func() time.Time) (ModelInfo, error) {
+func ModelFacts(table *ModelTable, model string, now func() time.Time) (ModelInfo, error) {
 	t := ModelTable{}
 	if table != nil {
 		t = *table

@@ -191,3 +191,8 @@ func IsReasoningModel(model string) bool {
 	}
 	return false
 }
+
+// ModeResponses is the model table's mode for OpenAI models that only the
+// Responses API serves (gpt-5-pro, the codex models, o3-pro…):
+// /chat/completions refuses them.
+const ModeResponses = "responses"

@@ -2,9 +2,6 @@ package llm
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
 )
 
 // KindContextOverflow marks a request whose prompt does not fit the
@@ -40,41 +37,6 @@ func (e *ContextOverflowError) Error() string {
 
 // Unwrap returns the provider error, so retry decisions still see it.
 func (e *ContextOverflowError) Unwrap() error { return e.Err }
-
-// Overflow message shapes: Anthropic "prompt is too long: 215000 tokens >
-// 200000 maximum"; OpenAI "maximum context length is 128000 tokens.
-// However, your messages resulted in 130532 tokens".
-var (
-	anthropicOverflow = regexp.MustCompile(`prompt is too long:\s*(\d+)\s*tokens\s*>\s*(\d+)`)
-	openaiLimit       = regexp.MustCompile(`maximum context length is (\d+) tokens`)
-	openaiPrompt      = regexp.MustCompile(`resulted in (\d+) tokens`)
-)
-
-// contextOverflow returns the typed error when pe (with the answer's
-// error code) is a context-window overflow, else nil.
-func contextOverflow(pe *ProviderError, code string) *ContextOverflowError {
-	if pe.Status != 400 && pe.Status != 413 {
-		return nil
-	}
-	msg := strings.ToLower(pe.Message)
-	if code != "context_length_exceeded" && !strings.Contains(msg, "prompt is too long") &&
-		!strings.Contains(msg, "maximum context length") {
-		return nil
-	}
-	pe.Kind, pe.Retryable = KindContextOverflow, false
-	e := &ContextOverflowError{Provider: pe.Provider, Err: pe}
-	atoi := func(s string) int { n, _ := strconv.Atoi(s); return n }
-	if m := anthropicOverflow.FindStringSubmatch(msg); m != nil {
-		e.PromptTokens, e.Limit = atoi(m[1]), atoi(m[2])
-	}
-	if m := openaiLimit.FindStringSubmatch(msg); m != nil {
-		e.Limit = atoi(m[1])
-	}
-	if m := openaiPrompt.FindStringSubmatch(msg); m != nil {
-		e.PromptTokens = atoi(m[1])
-	}
-	return e
-}
 
 // SmallerBudget is the context budget to repack with after this
 // overflow, given the tokens the refused prompt's context was packed to

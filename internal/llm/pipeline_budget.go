@@ -2,6 +2,7 @@ package llm
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 
 	"github.com/cogworks/cogworks/internal/config"
@@ -35,6 +36,32 @@ type PipelineBudget struct {
 	Table ModelTable
 	Info  ModelInfo
 	Known bool
+}
+
+// BudgetFor is the budget in force for cfg and model of provider:
+// NewPipelineBudget priced from the built-in model table overlaid with
+// [llm] models_file. The budget is usable whatever the error says: a
+// models_file that cannot be read is skipped (the built-in table still
+// prices the known models), and the error, for the caller to report,
+// names it.
+func BudgetFor(cfg config.Config, provider, model string) (PipelineBudget, error) {
+	t, err := BuiltinModelTable()
+	if err != nil {
+		err = fmt.Errorf("built-in model table unreadable: %w", err)
+		t = ModelTable{AsOf: ModelTableAsOf, Models: map[string]ModelInfo{}}
+	}
+	if cfg.LLM.ModelsFile != "" {
+		extra, ferr := LoadModelTable(cfg.LLM.ModelsFile, "")
+		if ferr != nil {
+			err = errors.Join(err, fmt.Errorf("[llm] models_file ignored: %w", ferr))
+		} else {
+			for name, m := range extra.Models {
+				t.Models[name] = m
+			}
+			t.Source = cfg.LLM.ModelsFile + " over the " + t.Source
+		}
+	}
+	return NewPipelineBudget(cfg, provider, model, t), err
 }
 
 // NewPipelineBudget returns the budget in force for cfg's limits and

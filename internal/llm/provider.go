@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
-
-	"github.com/cogworks/cogworks/internal/retry"
 )
 
 // Role is the author of a conversation message.
@@ -199,94 +196,4 @@ type MalformedError struct {
 // Error implements error.
 func (e *MalformedError) Error() string {
 	return fmt.Sprintf("%s provider: malformed answer: %s", e.Provider, e.Reason)
-}
-
-// classifyStatus builds the ProviderError for a non-2xx HTTP answer.
-func classifyStatus(provider string, resp *http.Response, body []byte, now time.Time) *ProviderError {
-	pe := &ProviderError{
-		Provider: provider,
-		Status:   resp.StatusCode,
-		Message:  errorMessage(body),
-		Kind:     KindOther,
-	}
-	code := errorCode(body)
-	switch {
-	case code == "insufficient_quota" || code == "billing_hard_limit_reached" ||
-		strings.Contains(strings.ToLower(pe.Message), "credit balance is too low"):
-		// OpenAI answers an exhausted quota with 429 and Anthropic an empty
-		// credit balance with 400: waiting does not help either.
-		pe.Kind = KindQuota
-	case resp.StatusCode == http.StatusTooManyRequests,
-		resp.StatusCode == http.StatusRequestTimeout,
-		resp.StatusCode == http.StatusConflict, // a lock conflict, retried by both SDKs
-		resp.StatusCode >= 500:                 // includes Anthropic's 529 overloaded
-		pe.Kind = KindTransient
-		pe.Retryable = true
-		pe.RetryAfter = parseRetryAfter(resp.Header, now)
-	case resp.StatusCode == http.StatusUnauthorized, resp.StatusCode == http.StatusForbidden:
-		pe.Kind = KindAuth
-	case resp.StatusCode == http.StatusBadRequest, resp.StatusCode == http.StatusNotFound,
-		resp.StatusCode == http.StatusUnprocessableEntity, resp.StatusCode == http.StatusRequestEntityTooLarge:
-		pe.Kind = KindInvalidRequest
-	}
-	// The SDKs obey the server's x-should-retry over the status code.
-	switch resp.Header.Get("x-should-retry") {
-	case "true":
-		if pe.Kind != KindQuota {
-			pe.Kind, pe.Retryable = KindTransient, true
-			pe.RetryAfter = parseRetryAfter(resp.Header, now)
-		}
-	case "false":
-		if pe.Retryable {
-			pe.Kind, pe.Retryable, pe.RetryAfter = KindOther, false, 0
-		}
-	}
-	return pe
-}
-
-// errorCode reads error.code (OpenAI) or error.type (Anthropic).
-func errorCode(body []byte) string {
-	var env struct {
-		Error struct {
-			Type string `json:"type"`
-			Code any    `json:"code"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(body, &env) != nil {
-		return ""
-	}
-	if c, ok := env.Error.Code.(string); ok && c != "" {
-		return c
-	}
-	return env.Error.Type
-}
-
-// errorMessage extracts {"error":{"message":...}} (both wire formats) or
-// falls back to a truncated body.
-func errorMessage(body []byte) string {
-	var env struct {
-		Error struct {
-			Type    string `json:"type"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(body, &env) == nil && env.Error.Message != "" {
-		if env.Error.Type != "" {
-			return env.Error.Type + ": " + env.Error.Message
-		}
-		return env.Error.Message
-	}
-	s := strings.TrimSpace(string(body))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
-}
-
-// parseRetryAfter is the server's requested delay (retry-after-ms, then
-// Retry-After as seconds or an HTTP date); 0 when absent, unparsable or
-// zero, so that backoff applies.
-func parseRetryAfter(h http.Header, now time.Time) time.Duration {
-	d, _ := retry.After(h, now)
-	return d
 }

@@ -36,18 +36,18 @@ func tokenSamples(t *testing.T) map[string]string {
 		hashes.WriteString(hex.EncodeToString(sum[:]) + "  file" + fmt.Sprint(i) + ".go\n")
 	}
 	return map[string]string{
-		"go source (gateway.go)":           read("gateway.go"),
-		"go source (cmd/doctor/doctor.go)": read(filepath.Join("..", "cmd", "doctor", "doctor.go")),
-		"go test (gateway_test.go)":        read("gateway_test.go"),
-		"go test (tokens_test.go)":         read("tokens_test.go"),
-		"prose (architecture)":             read(filepath.Join("..", "..", "docs", "architecture.md")),
-		"prose (prompt)":                   read(filepath.Join("..", "prompts", "templates", "code_generation.md")),
-		"json (golden request)":            read(filepath.Join("..", "..", "stages", "testdata", "provider-requests", "openai-chat", "architecture.json")),
-		"go.sum":                           read(filepath.Join("..", "..", "go.sum")),
-		"base64":                           base64.StdEncoding.EncodeToString(raw),
-		"hex":                              hex.EncodeToString(raw[:3000]),
-		"sha256 list":                      hashes.String(),
-		"non-latin":                        strings.Repeat("Bremsdruck über 1,0 wird begrenzt. 制动压力超过1.0时将被限制。Давление тормоза ограничено. 🚗⚠️\n", 40),
+		"go source (gateway.go)":              read("gateway.go"),
+		"go source (cmd/doctor/doctor.go)":    read(filepath.Join("..", "cmd", "doctor", "doctor.go")),
+		"go test (providers/gateway_test.go)": read(filepath.Join("providers", "gateway_test.go")),
+		"go test (tokens_test.go)":            read("tokens_test.go"),
+		"prose (architecture)":                read(filepath.Join("..", "..", "docs", "architecture.md")),
+		"prose (prompt)":                      read(filepath.Join("..", "prompts", "templates", "code_generation.md")),
+		"json (golden request)":               read(filepath.Join("providers", "testdata", "provider-requests", "openai-chat", "architecture.json")),
+		"go.sum":                              read(filepath.Join("..", "..", "go.sum")),
+		"base64":                              base64.StdEncoding.EncodeToString(raw),
+		"hex":                                 hex.EncodeToString(raw[:3000]),
+		"sha256 list":                         hashes.String(),
+		"non-latin":                           strings.Repeat("Bremsdruck über 1,0 wird begrenzt. 制动压力超过1.0时将被限制。Давление тормоза ограничено. 🚗⚠️\n", 40),
 	}
 }
 

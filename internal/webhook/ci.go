@@ -105,7 +105,7 @@ func (c CIResult) CITrigger() (pr int, headSHA string, ignore string) {
 	default:
 		return 0, "", fmt.Sprintf("%s %d concluded %q: nothing to fix", c.Event, c.ID, c.Conclusion)
 	}
-	if !cogworksBranch.MatchString(c.HeadBranch) {
+	if !ownBranch(c.HeadBranch) {
 		return 0, "", fmt.Sprintf("%s %d ran on %q, not a CogWorks branch", c.Event, c.ID, c.HeadBranch)
 	}
 	if len(c.PullRequests) == 0 {

@@ -30,7 +30,7 @@ func (p Payload) RevisionTrigger(event, bot string, trustedBots []string) (pr in
 	default:
 		return 0, fmt.Sprintf("%s %q starts no revision", event, p.Action)
 	}
-	if !strings.EqualFold(p.PullRequest.User, bot) || !cogworksBranch.MatchString(p.PullRequest.HeadRef) {
+	if !strings.EqualFold(p.PullRequest.User, bot) || !ownBranch(p.PullRequest.HeadRef) {
 		return 0, fmt.Sprintf("pull request #%d is not CogWorks's (author %s, head %q)", p.PullRequest.Number, p.PullRequest.User, p.PullRequest.HeadRef)
 	}
 	if strings.EqualFold(author.Login, bot) {

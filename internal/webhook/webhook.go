@@ -6,9 +6,8 @@ package webhook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/cogworks/cogworks/internal/commands"
 	"github.com/cogworks/cogworks/internal/github"
@@ -162,9 +161,6 @@ func Parse(data []byte) (Payload, error) {
 	return p, nil
 }
 
-// cogworksBranch matches branches CogWorks creates: cogworks/<N>/<what>.
-var cogworksBranch = regexp.MustCompile(`^cogworks/(\d+)/`)
-
 // WorkItem returns the work item a payload concerns: the issue of an
 // issues or issue_comment event, or the N of a pull request's
 // cogworks/<N>/… head branch (checkMerges: its merge may pass a gate).
@@ -174,15 +170,14 @@ func (p Payload) WorkItem() (n int, checkMerges bool, ignore string, err error) 
 	case p.Issue != nil:
 		return p.Issue.Number, false, "", nil
 	case p.PullRequest != nil:
-		m := cogworksBranch.FindStringSubmatch(p.PullRequest.HeadRef)
-		if m == nil {
+		b, err := pipeline.ParseBranch(p.PullRequest.HeadRef)
+		if errors.Is(err, pipeline.ErrNotBranch) {
 			return 0, false, fmt.Sprintf("pull request #%d (head %q) is not a CogWorks branch", p.PullRequest.Number, p.PullRequest.HeadRef), nil
 		}
-		n, err := strconv.Atoi(m[1])
-		if err != nil || n <= 0 {
-			return 0, false, "", fmt.Errorf("pull_request.head.ref %q: bad work item number", p.PullRequest.HeadRef)
+		if err != nil {
+			return 0, false, "", fmt.Errorf("pull_request.head.ref: %w", err)
 		}
-		return n, true, "", nil
+		return b.Item, true, "", nil
 	}
 	return 0, false, "", fmt.Errorf("payload has neither issue nor pull_request (want an issues, issue_comment or pull_request event)")
 }
@@ -232,5 +227,12 @@ func (p Payload) Untriggered() string {
 // request from a cogworks/ branch: the PRs stacked on it then need their
 // base retargeted and updated (engine.Restack).
 func (p Payload) MergedCogWorksPR() bool {
-	return p.PullRequest != nil && p.Action == "closed" && p.PullRequest.Merged && cogworksBranch.MatchString(p.PullRequest.HeadRef)
+	return p.PullRequest != nil && p.Action == "closed" && p.PullRequest.Merged && ownBranch(p.PullRequest.HeadRef)
+}
+
+// ownBranch reports whether ref is a branch CogWorks creates
+// (pipeline.Branch).
+func ownBranch(ref string) bool {
+	_, ok := pipeline.WorkItemOfBranch(ref)
+	return ok
 }

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/pipeline"
 	"github.com/cogworks/cogworks/stages/revision"
 )
 
@@ -56,7 +56,7 @@ func (s Restacker) Restack(ctx context.Context, repo github.Repo) (Result, error
 		if !revision.Own(p, s.Bot) {
 			continue
 		}
-		if s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item)) {
+		if n, _ := pipeline.WorkItemOfBranch(p.Head); s.Item > 0 && n != s.Item {
 			continue
 		}
 		base, err := s.liveBase(ctx, repo, p.Base)
@@ -118,8 +118,7 @@ func (s Restacker) Stale(ctx context.Context, repo github.Repo) ([]int, error) {
 	}
 	var stale []int
 	for _, p := range open {
-		if !revision.Own(p, s.Bot) ||
-			(s.Item > 0 && !strings.HasPrefix(p.Head, fmt.Sprintf("cogworks/%d/", s.Item))) {
+		if n, _ := pipeline.WorkItemOfBranch(p.Head); !revision.Own(p, s.Bot) || (s.Item > 0 && n != s.Item) {
 			continue
 		}
 		base, err := s.liveBase(ctx, repo, p.Base)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,9 +104,6 @@ type Reviser struct {
 	// means the default).
 	MaxCycles int
 }
-
-// cogworksHead matches the head branches CogWorks creates.
-var cogworksHead = regexp.MustCompile(`^cogworks/\d+/`)
 
 // Cycle revises PR pr once if a writer's (or trusted bot's) review
 // threads await an answer. It is idempotent: re-run after a crash at any
@@ -226,7 +222,8 @@ func (r Reviser) Pending(ctx context.Context, repo github.Repo, pr int) (bool, s
 // Own reports whether bot opened p on a branch of its own (docs/trust.md):
 // only such a PR is CogWorks's to revise or restack.
 func Own(p github.PullRequest, bot string) bool {
-	return strings.EqualFold(p.User, bot) && cogworksHead.MatchString(p.Head)
+	_, ours := pipeline.WorkItemOfBranch(p.Head)
+	return ours && strings.EqualFold(p.User, bot)
 }
 
 // OwnOpen reports whether p is Own and still open: a review of, or CI on,

@@ -16,10 +16,10 @@ import (
 )
 
 // SpecBranch is the branch of issue n's specification (docs/spec.md §6).
-func SpecBranch(n int) string { return fmt.Sprintf("cogworks/%d/spec", n) }
+func SpecBranch(n int) string { return pipeline.Branch{Item: n, What: "spec"}.String() }
 
 // DesignBranch is the branch of issue n's interface design.
-func DesignBranch(n int) string { return fmt.Sprintf("cogworks/%d/interfaces", n) }
+func DesignBranch(n int) string { return pipeline.Branch{Item: n, What: "interfaces"}.String() }
 
 // SpecPath is the path of issue n's specification in the repository.
 func SpecPath(n int) string { return fmt.Sprintf("docs/cogworks/%d-specification.md", n) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cogworks/cogworks/idem"
@@ -19,7 +20,7 @@ import (
 // SWIBranch is the branch a SWI's code is committed to:
 // cogworks/<N>/swi-<k>, k being the SWI's 1-based Order.
 func SWIBranch(n int, rec pipeline.SWI) string {
-	return fmt.Sprintf("cogworks/%d/swi-%d", n, rec.Order)
+	return pipeline.Branch{Item: n, What: "swi-" + strconv.Itoa(rec.Order)}.String()
 }
 
 // interfaceBranch is the branch of the interface-design stage.
@@ -27,7 +28,7 @@ func interfaceBranch(snap *pipeline.Snapshot) string {
 	if snap.Artifacts.InterfaceBranch != "" {
 		return snap.Artifacts.InterfaceBranch
 	}
-	return fmt.Sprintf("cogworks/%d/interfaces", snap.WorkItem)
+	return DesignBranch(snap.WorkItem)
 }
 
 // CurrentSWI returns a copy of the record of the SWI the per-SWI stages

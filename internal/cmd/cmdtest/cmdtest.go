@@ -58,3 +58,12 @@ func TestDirs(t *testing.T) *installdir.Dirs {
 	require.NoError(t, err)
 	return d
 }
+
+// WorkItem files an issue titled title on testenv.Repo and labels it
+// cogworks:run, as a person starts a pipeline, and returns its number.
+func WorkItem(t *testing.T, env *testenv.Env, title string) int {
+	t.Helper()
+	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", title, "b")
+	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	return n
+}

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,6 +22,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/xval"
 )
@@ -84,7 +86,7 @@ func runDoctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) err
 	if err := factory.CheckWorkspace(opts.Workspace); err != nil {
 		return err
 	}
-	checks := Doctor(ctx, f, opts)
+	checks := runChecks(ctx, f, opts)
 	failed := 0
 	// A check's detail may quote a provider's answer, which may quote the
 	// key: doctor runs in CI logs too.
@@ -104,8 +106,8 @@ func runDoctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) err
 	return nil
 }
 
-// Doctor runs every check and returns one result each, in order.
-func Doctor(ctx context.Context, f *factory.Factory, opts *DoctorOptions) []factory.Check {
+// runChecks runs every check and returns one result each, in order.
+func runChecks(ctx context.Context, f *factory.Factory, opts *DoctorOptions) []factory.Check {
 	repo, _ := github.ParseRepo(opts.Repo)
 	var checks []factory.Check
 	gh, err := f.Client(ctx)
@@ -345,10 +347,10 @@ func checkLLM(ctx context.Context, f *factory.Factory, cfg config.Config) factor
 		}
 		if factory.LLMKeyMissing(lc) {
 			c.Status, c.Detail = factory.CheckFail, factory.MissingLLMKey(lc.Provider).Error()
-			c.Fix = "set COGWORKS_LLM_API_KEY (in Actions: the secret " + factory.LLMKeySecret(lc.Provider) + "), or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
+			c.Fix = "set COGWORKS_LLM_API_KEY (in Actions: the secret " + llm.KeySecret(lc.Provider) + "), or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
 			return c
 		}
-		p, err := llm.FromConfig(lc)
+		p, err := providers.FromConfig(lc)
 		if err != nil {
 			c.Status, c.Detail = factory.CheckFail, err.Error()
 			c.Fix = "set COGWORKS_LLM_API_KEY, or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
@@ -381,7 +383,7 @@ func checkLLM(ctx context.Context, f *factory.Factory, cfg config.Config) factor
 	if retiring != "" {
 		c.Status = factory.CheckWarn
 		c.Detail += "; " + retiring
-		c.Fix = factory.FirstNonEmptyString(c.Fix, "move [llm] model in "+config.Path+" to a current model before that date")
+		c.Fix = cmp.Or(c.Fix, "move [llm] model in "+config.Path+" to a current model before that date")
 	}
 	return c
 }

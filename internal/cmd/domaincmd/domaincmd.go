@@ -92,11 +92,9 @@ func runDomainCmd(ctx context.Context, f *factory.Factory, opts *DomainCmdOption
 	defer cancel()
 	logger := f.Logger().With("component", "domain-cmd", "domain", d.Name)
 	logger.Info("serving", "address", ln.Addr().String())
-	return cmdservice.Serve(ctx, ln, d, cmdservice.Options{
+	return cmdservice.Serve(ctx, ln, d, cmdservice.Options{ServiceOptions: sandbox.ServiceOptions{
 		TestTimeout: opts.TestTimeout, CommandTimeout: opts.CommandTimeout, Logger: logger.WithGroup("request"),
-		UnsafeNoSandbox: f.Env(sandbox.UnsafeEnv) == "1", AllowNetwork: f.Env(sandbox.AllowNetworkEnv) == "1",
-		ToolDirs: toolDirs(f.Env(factory.ToolDirsEnv)),
-	})
+	}.WithConsent(f.Env), ToolDirs: toolDirs(f.Env(factory.ToolDirsEnv))})
 }
 
 // toolDirs splits COGWORKS_TOOL_DIRS, keeping absolute paths only.

@@ -94,8 +94,7 @@ func runDomainGo(ctx context.Context, f *factory.Factory, opts *DomainGoOptions)
 	defer cancel()
 	logger := f.Logger().With("component", "domain-go")
 	logger.Info("serving", "address", ln.Addr().String())
-	return goservice.Serve(ctx, ln, goservice.Options{
+	return goservice.Serve(ctx, ln, goservice.Options{ServiceOptions: sandbox.ServiceOptions{
 		TestTimeout: opts.TestTimeout, CommandTimeout: opts.CommandTimeout, Logger: logger.WithGroup("request"),
-		UnsafeNoSandbox: f.Env(sandbox.UnsafeEnv) == "1", AllowNetwork: f.Env(sandbox.AllowNetworkEnv) == "1",
-	})
+	}.WithConsent(f.Env)})
 }

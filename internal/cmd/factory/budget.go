@@ -10,45 +10,16 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// Budget returns the pipeline budget for cfg (llm.NewPipelineBudget has
-// the policy; this wires the provider, model and price table in use).
+// Budget returns the pipeline budget for cfg (llm.BudgetFor has the
+// policy; this names the provider and model in use and reports a model
+// table that could not be read).
 func (f *Factory) Budget(cfg config.Config) llm.PipelineBudget {
 	lc := f.LLMConfig(cfg)
-	return llm.NewPipelineBudget(cfg, lc.Provider, lc.Model, f.modelTable(cfg))
-}
-
-// modelTable is the built-in table overlaid with [llm] models_file. A file
-// that cannot be read is reported and skipped (the built-in table still
-// prices the known models).
-func (f *Factory) modelTable(cfg config.Config) llm.ModelTable {
-	t, err := llm.BuiltinModelTable()
+	b, err := llm.BudgetFor(cfg, lc.Provider, lc.Model)
 	if err != nil {
-		f.Logger().Error("built-in model table unreadable", "err", err)
-		t = llm.ModelTable{AsOf: llm.ModelTableAsOf, Models: map[string]llm.ModelInfo{}}
+		f.Logger().Warn("model table", "err", err)
 	}
-	if cfg.LLM.ModelsFile == "" {
-		return t
-	}
-	extra, err := llm.LoadModelTable(cfg.LLM.ModelsFile, "")
-	if err != nil {
-		f.Logger().Warn("[llm] models_file ignored", "err", err)
-		return t
-	}
-	for name, m := range extra.Models {
-		t.Models[name] = m
-	}
-	t.Source = cfg.LLM.ModelsFile + " over the " + t.Source
-	return t
-}
-
-// FirstNonEmptyString returns the first of vs that is not empty, or "".
-func FirstNonEmptyString(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
+	return b
 }
 
 // WriteCostReport renders a snapshot's costs against the budget: the cost

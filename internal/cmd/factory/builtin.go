@@ -21,9 +21,9 @@ import (
 	"github.com/cogworks/cogworks/internal/secrets"
 )
 
-// BuiltinServiceName is the registration name of the built-in Go domain
+// builtinServiceName is the registration name of the built-in Go domain
 // service.
-const BuiltinServiceName = "go (built-in)"
+const builtinServiceName = "go (built-in)"
 
 // builtinReadyTimeout bounds how long the child may take to answer its
 // handshake.
@@ -52,7 +52,7 @@ type BuiltinDomain struct {
 	PassEnv []string
 	Stderr  io.Writer
 	Logger  *slog.Logger
-	// Name is the registration name (BuiltinServiceName by default) and
+	// Name is the registration name (builtinServiceName by default) and
 	// Label how messages call the service.
 	Name, Label string
 
@@ -80,7 +80,7 @@ func NewBuiltinDomain(f *Factory) *BuiltinDomain {
 		// secret, and standard error is the (often public) CI log.
 		Stderr: secrets.NewWriter(f.IO.ErrOut, f.Redactor()),
 		Logger: f.Logger(),
-		Name:   BuiltinServiceName,
+		Name:   builtinServiceName,
 		Label:  "built-in Go domain service",
 	}
 }
@@ -156,7 +156,7 @@ func (b *BuiltinDomain) start(ctx context.Context) (domain.ServiceConfig, error)
 	if base == nil {
 		base = os.Environ()
 	}
-	cmd.Env = ServiceEnv(base, b.PassEnv...)
+	cmd.Env = serviceEnv(base, b.PassEnv...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return domain.ServiceConfig{}, fmt.Errorf("%s: stdin pipe: %w", label, err)
@@ -167,7 +167,7 @@ func (b *BuiltinDomain) start(ctx context.Context) (domain.ServiceConfig, error)
 	b.Cmd, b.stdin, b.exited = cmd, stdin, make(chan struct{})
 	go func() { b.waitErr = cmd.Wait(); close(b.exited) }()
 
-	cfg := domain.ServiceConfig{Name: cmp.Or(b.Name, BuiltinServiceName), Transport: domain.TransportUnix, Endpoint: sock}
+	cfg := domain.ServiceConfig{Name: cmp.Or(b.Name, builtinServiceName), Transport: domain.TransportUnix, Endpoint: sock}
 	if err := b.awaitHandshake(ctx, cfg); err != nil {
 		return domain.ServiceConfig{}, err
 	}
@@ -254,8 +254,8 @@ var serviceEnvNames = []string{
 	"CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "MAVEN_HOME", "VIRTUAL_ENV", ToolDirsEnv,
 }
 
-// ServiceEnv keeps the allowed variables of environ.
-func ServiceEnv(environ []string, extra ...string) []string {
+// serviceEnv keeps the allowed variables of environ.
+func serviceEnv(environ []string, extra ...string) []string {
 	allowed := make(map[string]bool, len(serviceEnvNames)+len(extra))
 	for _, n := range append(append([]string(nil), serviceEnvNames...), extra...) {
 		allowed[n] = true

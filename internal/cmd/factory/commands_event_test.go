@@ -16,9 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/cmd/factory"
-	"github.com/cogworks/cogworks/internal/cmd/serve"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
 )
@@ -195,24 +193,4 @@ func TestCommentCommandsThroughProcessEvent(t *testing.T) {
 	assert.Contains(t, labels(), pipeline.LabelRun)
 	assert.NotEqual(t, stage, snap.Stage, "the pipeline moved on after the retry")
 	assert.Equal(t, re.ID, snap.CommandsSeen)
-}
-
-func TestServeJobCommandEvent(t *testing.T) {
-	tests := []struct {
-		name     string
-		comments []server.CommentEvent
-		want     bool
-	}{
-		{"no comments", nil, false},
-		{"a command", []server.CommentEvent{{ID: 1, Action: "created", Body: "/cogworks stop", User: "alice", UserType: "User"}}, true},
-		{"coalesced, one command", []server.CommentEvent{{ID: 1, Action: "created", Body: "hi", UserType: "User"}, {ID: 2, Action: "created", Body: "/cogworks retry", UserType: "User"}}, true},
-		{"an edit", []server.CommentEvent{{ID: 1, Action: "edited", Body: "/cogworks stop", UserType: "User"}}, false},
-		{"a bot", []server.CommentEvent{{ID: 1, Action: "created", Body: "/cogworks stop", UserType: "Bot"}}, false},
-		{"quoted", []server.CommentEvent{{ID: 1, Action: "created", Body: "> /cogworks stop", UserType: "User"}}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, serve.CommandEvent(tt.comments))
-		})
-	}
 }

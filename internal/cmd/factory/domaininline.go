@@ -33,18 +33,18 @@ func domainRepoInline(ctx context.Context) bool {
 	return v
 }
 
-// InlineRepoDomain sends the files under a request's repository.path as
+// inlineRepoDomain sends the files under a request's repository.path as
 // artifacts (the request's own artifacts win) and clears the path, so
 // the service builds its workspace from the request alone.
-type InlineRepoDomain struct{ Inner stagekit.Domain }
+type inlineRepoDomain struct{ Inner stagekit.Domain }
 
-// Inline rewrites req. Only regular UTF-8 files are sent: artifacts are
+// inlineRequest rewrites req. Only regular UTF-8 files are sent: artifacts are
 // JSON strings, and .git, symbolic links and special files are left out
 // as the service's own copy does. The held-out scenarios are sent only to
 // scenario validation: with a path, the service masks them from every
 // other stage's sandbox, and an inlined request has no path to mask, so
 // they are never sent (see heldOutDirs).
-func Inline(req domain.Request) (domain.Request, error) {
+func inlineRequest(req domain.Request) (domain.Request, error) {
 	root := req.Repository.Path
 	if root == "" {
 		return req, nil
@@ -113,40 +113,40 @@ func heldOutDirs(root, stage string) map[string]bool {
 	return held
 }
 
-func (d InlineRepoDomain) Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error) {
-	req, err := Inline(req)
+func (d inlineRepoDomain) Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error) {
+	req, err := inlineRequest(req)
 	if err != nil {
 		return domain.DiagnosticsResult{}, err
 	}
 	return d.Inner.Validate(ctx, req)
 }
 
-func (d InlineRepoDomain) Normalise(ctx context.Context, req domain.Request) (domain.NormaliseResult, error) {
-	req, err := Inline(req)
+func (d inlineRepoDomain) Normalise(ctx context.Context, req domain.Request) (domain.NormaliseResult, error) {
+	req, err := inlineRequest(req)
 	if err != nil {
 		return domain.NormaliseResult{}, err
 	}
 	return d.Inner.Normalise(ctx, req)
 }
 
-func (d InlineRepoDomain) ReviewRules(ctx context.Context, req domain.Request, p domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
-	req, err := Inline(req)
+func (d inlineRepoDomain) ReviewRules(ctx context.Context, req domain.Request, p domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
+	req, err := inlineRequest(req)
 	if err != nil {
 		return domain.DiagnosticsResult{}, err
 	}
 	return d.Inner.ReviewRules(ctx, req, p)
 }
 
-func (d InlineRepoDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
-	req, err := Inline(req)
+func (d inlineRepoDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
+	req, err := inlineRequest(req)
 	if err != nil {
 		return domain.SimulateResult{}, err
 	}
 	return d.Inner.Simulate(ctx, req, p)
 }
 
-func (d InlineRepoDomain) ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error) {
-	req, err := Inline(req)
+func (d inlineRepoDomain) ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error) {
+	req, err := inlineRequest(req)
 	if err != nil {
 		return domain.ExtractResult{}, err
 	}

@@ -22,7 +22,7 @@ func unsupportedRepoMap() error {
 }
 
 // RepoMap passes the repository map request on with the step's tenant.
-func (d TenantDomain) RepoMap(ctx context.Context, req domain.Request) (domain.RepoMapResult, error) {
+func (d tenantDomain) RepoMap(ctx context.Context, req domain.Request) (domain.RepoMapResult, error) {
 	m, ok := d.Inner.(repoMapper)
 	if !ok {
 		return domain.RepoMapResult{}, unsupportedRepoMap()
@@ -32,12 +32,12 @@ func (d TenantDomain) RepoMap(ctx context.Context, req domain.Request) (domain.R
 
 // RepoMap passes the repository map request on with the repository
 // inlined, as for every other method.
-func (d InlineRepoDomain) RepoMap(ctx context.Context, req domain.Request) (domain.RepoMapResult, error) {
+func (d inlineRepoDomain) RepoMap(ctx context.Context, req domain.Request) (domain.RepoMapResult, error) {
 	m, ok := d.Inner.(repoMapper)
 	if !ok {
 		return domain.RepoMapResult{}, unsupportedRepoMap()
 	}
-	req, err := Inline(req)
+	req, err := inlineRequest(req)
 	if err != nil {
 		return domain.RepoMapResult{}, err
 	}

@@ -15,14 +15,14 @@ type domainTenantKey struct{}
 // for (see domain.Repository.Tenant). An outer call wins: serve names the
 // installation before productionExecutors would name the repository alone.
 func WithDomainTenant(ctx context.Context, tenant string) context.Context {
-	if DomainTenant(ctx) != "" {
+	if domainTenant(ctx) != "" {
 		return ctx
 	}
 	return context.WithValue(ctx, domainTenantKey{}, tenant)
 }
 
-// DomainTenant is the tenant WithDomainTenant put on ctx, or "".
-func DomainTenant(ctx context.Context) string {
+// domainTenant is the tenant WithDomainTenant put on ctx, or "".
+func domainTenant(ctx context.Context) string {
 	v, _ := ctx.Value(domainTenantKey{}).(string)
 	return v
 }
@@ -38,33 +38,33 @@ func InstallationTenant(installation int64, repo github.Repo) string {
 // process: the Action, cron, a developer's `cogworks process`).
 func RepoTenant(repo github.Repo) string { return "repo/" + repo.String() }
 
-// TenantDomain stamps every request with the step's tenant.
-type TenantDomain struct {
+// tenantDomain stamps every request with the step's tenant.
+type tenantDomain struct {
 	Inner  stagekit.Domain
 	Tenant string
 }
 
-func (d TenantDomain) stamp(req domain.Request) domain.Request {
+func (d tenantDomain) stamp(req domain.Request) domain.Request {
 	req.Repository.Tenant = d.Tenant
 	return req
 }
 
-func (d TenantDomain) Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error) {
+func (d tenantDomain) Validate(ctx context.Context, req domain.Request) (domain.DiagnosticsResult, error) {
 	return d.Inner.Validate(ctx, d.stamp(req))
 }
 
-func (d TenantDomain) Normalise(ctx context.Context, req domain.Request) (domain.NormaliseResult, error) {
+func (d tenantDomain) Normalise(ctx context.Context, req domain.Request) (domain.NormaliseResult, error) {
 	return d.Inner.Normalise(ctx, d.stamp(req))
 }
 
-func (d TenantDomain) ReviewRules(ctx context.Context, req domain.Request, p domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
+func (d tenantDomain) ReviewRules(ctx context.Context, req domain.Request, p domain.ReviewRulesParams) (domain.DiagnosticsResult, error) {
 	return d.Inner.ReviewRules(ctx, d.stamp(req), p)
 }
 
-func (d TenantDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
+func (d tenantDomain) Simulate(ctx context.Context, req domain.Request, p domain.SimulateParams) (domain.SimulateResult, error) {
 	return d.Inner.Simulate(ctx, d.stamp(req), p)
 }
 
-func (d TenantDomain) ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error) {
+func (d tenantDomain) ExtractInterfaces(ctx context.Context, req domain.Request) (domain.ExtractResult, error) {
 	return d.Inner.ExtractInterfaces(ctx, d.stamp(req))
 }

@@ -4,6 +4,3 @@ package factory
 // installed outside /usr (rustup's ~/.cargo, nvm, a JDK) that the command
 // services' sandboxes may read.
 const ToolDirsEnv = "COGWORKS_TOOL_DIRS"
-
-// EnvWebhookSecret holds the GitHub App's webhook secret.
-const EnvWebhookSecret = "COGWORKS_WEBHOOK_SECRET"

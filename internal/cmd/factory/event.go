@@ -47,21 +47,21 @@ func ReadEvent(path string) (EventTarget, error) {
 	if err != nil {
 		return EventTarget{}, fmt.Errorf("read event %s: %w", path, err)
 	}
-	t, err := ParseEvent(data)
+	t, err := parseEvent(data)
 	if err != nil {
 		return EventTarget{}, fmt.Errorf("event %s: %w", path, err)
 	}
 	return t, nil
 }
 
-// ParseEvent extracts the target work item from an issues, issue_comment
+// parseEvent extracts the target work item from an issues, issue_comment
 // or pull_request payload. An issue (or a comment on one) without the
 // cogworks:run label in the payload is ignored, unless the event is a new
 // comment holding a /cogworks command (a stopped pipeline has no label):
 // the payload carries the issue's labels after the event, so this trigger
 // check needs no GitHub request. A pull request targets the work item
 // named by its cogworks/<N>/… head branch; other PRs are ignored.
-func ParseEvent(data []byte) (EventTarget, error) {
+func parseEvent(data []byte) (EventTarget, error) {
 	p, err := webhook.Parse(data)
 	if err != nil {
 		return EventTarget{}, err

@@ -2,8 +2,6 @@ package factory_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/cogworks/cogworks/internal/cmd/factory"
-	"github.com/cogworks/cogworks/internal/cmd/initcmd"
+	"github.com/cogworks/cogworks/internal/cmd/initcmd/initfiles"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
@@ -80,31 +78,12 @@ func TestCostReportPrintsTheTableDate(t *testing.T) {
 	assert.Contains(t, out.String(), "as of "+llm.ModelTableAsOf)
 }
 
-func TestModelsFileOverridesTheTable(t *testing.T) {
-	t.Parallel()
-	path := filepath.Join(t.TempDir(), "models.json")
-	require.NoError(t, os.WriteFile(path, []byte(`{"sample_spec": {"mode": "chat"},
-		"claude-sonnet-4-6": {"input_cost_per_token": 2e-06, "output_cost_per_token": 1e-05, "max_input_tokens": 200000, "max_output_tokens": 64000},
-		"acme-coder": {"input_cost_per_token": 1e-06, "output_cost_per_token": 2e-06, "max_input_tokens": 100000, "max_output_tokens": 8000}}`), 0o600))
-	cfg := config.Default()
-	cfg.LLM.ModelsFile = path
-	f := envFactory(nil)
-	b := f.Budget(cfg)
-	assert.Equal(t, 2.0, b.Price.InputPerMTok, "the file's price wins")
-	cfg.LLM.Provider, cfg.LLM.Model = "openai", "acme-coder"
-	b = f.Budget(cfg)
-	require.True(t, b.Known)
-	assert.NoError(t, b.ModelError())
-	assert.Equal(t, 8000, b.Info.MaxOutputTokens)
-	assert.Contains(t, b.PriceLine(), path)
-}
-
 // TestInitConfigFollowsTheProvider edits only the provider of the config
 // `cogworks init` writes: the model and window must follow it, not stay
 // Anthropic's.
 func TestInitConfigFollowsTheProvider(t *testing.T) {
 	t.Parallel()
-	raw, err := initcmd.RenderConfigTemplate()
+	raw, err := initfiles.RenderConfig()
 	require.NoError(t, err)
 	text := strings.Replace(string(raw), `provider = "anthropic"`, `provider = "ollama"`, 1)
 	require.NotEqual(t, string(raw), text)

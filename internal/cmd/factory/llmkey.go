@@ -7,21 +7,6 @@ import (
 	"github.com/cogworks/cogworks/internal/llm"
 )
 
-// LLMKeySecret is the name of the repository secret the workflows CogWorks
-// ships (examples/workflows, `cogworks init`) read the provider's API key
-// from: the name the provider's own tools use. README, docs/deployment.md,
-// action.yml and the missing-key error name the same secret, which
-// action/workflow_policy_test.go checks. "" for providers without a key.
-func LLMKeySecret(provider string) string {
-	switch strings.ToLower(strings.TrimSpace(provider)) {
-	case llm.ProviderAnthropic, "":
-		return "ANTHROPIC_API_KEY"
-	case llm.ProviderOpenAI:
-		return "OPENAI_API_KEY"
-	}
-	return ""
-}
-
 // MissingLLMKey explains a missing LLM API key where a user sets it: the
 // environment variable, and in GitHub Actions the repository secret the
 // shipped workflows pass to the Action.
@@ -30,7 +15,7 @@ func MissingLLMKey(provider string) error {
 	if name == "" {
 		name = llm.ProviderAnthropic
 	}
-	secret := LLMKeySecret(name)
+	secret := llm.KeySecret(name)
 	return fmt.Errorf("llm provider %q: no API key: set COGWORKS_LLM_API_KEY; in GitHub Actions, add the repository secret %s "+
 		"(Settings → Secrets and variables → Actions) and pass it to the Action as llm-api-key: ${{ secrets.%s }}", name, secret, secret)
 }

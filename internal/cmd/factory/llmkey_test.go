@@ -29,7 +29,7 @@ func TestMissingLLMKeyNamesTheSecret(t *testing.T) {
 		t.Run(tt.provider+tt.baseURL+tt.key, func(t *testing.T) {
 			lc := llm.Config{Provider: tt.provider, BaseURL: tt.baseURL, APIKey: tt.key}
 			assert.Equal(t, tt.missing, factory.LLMKeyMissing(lc))
-			assert.Equal(t, tt.secret, factory.LLMKeySecret(tt.provider))
+			assert.Equal(t, tt.secret, llm.KeySecret(tt.provider))
 			if tt.missing {
 				msg := factory.MissingLLMKey(tt.provider).Error()
 				assert.Contains(t, msg, "COGWORKS_LLM_API_KEY")

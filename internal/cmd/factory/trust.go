@@ -7,13 +7,9 @@ import (
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/identity"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/statesig"
 )
-
-// EnvStateKey holds the secret CogWorks signs its state blocks and lock
-// claims with. Unset, the key is derived from the LLM API key, the GitHub
-// App private key or the webhook secret, in that order.
-const EnvStateKey = "COGWORKS_STATE_KEY"
 
 // SigningKey returns the key state blocks are signed with and where it came
 // from; a nil key (no source set) signs and verifies nothing.
@@ -22,10 +18,10 @@ func (f *Factory) SigningKey() (statesig.Key, string) {
 		return f.StateKey, "built in"
 	}
 	key, from, err := statesig.Derive(statesig.Sources{
-		StateKey:      f.Env(EnvStateKey),
+		StateKey:      f.Env(secrets.EnvStateKey),
 		LLMAPIKey:     f.Env("COGWORKS_LLM_API_KEY"),
 		AppPrivateKey: appPrivateKeyText(f.Env("COGWORKS_GITHUB_APP_PRIVATE_KEY")),
-		WebhookSecret: f.Env(EnvWebhookSecret),
+		WebhookSecret: f.Env(secrets.EnvWebhookSecret),
 	})
 	if err != nil {
 		return nil, ""
@@ -56,7 +52,7 @@ func (f *Factory) warnIdentity(bot string, key statesig.Key) {
 			"login", bot, "state_key", len(key) > 0)
 	}
 	if len(key) == 0 {
-		f.Logger().Warn("no state key: state blocks and lock claims are not signed; set " + EnvStateKey)
+		f.Logger().Warn("no state key: state blocks and lock claims are not signed; set " + secrets.EnvStateKey)
 	}
 }
 
@@ -73,11 +69,11 @@ func CheckIdentity(ctx context.Context, f *Factory, gh Client) Check {
 	case statesig.IsShared(bot):
 		return Check{Name: "identity", Status: CheckFail,
 			Detail: fmt.Sprintf("CogWorks writes as %s, which every workflow of the repository shares: any workflow that echoes an outsider's text can post state or a lock claim as CogWorks", bot),
-			Fix:    "install the CogWorks GitHub App (or use a dedicated account's token) so that CogWorks has a login of its own; keep " + EnvStateKey + " set"}
+			Fix:    "install the CogWorks GitHub App (or use a dedicated account's token) so that CogWorks has a login of its own; keep " + secrets.EnvStateKey + " set"}
 	case len(key) == 0:
 		return Check{Name: "identity", Status: CheckWarn,
 			Detail: fmt.Sprintf("CogWorks writes as %s; no state key, so state blocks and lock claims are not signed", bot),
-			Fix:    "set " + EnvStateKey + " (a long random secret) in CogWorks's environment only"}
+			Fix:    "set " + secrets.EnvStateKey + " (a long random secret) in CogWorks's environment only"}
 	}
 	return Check{Name: "identity", Status: CheckOK, Detail: fmt.Sprintf("CogWorks writes as %s; state is signed with a key %s", bot, from)}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/cmd/factory"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/statesig"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -29,7 +30,7 @@ func TestProcessWarnsOnASharedIdentity(t *testing.T) {
 	assert.Contains(t, errOut.String(), "no state key")
 
 	g, _, quiet := cmdtest.TestFactory(t, env)
-	g.Getenv = func(k string) string { return map[string]string{factory.EnvStateKey: "k"}[k] }
+	g.Getenv = func(k string) string { return map[string]string{secrets.EnvStateKey: "k"}[k] }
 	require.NoError(t, cmdtest.Execute(t, g, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(), "--max-steps", "1"))
 	assert.NotContains(t, quiet.String(), "shares", "an own login with a key is not warned about")
 	assert.NotContains(t, quiet.String(), "no state key")
@@ -51,10 +52,10 @@ func TestStateKeySources(t *testing.T) {
 		want statesig.Key
 		from string
 	}{
-		{"explicit key wins", map[string]string{factory.EnvStateKey: "s3cret", "COGWORKS_LLM_API_KEY": "sk-x"}, statesig.Key("s3cret"), "COGWORKS_STATE_KEY"},
-		{"derived from the LLM key", map[string]string{"COGWORKS_LLM_API_KEY": "sk-x", factory.EnvWebhookSecret: "w"}, derived(statesig.Sources{LLMAPIKey: "sk-x"}), "derived from the LLM API key"},
+		{"explicit key wins", map[string]string{secrets.EnvStateKey: "s3cret", "COGWORKS_LLM_API_KEY": "sk-x"}, statesig.Key("s3cret"), "COGWORKS_STATE_KEY"},
+		{"derived from the LLM key", map[string]string{"COGWORKS_LLM_API_KEY": "sk-x", secrets.EnvWebhookSecret: "w"}, derived(statesig.Sources{LLMAPIKey: "sk-x"}), "derived from the LLM API key"},
 		{"App key from its file", map[string]string{"COGWORKS_GITHUB_APP_PRIVATE_KEY": pemFile}, derived(statesig.Sources{AppPrivateKey: pem}), "derived from the GitHub App private key"},
-		{"webhook secret last", map[string]string{factory.EnvWebhookSecret: "w"}, derived(statesig.Sources{WebhookSecret: "w"}), "derived from the webhook secret"},
+		{"webhook secret last", map[string]string{secrets.EnvWebhookSecret: "w"}, derived(statesig.Sources{WebhookSecret: "w"}), "derived from the webhook secret"},
 		{"none", map[string]string{}, nil, ""},
 	}
 	for _, tt := range tests {
@@ -77,7 +78,7 @@ func TestRedTeamStatusIgnoresASharedLoginsForgery(t *testing.T) {
 	shared := env.ClientAs(t, statesig.SharedLogin)
 	f.GitHub = func(context.Context) (factory.Client, error) { return shared, nil }
 	f.BotLogin = statesig.SharedLogin
-	f.Getenv = func(k string) string { return map[string]string{factory.EnvStateKey: "status-test-key"}[k] }
+	f.Getenv = func(k string) string { return map[string]string{secrets.EnvStateKey: "status-test-key"}[k] }
 
 	require.NoError(t, cmdtest.Execute(t, f, "process", "--repo", testenv.Repo.String(), "--issue", "1", "--workspace", t.TempDir(), "--max-steps", "3"))
 

@@ -16,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/repotrust"
@@ -139,7 +140,7 @@ func (f *Factory) ProductionExecutors(ctx context.Context, gh Client, repo githu
 		if LLMKeyMissing(lc) {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", MissingLLMKey(lc.Provider))}
 		}
-		p, err := llm.FromConfig(lc)
+		p, err := providers.FromConfig(lc)
 		if err != nil {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}
 		}
@@ -185,11 +186,11 @@ func (f *Factory) StageDeps(ctx context.Context, gh Client, workspace string, cf
 		d.Domain = domain.NewRouter(set)
 		res, _ := set.Resolve(nil) // no artifacts: never halts, lists the skipped services
 		d.Warnings = res.Warnings()
-		if t := DomainTenant(ctx); t != "" {
-			d.Domain = TenantDomain{Inner: d.Domain, Tenant: t}
+		if t := domainTenant(ctx); t != "" {
+			d.Domain = tenantDomain{Inner: d.Domain, Tenant: t}
 		}
 		if domainRepoInline(ctx) {
-			d.Domain = InlineRepoDomain{Inner: d.Domain}
+			d.Domain = inlineRepoDomain{Inner: d.Domain}
 		}
 		for _, st := range set.Services() {
 			if st.Available() {

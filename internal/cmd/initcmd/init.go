@@ -1,35 +1,23 @@
 package initcmd
 
 import (
-	"bytes"
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"text/template"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cogworks/cogworks/domain"
 	"github.com/cogworks/cogworks/idem"
 	"github.com/cogworks/cogworks/internal/cmd/factory"
+	"github.com/cogworks/cogworks/internal/cmd/initcmd/initfiles"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/github"
-	"github.com/cogworks/cogworks/internal/llm"
 	"github.com/cogworks/cogworks/pipeline"
-)
-
-//go:embed templates/config.toml.tmpl templates/scenario.toml templates/cogworks.yml
-var templates embed.FS
-
-// Files `cogworks init` writes, relative to the repository root.
-const (
-	initScenarioPath = ".cogworks/scenarios/example.toml"
-	InitWorkflowPath = ".github/workflows/cogworks.yml"
 )
 
 // InitOptions are the flags of `cogworks init`.
@@ -66,8 +54,8 @@ func NewCmdInit(f *factory.Factory, runF func(context.Context, *InitOptions) err
 		Short: "Set a repository up for CogWorks: config, an example scenario, the workflow and the labels",
 		Long: `Write into the repository checkout:
   ` + config.Path + `   every setting with its default, commented
-  ` + initScenarioPath + `   an example scenario to replace with your own
-  ` + InitWorkflowPath + `   the GitHub Actions workflow (uses: cogworks/cogworks@v1)
+  ` + initfiles.ScenarioPath + `   an example scenario to replace with your own
+  ` + initfiles.WorkflowPath + `   the GitHub Actions workflow (uses: cogworks/cogworks@v1)
 and create the cogworks:* labels in the GitHub repository, with their colours
 and descriptions. Existing files are left alone (and init fails, naming them)
 unless --force; labels that exist are kept. --dry-run prints what would be
@@ -99,53 +87,6 @@ done and changes nothing.` + factory.HelpEnv(factory.EnvRepo, factory.EnvWorkspa
 	fl.BoolVar(&opts.NoLabels, "no-labels", false, "write the files only; create no labels")
 	fl.BoolVar(&opts.LabelsOnly, "labels-only", false, "create the missing labels only; write no file")
 	return cmd
-}
-
-// InitFiles returns the files init writes, keyed by slash path.
-func InitFiles() (map[string][]byte, error) {
-	cfg, err := RenderConfigTemplate()
-	if err != nil {
-		return nil, err
-	}
-	scn, err := templates.ReadFile("templates/scenario.toml")
-	if err != nil {
-		return nil, fmt.Errorf("init template: %w", err)
-	}
-	wf, err := templates.ReadFile("templates/cogworks.yml")
-	if err != nil {
-		return nil, fmt.Errorf("init template: %w", err)
-	}
-	return map[string][]byte{config.Path: cfg, initScenarioPath: scn, InitWorkflowPath: wf}, nil
-}
-
-// RenderConfigTemplate writes config.Default() as commented TOML, so the
-// file and the defaults cannot drift apart.
-func RenderConfigTemplate() ([]byte, error) {
-	tmpl, err := template.ParseFS(templates, "templates/config.toml.tmpl")
-	if err != nil {
-		return nil, fmt.Errorf("init template: %w", err)
-	}
-	type gate struct {
-		Name string
-		Mode config.GateMode
-	}
-	def := config.Default()
-	var gates []gate
-	for _, st := range pipeline.AllStages() {
-		if mode, ok := def.Gates[string(st)]; ok {
-			gates = append(gates, gate{Name: string(st), Mode: mode})
-		}
-	}
-	var b bytes.Buffer
-	data := struct {
-		config.Config
-		GateStages []gate
-		PricesAsOf string
-	}{def, gates, llm.PricesAsOf}
-	if err := tmpl.Execute(&b, data); err != nil {
-		return nil, fmt.Errorf("render config template: %w", err)
-	}
-	return b.Bytes(), nil
 }
 
 // CogWorksLabels are the repository labels CogWorks uses with a fixed
@@ -185,7 +126,7 @@ func WriteFiles(f *factory.Factory, opts *InitOptions) error {
 	if err := factory.CheckWorkspace(opts.Workspace); err != nil {
 		return err
 	}
-	files, err := InitFiles()
+	files, err := initfiles.Files()
 	if err != nil {
 		return err
 	}
@@ -194,14 +135,14 @@ func WriteFiles(f *factory.Factory, opts *InitOptions) error {
 		return err
 	}
 	files[config.Path] = append(files[config.Path], tables...)
-	ci, err := DetectCIWorkflows(opts.Workspace)
+	ci, err := initfiles.DetectCIWorkflows(opts.Workspace)
 	if err != nil {
 		return err
 	}
-	if files[InitWorkflowPath], err = RenderWorkflow(files[InitWorkflowPath], ci); err != nil {
+	if files[initfiles.WorkflowPath], err = initfiles.RenderWorkflow(files[initfiles.WorkflowPath], ci); err != nil {
 		return err
 	}
-	paths := []string{config.Path, initScenarioPath, InitWorkflowPath}
+	paths := []string{config.Path, initfiles.ScenarioPath, initfiles.WorkflowPath}
 	var existing []string
 	for _, p := range paths {
 		if _, err := os.Stat(filepath.Join(opts.Workspace, filepath.FromSlash(p))); err == nil {
@@ -250,12 +191,12 @@ func WriteFiles(f *factory.Factory, opts *InitOptions) error {
 }
 
 // ciWorkflowsNote says which CI workflows the written workflow hears.
-func ciWorkflowsNote(ci CIWorkflows) string {
+func ciWorkflowsNote(ci initfiles.CIWorkflows) string {
 	var b strings.Builder
 	if len(ci.Names) == 0 {
-		b.WriteString("CI feedback: no CI workflow found in .github/workflows; " + InitWorkflowPath + " has no workflow_run trigger (a comment shows how to add one)")
+		b.WriteString("CI feedback: no CI workflow found in .github/workflows; " + initfiles.WorkflowPath + " has no workflow_run trigger (a comment shows how to add one)")
 	} else {
-		fmt.Fprintf(&b, "CI feedback: %s's workflow_run trigger lists your CI workflows %s", InitWorkflowPath, strings.Join(ci.Names, ", "))
+		fmt.Fprintf(&b, "CI feedback: %s's workflow_run trigger lists your CI workflows %s", initfiles.WorkflowPath, strings.Join(ci.Names, ", "))
 	}
 	if len(ci.Unnamed) > 0 {
 		fmt.Fprintf(&b, "; %s ha(s) no name: give each a `name:` and list it there", strings.Join(ci.Unnamed, ", "))

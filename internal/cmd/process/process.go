@@ -116,7 +116,7 @@ func runProcess(ctx context.Context, f *factory.Factory, opts *ProcessOptions) e
 	if err != nil {
 		return err
 	}
-	report := RunReport{Repo: t.Repo, Issue: t.Issue, Ignored: t.Ignore}
+	report := runReport{Repo: t.Repo, Issue: t.Issue, Ignored: t.Ignore}
 	if t.Ignore != "" {
 		f.Logger().Info("event ignored: nothing to do", "reason", t.Ignore)
 		return writeReport(f, opts, report)
@@ -133,7 +133,7 @@ func runProcess(ctx context.Context, f *factory.Factory, opts *ProcessOptions) e
 
 // stepIssue runs the step function and, when a summary or outputs are
 // wanted, reads the state snapshot the run left.
-func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t factory.EventTarget, report *RunReport) ([]engine.Result, error) {
+func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t factory.EventTarget, report *runReport) ([]engine.Result, error) {
 	deps, err := f.EngineDeps(ctx, t.Repo, opts.Workspace, opts.DryRun)
 	if err != nil {
 		return nil, err
@@ -167,7 +167,7 @@ func stepIssue(ctx context.Context, f *factory.Factory, opts *ProcessOptions, t 
 // writeReport appends the step summary and the step outputs where asked.
 // Both are public on the workflow run, and errors and reasons in them may
 // quote a secret: they pass through the factory's Redactor.
-func writeReport(f *factory.Factory, opts *ProcessOptions, r RunReport) error {
+func writeReport(f *factory.Factory, opts *ProcessOptions, r runReport) error {
 	var errs []error
 	if opts.SummaryFile != "" {
 		errs = append(errs, appendFile(opts.SummaryFile, f.Redactor().Redact(r.Markdown())))

@@ -15,17 +15,17 @@ import (
 	"github.com/cogworks/cogworks/pipeline"
 )
 
-// OutcomeIgnored is the outcome reported for an event that concerns no
+// outcomeIgnored is the outcome reported for an event that concerns no
 // work item (the trigger check said no).
-const OutcomeIgnored = "ignored"
+const outcomeIgnored = "ignored"
 
-// OutcomeError is the outcome reported when the invocation failed without
+// outcomeError is the outcome reported when the invocation failed without
 // failing the pipeline (bad configuration, an outage): state is untouched.
-const OutcomeError = "error"
+const outcomeError = "error"
 
-// RunReport is what one `cogworks process` invocation did, as written to
+// runReport is what one `cogworks process` invocation did, as written to
 // the GitHub Actions step summary and step outputs.
-type RunReport struct {
+type runReport struct {
 	Repo    github.Repo
 	Issue   int
 	Ignored string
@@ -39,7 +39,7 @@ type RunReport struct {
 }
 
 // Stage is where the work item stands after the run.
-func (r RunReport) Stage() string {
+func (r runReport) Stage() string {
 	if r.Snapshot != nil && r.Snapshot.Stage != "" {
 		return string(r.Snapshot.Stage)
 	}
@@ -50,15 +50,15 @@ func (r RunReport) Stage() string {
 }
 
 // Outcome is the last step's outcome, "ignored", "failed" or "error".
-func (r RunReport) Outcome() string {
+func (r runReport) Outcome() string {
 	var fe *engine.FailedError
 	switch {
 	case r.Ignored != "":
-		return OutcomeIgnored
+		return outcomeIgnored
 	case errors.As(r.Err, &fe):
 		return string(engine.OutcomeFailed)
 	case r.Err != nil:
-		return OutcomeError
+		return outcomeError
 	case len(r.Results) > 0:
 		return string(r.Results[len(r.Results)-1].Outcome)
 	}
@@ -67,7 +67,7 @@ func (r RunReport) Outcome() string {
 
 // PullRequests lists the work item's pull requests (specification,
 // interfaces, sub-work-items), ascending.
-func (r RunReport) PullRequests() []int {
+func (r runReport) PullRequests() []int {
 	prs := []int{}
 	if r.Snapshot == nil {
 		return prs
@@ -91,7 +91,7 @@ func (r RunReport) PullRequests() []int {
 
 // Outputs renders the step outputs in the $GITHUB_OUTPUT format
 // (name=value lines). pull-requests is a JSON array, for fromJSON.
-func (r RunReport) Outputs() string {
+func (r runReport) Outputs() string {
 	prs, _ := json.Marshal(r.PullRequests())
 	issue := ""
 	if r.Issue > 0 {
@@ -108,7 +108,7 @@ func (r RunReport) Outputs() string {
 
 // Markdown renders the step summary: what happened, the step table, the
 // pull requests and the cost table.
-func (r RunReport) Markdown() string {
+func (r runReport) Markdown() string {
 	var b strings.Builder
 	title := "CogWorks"
 	if r.Issue > 0 {

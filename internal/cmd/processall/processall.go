@@ -76,7 +76,7 @@ func (o *ProcessAllOptions) Validate() error {
 	if o.CommandWindow < 0 {
 		return fmt.Errorf("--command-window must be ≥ 0, got %s", o.CommandWindow)
 	}
-	k, n, err := ParseShard(o.Shard)
+	k, n, err := parseShard(o.Shard)
 	if err != nil {
 		return err
 	}
@@ -84,9 +84,9 @@ func (o *ProcessAllOptions) Validate() error {
 	return factory.ValidateOutput(o.Output, "text", "json")
 }
 
-// ParseShard parses "k/n" (0 ≤ k < n); "" means one shard holding
+// parseShard parses "k/n" (0 ≤ k < n); "" means one shard holding
 // everything (0/1).
-func ParseShard(s string) (k, n int, err error) {
+func parseShard(s string) (k, n int, err error) {
 	if s == "" {
 		return 0, 1, nil
 	}
@@ -163,7 +163,7 @@ are stepped, and the step handles any command still pending on them.`,
 	fl.StringVar(&opts.MetricsFile, "metrics-file", "", "write Prometheus metrics (text format, atomic rename) to this file")
 	fl.StringVar(&opts.Pushgateway, "pushgateway", "", "push Prometheus metrics to this Pushgateway URL")
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "start no work item once the GitHub REST rate limit has fewer requests left than this (0: no reserve)")
-	fl.DurationVar(&opts.CommandWindow, "command-window", DefaultCommandWindow, "also step stopped and failed pipelines updated this recently, for /cogworks commands (0: off)")
+	fl.DurationVar(&opts.CommandWindow, "command-window", defaultCommandWindow, "also step stopped and failed pipelines updated this recently, for /cogworks commands (0: off)")
 	return cmd
 }
 
@@ -185,11 +185,11 @@ type workItem struct {
 	command bool
 }
 
-// WorkItemQuery searches the open work items in scope ("repo:o/r" or
+// workItemQuery searches the open work items in scope ("repo:o/r" or
 // "org:o") that may still have something to do: completed ones are left
 // out by the search itself, so a finished work item costs process-all no
 // request at all.
-func WorkItemQuery(scope string) string {
+func workItemQuery(scope string) string {
 	return fmt.Sprintf("%s is:issue is:open label:%q -label:%q",
 		scope, pipeline.LabelRun, pipeline.StageLabel(pipeline.StageComplete))
 }
@@ -212,7 +212,7 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 	if opts.Org != "" {
 		scope = "org:" + opts.Org
 	}
-	issues, err := gh.SearchIssues(ctx, WorkItemQuery(scope))
+	issues, err := gh.SearchIssues(ctx, workItemQuery(scope))
 	switch {
 	case errors.Is(err, github.ErrIncompleteSearch):
 		// The work items found still get their step; the next run
@@ -227,7 +227,7 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 			now = f.Clock
 		}
 		opts.CommandsSince = now().Add(-opts.CommandWindow)
-		more, err := gh.SearchIssues(ctx, CommandQuery(scope, opts.CommandsSince))
+		more, err := gh.SearchIssues(ctx, commandQuery(scope, opts.CommandsSince))
 		if err != nil {
 			// The label search's work items still get their step; the
 			// next run searches for commands again.
@@ -235,7 +235,7 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 		}
 		issues = append(issues, more...)
 	}
-	items, err := SelectWork(issues, opts)
+	items, err := selectWork(issues, opts)
 	if err != nil {
 		return err
 	}
@@ -293,8 +293,8 @@ func runProcessAll(ctx context.Context, f *factory.Factory, opts *ProcessAllOpti
 	return errors.Join(errs...)
 }
 
-// SelectWork keeps each issue of this shard once, grouped by repository.
-func SelectWork(issues []github.Issue, opts *ProcessAllOptions) ([]workItem, error) {
+// selectWork keeps each issue of this shard once, grouped by repository.
+func selectWork(issues []github.Issue, opts *ProcessAllOptions) ([]workItem, error) {
 	seen := map[workItemKey]bool{}
 	var out []workItem
 	for _, is := range issues {

@@ -29,17 +29,17 @@ import (
 // nothing. A command older than the window waits for the next activity on
 // its issue, which brings it back into the window.
 
-// DefaultCommandWindow is how far back process-all looks for /cogworks
+// defaultCommandWindow is how far back process-all looks for /cogworks
 // commands on stopped and failed pipelines: a cron every 30 minutes has
 // 48 chances to answer a command in it.
-const DefaultCommandWindow = 24 * time.Hour
+const defaultCommandWindow = 24 * time.Hour
 
-// CommandQuery searches the open issues in scope without cogworks:run,
+// commandQuery searches the open issues in scope without cogworks:run,
 // not complete, whose comments mention cogworks (a /cogworks command
 // does) and which were updated since since: the stopped pipelines that
 // may hold a command. Hits without a stage label are no pipeline and are
 // dropped by selectWork.
-func CommandQuery(scope string, since time.Time) string {
+func commandQuery(scope string, since time.Time) string {
 	return fmt.Sprintf("%s is:issue is:open -label:%q -label:%q cogworks in:comments updated:>=%s",
 		scope, pipeline.LabelRun, pipeline.StageLabel(pipeline.StageComplete), since.UTC().Format(time.RFC3339))
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/sandbox"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/testenv"
 )
 
@@ -62,7 +63,7 @@ func (d *doctorEnv) factory(t *testing.T, opts github.Options) (*factory.Factory
 	t.Helper()
 	var out bytes.Buffer
 	env := map[string]string{"COGWORKS_LLM_PROVIDER": "openai", "COGWORKS_LLM_BASE_URL": d.llm.URL + "/v1", "COGWORKS_LLM_MODEL": d.model,
-		factory.EnvStateKey: "doctor-test-state-key"}
+		secrets.EnvStateKey: "doctor-test-state-key"}
 	f := &factory.Factory{IO: factory.IOStreams{Out: &out, ErrOut: &out}, Getenv: func(k string) string { return env[k] }}
 	opts.BaseURL = d.env.URL + "/api/v3/"
 	opts.Retry = github.RetryPolicy{MaxRetries: -1}

@@ -17,6 +17,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmd/cmdtest"
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/cmd/initcmd"
+	"github.com/cogworks/cogworks/internal/cmd/initcmd/initfiles"
 	"github.com/cogworks/cogworks/internal/config"
 	"github.com/cogworks/cogworks/internal/scenario"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -123,11 +124,11 @@ func TestInitWorkflowTemplateIsActionlintClean(t *testing.T) {
 	if err != nil {
 		t.Skip("actionlint not installed")
 	}
-	files, err := initcmd.InitFiles()
+	files, err := initfiles.Files()
 	require.NoError(t, err)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cogworks.yml")
-	require.NoError(t, os.WriteFile(path, files[initcmd.InitWorkflowPath], 0o644))
+	require.NoError(t, os.WriteFile(path, files[initfiles.WorkflowPath], 0o644))
 	out, err := cmdtest.RunCommand(bin, "-shellcheck=", "-pyflakes=", path)
 	require.NoError(t, err, out)
 }

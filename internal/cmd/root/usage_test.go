@@ -21,7 +21,6 @@ import (
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/testenv"
-	"github.com/cogworks/cogworks/pipeline"
 )
 
 func TestUsageErrorsExitTwoWithSeeHelp(t *testing.T) {
@@ -99,8 +98,7 @@ func assertSnakeKeys(t *testing.T, v any, path string) {
 func TestJSONOutputsUseSnakeCase(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, out, _ := cmdtest.TestFactory(t, env)
 	ws := t.TempDir()
 	sock := goservicetest.Start(t, goservice.Options{})
@@ -137,8 +135,7 @@ func TestJSONOutputsUseSnakeCase(t *testing.T) {
 func TestNoSilentWorkspaceFallbacks(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, _, errOut := cmdtest.TestFactory(t, env)
 	missing := filepath.Join(t.TempDir(), "no-such-checkout")
 
@@ -181,8 +178,7 @@ func TestNoSilentWorkspaceFallbacks(t *testing.T) {
 func TestDryRunNeedsNoLLMKeyAndSaysWouldAdvance(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, out, _ := cmdtest.TestFactory(t, env)
 	factory.Wire(f) // the production executors, which need an LLM key to be built
 	ws := t.TempDir()
@@ -205,8 +201,7 @@ func TestDryRunNeedsNoLLMKeyAndSaysWouldAdvance(t *testing.T) {
 func TestTextLogsAreText(t *testing.T) {
 	t.Parallel()
 	env := testenv.New(t)
-	n := env.Sim.SeedIssue(testenv.Repo.String(), "alice", "t", "b")
-	env.Sim.LabelIssue(testenv.Repo.String(), n, "alice", pipeline.LabelRun)
+	cmdtest.WorkItem(t, env, "t")
 	f, out, errOut := cmdtest.TestFactory(t, env)
 	f.Getenv = func(k string) string {
 		if k == "COGWORKS_LOG_FORMAT" {

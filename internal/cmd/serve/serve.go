@@ -23,16 +23,13 @@ import (
 	"github.com/cogworks/cogworks/internal/installdir"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/repotrust"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/workspace"
 )
 
-// EnvDomainInlineRepo is the environment form of --domain-inline-repo.
-const EnvDomainInlineRepo = "COGWORKS_DOMAIN_INLINE_REPO"
-
-// EnvWebhookSecretPrevious holds the secret being rotated out, accepted
-// too until it is unset.
-const EnvWebhookSecretPrevious = "COGWORKS_WEBHOOK_SECRET_PREVIOUS"
+// envDomainInlineRepo is the environment form of --domain-inline-repo.
+const envDomainInlineRepo = "COGWORKS_DOMAIN_INLINE_REPO"
 
 // ServeOptions are the flags of `cogworks serve`.
 type ServeOptions struct {
@@ -130,12 +127,12 @@ after a refusal); the process-all cron recovers the rest. Also serves
 				opts.TrustRepoConfig = f.Env(repotrust.EnvTrustRepoConfig)
 			}
 			if !cmd.Flags().Changed("domain-inline-repo") {
-				switch v := strings.ToLower(strings.TrimSpace(f.Env(EnvDomainInlineRepo))); v {
+				switch v := strings.ToLower(strings.TrimSpace(f.Env(envDomainInlineRepo))); v {
 				case "", "0", "false":
 				case "1", "true":
 					opts.DomainInlineRepo = true
 				default:
-					return &factory.UsageError{Err: fmt.Errorf("%s=%q: want true or false", EnvDomainInlineRepo, v)}
+					return &factory.UsageError{Err: fmt.Errorf("%s=%q: want true or false", envDomainInlineRepo, v)}
 				}
 			}
 			if err := opts.Validate(); err != nil {
@@ -155,7 +152,7 @@ after a refusal); the process-all cron recovers the rest. Also serves
 	fl.IntVar(&opts.RateReserve, "rate-reserve", 100, "defer a job once its installation's GitHub REST rate limit has fewer requests left than this (0: no reserve)")
 	fl.StringVar(&opts.CacheDir, "cache-dir", "", "directory for repository trees, one private directory per installation (default: a temporary directory)")
 	fl.DurationVar(&opts.ReplayWindow, "replay-window", time.Hour, "drop a delivery whose body was accepted within this window under another delivery id")
-	fl.BoolVar(&opts.DomainInlineRepo, "domain-inline-repo", false, "send the repository's files inside each domain-service request (for a service in its own container; env "+EnvDomainInlineRepo+")")
+	fl.BoolVar(&opts.DomainInlineRepo, "domain-inline-repo", false, "send the repository's files inside each domain-service request (for a service in its own container; env "+envDomainInlineRepo+")")
 	fl.DurationVar(&opts.RedeliverInterval, "redeliver-interval", defaultRedeliverInterval, "App mode: how often the App's failed deliveries are redelivered through GitHub's API, also at start and soon after a refusal (0: never)")
 	fl.DurationVar(&opts.RedeliverWindow, "redeliver-window", defaultRedeliverWindow, "how far back the App's delivery log is read for failed deliveries (at most 72h)")
 	fl.StringVar(&opts.TrustRepoConfig, "trust-repo-config", "", "comma-separated owner/name, owner/*, * or installation ids whose .cogworks/services.toml, .cogworks/twins/ and .cogworks/prompts/ are used (env "+repotrust.EnvTrustRepoConfig+"; default none)")
@@ -176,9 +173,9 @@ func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error
 		}
 		f.LLMProvider = p
 	}
-	secret := strings.TrimSpace(f.Env(factory.EnvWebhookSecret))
+	secret := strings.TrimSpace(f.Env(secrets.EnvWebhookSecret))
 	if secret == "" {
-		return &factory.UsageError{Err: fmt.Errorf("%s is required", factory.EnvWebhookSecret)}
+		return &factory.UsageError{Err: fmt.Errorf("%s is required", secrets.EnvWebhookSecret)}
 	}
 	cacheDir := opts.CacheDir
 	if cacheDir == "" {
@@ -189,7 +186,7 @@ func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error
 		defer os.RemoveAll(dir)
 		cacheDir = dir
 	}
-	src, err := NewClientSource(ctx, f)
+	src, err := newClientSource(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -204,7 +201,7 @@ func RunServe(ctx context.Context, f *factory.Factory, opts *ServeOptions) error
 	kick := make(chan struct{}, 1)
 	runner := &ServeRunner{Factory: f, Clients: src, Dirs: dirs, Trust: trust, InlineRepo: opts.DomainInlineRepo, MaxSteps: opts.MaxSteps, RateReserve: opts.RateReserve}
 	srv, err := server.New(server.Options{
-		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.Env(EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
+		Secret: []byte(secret), PreviousSecret: []byte(strings.TrimSpace(f.Env(secrets.EnvWebhookSecretPrevious))), Runner: runner, Ready: src.Ready, Installations: src,
 		QueueSize: opts.QueueSize, Workers: opts.Workers, Metrics: f.Metrics, Logger: f.Logger(), ReplayWindow: opts.ReplayWindow,
 		OnRefused: func() {
 			select {
@@ -262,9 +259,9 @@ type ClientSource interface {
 	InstallationChanged(action string, id int64)
 }
 
-// NewClientSource builds the serve client source from the environment: App
+// newClientSource builds the serve client source from the environment: App
 // mode when COGWORKS_GITHUB_APP_ID is set, else one token client.
-func NewClientSource(ctx context.Context, f *factory.Factory) (ClientSource, error) {
+func newClientSource(ctx context.Context, f *factory.Factory) (ClientSource, error) {
 	if strings.TrimSpace(f.Env(github.EnvAppID)) == "" {
 		c, err := f.Client(ctx)
 		if err != nil {
@@ -286,7 +283,7 @@ func NewClientSource(ctx context.Context, f *factory.Factory) (ClientSource, err
 	if f.Metrics != nil {
 		opts.Transport = f.Metrics.Transport(nil)
 	}
-	return NewAppSource(opts, f.BotLogin)
+	return newAppSource(opts, f.BotLogin)
 }
 
 // noGitHubCredentials reports whether the environment holds no GitHub
@@ -300,9 +297,9 @@ func noGitHubCredentials(f *factory.Factory) bool {
 	return true
 }
 
-// NewAppSource returns the App-mode client source; bot is the App's bot
+// newAppSource returns the App-mode client source; bot is the App's bot
 // login ("" reads it from GET /app on first readiness check: <slug>[bot]).
-func NewAppSource(opts github.Options, bot string) (ClientSource, error) {
+func newAppSource(opts github.Options, bot string) (ClientSource, error) {
 	apps, err := github.NewAppClients(opts)
 	if err != nil {
 		return nil, &factory.UsageError{Err: err}
@@ -472,7 +469,7 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	if err != nil || job.RevisionOnly {
 		return results, err
 	}
-	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: CommandEvent(job.Comments)}
+	ref := engine.Ref{Repo: job.Repo, Issue: job.Issue, CheckMerges: job.CheckMerges, CommentEvent: commandEvent(job.Comments)}
 	more, err := engine.Run(ctx, d, ref, r.MaxSteps)
 	results = append(results, more...)
 	if job.Restack && err == nil && d.Restacker != nil {
@@ -484,9 +481,9 @@ func (r *ServeRunner) Run(ctx context.Context, job server.Job) ([]engine.Result,
 	return results, err
 }
 
-// CommandEvent reports whether a job's comments include a new comment by
+// commandEvent reports whether a job's comments include a new comment by
 // a person that holds a /cogworks command.
-func CommandEvent(comments []server.CommentEvent) bool {
+func commandEvent(comments []server.CommentEvent) bool {
 	for _, c := range comments {
 		if c.Action == "created" && c.UserType != "Bot" && len(commands.Parse(c.Body)) > 0 {
 			return true

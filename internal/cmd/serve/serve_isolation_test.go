@@ -18,6 +18,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmd/serve"
 	"github.com/cogworks/cogworks/internal/installdir"
 	"github.com/cogworks/cogworks/internal/repotrust"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -99,7 +100,7 @@ func TestServeReadsTrustAndInliningFromTheEnvironment(t *testing.T) {
 				switch k {
 				case tt.env:
 					return tt.value
-				case factory.EnvWebhookSecret:
+				case secrets.EnvWebhookSecret:
 					return "s3cret"
 				}
 				return ""
@@ -119,7 +120,7 @@ func TestRunServeRefusesHostileDeliveries(t *testing.T) {
 	env := testenv.New(t)
 	f, _, _ := cmdtest.TestFactory(t, env)
 	f.Getenv = func(k string) string {
-		if k == factory.EnvWebhookSecret {
+		if k == secrets.EnvWebhookSecret {
 			return "s3cret"
 		}
 		return ""

@@ -9,11 +9,11 @@ import (
 	"github.com/cogworks/cogworks/internal/server"
 )
 
-// HookLog adapts the App's delivery log (internal/github) to the
+// hookLog adapts the App's delivery log (internal/github) to the
 // server's port.
-type HookLog struct{ Apps *github.AppClients }
+type hookLog struct{ Apps *github.AppClients }
 
-func (h HookLog) ListHookDeliveries(ctx context.Context, cursor string, perPage int) ([]server.HookDelivery, string, error) {
+func (h hookLog) ListHookDeliveries(ctx context.Context, cursor string, perPage int) ([]server.HookDelivery, string, error) {
 	list, next, err := h.Apps.ListHookDeliveries(ctx, cursor, perPage)
 	if err != nil {
 		return nil, "", err
@@ -26,7 +26,7 @@ func (h HookLog) ListHookDeliveries(ctx context.Context, cursor string, perPage 
 	return out, next, nil
 }
 
-func (h HookLog) RedeliverHookDelivery(ctx context.Context, id int64) error {
+func (h hookLog) RedeliverHookDelivery(ctx context.Context, id int64) error {
 	return h.Apps.RedeliverHookDelivery(ctx, id)
 }
 
@@ -35,7 +35,7 @@ func (h HookLog) RedeliverHookDelivery(ctx context.Context, id int64) error {
 // needs admin rights), so there the cron recovers refused deliveries.
 func hookDeliveries(src ClientSource) server.HookDeliveries {
 	if a, ok := src.(*appSource); ok {
-		return HookLog{Apps: a.apps}
+		return hookLog{Apps: a.apps}
 	}
 	return nil
 }

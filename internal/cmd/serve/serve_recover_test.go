@@ -16,6 +16,7 @@ import (
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/cmd/serve"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/secrets"
 )
 
 // TestRunServeRedeliversWhatFailedWhileItWasDown drives the real `cogworks
@@ -37,7 +38,7 @@ func TestRunServeRedeliversWhatFailedWhileItWasDown(t *testing.T) {
 	require.NotEqual(t, "OK", failed.Status, "nothing answered")
 
 	env := map[string]string{
-		factory.EnvWebhookSecret: testWebhookKey, github.EnvAppID: strconv.Itoa(testAppID),
+		secrets.EnvWebhookSecret: testWebhookKey, github.EnvAppID: strconv.Itoa(testAppID),
 		github.EnvAppPrivateKey: string(a.key), github.EnvAPIURL: a.url + "/api/v3/",
 	}
 	f := &factory.Factory{IO: factory.IOStreams{Out: io.Discard, ErrOut: io.Discard}, Getenv: func(k string) string { return env[k] }, Clock: time.Now}

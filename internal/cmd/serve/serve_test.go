@@ -36,6 +36,7 @@ import (
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
 	"github.com/cogworks/cogworks/internal/metrics"
+	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/server"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/pipeline"
@@ -387,7 +388,7 @@ func counterValue(t *testing.T, m *metrics.Metrics, name string, want map[string
 func TestServeWithoutCredentialsAsksForTheApp(t *testing.T) {
 	t.Parallel()
 	f := factory.NewFactory(factory.IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}})
-	env := map[string]string{factory.EnvWebhookSecret: "a webhook secret"}
+	env := map[string]string{secrets.EnvWebhookSecret: "a webhook secret"}
 	f.Getenv = func(k string) string { return env[k] }
 	f.Environ = func() []string { return nil }
 	err := cmdtest.Execute(t, f, "serve", "--listen", "127.0.0.1:0")

@@ -1,0 +1,4 @@
+package process
+
+// RunReport is the report of one invocation, for process_test.
+type RunReport = runReport
