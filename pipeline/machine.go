@@ -209,7 +209,7 @@ func StateMachine() Machine {
 		Capabilities: Capabilities{
 			Allow: []string{"pulls.review.comment", "issues.write", "labels.write", "comments.write",
 				"reactions.write", "pulls.write", "git.write", "sub_issues.write", "repo.labels.write",
-				"sub_issues.close_obsolete"},
+				"sub_issues.close_obsolete", "actions.runs.rerun_failed_jobs"},
 			Deny: []string{"pulls.merge", "pulls.review.approve", "pulls.review.request_changes",
 				"pulls.close", "issues.close", "git.refs.delete", "git.write.protected_path"},
 		},
@@ -327,6 +327,8 @@ func StateMachine() Machine {
 		"cycle <= revision.max_cycles && one follow-up commit && one reply per thread", withinRevisionCap))
 	edge(StateRevision, StateExitWaiting, EventRevisionStopped, guard("guard_revision_stopped",
 		"(cycle > revision.max_cycles || the cycle changed nothing) && every thread answered with why"))
+	edge(StateRevision, StateExitWaiting, EventCIInfrastructure, guard("guard_ci_infrastructure",
+		"CI failed on the infrastructure only && (failed jobs of each first attempt re-run once || the PR told once) && no cycle spent"))
 
 	// An amended design (issue 28, point 5): an item in a per-SWI stage
 	// re-plans once a writer approved the amended text, then code

@@ -36,6 +36,10 @@ const (
 	// EventRevisionStopped: a cycle hit [revision] max_cycles or changed
 	// nothing, answered every thread with why and escalated.
 	EventRevisionStopped Event = "revision_stopped"
+	// EventCIInfrastructure: CI on the PR failed on the infrastructure
+	// only; its failed jobs were re-run once, or it was reported. No
+	// cycle was spent.
+	EventCIInfrastructure Event = "ci_infrastructure"
 	// EventAmended: a step past planning found the specification or
 	// interface files changed from the digests the plan was made from,
 	// and a writer approved the amended text (design.go).
@@ -50,7 +54,7 @@ func (e Event) Known() bool {
 	switch e {
 	case EventDone, EventRemediate, EventNextSWI, EventAllDone, EventEscalate,
 		EventGatePassed, EventGatePending, EventNoOp, EventTerminal, EventResume, EventResumeGate, EventHalt,
-		EventRevise, EventRevised, EventRevisionStopped, EventAmended, EventReplanned:
+		EventRevise, EventRevised, EventRevisionStopped, EventCIInfrastructure, EventAmended, EventReplanned:
 		return true
 	}
 	return false

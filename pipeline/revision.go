@@ -17,6 +17,12 @@ const (
 	// RevisionEscalated: the cap was reached or the cycle changed
 	// nothing; each thread was told why, a maintainer takes over.
 	RevisionEscalated RevisionAction = "escalated"
+	// RevisionRerun: CI failed on the infrastructure only and the failed
+	// jobs of its workflow runs were re-run once; no cycle was spent.
+	RevisionRerun RevisionAction = "rerun"
+	// RevisionInfrastructure: CI failed on the infrastructure only and
+	// nothing could be re-run; the PR was told once. No cycle was spent.
+	RevisionInfrastructure RevisionAction = "infrastructure"
 )
 
 // RevisionRecord is the last revision cycle of one PR, as the status

@@ -104,6 +104,20 @@ func TestStatusCommentGolden(t *testing.T) {
 	testkit.Golden(t, filepath.Join("testdata", "status.md"), out)
 }
 
+// TestStatusCommentShowsACIRerunAsNoCycle: a re-run of CI that failed on
+// the infrastructure is recorded with what was re-run, and as no cycle.
+func TestStatusCommentShowsACIRerunAsNoCycle(t *testing.T) {
+	s := sampleSnapshot()
+	s.RecordRevision(pipeline.RevisionRecord{PR: 52, Action: pipeline.RevisionRerun,
+		Reason: "CI failed on the infrastructure, not the code: test: cancelled; re-ran the failed jobs of CI (run 9) once",
+		At:     time.Date(2026, 3, 5, 9, 0, 0, 0, time.UTC)})
+	out, err := StatusComment(s, pipeline.StateMachine(), StatusOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, out, "- PR #52: CI rerun, no cycle spent, at ")
+	assert.Contains(t, out, "re-ran the failed jobs of CI (run 9) once")
+	assert.NotContains(t, out, "cycle 0", "a re-run is no cycle")
+}
+
 func TestStatusCommentEmbedsEverything(t *testing.T) {
 	s := sampleSnapshot()
 	m := pipeline.StateMachine()

@@ -189,6 +189,15 @@ func writeRevisions(b *strings.Builder, revs []pipeline.RevisionRecord) {
 	}
 	b.WriteString("#### Revisions on review feedback\n\n")
 	for _, r := range revs {
+		if r.Action == pipeline.RevisionRerun || r.Action == pipeline.RevisionInfrastructure {
+			// CI that failed on the infrastructure: no cycle, no thread.
+			fmt.Fprintf(b, "- PR %s: CI %s, no cycle spent, at %s", issueRef(r.PR), oneLine(string(r.Action)), stamp(r.At))
+			if r.Reason != "" {
+				fmt.Fprintf(b, " — %s", oneLine(r.Reason))
+			}
+			b.WriteString("\n")
+			continue
+		}
 		fmt.Fprintf(b, "- PR %s: cycle %d %s", issueRef(r.PR), r.Cycle, oneLine(string(r.Action)))
 		if r.Commit != "" {
 			c := r.Commit

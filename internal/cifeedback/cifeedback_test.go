@@ -190,3 +190,24 @@ func TestRedTeamCILogCannotCloseItsQuote(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyListsTheRunsToRerun: the workflow runs with a job that
+// failed on the infrastructure are listed once each, with their attempt
+// and conclusion; a check of another CI app is listed by name with no
+// run, so nothing re-runs it.
+func TestClassifyListsTheRunsToRerun(t *testing.T) {
+	run := cifeedback.Run{ID: 5, Name: "CI", Attempt: 1}
+	checks := []cifeedback.Check{
+		{Name: "test", Status: "completed", Conclusion: "cancelled", Started: true, Run: run, RunConclusion: "cancelled"},
+		{Name: "lint", Status: "completed", Conclusion: "failure", Run: run, RunConclusion: "cancelled"},
+		{Name: "circleci: build", Status: "completed", Conclusion: "cancelled", Started: true},
+		{Name: "vet", Status: "completed", Conclusion: "success", Started: true, Run: cifeedback.Run{ID: 6, Name: "Vet", Attempt: 2}},
+	}
+	v := cifeedback.Classify(checks, nil)
+	assert.Equal(t, cifeedback.Infra, v.Kind)
+	assert.Len(t, v.Infra, 3)
+	assert.Equal(t, []cifeedback.InfraRun{
+		{Run: run, Conclusion: "cancelled"},
+		{Run: cifeedback.Run{Name: "circleci: build"}, Conclusion: "cancelled"},
+	}, v.InfraRuns)
+}

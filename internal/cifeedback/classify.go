@@ -20,7 +20,10 @@ type Check struct {
 	Status, Conclusion string
 	// RunConclusion is the workflow run's conclusion, when the check is
 	// an Actions job (startup_failure: no job could start).
-	RunConclusion        string
+	RunConclusion string
+	// Run is the Actions workflow run the check is a job of (zero for a
+	// check run of another CI app).
+	Run                  Run
 	Title, Summary, Text string
 	Annotations          []Annotation
 	// Steps are an Actions job's steps; Started says a runner picked the
@@ -40,6 +43,14 @@ type Annotation struct {
 
 // Step is one step of a job.
 type Step struct{ Name, Conclusion string }
+
+// Run names a GitHub Actions workflow run: its id, its workflow's name
+// and which attempt of the run the check belongs to (1 for the first).
+type Run struct {
+	ID      int64
+	Name    string
+	Attempt int
+}
 
 // Kind is what a set of checks says about a commit.
 type Kind string
@@ -64,6 +75,20 @@ type Verdict struct {
 	Failures []Failure
 	// Infra names each check that failed on the infrastructure and why.
 	Infra []string
+	// InfraRuns are the Actions workflow runs with a job that failed on
+	// the infrastructure, once each in check order, with the run's
+	// conclusion: what a re-run of the failed jobs could remedy. A check
+	// run of another CI app is listed by its name with ID 0 (and its own
+	// conclusion): nothing CogWorks can re-run.
+	InfraRuns []InfraRun
+}
+
+// InfraRun is a workflow run with a job that failed on the
+// infrastructure.
+type InfraRun struct {
+	Run
+	// Conclusion is the run's (startup_failure: it had no job to re-run).
+	Conclusion string
 }
 
 // Failure is one check that failed on the code.
@@ -165,6 +190,12 @@ func Classify(checks []Check, red *secrets.Redactor) Verdict {
 		}
 		if why := infraReason(c); why != "" {
 			v.Infra = append(v.Infra, fmt.Sprintf("%s: %s", c.Name, why))
+			switch {
+			case c.Run.ID == 0:
+				v.InfraRuns = append(v.InfraRuns, InfraRun{Run: Run{Name: c.Name}, Conclusion: c.Conclusion})
+			case !slices.ContainsFunc(v.InfraRuns, func(r InfraRun) bool { return r.ID == c.Run.ID }):
+				v.InfraRuns = append(v.InfraRuns, InfraRun{Run: c.Run, Conclusion: c.RunConclusion})
+			}
 			continue
 		}
 		v.Failures = append(v.Failures, summarise(c))

@@ -57,6 +57,16 @@ type Revision struct {
 	// TrustedBots are bot logins ("linter[bot]") whose review comments
 	// are feedback like a writer's; every other bot's are ignored.
 	TrustedBots []string `toml:"trusted_bots"`
+	// RerunInfrastructureFailures lets CI feedback re-run, once, the
+	// failed jobs of a workflow run on a CogWorks PR's head that failed
+	// on the infrastructure (nil: true, the default).
+	RerunInfrastructureFailures *bool `toml:"rerun_infrastructure_failures"`
+}
+
+// RerunsInfrastructure reports whether infrastructure failures are
+// re-run ([revision] rerun_infrastructure_failures, default true).
+func (r Revision) RerunsInfrastructure() bool {
+	return r.RerunInfrastructureFailures == nil || *r.RerunInfrastructureFailures
 }
 
 // Cycles is the effective cap on revision cycles per pull request.
@@ -279,7 +289,7 @@ func Default() Config {
 		Scenarios:  Scenarios{Directory: ".cogworks/scenarios", Trajectories: 10, Threshold: 0.95},
 		Interfaces: Interfaces{Directory: ".cogworks/interfaces"},
 		Trust:      Trust{RequireWriterTrigger: true, MaxAnswerFiles: 50, MaxAnswerBytes: 1 << 20},
-		Revision:   Revision{MaxCycles: DefaultRevisionCycles},
+		Revision:   Revision{MaxCycles: DefaultRevisionCycles, RerunInfrastructureFailures: new(true)},
 	}
 }
 

@@ -183,14 +183,17 @@ func TestParseRevisionSection(t *testing.T) {
 		want    Revision
 		cycles  int
 		wantErr string
+		// rerun: [revision] rerun_infrastructure_failures, effective.
+		rerun bool
 	}{
-		{"omitted: three cycles, no trusted bot", "", Revision{MaxCycles: 3}, 3, ""},
+		{"omitted: three cycles, no trusted bot, re-runs on", "", Revision{MaxCycles: 3, RerunInfrastructureFailures: new(true)}, 3, "", true},
 		{"a cap and a linter bot", "[revision]\nmax_cycles = 5\ntrusted_bots = [\"linter[bot]\"]\n",
-			Revision{MaxCycles: 5, TrustedBots: []string{"linter[bot]"}}, 5, ""},
-		{"zero means the default", "[revision]\nmax_cycles = 0\n", Revision{}, 3, ""},
-		{"a negative cap", "[revision]\nmax_cycles = -1\n", Revision{}, 0, "revision.max_cycles"},
-		{"an empty login", "[revision]\ntrusted_bots = [\"\"]\n", Revision{}, 0, "revision.trusted_bots"},
-		{"a misspelt key", "[revision]\nmax_cylces = 2\n", Revision{}, 0, "unknown key revision.max_cylces"},
+			Revision{MaxCycles: 5, TrustedBots: []string{"linter[bot]"}, RerunInfrastructureFailures: new(true)}, 5, "", true},
+		{"zero means the default", "[revision]\nmax_cycles = 0\n", Revision{RerunInfrastructureFailures: new(true)}, 3, "", true},
+		{"a negative cap", "[revision]\nmax_cycles = -1\n", Revision{}, 0, "revision.max_cycles", false},
+		{"an empty login", "[revision]\ntrusted_bots = [\"\"]\n", Revision{}, 0, "revision.trusted_bots", false},
+		{"a misspelt key", "[revision]\nmax_cylces = 2\n", Revision{}, 0, "unknown key revision.max_cylces", false},
+		{"re-runs turned off", "[revision]\nrerun_infrastructure_failures = false\n", Revision{MaxCycles: 3, RerunInfrastructureFailures: new(bool)}, 3, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,6 +206,7 @@ func TestParseRevisionSection(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, cfg.Revision)
 			assert.Equal(t, tt.cycles, cfg.Revision.Cycles())
+			assert.Equal(t, tt.rerun, cfg.Revision.RerunsInfrastructure())
 		})
 	}
 }

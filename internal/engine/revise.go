@@ -33,8 +33,8 @@ type PRReviser interface {
 
 // RevisionOutcome is what a cycle did, as the status comment records it.
 type RevisionOutcome struct {
-	// Action is pipeline.RevisionRevised, RevisionEscalated or
-	// RevisionIgnored.
+	// Action is pipeline.RevisionRevised, RevisionEscalated,
+	// RevisionIgnored, or for CI RevisionRerun or RevisionInfrastructure.
 	Action  pipeline.RevisionAction
 	Cycle   int
 	Commit  string
@@ -187,8 +187,11 @@ func (s *stepper) revise(ctx context.Context, o *observed, r PRReviser, pr int) 
 		return res, "", true, nil
 	}
 	ev := pipeline.EventRevised
-	if out.Action == pipeline.RevisionEscalated {
+	switch out.Action {
+	case pipeline.RevisionEscalated:
 		ev = pipeline.EventRevisionStopped
+	case pipeline.RevisionRerun, pipeline.RevisionInfrastructure:
+		ev = pipeline.EventCIInfrastructure
 	}
 	if err := snap.Apply(out.Changes...); err != nil {
 		return res, "", true, fmt.Errorf("record revision of %s#%d: %w", s.ref.Repo, pr, err)
@@ -217,6 +220,12 @@ func (s *stepper) revise(ctx context.Context, o *observed, r PRReviser, pr int) 
 // revisionSummary is the line the status comment and the run's record show.
 func revisionSummary(pr int, out RevisionOutcome) string {
 	if out.CI {
+		switch out.Action {
+		case pipeline.RevisionRerun:
+			return fmt.Sprintf("CI of PR #%d: no revision cycle spent. %s.", pr, out.Reason)
+		case pipeline.RevisionInfrastructure:
+			return fmt.Sprintf("CI of PR #%d: no revision cycle spent, nothing re-run; the PR is told. %s.", pr, out.Reason)
+		}
 		if out.Action == pipeline.RevisionEscalated {
 			return fmt.Sprintf("CI revision %d of PR #%d stopped: %s; a maintainer takes it from here.", out.Cycle, pr, out.Reason)
 		}

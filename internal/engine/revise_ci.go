@@ -17,7 +17,9 @@ type CIReviser interface {
 	// event reported: a head that moved since asks for nothing.
 	PendingCI(ctx context.Context, in StageInput, pr int, failedHead string) (bool, string, error)
 	// ReviseCI runs one cycle; its tokens go to in.Snapshot's ledger. An
-	// infrastructure failure is RevisionIgnored: it spends no cycle.
+	// infrastructure failure spends no cycle: RevisionRerun when its
+	// failed jobs were re-run, RevisionInfrastructure when the PR was
+	// told, RevisionIgnored when that was done before.
 	ReviseCI(ctx context.Context, in StageInput, pr int, failedHead string) (RevisionOutcome, error)
 }
 

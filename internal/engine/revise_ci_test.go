@@ -35,7 +35,8 @@ func (f *fakeCIReviser) ReviseCI(ctx context.Context, in StageInput, pr int, hea
 // same step as review feedback's: no lock and no write when the head did
 // not fail, else one cycle under the lock with the event's failed head,
 // recorded in the status comment as a CI cycle, the stage untouched; an
-// infrastructure failure (ignored) records nothing.
+// infrastructure failure's re-run or report is recorded as spending no
+// cycle, and one told before records nothing.
 func TestReviseCIRunsLikeAReviewRevision(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -43,11 +44,16 @@ func TestReviseCIRunsLikeAReviewRevision(t *testing.T) {
 		rev    fakeReviser
 		record pipeline.RevisionAction
 		writes bool
+		reason string
 	}{
-		{"the head did not fail", fakeReviser{}, "", false},
+		{"the head did not fail", fakeReviser{}, "", false, ""},
 		{"revised", fakeReviser{pending: true, out: RevisionOutcome{Action: pipeline.RevisionRevised, Cycle: 1, Commit: "abc123", Reason: "CI failed: test"}},
-			pipeline.RevisionRevised, true},
-		{"infrastructure", fakeReviser{pending: true, out: RevisionOutcome{Action: pipeline.RevisionIgnored, Reason: "a lost runner"}}, "", true},
+			pipeline.RevisionRevised, true, "CI revision 1 of PR #7"},
+		{"infrastructure re-run", fakeReviser{pending: true, out: RevisionOutcome{Action: pipeline.RevisionRerun, Reason: "a lost runner; re-ran the failed jobs of CI (run 9) once"}},
+			pipeline.RevisionRerun, true, "CI of PR #7: no revision cycle spent. a lost runner; re-ran"},
+		{"infrastructure told", fakeReviser{pending: true, out: RevisionOutcome{Action: pipeline.RevisionInfrastructure, Reason: "a lost runner"}},
+			pipeline.RevisionInfrastructure, true, "nothing re-run"},
+		{"infrastructure told before", fakeReviser{pending: true, out: RevisionOutcome{Action: pipeline.RevisionIgnored, Reason: "a lost runner (already reported)"}}, "", true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +82,7 @@ func TestReviseCIRunsLikeAReviewRevision(t *testing.T) {
 			}
 			require.True(t, ok)
 			assert.Equal(t, tt.record, got.Action)
-			assert.Contains(t, res.Reason, "CI revision 1 of PR #7")
+			assert.Contains(t, res.Reason, tt.reason)
 		})
 	}
 	_, err := ReviseCI(context.Background(), Deps{}, RevisionRef{Repo: testenv.Repo, Issue: 1, PR: 7}, "")

@@ -24,6 +24,11 @@ const (
 	OpWriteRepoLabels    Operation = "repo.labels.write"
 	OpDeleteBranch       Operation = "git.refs.delete"
 	OpWriteProtectedPath Operation = "git.write.protected_path"
+	// OpRerunFailedJobs re-runs the failed jobs of a workflow run (POST
+	// actions/runs/{id}/rerun-failed-jobs): CI feedback's one re-run of
+	// a run that failed on the infrastructure, not the code. It is the
+	// only Actions write CogWorks makes.
+	OpRerunFailedJobs Operation = "actions.runs.rerun_failed_jobs"
 )
 
 // OpCloseObsoleteSubIssue closes, as not planned, a sub-issue CogWorks
@@ -40,14 +45,15 @@ type Manifest struct {
 }
 
 // DefaultManifest is what CogWorks runs with: it may write issues,
-// labels, comments, reactions, branches, PRs and comment-only reviews, and
-// close an obsolete sub-issue of its own (OpCloseObsoleteSubIssue); it may
-// never merge, approve, request changes, close any other issue or a PR, or
-// delete.
+// labels, comments, reactions, branches, PRs and comment-only reviews,
+// close an obsolete sub-issue of its own (OpCloseObsoleteSubIssue) and
+// re-run the failed jobs of a workflow run (OpRerunFailedJobs); it may
+// never merge, approve, request changes, close any other issue or a PR,
+// or delete.
 func DefaultManifest() Manifest {
 	return Manifest{
 		Allow: []Operation{OpCommentReview, OpWriteIssue, OpWriteLabels, OpWriteComments, OpWriteReactions,
-			OpWritePull, OpWriteGit, OpWriteSubIssues, OpWriteRepoLabels, OpCloseObsoleteSubIssue},
+			OpWritePull, OpWriteGit, OpWriteSubIssues, OpWriteRepoLabels, OpCloseObsoleteSubIssue, OpRerunFailedJobs},
 		Deny: []Operation{OpMergePull, OpApprovePull, OpRequestChanges, OpClosePull,
 			OpCloseIssue, OpDeleteBranch, OpWriteProtectedPath},
 	}

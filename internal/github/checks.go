@@ -245,3 +245,17 @@ func (c *Client) UpdatePullBranch(ctx context.Context, repo Repo, number int, ex
 	}
 	return err
 }
+
+// RerunFailedJobs asks GitHub to re-run the failed (and cancelled) jobs of
+// workflow run runID, and the jobs that depend on them, as a new attempt
+// of the run. GitHub answers 201; a run still in progress is refused with
+// 403 ("already running"), returned as an *APIError.
+func (c *Client) RerunFailedJobs(ctx context.Context, repo Repo, runID int64) error {
+	if err := c.manifest.Check(OpRerunFailedJobs); err != nil {
+		return err
+	}
+	if _, err := c.gh.Actions.RerunFailedJobsByID(ctx, repo.Owner, repo.Name, runID); err != nil {
+		return convertError(fmt.Sprintf("re-run the failed jobs of workflow run %d in %s", runID, repo), err)
+	}
+	return nil
+}

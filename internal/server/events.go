@@ -131,8 +131,9 @@ func parseWork(event string, data []byte) (job Job, ignore string, err error) {
 	return job, "", nil
 }
 
-// parseCI turns a completed, failed check run, check suite or workflow
-// run on a CogWorks PR's head into a CI revision job. The bot-sender
+// parseCI turns a completed check run, check suite or workflow run that
+// failed or was cancelled on a CogWorks PR's head into a CI revision job
+// (a code failure's revision, or an infrastructure failure's re-run). The bot-sender
 // filter does not apply: CI on the bot's own pushes is sent by the bot,
 // and the revision itself checks against GitHub that the PR is the bot's
 // and the head still the one that failed.

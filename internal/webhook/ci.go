@@ -85,21 +85,23 @@ func ParseCI(event string, data []byte) (CIResult, error) {
 }
 
 // CITrigger reports the pull request whose CI result asks CogWorks to
-// revise it, and otherwise why not, without a GitHub request: only a
-// completed run that failed (failure or timed_out) on a cogworks/ branch
-// with a pull request of the repository's own. A cancelled, stale or
-// never-started run, or one awaiting approval, is the infrastructure's
-// and spends no cycle. Whether the pull request is CogWorks's, whether
-// the failure is the code's (its log may show a lost runner) and whether
-// the head is still the one that failed, the revision checks itself.
+// act on it, and otherwise why not, without a GitHub request: only a
+// completed run that failed (failure or timed_out) or was cancelled on a
+// cogworks/ branch with a pull request of the repository's own. A
+// cancelled run is the infrastructure's: it spends no cycle, but its
+// failed jobs may be re-run once. A stale run, one that could not start
+// (nothing to re-run) or one awaiting approval starts nothing. Whether
+// the pull request is CogWorks's, whether the failure is the code's (its
+// log may show a lost runner) and whether the head is still the one that
+// failed, the revision checks itself.
 func (c CIResult) CITrigger() (pr int, headSHA string, ignore string) {
 	if c.Action != "completed" {
 		return 0, "", fmt.Sprintf("%s %q: only a completed run is read", c.Event, c.Action)
 	}
 	switch c.Conclusion {
-	case "failure", "timed_out":
-	case "cancelled", "stale", "startup_failure", "action_required":
-		return 0, "", fmt.Sprintf("%s %d concluded %s: the infrastructure's, not the code's; no revision", c.Event, c.ID, c.Conclusion)
+	case "failure", "timed_out", "cancelled":
+	case "stale", "startup_failure", "action_required":
+		return 0, "", fmt.Sprintf("%s %d concluded %s: the infrastructure's, not the code's, and nothing CogWorks re-runs; no revision", c.Event, c.ID, c.Conclusion)
 	default:
 		return 0, "", fmt.Sprintf("%s %d concluded %q: nothing to fix", c.Event, c.ID, c.Conclusion)
 	}

@@ -15,11 +15,6 @@ import (
 	"github.com/cogworks/cogworks/internal/secrets"
 )
 
-// Infrastructure: CI failed, but not on the code (a cancelled job, a lost
-// runner, a job that never started): no cycle was spent and nothing was
-// written; a re-run is the remedy.
-const Infrastructure Action = "infrastructure"
-
 // CIReader is what reading a commit's CI results takes.
 type CIReader interface {
 	ListCheckRuns(ctx context.Context, repo github.Repo, ref string) ([]github.CheckRun, error)
@@ -32,6 +27,7 @@ type CIReader interface {
 // CIGitHub is what a CI-feedback cycle uses.
 type CIGitHub interface {
 	CIReader
+	Rerunner
 	idem.GitAPI
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 	Compare(ctx context.Context, repo github.Repo, base, head string) (github.Comparison, error)
@@ -43,7 +39,8 @@ type CIGitHub interface {
 // (docs/commands.md "CI feedback"): the failing checks of the PR's head,
 // summarised and redacted by package cifeedback, are the feedback of one
 // code-generation attempt on the PR's branch, which ends in one
-// follow-up commit. An infrastructure failure spends no cycle; a cycle
+// follow-up commit. An infrastructure failure spends no cycle: its
+// workflow runs are re-run once (ci_rerun.go) or it is reported; a cycle
 // whose commit fails the same way again, a cycle past the cap, or one
 // that changes nothing escalates in one comment on the PR saying what was
 // tried.
@@ -67,6 +64,10 @@ type CIReviser struct {
 	// FeedbackLimit bounds the feedback in bytes (0:
 	// cifeedback.DefaultLimit).
 	FeedbackLimit int
+	// RerunInfrastructure re-runs, once, the failed jobs of a workflow
+	// run that failed on the infrastructure ([revision]
+	// rerun_infrastructure_failures); off, such a failure is reported.
+	RerunInfrastructure bool
 }
 
 // ciTrailer is the commit trailer that names a CI revision commit.
@@ -99,7 +100,7 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 	case cifeedback.Passed, cifeedback.Pending:
 		return Outcome{Action: Ignored, Reason: fmt.Sprintf("CI at %s: %s", short(head.SHA), v.Kind)}, nil
 	case cifeedback.Infra:
-		return Outcome{Action: Infrastructure, Reason: "CI failed on the infrastructure, not the code: " + strings.Join(v.Infra, "; ")}, nil
+		return r.infrastructure(ctx, repo, pr, head.SHA, v)
 	}
 	sig := v.Signature()
 	last, err := r.lastCycle(ctx, repo, p, head)
@@ -108,12 +109,12 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 	}
 	cycle := last.cycle + 1
 	if last.cycle > 0 && last.failure == sig {
-		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v,
-			fmt.Sprintf("CI fails the same way after the CI revision %s: the fix fixed nothing", short(last.commit)))
+		return r.escalate(ctx, repo, pr, ciEscalation{Head: head.SHA, Tried: last.cycle, Verdict: v,
+			Reason: fmt.Sprintf("CI fails the same way after the CI revision %s: the fix fixed nothing", short(last.commit))})
 	}
 	if limit := (config.Revision{MaxCycles: r.MaxCycles}).Cycles(); cycle > limit {
-		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v,
-			fmt.Sprintf("the cap of %d CI revision cycles for this pull request is reached ([revision] max_cycles)", limit))
+		return r.escalate(ctx, repo, pr, ciEscalation{Head: head.SHA, Tried: last.cycle, Verdict: v,
+			Reason: fmt.Sprintf("the cap of %d CI revision cycles for this pull request is reached ([revision] max_cycles)", limit)})
 	}
 	feedback := cifeedback.Feedback(pr, head.SHA, v, r.Redactor, r.FeedbackLimit)
 	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle,
@@ -122,7 +123,7 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 		return Outcome{}, fmt.Errorf("revise %s#%d on CI (cycle %d): %w", repo, pr, cycle, err)
 	}
 	if len(change.Files) == 0 && len(change.Delete) == 0 {
-		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v, "the revision changed nothing")
+		return r.escalate(ctx, repo, pr, ciEscalation{Head: head.SHA, Tried: last.cycle, Verdict: v, Reason: "the revision changed nothing"})
 	}
 	sha, changed, err := idem.WriteFiles(ctx, pinned{CIGitHub: r.GitHub, branch: p.Head, sha: head.SHA}, repo, idem.Commit{
 		Branch: p.Head, From: p.Head, Files: change.Files, Delete: change.Delete,
@@ -137,7 +138,7 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 		return Outcome{}, fmt.Errorf("commit CI revision %d of %s#%d: %w", cycle, repo, pr, err)
 	}
 	if !changed {
-		return r.escalate(ctx, repo, pr, head.SHA, last.cycle, v, "the revision changed nothing")
+		return r.escalate(ctx, repo, pr, ciEscalation{Head: head.SHA, Tried: last.cycle, Verdict: v, Reason: "the revision changed nothing"})
 	}
 	return Outcome{Action: Revised, Cycle: cycle, Commit: sha, Reason: "CI failed: " + failingNames(v)}, nil
 }
@@ -255,30 +256,29 @@ func (r CIReviser) lastCycle(ctx context.Context, repo github.Repo, p github.Pul
 	return out, nil
 }
 
+// ciEscalation is why a CI revision loop stops: at which failing head,
+// after how many cycles, on what failure.
+type ciEscalation struct {
+	Head    string
+	Tried   int
+	Verdict cifeedback.Verdict
+	Reason  string
+}
+
 // escalate writes, once per failing head, a comment on the PR saying why
 // the loop stopped, what it tried, and what fails, and reports
 // Escalated.
-func (r CIReviser) escalate(ctx context.Context, repo github.Repo, pr int, head string, tried int, v cifeedback.Verdict, reason string) (Outcome, error) {
-	out := Outcome{Action: Escalated, Cycle: tried, Reason: reason}
-	key := audit.Key("ci-revision", strconv.Itoa(pr), head, "escalated")
-	comments, err := r.GitHub.ListComments(ctx, repo, pr)
-	if err != nil {
-		return Outcome{}, fmt.Errorf("read comments of %s#%d: %w", repo, pr, err)
-	}
-	for _, c := range comments {
-		if k, ok := audit.FindKey(c.Body); ok && k == key && strings.EqualFold(c.User, r.Bot) {
-			return out, nil
-		}
-	}
+func (r CIReviser) escalate(ctx context.Context, repo github.Repo, pr int, e ciEscalation) (Outcome, error) {
+	out := Outcome{Action: Escalated, Cycle: e.Tried, Reason: e.Reason}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CI fails on %s and CogWorks stops revising this pull request: %s. A maintainer takes it from here.\n\n", short(head), reason)
-	if tried == 0 {
+	fmt.Fprintf(&b, "CI fails on %s and CogWorks stops revising this pull request: %s. A maintainer takes it from here.\n\n", short(e.Head), e.Reason)
+	if e.Tried == 0 {
 		b.WriteString("No CI revision was committed.\n\n")
 	} else {
-		fmt.Fprintf(&b, "Tried: %d CI revision cycle(s); the last is the branch's commit with the trailer `%spr=%d cycle=%d`.\n\n", tried, ciTrailer, pr, tried)
+		fmt.Fprintf(&b, "Tried: %d CI revision cycle(s); the last is the branch's commit with the trailer `%spr=%d cycle=%d`.\n\n", e.Tried, ciTrailer, pr, e.Tried)
 	}
 	b.WriteString("What fails:\n\n")
-	for _, f := range v.Failures {
+	for _, f := range e.Verdict.Failures {
 		fmt.Fprintf(&b, "- %s", audit.Untrusted(oneLine(f.Check)))
 		if len(f.Steps) > 0 {
 			fmt.Fprintf(&b, "; steps: %s", audit.Untrusted(oneLine(strings.Join(f.Steps, ", "))))
@@ -288,8 +288,8 @@ func (r CIReviser) escalate(ctx context.Context, repo github.Repo, pr int, head 
 		}
 		b.WriteString("\n")
 	}
-	body := audit.Format(audit.Comment{Key: key, Title: fmt.Sprintf("CI revision of #%d stopped", pr), Body: b.String()})
-	if _, err := r.GitHub.CreateComment(ctx, repo, pr, body); err != nil {
+	if _, err := r.commentOnce(ctx, repo, pr, prComment{Key: audit.Key("ci-revision", strconv.Itoa(pr), e.Head, "escalated"),
+		Title: fmt.Sprintf("CI revision of #%d stopped", pr), Body: b.String()}); err != nil {
 		return Outcome{}, fmt.Errorf("escalate CI revision of %s#%d: %w", repo, pr, err)
 	}
 	return out, nil

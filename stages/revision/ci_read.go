@@ -27,11 +27,12 @@ func ReadChecks(ctx context.Context, gh CIReader, repo github.Repo, sha string) 
 	}
 	var checks []cifeedback.Check
 	jobs := map[int64]github.Job{}
-	runConclusion := map[int64]string{}
+	runOf := map[int64]github.WorkflowRun{}
 	for _, wr := range wruns {
 		switch {
 		case wr.Conclusion == "startup_failure":
-			checks = append(checks, cifeedback.Check{Name: wr.Name, Status: "completed", Conclusion: wr.Conclusion, RunConclusion: wr.Conclusion})
+			checks = append(checks, cifeedback.Check{Name: wr.Name, Status: "completed", Conclusion: wr.Conclusion, RunConclusion: wr.Conclusion,
+				Run: cifeedback.Run{ID: wr.ID, Name: wr.Name, Attempt: wr.Attempt}})
 			continue
 		case wr.Status != "completed" || !failedConclusion(wr.Conclusion):
 			continue
@@ -41,7 +42,7 @@ func ReadChecks(ctx context.Context, gh CIReader, repo github.Repo, sha string) 
 			return nil, fmt.Errorf("read CI of %s@%s: %w", repo, short(sha), err)
 		}
 		for _, j := range js {
-			jobs[j.ID], runConclusion[j.ID] = j, wr.Conclusion
+			jobs[j.ID], runOf[j.ID] = j, wr
 		}
 	}
 	for _, cr := range runs {
@@ -49,7 +50,9 @@ func ReadChecks(ctx context.Context, gh CIReader, repo github.Repo, sha string) 
 			Title: cr.Title, Summary: cr.Summary, Text: cr.Text, Started: true}
 		job, isJob := jobs[cr.ID]
 		if isJob {
-			c.Started, c.RunConclusion = job.RunnerName != "", runConclusion[cr.ID]
+			wr := runOf[cr.ID]
+			c.Started, c.RunConclusion = job.RunnerName != "", wr.Conclusion
+			c.Run = cifeedback.Run{ID: wr.ID, Name: wr.Name, Attempt: wr.Attempt}
 			for _, s := range job.Steps {
 				c.Steps = append(c.Steps, cifeedback.Step{Name: s.Name, Conclusion: s.Conclusion})
 			}

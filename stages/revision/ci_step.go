@@ -30,13 +30,14 @@ type CIStep struct {
 
 func (s CIStep) reviser(in engine.StageInput, gen Generator) CIReviser {
 	return CIReviser{GitHub: s.GitHub, Generator: gen, Bot: in.BotLogin, MaxCycles: in.Config.Revision.MaxCycles,
-		Redactor: s.Redactor}
+		Redactor: s.Redactor, RerunInfrastructure: in.Config.Revision.RerunsInfrastructure()}
 }
 
 // PendingCI implements engine.CIReviser with three reads: the PR, its
-// head and the head's check runs. A completed check that failed or timed
-// out makes it pending; whether that is the code's or the
-// infrastructure's the cycle decides from the logs, under the lock.
+// head and the head's check runs. A completed check that failed, timed
+// out or was cancelled makes it pending; whether that is the code's or
+// the infrastructure's (a re-run, or a report) the cycle decides from the
+// logs, under the lock.
 func (s CIStep) PendingCI(ctx context.Context, in engine.StageInput, pr int, failedHead string) (bool, string, error) {
 	p, err := s.GitHub.GetPull(ctx, in.Repo, pr)
 	if err != nil {
@@ -57,15 +58,15 @@ func (s CIStep) PendingCI(ctx context.Context, in engine.StageInput, pr int, fai
 		return false, "", fmt.Errorf("read checks of %s: %w", short(head.SHA), err)
 	}
 	for _, r := range runs {
-		if r.Status == "completed" && (r.Conclusion == "failure" || r.Conclusion == "timed_out") {
+		if r.Status == "completed" && (r.Conclusion == "failure" || r.Conclusion == "timed_out" || r.Conclusion == "cancelled") {
 			return true, "", nil
 		}
 	}
 	return false, fmt.Sprintf("no check failed at %s", short(head.SHA)), nil
 }
 
-// ReviseCI implements engine.CIReviser. An infrastructure failure is
-// reported as ignored: it spends no cycle and records nothing.
+// ReviseCI implements engine.CIReviser. An infrastructure failure spends
+// no cycle: its re-run or its report is recorded as such.
 func (s CIStep) ReviseCI(ctx context.Context, in engine.StageInput, pr int, failedHead string) (engine.RevisionOutcome, error) {
 	var decided []pipeline.Change
 	gen := Attempt{Code: s.Code, Review: s.Review, Issues: s.GitHub, In: in, Decided: &decided}
@@ -74,8 +75,5 @@ func (s CIStep) ReviseCI(ctx context.Context, in engine.StageInput, pr int, fail
 		return engine.RevisionOutcome{}, err
 	}
 	action := pipeline.RevisionAction(out.Action)
-	if out.Action == Infrastructure {
-		action = pipeline.RevisionIgnored
-	}
 	return engine.RevisionOutcome{Action: action, Cycle: out.Cycle, Commit: out.Commit, Reason: out.Reason, CI: true, Changes: decided}, nil
 }

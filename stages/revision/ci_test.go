@@ -46,7 +46,8 @@ func (e prEnv) seedRun(t *testing.T, run githubsim.CIRun) githubsim.CIRunIDs {
 }
 
 func (e prEnv) ciReviser(client *github.Client, gen revision.Generator, maxCycles int) revision.CIReviser {
-	return revision.CIReviser{GitHub: client, Generator: gen, Bot: testenv.Bot, MaxCycles: maxCycles, Redactor: secrets.New()}
+	return revision.CIReviser{GitHub: client, Generator: gen, Bot: testenv.Bot, MaxCycles: maxCycles, Redactor: secrets.New(),
+		RerunInfrastructure: true}
 }
 
 // deliver runs one cycle per delivery GitHub makes when run completes,
@@ -117,43 +118,6 @@ func TestFailingCheckRunWithALogYieldsAFixCommitAndAGreenRunEndsIt(t *testing.T)
 	assert.Contains(t, out.Reason, "passed")
 	assert.Equal(t, writes, e.writes())
 	assert.EqualValues(t, 1, gen.calls.Load())
-}
-
-func TestInfrastructureFailureSpendsNoCycle(t *testing.T) {
-	shutdown := "2026-11-27T10:00:01.1234567Z ##[error]The runner has received a shutdown signal. This can happen when the runner service is stopped, or a manually started runner is canceled.\n"
-	tests := []struct {
-		name string
-		run  githubsim.CIRun
-		// triggered: the payload alone cannot tell (the log can).
-		triggered bool
-	}{
-		{"a cancelled job", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("cancelled", "")}}, false},
-		{"a runner shutdown", githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", shutdown)}}, true},
-		{"a job that never started", githubsim.CIRun{Jobs: []githubsim.CIJob{{Name: "test", Conclusion: "failure"}}}, true},
-		{"timed out before any step", githubsim.CIRun{Jobs: []githubsim.CIJob{{Name: "test", Conclusion: "timed_out", RunnerName: "r1",
-			Steps: []githubsim.CIStep{{Name: "Set up job", Conclusion: "success"}}}}}, true},
-		{"a workflow that could not start", githubsim.CIRun{Conclusion: "startup_failure"}, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := newPREnv(t)
-			ids := e.seedRun(t, tt.run)
-			gen := &fakeGen{files: map[string]string{"count.go": codeNew}}
-			r := e.ciReviser(e.Client, gen, 3)
-			writes := e.writes()
-			for _, a := range e.deliver(t, r, ids.Run) {
-				assert.Contains(t, []revision.Action{"", revision.Infrastructure}, a)
-				if a == revision.Infrastructure {
-					assert.True(t, tt.triggered, "the payload said enough to start nothing")
-				}
-			}
-			out, err := r.Cycle(context.Background(), testenv.Repo, e.pr, "")
-			require.NoError(t, err)
-			assert.Equal(t, revision.Infrastructure, out.Action, out.Reason)
-			assert.Equal(t, writes, e.writes(), "no write")
-			assert.Zero(t, gen.calls.Load(), "no generation: no cycle spent")
-		})
-	}
 }
 
 func TestSameCIFailureTwiceStopsAndEscalatesWithWhatItTried(t *testing.T) {

@@ -28,8 +28,8 @@ type EventTarget struct {
 	// review feedback (webhook.Payload.RevisionRequest); Issue is then
 	// its work item, 0 when only GitHub can tell.
 	RevisePR int
-	// CIPR is set when a failed check run, check suite or workflow run
-	// asks for a CI revision of that PR (webhook.CIResult.CITrigger);
+	// CIPR is set when a failed (or cancelled) check run, check suite or
+	// workflow run asks for a CI revision of that PR (webhook.CIResult.CITrigger);
 	// CIHead is the head that failed and Issue the PR's work item.
 	CIPR   int
 	CIHead string

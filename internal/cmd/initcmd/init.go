@@ -135,6 +135,13 @@ func WriteFiles(f *factory.Factory, opts *InitOptions) error {
 		return err
 	}
 	files[config.Path] = append(files[config.Path], tables...)
+	ci, err := initfiles.DetectCIWorkflows(opts.Workspace)
+	if err != nil {
+		return err
+	}
+	if files[initfiles.WorkflowPath], err = initfiles.RenderWorkflow(files[initfiles.WorkflowPath], ci); err != nil {
+		return err
+	}
 	paths := []string{config.Path, initfiles.ScenarioPath, initfiles.WorkflowPath}
 	var existing []string
 	for _, p := range paths {
@@ -176,10 +183,25 @@ func WriteFiles(f *factory.Factory, opts *InitOptions) error {
 		fmt.Fprintf(out, "%s [[domains]] for %s in %s (the built-in command service; `cogworks doctor` checks its commands)\n",
 			verb, strings.Join(domainNames(tables), ", "), config.Path)
 	}
+	fmt.Fprintln(out, ciWorkflowsNote(ci))
 	if n := InitServicesNote(opts.Workspace, covered); n != "" {
 		fmt.Fprintln(out, n)
 	}
 	return nil
+}
+
+// ciWorkflowsNote says which CI workflows the written workflow hears.
+func ciWorkflowsNote(ci initfiles.CIWorkflows) string {
+	var b strings.Builder
+	if len(ci.Names) == 0 {
+		b.WriteString("CI feedback: no CI workflow found in .github/workflows; " + initfiles.WorkflowPath + " has no workflow_run trigger (a comment shows how to add one)")
+	} else {
+		fmt.Fprintf(&b, "CI feedback: %s's workflow_run trigger lists your CI workflows %s", initfiles.WorkflowPath, strings.Join(ci.Names, ", "))
+	}
+	if len(ci.Unnamed) > 0 {
+		fmt.Fprintf(&b, "; %s ha(s) no name: give each a `name:` and list it there", strings.Join(ci.Unnamed, ", "))
+	}
+	return b.String()
 }
 
 // domainNames lists the presets of the active tables in tables.

@@ -159,6 +159,8 @@ func exerciseAdapter(t *testing.T, env *testenv.Env) {
 	log, err := c.JobLog(ctx, repo, jobs[0].ID)
 	must(err)
 	require.Contains(t, log, "FAIL: TestHello")
+	// The one re-run of an infrastructure failure.
+	must(c.RerunFailedJobs(ctx, repo, ids.Run))
 	require.ErrorIs(t, c.UpdatePullBranch(ctx, repo, pr.Number, ""), github.ErrBranchUpToDate)
 	env.Sim.SeedFiles(repo.String(), "main", map[string]string{"NEWS.md": "news\n"})
 	must(c.UpdatePullBranch(ctx, repo, pr.Number, head.SHA))
