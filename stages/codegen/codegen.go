@@ -138,7 +138,7 @@ func (e Executor) prepare(ctx context.Context, r SWIRun, rec pipeline.SWI) (SWIR
 		return r, codegenContext{}, fmt.Errorf("read repository %s: %w", r.repo, err)
 	}
 	r.ref = info.DefaultBranch
-	if r.src, err = stagekit.LoadSWISources(ctx, e.GitHub, r.repo, in.BotLogin, snap, rec, r.Item); err != nil {
+	if r.src, err = stagekit.LoadSWISources(ctx, e.GitHub, r.repo, stagekit.SWIOf{BotLogin: in.BotLogin, Snapshot: snap, Rec: rec, Item: r.Item}); err != nil {
 		return r, codegenContext{}, err
 	}
 	if r.Base, err = e.baseTree(ctx, r); err != nil {

@@ -81,7 +81,7 @@ func (e Executor) Execute(ctx context.Context, in engine.StageInput) (engine.Sta
 	// (CurrentSWI) on next_swi or all_done.
 	decided := []pipeline.Change{pipeline.SetSWIPull{ID: rec.ID, Branch: branch, PR: pr.Number}}
 	// The issue read at the start of this step gives the labels to keep.
-	done, err := stagekit.SetSWIStatusOf(ctx, e.GitHub, in.Repo, snap, rec.ID, pipeline.SWICompleted, &issue)
+	done, err := stagekit.SetSWIStatusOf(ctx, e.GitHub, in.Repo, snap, pipeline.SetSWIStatus{ID: rec.ID, Status: pipeline.SWICompleted}, &issue)
 	if err != nil {
 		return engine.StageResult{Changes: decided}, err
 	}

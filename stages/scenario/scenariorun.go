@@ -304,7 +304,7 @@ func (e Executor) simulator(ctx context.Context, in engine.StageInput, rec pipel
 	if err != nil {
 		return nil, fmt.Errorf("read repository %s: %w", in.Repo, err)
 	}
-	src, err := stagekit.LoadSWISources(ctx, e.GitHub, in.Repo, in.BotLogin, snap, rec, item)
+	src, err := stagekit.LoadSWISources(ctx, e.GitHub, in.Repo, stagekit.SWIOf{BotLogin: in.BotLogin, Snapshot: snap, Rec: rec, Item: item})
 	if err != nil {
 		return nil, err
 	}

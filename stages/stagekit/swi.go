@@ -82,13 +82,15 @@ func SWIBase(snap *pipeline.Snapshot, rec pipeline.SWI) string {
 // snapshot (for the engine to apply). It is idempotent: labels already in
 // the desired state cause no write.
 func SetSWIStatus(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus) (pipeline.Change, error) {
-	return SetSWIStatusOf(ctx, gh, repo, snap, id, status, nil)
+	return SetSWIStatusOf(ctx, gh, repo, snap, pipeline.SetSWIStatus{ID: id, Status: status}, nil)
 }
 
 // SetSWIStatusOf is SetSWIStatus for a caller that read the SWI's issue
 // earlier in the same step (known, nil if not): its labels are used
-// instead of reading the issue again.
-func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, id string, status pipeline.SWIStatus, known *github.Issue) (pipeline.Change, error) {
+// instead of reading the issue again. to names the SWI and its status;
+// it is also the change returned.
+func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, snap *pipeline.Snapshot, to pipeline.SetSWIStatus, known *github.Issue) (pipeline.Change, error) {
+	id, status := to.ID, to.Status
 	rec := snap.SubWorkItem(id)
 	if rec == nil {
 		return nil, fmt.Errorf("set status of sub-work-item %q: not in the snapshot", id)
@@ -120,7 +122,7 @@ func SetSWIStatusOf(ctx context.Context, gh SWIStatusWriter, repo github.Repo, s
 			return nil, fmt.Errorf("set status %s of sub-work-item %s: %w", status, rec.ID, err)
 		}
 	}
-	return pipeline.SetSWIStatus{ID: id, Status: status}, nil
+	return to, nil
 }
 
 // dependencyClosure returns the SWIs id depends on, directly or not, in

@@ -47,10 +47,21 @@ func interfaceFiles(ctx context.Context, gh PullLister, repo github.Repo, botLog
 	return out, nil
 }
 
-// LoadSWISources reads what SWI rec builds on. The SWI's own interface
+// SWIOf names the sub-work-item whose sources LoadSWISources reads: its
+// snapshot record and its plan item, in the work item's snapshot, whose
+// interface files count when the bot (BotLogin) wrote them.
+type SWIOf struct {
+	BotLogin string
+	Snapshot *pipeline.Snapshot
+	Rec      pipeline.SWI
+	Item     planner.SubWorkItem
+}
+
+// LoadSWISources reads what the SWI builds on. The SWI's own interface
 // files are those defining its plan item's interfaces; when none of them
 // names a file of the interface branch, every interface file is its own.
-func LoadSWISources(ctx context.Context, gh CodeReader, repo github.Repo, botLogin string, snap *pipeline.Snapshot, rec pipeline.SWI, item planner.SubWorkItem) (SWISources, error) {
+func LoadSWISources(ctx context.Context, gh CodeReader, repo github.Repo, of SWIOf) (SWISources, error) {
+	botLogin, snap, rec, item := of.BotLogin, of.Snapshot, of.Rec, of.Item
 	src := SWISources{Deps: map[string]string{}}
 	info, err := gh.GetRepo(ctx, repo)
 	if err != nil {
