@@ -30,7 +30,7 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	o.ServiceOptions = o.ServiceOptions.WithDefaults()
+	o.ServiceOptions = o.WithDefaults()
 	if o.WorkspaceBytes <= 0 {
 		o.WorkspaceBytes = DefaultWorkspaceBytes
 	}

@@ -37,7 +37,7 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	o.ServiceOptions = o.ServiceOptions.WithDefaults()
+	o.ServiceOptions = o.WithDefaults()
 	if o.GoBin == "" {
 		o.GoBin = "go"
 	}
