@@ -11,6 +11,7 @@ import (
 
 	"github.com/cogworks/cogworks/internal/cmd/factory"
 	"github.com/cogworks/cogworks/internal/cmd/root"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/sandbox"
 )
 
@@ -31,6 +32,7 @@ func run() int {
 		return 1
 	}
 	f := factory.NewFactory(factory.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr})
+	f.NewProvider = providers.FromConfig
 	stopServices := factory.Wire(f)
 	defer stopServices()
 	root := root.NewCmdRoot(f, version)

@@ -22,7 +22,6 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/llm"
-	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/xval"
 )
@@ -350,7 +349,7 @@ func checkLLM(ctx context.Context, f *factory.Factory, cfg config.Config) factor
 			c.Fix = "set COGWORKS_LLM_API_KEY (in Actions: the secret " + llm.KeySecret(lc.Provider) + "), or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"
 			return c
 		}
-		p, err := providers.FromConfig(lc)
+		p, err := f.Provider(lc)
 		if err != nil {
 			c.Status, c.Detail = factory.CheckFail, err.Error()
 			c.Fix = "set COGWORKS_LLM_API_KEY, or choose another provider with [llm] provider / COGWORKS_LLM_PROVIDER"

@@ -64,6 +64,12 @@ type Factory struct {
 	// LLMProvider, when set, replaces the provider built from config
 	// (demo and tests use the scripted provider).
 	LLMProvider llm.Provider
+	// NewProvider builds the provider of a real LLM API from its
+	// configuration; cmd/cogworks sets providers.FromConfig. It is
+	// injected rather than imported so that the command packages, and
+	// their test binaries, do not link the vendors' SDKs (issue 26's
+	// suite time). nil: a configured real provider is a usage error.
+	NewProvider func(llm.Config) (llm.Provider, error)
 	// Metrics, when set, receives step, GitHub request and LLM figures.
 	Metrics *metrics.Metrics
 	// ProbeSandbox reports the isolation the host allows for generated

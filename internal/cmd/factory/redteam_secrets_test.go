@@ -24,6 +24,7 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/escalation"
 	"github.com/cogworks/cogworks/internal/github"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/testenv"
 	"github.com/cogworks/cogworks/internal/testkit"
 	"github.com/cogworks/cogworks/pipeline"
@@ -66,6 +67,7 @@ func secretEnvFactory(t *testing.T, env *testenv.Env, extra map[string]string) (
 	f := factory.NewFactory(factory.IOStreams{Out: &bytes.Buffer{}, ErrOut: &errOut})
 	f.Getenv = func(k string) string { return vars[k] }
 	f.Environ = func() []string { return nil }
+	f.NewProvider = providers.FromConfig // the real providers, whose errors echo the key
 	f.Clock = env.Clock.Now
 	f.BotLogin = testenv.Bot
 	t.Cleanup(factory.Wire(f))

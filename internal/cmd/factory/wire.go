@@ -16,7 +16,6 @@ import (
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/llm"
-	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/metrics"
 	"github.com/cogworks/cogworks/internal/prompts"
 	"github.com/cogworks/cogworks/internal/repotrust"
@@ -39,6 +38,14 @@ func Wire(f *Factory) (stop func()) {
 		return f.ProductionExecutors(ctx, gh, workspace.Checkout{Repo: repo, Dir: dir, Config: cfg}, b)
 	}
 	return b.Stop
+}
+
+// Provider builds the LLM provider lc names through NewProvider.
+func (f *Factory) Provider(lc llm.Config) (llm.Provider, error) {
+	if f.NewProvider == nil {
+		return nil, fmt.Errorf("provider %q: this build wires no LLM provider constructor (Factory.NewProvider)", lc.Provider)
+	}
+	return f.NewProvider(lc)
 }
 
 // LLMConfig resolves the provider from the repo config and the
@@ -143,7 +150,7 @@ func (f *Factory) ProductionExecutors(ctx context.Context, gh Client, co workspa
 		if LLMKeyMissing(lc) {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", MissingLLMKey(lc.Provider))}
 		}
-		p, err := providers.FromConfig(lc)
+		p, err := f.Provider(lc)
 		if err != nil {
 			return nil, nil, &UsageError{Err: fmt.Errorf("llm: %w", err)}
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/goservice"
 	"github.com/cogworks/cogworks/internal/goservice/goservicetest"
+	"github.com/cogworks/cogworks/internal/llm/providers"
 	"github.com/cogworks/cogworks/internal/sandbox"
 	"github.com/cogworks/cogworks/internal/secrets"
 	"github.com/cogworks/cogworks/internal/testenv"
@@ -64,7 +65,8 @@ func (d *doctorEnv) factory(t *testing.T, opts github.Options) (*factory.Factory
 	var out bytes.Buffer
 	env := map[string]string{"COGWORKS_LLM_PROVIDER": "openai", "COGWORKS_LLM_BASE_URL": d.llm.URL + "/v1", "COGWORKS_LLM_MODEL": d.model,
 		secrets.EnvStateKey: "doctor-test-state-key"}
-	f := &factory.Factory{IO: factory.IOStreams{Out: &out, ErrOut: &out}, Getenv: func(k string) string { return env[k] }}
+	f := &factory.Factory{IO: factory.IOStreams{Out: &out, ErrOut: &out}, Getenv: func(k string) string { return env[k] },
+		NewProvider: providers.FromConfig}
 	opts.BaseURL = d.env.URL + "/api/v3/"
 	opts.Retry = github.RetryPolicy{MaxRetries: -1}
 	f.GitHub = func(ctx context.Context) (factory.Client, error) { return github.New(ctx, opts) }
@@ -274,7 +276,7 @@ func TestDoctorSandboxCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f := &factory.Factory{Getenv: func(k string) string { return tt.env[k] },
+			f := &factory.Factory{Getenv: func(k string) string { return tt.env[k] }, NewProvider: providers.FromConfig,
 				ProbeSandbox: func(context.Context) sandbox.Isolation { return tt.iso }}
 			c := doctor.CheckSandbox(context.Background(), f)
 			assert.Equal(t, "sandbox", c.Name)
