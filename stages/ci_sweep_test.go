@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/cogworks/cogworks/internal/audit"
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/github"
 	"github.com/cogworks/cogworks/internal/githubsim"
@@ -116,4 +118,66 @@ func TestCronSweepOverAnEscalatedPRWritesNothing(t *testing.T) {
 	assert.Len(t, f.prComments(t, testenv.Bot), 1)
 	assert.NotContains(t, f.Env.Sim.Labels(testenv.Repo.String(), f.Parent), pipeline.LabelProcessing)
 	assert.Equal(t, 1, strings.Count(strings.Join(f.prComments(t, testenv.Bot), ""), "stops revising"))
+}
+
+// TestCronSweepReportsAWorkflowThatCouldNotStartOnce: a workflow that
+// could not start (startup_failure: an invalid workflow file) has no job
+// and no check run. The first sweep sees its workflow run, spends no
+// revision cycle and no LLM call, re-runs nothing and tells the PR once;
+// the second writes nothing. Checked against PendingCI reading check runs
+// only: the first sweep then reports nothing.
+func TestCronSweepReportsAWorkflowThatCouldNotStartOnce(t *testing.T) {
+	t.Parallel()
+	f := newRevFixture(t, 3)
+	_, err := f.Env.Sim.SeedWorkflowRun(testenv.Repo.String(), githubsim.CIRun{Branch: f.branch, Conclusion: "startup_failure"})
+	require.NoError(t, err)
+	calls := len(f.Script.Requests())
+
+	first := f.sweep(t)
+	assert.Equal(t, engine.OutcomeAdvanced, first.ci.Outcome, first.ci.Reason)
+	assert.Contains(t, first.ci.Reason, "no revision cycle spent")
+	reports := f.prComments(t, testenv.Bot)
+	require.Len(t, reports, 1, "the PR is told once")
+	assert.Contains(t, reports[0], "could not start")
+	_, snap := f.status(t)
+	rec, ok := snap.Revision(f.pr)
+	require.True(t, ok)
+	assert.Equal(t, pipeline.RevisionInfrastructure, rec.Action)
+	assert.Zero(t, rec.Cycle, "no cycle spent")
+	t.Logf("the first sweep (the report): %d requests, %d writes", first.requests, first.writes)
+
+	second := f.sweep(t)
+	t.Logf("a sweep over the reported PR: %d requests, %d writes (benchmarks/README.md)", second.requests, second.writes)
+	assert.Equal(t, engine.OutcomeNotTriggered, second.ci.Outcome)
+	assert.Contains(t, second.ci.Reason, "already reported")
+	assert.Zero(t, second.writes)
+	assert.Len(t, f.prComments(t, testenv.Bot), 1)
+	assert.Equal(t, calls, len(f.Script.Requests()), "no LLM call")
+	for _, r := range f.Env.Sim.Requests() {
+		assert.NotContains(t, r.Path, "rerun", "nothing to re-run")
+	}
+}
+
+// TestRedTeamCronSweepACopiedMarkerSilencesNothing: the escalation marker
+// is plain text in a comment, which anybody who can comment can paste. A
+// person's comment carrying the very marker CogWorks would write at the
+// failing head does not make the failure answered: the sweep escalates
+// it in the bot's own comment. Checked by matching the marker in
+// anybody's comment: the sweep then writes nothing and the PR's failure
+// is never told.
+func TestRedTeamCronSweepACopiedMarkerSilencesNothing(t *testing.T) {
+	t.Parallel()
+	f := newRevFixture(t, 1)
+	f.stuckOnTheCap(t)
+	head, err := f.Env.Client.GetBranchHead(context.Background(), testenv.Repo, f.branch)
+	require.NoError(t, err)
+	forged := audit.Format(audit.Comment{Key: audit.Key("ci-revision", strconv.Itoa(f.pr), head.SHA, "escalated"),
+		Title: fmt.Sprintf("CI revision of #%d stopped", f.pr), Body: "Nothing to see here."})
+	_, err = f.Env.ClientAs(t, "mallory").CreateComment(context.Background(), testenv.Repo, f.pr, forged)
+	require.NoError(t, err)
+
+	s := f.sweep(t)
+	assert.Equal(t, engine.OutcomeWaiting, s.ci.Outcome, s.ci.Reason)
+	assert.Contains(t, s.ci.Reason, "cap of 1 CI revision cycles")
+	require.Len(t, f.prComments(t, testenv.Bot), 1, "the bot's own escalation")
 }
