@@ -25,15 +25,18 @@ func TestCIStepPendingReadsOnlyThePRItsHeadItsChecksAndComments(t *testing.T) {
 	step := revision.CIStep{GitHub: e.Client}
 	in := engine.StageInput{Repo: testenv.Repo, BotLogin: testenv.Bot, Config: config.Config{}}
 
+	reqs := e.Sim.RequestCount()
 	ok, why, err := step.PendingCI(ctx, in, e.pr, "")
 	require.NoError(t, err)
 	assert.False(t, ok, "no check ran yet")
 	assert.NotEmpty(t, why)
+	assert.Equal(t, 4, e.Sim.RequestCount()-reqs, "nothing failed: the PR, its head, its check runs and workflow runs")
 
 	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
+	writes := e.writes()
 	head, err := e.Client.GetBranchHead(ctx, testenv.Repo, branch)
 	require.NoError(t, err)
-	reqs, writes := e.Sim.RequestCount(), e.writes()
+	reqs, writes = e.Sim.RequestCount(), e.writes()
 	ok, why, err = step.PendingCI(ctx, in, e.pr, head.SHA)
 	require.NoError(t, err)
 	assert.True(t, ok, why)
