@@ -33,10 +33,9 @@ func TestCIStepPendingReadsOnlyThePRItsHeadItsChecksAndComments(t *testing.T) {
 	assert.Equal(t, 4, e.Sim.RequestCount()-reqs, "nothing failed: the PR, its head, its check runs and workflow runs")
 
 	e.seedRun(t, githubsim.CIRun{Jobs: []githubsim.CIJob{testJob("failure", failingLog)}})
-	writes := e.writes()
 	head, err := e.Client.GetBranchHead(ctx, testenv.Repo, branch)
 	require.NoError(t, err)
-	reqs, writes = e.Sim.RequestCount(), e.writes()
+	reqs, writes := e.Sim.RequestCount(), e.writes()
 	ok, why, err = step.PendingCI(ctx, in, e.pr, head.SHA)
 	require.NoError(t, err)
 	assert.True(t, ok, why)
