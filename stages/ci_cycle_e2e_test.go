@@ -46,9 +46,11 @@ import (
 // ciCycleRequestBudget bounds the GitHub requests of one CI revision
 // step the cron runs (benchmarks/README.md, "CI-feedback revision"): the
 // pending check, the lock, the CI reads, the real code-generation attempt
-// and review passes, the follow-up commit and the status record (29
-// measured).
-const ciCycleRequestBudget = 30
+// and review passes, the follow-up commit and the status record (31
+// measured: 29 before the pending check read the head's workflow runs,
+// where a workflow that could not start shows, and the PR's comments,
+// where the bot's escalation or report of the failure would be).
+const ciCycleRequestBudget = 32
 
 // ciLintLog is a lint job's log on the fix's head: the doc comment of
 // Frames does not say the slice is the sink's own.

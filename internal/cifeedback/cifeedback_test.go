@@ -211,3 +211,57 @@ func TestClassifyListsTheRunsToRerun(t *testing.T) {
 		{Run: cifeedback.Run{Name: "circleci: build"}, Conclusion: "cancelled"},
 	}, v.InfraRuns)
 }
+
+// TestClassifyAWorkflowThatCouldNotStart: a workflow run with GitHub's
+// startup_failure (an invalid workflow file) has no job; as ReadChecks
+// lists it, it is the infrastructure's, with the run and its conclusion
+// listed so that the cycle reports it rather than re-running a run with
+// no job to re-run.
+func TestClassifyAWorkflowThatCouldNotStart(t *testing.T) {
+	run := cifeedback.Run{ID: 9, Name: "CI", Attempt: 1}
+	v := cifeedback.Classify([]cifeedback.Check{
+		{Name: "CI", Status: "completed", Conclusion: "startup_failure", RunConclusion: "startup_failure", Run: run},
+		{ID: 3, Name: "vet", Status: "completed", Conclusion: "success", Started: true},
+	}, nil)
+	assert.Equal(t, cifeedback.Infra, v.Kind)
+	assert.Empty(t, v.Failures, "no revision cycle")
+	require.Len(t, v.Infra, 1)
+	assert.Contains(t, v.Infra[0], "could not start")
+	assert.Equal(t, []cifeedback.InfraRun{{Run: run, Conclusion: "startup_failure"}}, v.InfraRuns)
+	assert.NotEmpty(t, v.Failed)
+}
+
+// TestFailureKeyNamesTheFailedRuns: the key of a commit's failures is the
+// same whatever the order or the passing and pending checks beside them,
+// and changes when a failed check is new (a re-run's job is a new check
+// run) or a run that could not start is attempted again.
+func TestFailureKeyNamesTheFailedRuns(t *testing.T) {
+	failed := cifeedback.Check{ID: 1, Name: "test", Status: "completed", Conclusion: "failure"}
+	cancelled := cifeedback.Check{ID: 2, Name: "lint", Status: "completed", Conclusion: "cancelled"}
+	passed := cifeedback.Check{ID: 3, Name: "vet", Status: "completed", Conclusion: "success"}
+	running := cifeedback.Check{ID: 4, Name: "e2e", Status: "in_progress"}
+	startup := cifeedback.Check{Name: "CI", Status: "completed", Conclusion: "startup_failure", RunConclusion: "startup_failure",
+		Run: cifeedback.Run{ID: 9, Attempt: 1}}
+	rerun := failed
+	rerun.ID = 11
+	again := startup
+	again.Run.Attempt = 2
+	base := cifeedback.FailureKey([]cifeedback.Check{failed, cancelled, startup})
+	require.NotEmpty(t, base)
+	tests := []struct {
+		name   string
+		checks []cifeedback.Check
+		same   bool
+	}{
+		{"another order, with passing and pending checks", []cifeedback.Check{running, startup, passed, cancelled, failed}, true},
+		{"a re-run's new check run", []cifeedback.Check{rerun, cancelled, startup}, false},
+		{"one failure fewer", []cifeedback.Check{failed, startup}, false},
+		{"the run attempted again", []cifeedback.Check{failed, cancelled, again}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.same, cifeedback.FailureKey(tt.checks) == base)
+		})
+	}
+	assert.Empty(t, cifeedback.FailureKey([]cifeedback.Check{passed, running}), "nothing failed")
+}

@@ -81,6 +81,9 @@ type Verdict struct {
 	// run of another CI app is listed by its name with ID 0 (and its own
 	// conclusion): nothing CogWorks can re-run.
 	InfraRuns []InfraRun
+	// Failed is FailureKey of the checks: which check runs (and workflow
+	// runs that could not start) failed, whatever on.
+	Failed string
 }
 
 // InfraRun is a workflow run with a job that failed on the
@@ -170,6 +173,44 @@ func failed(conclusion string) bool {
 	return false
 }
 
+// completed says c has its conclusion: its run could not start (and never
+// will), or it completed.
+func completed(c Check) bool {
+	return c.Status == "completed" || c.RunConclusion == "startup_failure"
+}
+
+// HasFailed says check c completed failed, on the code or on the
+// infrastructure: Classify reads exactly these.
+func HasFailed(c Check) bool {
+	return completed(c) && (failed(c.Conclusion) || c.RunConclusion == "startup_failure")
+}
+
+// FailureKey names the failed checks (HasFailed) themselves — each check
+// run by its id, a workflow run that could not start (it has no check
+// run) by its id and attempt — so a report of "these failures" can be
+// told from a later failure on the same commit: a re-run's jobs are new
+// check runs. "" when none failed.
+func FailureKey(checks []Check) string {
+	var ids []string
+	for _, c := range checks {
+		switch {
+		case !HasFailed(c):
+		case c.ID != 0:
+			ids = append(ids, fmt.Sprintf("check:%d", c.ID))
+		case c.Run.ID != 0:
+			ids = append(ids, fmt.Sprintf("run:%d.%d", c.Run.ID, c.Run.Attempt))
+		default:
+			ids = append(ids, "name:"+c.Name)
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	slices.Sort(ids)
+	sum := sha256.Sum256([]byte(strings.Join(ids, "\n")))
+	return hex.EncodeToString(sum[:6])
+}
+
 // Classify reads a commit's checks: any code failure makes the verdict
 // Code (the infrastructure failures beside it are noted); failures all
 // of the infrastructure make it Infra; else Pending while any check
@@ -177,15 +218,15 @@ func failed(conclusion string) bool {
 // only) before it is read, so no cut made while summarising can split a
 // secret out of the redactor's sight.
 func Classify(checks []Check, red *secrets.Redactor) Verdict {
-	var v Verdict
+	v := Verdict{Failed: FailureKey(checks)}
 	pending := false
 	for _, c := range checks {
 		c = redacted(c, red)
-		if c.Status != "completed" && c.RunConclusion != "startup_failure" {
+		if !completed(c) {
 			pending = true
 			continue
 		}
-		if !failed(c.Conclusion) && c.RunConclusion != "startup_failure" {
+		if !HasFailed(c) {
 			continue
 		}
 		if why := infraReason(c); why != "" {

@@ -14,7 +14,10 @@ import (
 type CIReviser interface {
 	// PendingCI reads, without writing, whether pr's head failed CI and
 	// otherwise why not. failedHead, when set, is the head the triggering
-	// event reported: a head that moved since asks for nothing.
+	// event reported: a head that moved since asks for nothing. A failure
+	// the bot already answered at that head in a comment of its own (an
+	// escalation, a report) asks for nothing either, so the cron's sweeps
+	// over a PR left red for a maintainer take no lock.
 	PendingCI(ctx context.Context, in StageInput, pr int, failedHead string) (bool, string, error)
 	// ReviseCI runs one cycle; its tokens go to in.Snapshot's ledger. An
 	// infrastructure failure spends no cycle: RevisionRerun when its

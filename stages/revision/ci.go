@@ -288,7 +288,7 @@ func (r CIReviser) escalate(ctx context.Context, repo github.Repo, pr int, e ciE
 		}
 		b.WriteString("\n")
 	}
-	if _, err := r.commentOnce(ctx, repo, pr, prComment{Key: audit.Key("ci-revision", strconv.Itoa(pr), e.Head, "escalated"),
+	if _, err := r.commentOnce(ctx, repo, pr, prComment{Key: escalationKey(pr, e.Head),
 		Title: fmt.Sprintf("CI revision of #%d stopped", pr), Body: b.String()}); err != nil {
 		return Outcome{}, fmt.Errorf("escalate CI revision of %s#%d: %w", repo, pr, err)
 	}

@@ -31,8 +31,7 @@ func ReadChecks(ctx context.Context, gh CIReader, repo github.Repo, sha string) 
 	for _, wr := range wruns {
 		switch {
 		case wr.Conclusion == "startup_failure":
-			checks = append(checks, cifeedback.Check{Name: wr.Name, Status: "completed", Conclusion: wr.Conclusion, RunConclusion: wr.Conclusion,
-				Run: cifeedback.Run{ID: wr.ID, Name: wr.Name, Attempt: wr.Attempt}})
+			checks = append(checks, startupFailure(wr))
 			continue
 		case wr.Status != "completed" || !failedConclusion(wr.Conclusion):
 			continue

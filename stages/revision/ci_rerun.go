@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/cogworks/cogworks/internal/audit"
@@ -22,7 +21,8 @@ import (
 // re-run) and any run when [revision] rerun_infrastructure_failures is
 // off are reported only. A redelivered event after a re-run finds the
 // run's new attempt pending (or later its attempt at 2) and re-runs
-// nothing; a report is one comment per failing head, found by its marker.
+// nothing; a report is one comment per failure (the failed runs at a
+// head, ci_answered.go), found by its marker — before the lock, too.
 
 // Actions of a CI cycle on an infrastructure failure.
 const (
@@ -96,7 +96,7 @@ func (r CIReviser) infrastructure(ctx context.Context, repo github.Repo, pr int,
 	}
 	b.WriteString("\nA maintainer re-runs it (Actions → Re-run failed jobs) or pushes a commit.\n")
 	wrote, err := r.commentOnce(ctx, repo, pr, prComment{
-		Key:   audit.Key("ci-revision", strconv.Itoa(pr), head, "infrastructure"),
+		Key:   infrastructureKey(pr, head, v.Failed),
 		Title: fmt.Sprintf("CI of #%d failed on the infrastructure", pr),
 		Body:  b.String(),
 	})

@@ -3,6 +3,7 @@ package revision
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/cogworks/cogworks/internal/engine"
 	"github.com/cogworks/cogworks/internal/secrets"
@@ -33,11 +34,16 @@ func (s CIStep) reviser(in engine.StageInput, gen Generator) CIReviser {
 		Redactor: s.Redactor, RerunInfrastructure: in.Config.Revision.RerunsInfrastructure()}
 }
 
-// PendingCI implements engine.CIReviser with three reads: the PR, its
-// head and the head's check runs. A completed check that failed, timed
-// out or was cancelled makes it pending; whether that is the code's or
-// the infrastructure's (a re-run, or a report) the cycle decides from the
-// logs, under the lock.
+// PendingCI implements engine.CIReviser with four reads, five when a
+// check failed: the PR, its head, the head's check runs and workflow
+// runs, and then the PR's comments. A completed check that failed, timed
+// out or was cancelled, or a workflow run that could not start, makes it
+// pending — unless the bot already answered that failure at that head
+// with a comment (answeredAt): an escalation, or a report of these very
+// failed runs. So a PR left red for a maintainer costs each cron sweep
+// reads only, not a lock taken and released. Whether a failure is the
+// code's or the infrastructure's (a re-run, or a report) the cycle
+// decides from the logs, under the lock.
 func (s CIStep) PendingCI(ctx context.Context, in engine.StageInput, pr int, failedHead string) (bool, string, error) {
 	p, err := s.GitHub.GetPull(ctx, in.Repo, pr)
 	if err != nil {
@@ -53,16 +59,21 @@ func (s CIStep) PendingCI(ctx context.Context, in engine.StageInput, pr int, fai
 	if failedHead != "" && failedHead != head.SHA {
 		return false, fmt.Sprintf("the head moved from %s to %s since CI failed", short(failedHead), short(head.SHA)), nil
 	}
-	runs, err := s.GitHub.ListCheckRuns(ctx, in.Repo, head.SHA)
+	checks, err := listChecks(ctx, s.GitHub, in.Repo, head.SHA)
 	if err != nil {
-		return false, "", fmt.Errorf("read checks of %s: %w", short(head.SHA), err)
+		return false, "", err
 	}
-	for _, r := range runs {
-		if r.Status == "completed" && (r.Conclusion == "failure" || r.Conclusion == "timed_out" || r.Conclusion == "cancelled") {
-			return true, "", nil
-		}
+	if !slices.ContainsFunc(checks, triggers) {
+		return false, fmt.Sprintf("no check failed at %s", short(head.SHA)), nil
 	}
-	return false, fmt.Sprintf("no check failed at %s", short(head.SHA)), nil
+	comments, err := s.GitHub.ListComments(ctx, in.Repo, pr)
+	if err != nil {
+		return false, "", fmt.Errorf("read comments of %s#%d: %w", in.Repo, pr, err)
+	}
+	if why := answeredAt(comments, in.BotLogin, pr, head.SHA, checks); why != "" {
+		return false, why, nil
+	}
+	return true, "", nil
 }
 
 // ReviseCI implements engine.CIReviser. An infrastructure failure spends

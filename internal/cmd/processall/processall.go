@@ -422,8 +422,10 @@ func exportMetrics(ctx context.Context, m *metrics.Metrics, opts *ProcessAllOpti
 // Each PR also gets a CI revision step (engine.ReviseCI) on its current
 // head, for the check and workflow runs whose events were dropped: a push
 // updates its PR, so a head pushed within the window is swept, and one
-// whose checks did not fail costs four reads (the PR, the PR again for the
-// cycle's check, its head, its check runs) and no write. The restacks are
+// whose checks did not fail costs five reads (the PR, the PR again for the
+// cycle's check, its head, its check runs, its workflow runs) and no write;
+// one whose failure CogWorks already escalated or reported at that head
+// costs a sixth (the PR's comments) and no write either. The restacks are
 // restackSweep's.
 func reviseFound(ctx context.Context, f *factory.Factory, gh factory.Client, depsFor func(context.Context, github.Repo) (engine.Deps, error), opts *ProcessAllOptions) ([]engine.Result, error) {
 	scope, since := opts.scope(), opts.CommandsSince

@@ -2,6 +2,7 @@ package openapi_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,4 +75,39 @@ func TestSimPushPayloadConformsToGitHub(t *testing.T) {
 	bad := strings.Replace(string(ev.Body), `"ref":"refs/heads/main"`, `"ref":7`, 1)
 	require.NotEqual(t, string(ev.Body), bad)
 	assert.Error(t, d.CheckWebhook("push", []byte(bad)), "a ref GitHub never sends is caught")
+}
+
+// TestSimStartupFailureConformsToGitHub: a workflow run that could not
+// start (GitHub's startup_failure, an invalid workflow file) has no job;
+// the simulator answers the workflow-runs list, the check-suites list
+// and the check_suite and workflow_run deliveries with that conclusion,
+// each valid against GitHub's description, and lists no check run for
+// it.
+func TestSimStartupFailureConformsToGitHub(t *testing.T) {
+	d := description(t)
+	p := newProbeSim(t)
+	ids, err := p.sim.SeedWorkflowRun("acme/widgets", githubsim.CIRun{Branch: "feature", Conclusion: "startup_failure"})
+	require.NoError(t, err)
+	events, err := p.sim.WorkflowRunEvents("acme/widgets", ids.Run, 7)
+	require.NoError(t, err)
+	require.Len(t, events, 2, "no job, no check_run delivery")
+	for _, ev := range events {
+		assert.Contains(t, string(ev.Body), `"conclusion":"startup_failure"`)
+		assert.NoError(t, d.CheckWebhook(strings.ReplaceAll(ev.Event, "_", "-")+"-"+ev.Action, ev.Body), "%s", ev.Body)
+	}
+	var feature struct{ Commit struct{ SHA string } }
+	p.do(t, "GET", "/repos/acme/widgets/branches/feature", "", &feature)
+	for _, path := range []string{"/repos/acme/widgets/actions/runs?head_sha=" + feature.Commit.SHA,
+		"/repos/acme/widgets/commits/feature/check-suites", "/repos/acme/widgets/commits/feature/check-runs"} {
+		rec := p.do(t, "GET", path, "", nil)
+		require.Equal(t, 200, rec.Code, "%s: %s", path, rec.Body)
+		op, ok := d.Match("GET", strings.Split(path, "?")[0])
+		require.True(t, ok, path)
+		assert.NoError(t, d.CheckResponse(op, rec.Code, rec.Body.Bytes()), path)
+		if strings.HasSuffix(path, "check-runs") {
+			assert.NotContains(t, rec.Body.String(), fmt.Sprintf(`"check_suite":{"id":%d}`, ids.Suite), "a run that never started has no check run")
+			continue
+		}
+		assert.Contains(t, rec.Body.String(), `"conclusion":"startup_failure"`, path)
+	}
 }
