@@ -102,7 +102,7 @@ func TestCronSweepOverAnEscalatedPRWritesNothing(t *testing.T) {
 
 	first := f.sweep(t)
 	assert.Equal(t, engine.OutcomeWaiting, first.ci.Outcome, first.ci.Reason)
-	assert.Contains(t, first.ci.Reason, "cap of 1 CI revision cycles")
+	assert.Contains(t, first.ci.Reason, "cap of 1 revision cycles for this pull request (review and CI together)")
 	require.Len(t, f.prComments(t, testenv.Bot), 1, "one escalation comment")
 	_, snap := f.status(t)
 	rec, ok := snap.Revision(f.pr)
@@ -178,6 +178,6 @@ func TestRedTeamCronSweepACopiedMarkerSilencesNothing(t *testing.T) {
 
 	s := f.sweep(t)
 	assert.Equal(t, engine.OutcomeWaiting, s.ci.Outcome, s.ci.Reason)
-	assert.Contains(t, s.ci.Reason, "cap of 1 CI revision cycles")
+	assert.Contains(t, s.ci.Reason, "cap of 1 revision cycles for this pull request (review and CI together)")
 	require.Len(t, f.prComments(t, testenv.Bot), 1, "the bot's own escalation")
 }

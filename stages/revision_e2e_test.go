@@ -290,13 +290,13 @@ func TestRevisionLoopStopsAtTheCap(t *testing.T) {
 	res, err = f.revise(t, nil)
 	require.NoError(t, err)
 	assert.Equal(t, engine.OutcomeWaiting, res.Outcome)
-	assert.Contains(t, res.Reason, "cap of 1 cycles")
+	assert.Contains(t, res.Reason, "cap of 1 revision cycles for this pull request (review and CI together)")
 	assert.Equal(t, calls, len(f.Script.Requests()), "no attempt past the cap")
 	assert.Equal(t, 1, f.revisionCommits(t), "no commit past the cap")
 	escalations := 0
 	for _, bodies := range f.botReplies(t) {
 		require.Len(t, bodies, 1)
-		if strings.Contains(bodies[0], "Not revised: the revision cap of 1 cycles") {
+		if strings.Contains(bodies[0], "Not revised: the cap of 1 revision cycles") {
 			escalations++
 		}
 	}

@@ -50,9 +50,11 @@ const DefaultRevisionCycles = 3
 // Revision holds [revision]: how CogWorks revises its own pull requests
 // on review feedback (docs/commands.md, "Review feedback").
 type Revision struct {
-	// MaxCycles caps the revision commits per pull request, and
-	// separately its merge-conflict resolutions (stages/restack); 0 (a
-	// config built in code) means DefaultRevisionCycles.
+	// MaxCycles caps the revision cycles per pull request, review and
+	// CI-feedback cycles together (one cap, not one per kind), and
+	// separately its merge-conflict resolutions (stages/restack), which
+	// the model did not choose to make; 0 (a config built in code) means
+	// DefaultRevisionCycles.
 	MaxCycles int `toml:"max_cycles"`
 	// TrustedBots are bot logins ("linter[bot]") whose review comments
 	// are feedback like a writer's; every other bot's are ignored.

@@ -15,7 +15,8 @@
 // revision whose feedback is the conflict (the files both sides changed,
 // in their three versions), committed as a merge of the base into the
 // branch and pushed as a fast-forward, announced by one comment on the
-// pull request and capped per pull request by [revision] max_cycles;
+// pull request and capped per pull request by [revision] max_cycles
+// (counted apart from the review and CI revisions, which share one cap);
 // past the cap, or when the answer leaves a file unresolved, it is
 // escalated to a maintainer with the conflicting files. Step runs both
 // for the engine under the work item's lock.

@@ -47,7 +47,10 @@ type Resolver struct {
 	// Bot is CogWorks's login: only its own pull requests are resolved.
 	Bot string
 	// MaxCycles caps the resolutions per pull request, as [revision]
-	// max_cycles caps the revisions (0: the default).
+	// max_cycles caps the revisions (0: the default). Resolutions are
+	// counted apart from the review and CI revisions, which share their
+	// own cap: a conflict comes from a base that moved under the PR, not
+	// from a change the model chose.
 	MaxCycles int
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/cogworks/cogworks/idem"
@@ -55,8 +54,8 @@ type CIReviser struct {
 	Generator Generator
 	// Bot is CogWorks's own login: only its PRs are revised.
 	Bot string
-	// MaxCycles caps the CI cycles per PR (config.Revision.Cycles(); 0
-	// means the default), counted apart from review cycles.
+	// MaxCycles caps the revision cycles per PR, CI and review cycles
+	// together (config.Revision.Cycles(); 0 means the default).
 	MaxCycles int
 	// Redactor removes secrets from everything CI wrote before it
 	// reaches a prompt or a comment (nil: token shapes only).
@@ -103,18 +102,20 @@ func (r CIReviser) Cycle(ctx context.Context, repo github.Repo, pr int, failedHe
 		return r.infrastructure(ctx, repo, pr, head.SHA, v)
 	}
 	sig := v.Signature()
-	last, err := r.lastCycle(ctx, repo, p, head)
+	revs, err := readRevisions(ctx, r.GitHub, repo, p, head.SHA)
 	if err != nil {
 		return Outcome{}, err
 	}
+	last := revs.ci
 	cycle := last.cycle + 1
 	if last.cycle > 0 && last.failure == sig {
 		return r.escalate(ctx, repo, pr, ciEscalation{Head: head.SHA, Tried: last.cycle, Verdict: v,
 			Reason: fmt.Sprintf("CI fails the same way after the CI revision %s: the fix fixed nothing", short(last.commit))})
 	}
-	if limit := (config.Revision{MaxCycles: r.MaxCycles}).Cycles(); cycle > limit {
-		return r.escalate(ctx, repo, pr, ciEscalation{Head: head.SHA, Tried: last.cycle, Verdict: v,
-			Reason: fmt.Sprintf("the cap of %d CI revision cycles for this pull request is reached ([revision] max_cycles)", limit)})
+	// The cap is shared with the PR's review revisions (cap.go).
+	if limit := (config.Revision{MaxCycles: r.MaxCycles}).Cycles(); last.cycle+revs.review >= limit {
+		return r.escalate(ctx, repo, pr, ciEscalation{Head: head.SHA, Tried: last.cycle, Reviews: revs.review, Verdict: v,
+			Reason: capReason(limit)})
 	}
 	feedback := cifeedback.Feedback(pr, head.SHA, v, r.Redactor, r.FeedbackLimit)
 	change, err := r.Generator.Revise(ctx, Request{Repo: repo, PR: pr, Branch: p.Head, Head: head.SHA, Cycle: cycle,
@@ -207,60 +208,19 @@ func ciCommitMessage(pr, cycle int, failed, sig, summary string, v cifeedback.Ve
 }
 
 // ciCycle is what the PR's CI revision commits record: how many there
-// are, and the newest's commit and failure.
+// are, and the newest's commit and failure (readRevisions).
 type ciCycle struct {
 	cycle           int
 	commit, failure string
 }
 
-// lastCycle reads pr's CI revision commits among the pull request's own
-// commits (one compare of its head against its base, so a person's
-// pushes on top hide none): how many there are, and the newest one's
-// failure. Only the bot's trailer format counts; a person's commit
-// copying it could at worst bring the cap or the escalation nearer.
-func (r CIReviser) lastCycle(ctx context.Context, repo github.Repo, p github.PullRequest, head github.Commit) (ciCycle, error) {
-	base, err := r.GitHub.GetBranchHead(ctx, repo, p.Base)
-	if err != nil {
-		return ciCycle{}, fmt.Errorf("read head of %s: %w", p.Base, err)
-	}
-	cmp, err := r.GitHub.Compare(ctx, repo, base.SHA, head.SHA)
-	if err != nil {
-		return ciCycle{}, err
-	}
-	want := fmt.Sprintf("%spr=%d cycle=", ciTrailer, p.Number)
-	var out ciCycle
-	newest := 0
-	for _, c := range cmp.Commits {
-		for _, l := range strings.Split(c.Message, "\n") {
-			rest, ok := strings.CutPrefix(l, want)
-			if !ok {
-				continue
-			}
-			fields := strings.Fields(rest)
-			k := 0
-			if len(fields) > 0 {
-				k, _ = strconv.Atoi(fields[0])
-			}
-			out.cycle++
-			if k >= newest {
-				newest, out.commit, out.failure = k, c.SHA, ""
-				for _, f := range fields {
-					if v, ok := strings.CutPrefix(f, "failure="); ok {
-						out.failure = v
-					}
-				}
-			}
-			break
-		}
-	}
-	return out, nil
-}
-
 // ciEscalation is why a CI revision loop stops: at which failing head,
 // after how many cycles, on what failure.
 type ciEscalation struct {
-	Head    string
-	Tried   int
+	Head  string
+	Tried int
+	// Reviews are the PR's review revision commits, which share the cap.
+	Reviews int
 	Verdict cifeedback.Verdict
 	Reason  string
 }
@@ -276,6 +236,9 @@ func (r CIReviser) escalate(ctx context.Context, repo github.Repo, pr int, e ciE
 		b.WriteString("No CI revision was committed.\n\n")
 	} else {
 		fmt.Fprintf(&b, "Tried: %d CI revision cycle(s); the last is the branch's commit with the trailer `%spr=%d cycle=%d`.\n\n", e.Tried, ciTrailer, pr, e.Tried)
+	}
+	if e.Reviews > 0 {
+		fmt.Fprintf(&b, "Review revisions on this pull request, which share the cap: %d.\n\n", e.Reviews)
 	}
 	b.WriteString("What fails:\n\n")
 	for _, f := range e.Verdict.Failures {

@@ -181,7 +181,7 @@ func TestCIRevisionStopsAtTheCap(t *testing.T) {
 	out, err = r.Cycle(context.Background(), testenv.Repo, e.pr, "")
 	require.NoError(t, err)
 	assert.Equal(t, revision.Escalated, out.Action)
-	assert.Contains(t, out.Reason, "cap of 1 CI revision cycles")
+	assert.Contains(t, out.Reason, "cap of 1 revision cycles for this pull request (review and CI together)")
 	assert.EqualValues(t, 1, gen.calls.Load())
 }
 

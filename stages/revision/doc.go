@@ -11,7 +11,8 @@
 // stage's own LLM call instead (Designer), validated as the stage
 // validates it; once approved or merged they are answered and left alone.
 //
-// A cycle is bounded ([revision] max_cycles per PR; a cycle that changes
+// A cycle is bounded ([revision] max_cycles per PR, one cap shared with
+// the CI-feedback cycles of CIReviser, cap.go; a cycle that changes
 // nothing escalates) and crash-safe without any state of its own: the
 // commit carries a trailer naming its PR, cycle and threads (and the
 // replies it owes), and each reply a marker naming its cycle and thread,

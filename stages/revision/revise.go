@@ -23,6 +23,9 @@ type GitHub interface {
 	GetIssue(ctx context.Context, repo github.Repo, number int) (github.Issue, error)
 	GetPull(ctx context.Context, repo github.Repo, number int) (github.PullRequest, error)
 	GetCommit(ctx context.Context, repo github.Repo, sha string) (github.Commit, error)
+	// Compare lists the PR's own commits, whose CI revisions share the
+	// cap with its review revisions.
+	Compare(ctx context.Context, repo github.Repo, base, head string) (github.Comparison, error)
 	ReplyToReviewComment(ctx context.Context, repo github.Repo, number int, commentID int64, body string) (github.InlineComment, error)
 	CreateComment(ctx context.Context, repo github.Repo, number int, body string) (github.Comment, error)
 	// EditPullBody sets the interface PR's body (its interface list)
@@ -100,8 +103,8 @@ type Reviser struct {
 	GitHub    GitHub
 	Generator Generator
 	Trust     Trust
-	// MaxCycles caps the cycles per PR (config.Revision.Cycles(); 0
-	// means the default).
+	// MaxCycles caps the revision cycles per PR, review and CI cycles
+	// together (config.Revision.Cycles(); 0 means the default).
 	MaxCycles int
 }
 
@@ -152,8 +155,15 @@ func (r Reviser) Cycle(ctx context.Context, repo github.Repo, pr int) (Outcome, 
 	} else if owed := owedThreads(st.pending, done.threads); ok && len(owed) > 0 {
 		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: owed, rec: done, action: Revised})
 	}
-	if limit := r.cap(); cycle > limit {
-		reason := fmt.Sprintf("the revision cap of %d cycles for this pull request is reached ([revision] max_cycles); a maintainer takes it from here", limit)
+	// The cap is shared with the PR's CI revisions (cap.go). A review
+	// round counts once answered, committed or not (lastCycle, from the
+	// replies), as before the cap was shared.
+	revs, err := readRevisions(ctx, r.GitHub, repo, p, head.SHA)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if limit := r.cap(); max(st.lastCycle, revs.review)+revs.ci.cycle >= limit {
+		reason := capReason(limit) + "; a maintainer takes it from here"
 		return r.reply(ctx, repo, answer{pr: pr, cycle: cycle, threads: st.pending, action: Escalated, reason: reason})
 	}
 	items := Items(st.pending)

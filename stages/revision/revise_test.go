@@ -219,7 +219,7 @@ func TestLoopStopsAtTheCapWithAnEscalation(t *testing.T) {
 			continue
 		}
 		assert.Equal(t, revision.Escalated, out.Action)
-		assert.Contains(t, out.Reason, "cap of 2 cycles")
+		assert.Contains(t, out.Reason, "the cap of 2 revision cycles for this pull request (review and CI together) is reached")
 	}
 	assert.EqualValues(t, 2, gen.calls.Load(), "no generation past the cap")
 	assert.Equal(t, 2, e.revisionCommits(t), "no commit past the cap")
@@ -228,7 +228,7 @@ func TestLoopStopsAtTheCapWithAnEscalation(t *testing.T) {
 	escalations := 0
 	for _, bodies := range replies {
 		require.Len(t, bodies, 1)
-		if strings.Contains(bodies[0], "Not revised: the revision cap of 2 cycles") {
+		if strings.Contains(bodies[0], "Not revised: the cap of 2 revision cycles") {
 			escalations++
 		}
 	}
@@ -310,13 +310,15 @@ func TestCrashAtEveryWriteOfARevisionRecoversWithoutDuplicates(t *testing.T) {
 	}
 }
 
-// TestOneCycleCostsFifteenRequests pins the GitHub traffic of one cycle
-// on two threads (benchmarks/README.md): 10 reads (PR, review comments,
+// TestOneCycleCostsSeventeenRequests pins the GitHub traffic of one cycle
+// on two threads (benchmarks/README.md): 12 reads (PR, review comments,
 // the reviewer's permission, reviews, the conversation's comments for
 // /cogworks fix, branch head, the branch's commits
-// searched for this cycle's — 3 here, at most 5 —, the head again for
-// the commit) and 5 writes (tree, commit, ref, two replies).
-func TestOneCycleCostsFifteenRequests(t *testing.T) {
+// searched for this cycle's — 3 here, at most 5 —, the base's head and
+// one compare listing the PR's commits for the cap it shares with CI
+// revisions, the head again for the commit) and 5 writes (tree, commit,
+// ref, two replies).
+func TestOneCycleCostsSeventeenRequests(t *testing.T) {
 	e := newPREnv(t)
 	e.review(t, "alice", "REQUEST_CHANGES", map[int]string{3: "Say what it counts.", 6: "Remove the unused helper."})
 	start := len(e.Sim.Requests())
@@ -334,7 +336,7 @@ func TestOneCycleCostsFifteenRequests(t *testing.T) {
 		}
 	}
 	t.Logf("one revision cycle: %d reads, %d writes:\n%s", reads, writes, strings.Join(paths, "\n"))
-	assert.Equal(t, 10, reads)
+	assert.Equal(t, 12, reads)
 	assert.Equal(t, 5, writes)
 }
 
