@@ -86,7 +86,10 @@ func TestRedTeamSlowUnsignedUploadsKeepHeapBounded(t *testing.T) {
 	}
 	grew := (peak.Load() - min(base, peak.Load())) >> 20
 	t.Logf("heap in use: %d MiB before, peak %d MiB (+%d MiB); statuses %v", base>>20, peak.Load()>>20, grew, counts)
-	assert.Equal(t, clients, counts[http.StatusUnauthorized]+counts[http.StatusServiceUnavailable]+counts[0],
+	// -1: the dial itself timed out, the listen backlog full while the
+	// race detector slows the accept loop (seen once in CI): that upload
+	// was never read either.
+	assert.Equal(t, clients, counts[http.StatusUnauthorized]+counts[http.StatusServiceUnavailable]+counts[0]+counts[-1],
 		"every upload is refused (0: the server closed the connection first)")
 	assert.Zero(t, counts[http.StatusAccepted])
 	budget := uint64(2*(25<<20)) >> 20 // the default MaxInFlight
@@ -94,10 +97,10 @@ func TestRedTeamSlowUnsignedUploadsKeepHeapBounded(t *testing.T) {
 }
 
 // slowUpload sends one forged 24 MiB delivery in small, spaced writes and
-// returns the status answered (0 when none could be read). Deadlines make
-// it end by itself.
+// returns the status answered (0 when none could be read, -1 when the
+// connection could not be made). Deadlines make it end by itself.
 func slowUpload(addr string, i, size int, chunk []byte) int {
-	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		return -1
 	}
