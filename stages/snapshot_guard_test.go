@@ -43,6 +43,7 @@ var guardExempt = map[string]string{
 // the export data `go list` names, so an alias (x := in.Snapshot) does not
 // hide a write; a new stage package is checked as soon as it exists.
 func TestExecutorsDoNotWriteTheSnapshot(t *testing.T) {
+	t.Parallel() // go list -export and type-checking: the package's slowest test
 	exports := exportData(t)
 	dirs := []string{"."}
 	entries, err := os.ReadDir(".")
