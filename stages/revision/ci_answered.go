@@ -3,6 +3,7 @@ package revision
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,19 +37,22 @@ func infrastructureKey(pr int, head, failed string) string {
 // comment of bot's escalated head, or reported exactly these failures. ""
 // when none did.
 func answeredAt(comments []github.Comment, bot string, pr int, head string, checks []cifeedback.Check) string {
-	escalated, reported := escalationKey(pr, head), infrastructureKey(pr, head, cifeedback.FailureKey(checks))
-	for _, c := range comments {
-		if !strings.EqualFold(c.User, bot) {
-			continue
-		}
-		switch k, _ := audit.FindKey(c.Body); k {
-		case escalated:
-			return fmt.Sprintf("CI revisions of #%d were already escalated at %s: a maintainer takes it from here", pr, short(head))
-		case reported:
-			return fmt.Sprintf("the infrastructure failure at %s was already reported on #%d", short(head), pr)
-		}
+	switch {
+	case hasKeyed(comments, bot, escalationKey(pr, head)):
+		return fmt.Sprintf("CI revisions of #%d were already escalated at %s: a maintainer takes it from here", pr, short(head))
+	case hasKeyed(comments, bot, infrastructureKey(pr, head, cifeedback.FailureKey(checks))):
+		return fmt.Sprintf("the infrastructure failure at %s was already reported on #%d", short(head), pr)
 	}
 	return ""
+}
+
+// hasKeyed says a comment of bot's carries key: the test commentOnce
+// writes by and answeredAt reads by, so the two cannot drift apart.
+func hasKeyed(comments []github.Comment, bot, key string) bool {
+	return slices.ContainsFunc(comments, func(c github.Comment) bool {
+		k, ok := audit.FindKey(c.Body)
+		return ok && k == key && strings.EqualFold(c.User, bot)
+	})
 }
 
 // listChecks reads commit sha's check runs and workflow runs, in two

@@ -121,10 +121,8 @@ func (r CIReviser) commentOnce(ctx context.Context, repo github.Repo, pr int, c 
 	if err != nil {
 		return false, fmt.Errorf("read comments of %s#%d: %w", repo, pr, err)
 	}
-	for _, have := range comments {
-		if k, ok := audit.FindKey(have.Body); ok && k == c.Key && strings.EqualFold(have.User, r.Bot) {
-			return false, nil
-		}
+	if hasKeyed(comments, r.Bot, c.Key) {
+		return false, nil
 	}
 	body := audit.Format(audit.Comment{Key: c.Key, Title: c.Title, Body: c.Body})
 	if _, err := r.GitHub.CreateComment(ctx, repo, pr, body); err != nil {
