@@ -1,9 +1,6 @@
 package pipeline
 
-import (
-	"slices"
-	"time"
-)
+import "time"
 
 // RestackAction is what a restack did to one PR of a work item's stack
 // (stages/restack).
@@ -43,20 +40,10 @@ type RestackRecord struct {
 
 // RecordRestack keeps r as its PR's last restack.
 func (s *Snapshot) RecordRestack(r RestackRecord) {
-	i := slices.IndexFunc(s.Restacks, func(x RestackRecord) bool { return x.PR == r.PR })
-	if i >= 0 {
-		s.Restacks[i] = r
-		return
-	}
-	s.Restacks = append(s.Restacks, r)
-	slices.SortFunc(s.Restacks, func(a, b RestackRecord) int { return a.PR - b.PR })
+	s.Restacks = keepPerPR(s.Restacks, r, func(x RestackRecord) int { return x.PR })
 }
 
 // Restack returns the last restack recorded for pr.
 func (s Snapshot) Restack(pr int) (RestackRecord, bool) {
-	i := slices.IndexFunc(s.Restacks, func(x RestackRecord) bool { return x.PR == pr })
-	if i < 0 {
-		return RestackRecord{}, false
-	}
-	return s.Restacks[i], true
+	return findPerPR(s.Restacks, pr, func(x RestackRecord) int { return x.PR })
 }

@@ -40,22 +40,36 @@ type RevisionRecord struct {
 
 // RecordRevision keeps r as its PR's last cycle.
 func (s *Snapshot) RecordRevision(r RevisionRecord) {
-	i := slices.IndexFunc(s.Revisions, func(x RevisionRecord) bool { return x.PR == r.PR })
-	if i >= 0 {
-		s.Revisions[i] = r
-		return
-	}
-	s.Revisions = append(s.Revisions, r)
-	slices.SortFunc(s.Revisions, func(a, b RevisionRecord) int { return a.PR - b.PR })
+	s.Revisions = keepPerPR(s.Revisions, r, func(x RevisionRecord) int { return x.PR })
 }
 
 // Revision returns the last cycle recorded for pr.
 func (s Snapshot) Revision(pr int) (RevisionRecord, bool) {
-	i := slices.IndexFunc(s.Revisions, func(x RevisionRecord) bool { return x.PR == pr })
-	if i < 0 {
-		return RevisionRecord{}, false
+	return findPerPR(s.Revisions, pr, func(x RevisionRecord) int { return x.PR })
+}
+
+// keepPerPR replaces the record of r's pull request in list, or adds r,
+// keeping list sorted by pull request: the snapshot holds the last
+// revision and the last restack of each PR this way.
+func keepPerPR[T any](list []T, r T, prOf func(T) int) []T {
+	i := slices.IndexFunc(list, func(x T) bool { return prOf(x) == prOf(r) })
+	if i >= 0 {
+		list[i] = r
+		return list
 	}
-	return s.Revisions[i], true
+	list = append(list, r)
+	slices.SortFunc(list, func(a, b T) int { return prOf(a) - prOf(b) })
+	return list
+}
+
+// findPerPR returns the record of pull request pr in list.
+func findPerPR[T any](list []T, pr int, prOf func(T) int) (T, bool) {
+	i := slices.IndexFunc(list, func(x T) bool { return prOf(x) == pr })
+	if i < 0 {
+		var zero T
+		return zero, false
+	}
+	return list[i], true
 }
 
 // withinRevisionCap: the cycle just recorded is within [revision]
